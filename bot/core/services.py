@@ -5,6 +5,7 @@
 | ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
 | ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
 | ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
+| ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
 | ``moves`` | the moves of a game being played, the computer's answers, ``catch_up`` for time |
 | ``table`` | a person's private hand, the table's status, autocomplete |
 | ``ledger`` | what every owner's Discord messages should show, and what was sent |
@@ -58,8 +59,10 @@ from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.play.clock import GameClock
 from bot.core.play.everyone import DealingIn
+from bot.core.play.dealing import FirstDeals
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies
+from bot.core.play.rematch import Rematches
 from bot.core.play.table_info import TableInfo
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
@@ -94,6 +97,7 @@ class Services:
     games: Games
     lobbies: Lobbies
     dealing_in: DealingIn
+    rematches: Rematches
     moves: Moves
     table: TableInfo
     ledger: MessageLedger
@@ -185,7 +189,8 @@ class Services:
         ledger.add(OwnerKind.GAME, drawn)
         stamp = lambda: now().timestamp()  # noqa: E731
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
-        lobbies = Lobbies(games, computers, launch=activity)
+        deals = FirstDeals(games, computers)
+        lobbies = Lobbies(games, deals, launch=activity)
 
         reviews = Reviews(games, store, now, thinking, membership)
         ranked = ranked_play(
@@ -235,6 +240,7 @@ class Services:
             games=games,
             lobbies=lobbies,
             dealing_in=DealingIn(games, lobbies),
+            rematches=Rematches(games, deals, lobbies, launch=activity),
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,

@@ -47,6 +47,10 @@ class Clicks(Protocol):
         """A game's *Review* button, or a review page's Previous or Next."""
         ...
 
+    async def rematch_click(self, interaction: _Interaction, game_id: int) -> None:
+        """A result's *Rematch* or *Play again*."""
+        ...
+
     async def daily_click(
         self, interaction: _Interaction, stamp: str, cards: tuple[str, ...]
     ) -> None:

@@ -39,6 +39,7 @@ from bot.core.base.views import (
     PrivacyControls,
     RankedAction,
     RankedControls,
+    ResultControls,
     ReviewPages,
 )
 from bot.core.vocabulary import LEVEL_BLURBS, level_name
@@ -470,6 +471,32 @@ class ReviewButton(_Control, formats=(ids.REVIEW, ids.REVIEW_PAGE)):
         await clicks.review_click(interaction, self.game_id, self.seat, self.page)
 
 
+#: The words on a result's second button, by what it offers.
+_AGAIN_LABELS = {"rematch": "🔁 Rematch", "again": "🔁 Play again"}
+
+
+class RematchButton(_Control, formats=(ids.REMATCH,)):
+    """*Rematch* (or *Play again*) on a game's result: the game opened again at its table, or
+    the presser's seat taken in the rematch opened already."""
+
+    def __init__(self, game_id: int, label: str = _AGAIN_LABELS["rematch"]) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                custom_id=ids.REMATCH.build(game=game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> RematchButton:
+        return cls(int(fields["game"]))
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.rematch_click(interaction, self.game_id)
+
+
 class DailySelect(_Control, formats=(ids.DAILY,)):
     """The discard of the day's menu: choose two of the six cards for the crib."""
 
@@ -536,6 +563,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PageButton,
     EntryButton,
     ReviewButton,
+    RematchButton,
     DailySelect,
     ConfirmButton,
     PrivacyButton,
@@ -624,6 +652,12 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             return _entry_buttons(entry)
         case ReviewPages() as review:
             return _review_buttons(review)
+        case ResultControls() as result:
+            made = discord.ui.View(timeout=None)
+            if result.review:
+                made.add_item(ReviewButton(result.game_id, label="🔍 Review"))
+            made.add_item(RematchButton(result.game_id, _AGAIN_LABELS[result.again]))
+            return made
         case DailyPick() as pick:
             return _daily_menu(pick)
         case RankedControls() as card:

@@ -34,6 +34,7 @@ __all__ = [
     "PLAY",
     "PRIVACY",
     "RANKED",
+    "REMATCH",
     "REVIEW",
     "REVIEW_PAGE",
     "TOURNAMENT_QUESTION",
@@ -161,6 +162,9 @@ BOARD_VARIANT = IdFormat(
 ENTRY = IdFormat(
     "crib:tournament:{tournament}:{action}", {"tournament": _GAME_ID, "action": "join|leave"}
 )
+#: ``crib:<game>:rematch``: *Rematch* (or *Play again*) on a game's result: the game opened
+#: again at its table (each of its players takes their seat with it).
+REMATCH = IdFormat(_GAME + "rematch", {"game": _GAME_ID})
 #: ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks
 #: gets their own review, privately).
 REVIEW = IdFormat("crib:review:{game}", {"game": _SNOWFLAKE})

@@ -1,8 +1,8 @@
 """The clicks on the controls around the games (and, passed on, a hand's and a lobby's): a
-leaderboard's pages, a tournament's Join and Leave, a review's pages, the discard of the day's
-menu, the privacy buttons, and Yes or No under a question asked before something that cannot be
-taken back. Each is one call on the core, run and answered as every click is
-(:meth:`bot.discord.interactions.DiscordIO.click`)."""
+leaderboard's pages, a tournament's Join and Leave, a review's pages, a result's *Rematch*, the
+discard of the day's menu, the privacy buttons, and Yes or No under a question asked before
+something that cannot be taken back. Each is one call on the core, run and answered as every
+click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
 from bot.core.services import Services
-from bot.discord.interactions import Call, is_moderator, is_organiser, user_of
-from bot.discord.places import place_of
+from bot.discord.interactions import Call, is_moderator, is_organiser, send_error, user_of
+from bot.discord.places import cannot_post, place_of
 
 __all__ = ["Answering", "FeatureClicks"]
 
@@ -123,6 +123,39 @@ class FeatureClicks:
         await self._io.click(
             interaction,
             lambda: reviews.page(guild_id, user, game_id, seat, page, channel_id=channel_id),
+        )
+
+    async def rematch_click(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A result's *Rematch* or *Play again*: the rematch's lobby as the click's answer, a
+        message of its own in the channel (the result stays as it was), as ``/cribbage
+        new``'s answer is, and refused where ``/cribbage new`` is (the which-game resolver's
+        :data:`~bot.core.base.places.Ask.NEW`: where the answer would be the presser's alone,
+        or their ranked match is played); or, once it is open, the presser's seat taken in
+        it, said to them alone (the keeper brings the lobby up to date)."""
+        lacking = cannot_post(interaction)
+        if lacking is not None:
+            await send_error(interaction, lacking)
+            return
+        user, guild_id, place = user_of(interaction), interaction.guild_id, place_of(interaction)
+        services, token = self._io.services, interaction.token
+        rematches, which = services.rematches, services.which
+        await self._io.command(
+            interaction,
+            lambda: which.run(
+                Ask.NEW,
+                place,
+                user.id,
+                lambda found: rematches.press(
+                    game_id,
+                    user,
+                    guild_id=guild_id,
+                    channel_id=found.channel_id,
+                    token=token,
+                    # (Where the bot is not a member, the answer is its table throughout.)
+                    private=not place.bot_member,
+                ),
+            ),
+            ephemeral=False,
         )
 
     async def daily_click(

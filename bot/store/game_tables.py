@@ -18,11 +18,18 @@ from bot.core.base.owners import Owner
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.base.views import MessageRecord
 from bot.core.games.endings import Ending
-from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    ResultRecord,
+    SeatRecord,
+    SeriesResult,
+)
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
 from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row, message_row
 from bot.store.queries import Queries
+from bot.store.rows import columns, reader
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import STANDARD
@@ -39,13 +46,20 @@ _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
     " g.scoring, g.counting, g.private_table, g.occasion, g.variant, g.ending,"
-    " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
+    " g.rematch_of, g.series,"
+    " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
 _RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
 RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
 #: Flags SQLite keeps as 0 and 1.
 _RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
+
+
+#: A series' results (migration 024), read as :class:`SeriesResult` (its fields are the
+#: columns of ``results``).
+_SERIES_COLUMNS = ", ".join(f"r.{name}" for name in columns(SeriesResult).split(", "))
+_series_result = reader(SeriesResult)
 
 
 def result_of(row: Row) -> ResultRecord:
@@ -70,6 +84,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 r["display_name"],
                 bool(r["is_computer"]),
                 r["computer_level"],
+                r["held_until"],
             )
             for r in members
             if r["seat"] is not None
@@ -96,13 +111,18 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 occasion=first["occasion"],
                 variant=first["variant"],
                 ending=None if first["ending"] is None else Ending(first["ending"]),
+                rematch_of=first["rematch_of"],
+                series=first["series"],
             )
         )
     return games
 
 
 def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
-    return [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
+    return [
+        (game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level, s.held_until)
+        for s in seats
+    ]
 
 
 _INSERT_GAME = (
@@ -117,8 +137,8 @@ _INSERT_PRIVATE_GAME = (
     " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
 )
 _INSERT_SEATS = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level,"
+    " held_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -173,8 +193,10 @@ _INSERT_RESULTS = (
 )
 #: The unique index that keeps one open game per channel, as each database names it when a
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
-#: "this channel is busy": breaking one is a bug.
+#: "this channel is busy" but the one that keeps one rematch a game (migration 024): the
+#: table has moved on. Breaking any other is a bug.
 _ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_id"})
+_ONE_REMATCH = frozenset({"games_one_rematch", "games.rematch_of"})
 #: A game's next version: the check that makes two racing writes fail one way.
 _BUMP = (
     "UPDATE games SET version = version + 1, updated_at = ?,"
@@ -302,6 +324,25 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
     return record
 
 
+async def _replaying(tx: Transaction, record: GameRecord, rematch_of: int) -> None:
+    """Write that ``record``'s game, just opened, is the rematch of game ``rematch_of``, or
+    raise :class:`ChannelBusy` (rolling it back): a game was opened in the channel since that
+    one (the table moved on), or it was replayed already (the unique index, whichever process
+    asked first)."""
+    newer = await tx.fetch(
+        "SELECT COUNT(*) FROM games WHERE channel_id = ? AND id > ? AND id <> ?",
+        (record.channel_id, rematch_of, record.id),
+    )
+    if newer[0][0]:
+        raise ChannelBusy()
+    try:
+        await tx.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (rematch_of, record.id))
+    except UniqueViolation as broken:
+        if broken.names in _ONE_REMATCH:
+            raise ChannelBusy() from None
+        raise
+
+
 async def _first_deal(
     tx: Transaction,
     record: GameRecord,
@@ -380,6 +421,7 @@ class GameTables(Queries):
         variant: str = STANDARD.name,
         private: bool = False,
         occasion: str | None = None,
+        rematch_of: int | None = None,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], MessageRecord | None] | None = None,
@@ -387,8 +429,9 @@ class GameTables(Queries):
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
         options (``variant``: the name of the variant it is played in; ``private``: where the
         bot is not a member, a game reached through
-        interactions' tokens alone; ``occasion``: what it is part of, a tournament's round);
-        ``fill`` gives the seats it has from the start (every other seat a computer), ``deal``
+        interactions' tokens alone; ``occasion``: what it is part of, a tournament's round;
+        ``rematch_of``: the game whose *Rematch* opens it: :func:`_replaying`); ``fill`` gives
+        the seats it has from the start (every other seat a computer), ``deal``
         the first deal of a full table (its snapshot and log entries: the game is then
         active), and ``answered`` the message that answers the command (the lobby), kept with
         it. Nothing is left behind if any of it fails. Raises
@@ -412,9 +455,12 @@ class GameTables(Queries):
             private=private,
             occasion=occasion,
             variant=variant,
+            rematch_of=rematch_of,
         )
         async with self._writing() as tx:
             record = await _open_lobby(tx, lobby)
+            if rematch_of is not None:
+                await _replaying(tx, record, rematch_of)
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.
@@ -511,6 +557,7 @@ class GameTables(Queries):
         results: Sequence[ResultRecord] = (),
         end_note: str | None = None,
         ending: Ending | None = None,
+        series: int | None = None,
         answered: MessageRecord | None = None,
         answered_by: Owner | None = None,
     ) -> int:
@@ -518,7 +565,8 @@ class GameTables(Queries):
 
         Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
         snapshot and the note of why the game ended, and for a finished game inserts
-        ``results`` and keeps its ``ending``; ``answered``: the look a click's answer gave a
+        ``results`` and keeps its ``ending`` and the ``series`` it continues (the first game
+        of it); ``answered``: the look a click's answer gave a
         message, kept for ``answered_by`` (the game by default; a seat's place at a game
         played apart). Raises :class:`VersionConflict` if the game is no longer at
         ``version``, leaving everything as it was.
@@ -563,6 +611,8 @@ class GameTables(Queries):
                 )
             if ending is not None:
                 await tx.execute("UPDATE games SET ending = ? WHERE id = ?", (ending, game_id))
+            if series is not None:
+                await tx.execute("UPDATE games SET series = ? WHERE id = ?", (series, game_id))
             if results:
                 await self._record_results(tx, game_id, results, now)
         return version + 1
@@ -608,6 +658,18 @@ class GameTables(Queries):
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [row[0] for row in rows]
+
+    async def series_results(self, game_id: int) -> list[SeriesResult]:
+        """The results of the series game ``game_id`` is in (the one it continues, or the one
+        it begins), of its games up to it, game by game in order and each in seat order."""
+        return await self._all(
+            _series_result,
+            f"WITH s AS (SELECT COALESCE(series, id) AS first FROM games WHERE id = ?)"
+            f" SELECT {_SERIES_COLUMNS} FROM results r JOIN games g ON g.id = r.game_id, s"
+            " WHERE (g.id = s.first OR g.series = s.first) AND g.id <= ?"
+            " ORDER BY r.game_id, r.seat",
+            (game_id, game_id),
+        )
 
     async def results(self, game_id: int) -> list[ResultRecord]:
         """The result rows of a finished game, in seat order (empty for any other game)."""

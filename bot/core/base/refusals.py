@@ -52,6 +52,7 @@ NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
 CHANNEL_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
 UNKNOWN_GAME = "I can't find that game."
 OTHER_SERVER = "That control belongs to a game on another server."
+OTHER_CHANNEL = "That control belongs to a game in another channel."
 LEFT_SERVER = (
     "You're no longer a member of the server this game is played in, so you can't play in it."
 )
@@ -152,6 +153,30 @@ CANCEL_DEALT_OUTSIDE_NOT_PLAYING = (
     "can't be cancelled: it ends when a player resigns, or by itself when nobody moves in it."
 )
 UNKNOWN_BUTTON = "That button does nothing I know of."
+
+# -- a rematch (bot.core.games.series, bot.core.play.rematch) --------------------------------------
+REMATCH_NOT_OVER = "This game isn't over yet: its rematch comes with its result."
+REMATCH_NO_RESULT = (
+    "This game ended without a result, so it has no rematch: open a game with `/cribbage new`."
+)
+REMATCH_RANKED = "A ranked match deals its next game by itself: there is no rematch to ask for."
+REMATCH_TOURNAMENT = "A tournament pairs its own games: there is no rematch to ask for."
+REMATCH_NOT_PLAYED = "Only the players of this game can ask for its rematch."
+REMATCH_JOIN = (
+    "Only the players of this game can ask for its rematch: press **Join** on the rematch's "
+    "lobby to take a free seat."
+)
+REMATCH_SEATED = (
+    "You're in the rematch already: press **Start** on its lobby once every seat is taken."
+)
+REMATCH_STARTED = "The rematch has started already: it's on the table."
+MOVED_ON = "This table has moved on: a newer game was opened here since."
+
+
+def kept_for(name: str, until: float) -> str:
+    """Join pressed on a full lobby whose free seat is kept for ``name`` (escaped) until the
+    Unix time ``until`` (Discord shows it as the reader's own time)."""
+    return f"That seat is kept for {name} until <t:{int(until)}:t>: after that anyone may take it."
 
 
 def waiting_for(missing: int) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "LOBBY_ACTIONS",
     "LOBBY_LABELS",
     "TABLE_BUTTON",
+    "AgainLabel",
     "BoardPicture",
     "CardChoice",
     "ConfirmControls",
@@ -41,6 +42,7 @@ __all__ = [
     "PrivacyControls",
     "RankedAction",
     "RankedControls",
+    "ResultControls",
     "ReviewPages",
     "Rule",
     "Style",
@@ -195,6 +197,23 @@ class ReviewPages:
     pages: int
 
 
+#: What a result's second button opens: the game again, as *Rematch* (between people) or
+#: *Play again* (one person and the computer); the words alone differ.
+AgainLabel = Literal["rematch", "again"]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultControls:
+    """The buttons on a game's result that offers a rematch: *Review* (``review``: when the
+    game can be reviewed) and *Rematch* or *Play again* (``again``), which opens game
+    ``game_id`` again at its table. (A result that offers none has :class:`ReviewPages`'
+    one *Review* button, as before rematches.)"""
+
+    game_id: int
+    again: AgainLabel
+    review: bool = True
+
+
 @dataclass(frozen=True, slots=True)
 class DailyPick:
     """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
@@ -245,14 +264,15 @@ class PrivacyControls:
 
 #: The controls a message offers (one kind at most): a hand's, the lobby's buttons, a
 #: leaderboard page's, a tournament's Join and Leave, a review's pages (or a result's Review
-#: button), the discard of the day's menu, Yes and No under a question, the privacy buttons,
-#: or a ranked card's.
+#: button), a result's Review and Rematch, the discard of the day's menu, Yes and No under a
+#: question, the privacy buttons, or a ranked card's.
 Controls = (
     HandControls
     | LobbyControls
     | PageControls
     | EntryControls
     | ReviewPages
+    | ResultControls
     | DailyPick
     | ConfirmControls
     | PrivacyControls

@@ -42,6 +42,7 @@ from bot.core.games.endings import Ending, ended_with
 from bot.core.games.membership import Departures
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.results import result_rows
+from bot.core.games.series import continued
 from bot.core.games.storage import Archives, GameRecords
 from bot.core.games.tally import Tally
 from engine.coach import review_view
@@ -409,9 +410,11 @@ class Games:
                 log.add(step.events)
                 _coach_after_show(log, step)
             finished = game.phase is Phase.OVER
+            series = await self._series(record) if finished else None
             now = self.now()
             saved = dataclasses.replace(
                 record,
+                series=series if finished else record.series,
                 version=record.version + 1,
                 updated_at=now,
                 status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
@@ -428,6 +431,7 @@ class Games:
                 actions=[json.dumps(step.action) for step in steps],
                 results=result_rows(record, game, tally) if finished else (),
                 ending=saved.ending,
+                series=series,
                 answered=answered,
                 # (Played apart, a hand is its seat's place's: its answer is kept there.)
                 answered_by=None if answered is None else self.owner_of(record, answered.key),
@@ -437,6 +441,13 @@ class Games:
         self.moves_saved(as_saved, version, len(steps), going_on=not finished)
         self.announce(record, version, more_coming=more_coming, answered=answered)
         return version
+
+    async def _series(self, record: GameRecord) -> int | None:
+        """The series a rematch that ends now continues, if it does (decided with its result:
+        :func:`bot.core.games.series.continued`)."""
+        if record.rematch_of is None:
+            return None
+        return continued(record, await self.store.series_results(record.rematch_of))
 
     def moves_saved(self, loaded: Loaded, version: int, moves: int, *, going_on: bool) -> None:
         """``moves`` of the engine's actions were saved, ``loaded``'s game now at ``version``:

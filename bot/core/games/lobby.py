@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.text import escape, plural
+from bot.core.base.text import and_list, escape, plural
 from bot.core.base.views import (
     LOBBY_ACTIONS,
     TABLE_BUTTON,
@@ -122,12 +122,16 @@ def table_asked(
 
 
 def lobby_view(
-    record: GameRecord, state: GameStatus | None = None, *, launch: bool = False
+    record: GameRecord,
+    state: GameStatus | None = None,
+    *,
+    launch: bool = False,
+    series: str = "",
 ) -> MessageView:
     """The lobby message of ``record`` as it should read in ``state`` (by default the game's
     own status): open while it is a lobby (``launch``: with *Play at the table*, which opens
     the game's Activity); closed, with no controls, once the game started, was cancelled or
-    expired."""
+    expired. ``series``: the line of the series a rematch's lobby continues, if it does."""
     state = record.status if state is None else state
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
     text = lobby_text(
@@ -137,6 +141,9 @@ def lobby_view(
         state,
         record.occasion,
         named(record.variant),
+        kept=[(s.name, s.held_until) for s in record.seats if s.held_until is not None],
+        rematch=record.rematch_of is not None,
+        series=series,
     )
     seated = {s.level for s in record.seats if s.is_computer and s.level is not None}
     notes = [n for level in sorted(seated) if (n := level_note(level, record)) is not None]
@@ -158,7 +165,9 @@ def lobby_view(
         and b != "hand"
         and (b != TABLE_BUTTON or launch)
     )
-    levels = LEVELS if len(record.seats) < record.num_players else ()
+    # (A seat kept for someone may be free by now: the opener may seat a computer there.)
+    free = len(record.seats) < record.num_players or any(s.held for s in record.seats)
+    levels = LEVELS if free else ()
     return MessageView(text, controls=LobbyControls(record.id, buttons, levels))
 
 
@@ -173,15 +182,31 @@ def _more(record: GameRecord) -> int | None:
     return min((n for n in named(record.variant).seats if n > record.num_players), default=None)
 
 
-def _free_seat(record: GameRecord) -> None:
-    if len(record.seats) >= record.num_players:
-        opener = next((s.name for s in record.seats if s.user_id == record.creator_id), "")
-        title = named(record.variant).title
-        raise Refused(
-            refusals.table_full(
-                record.num_players, escape(opener) or "The opener", _more(record), title
-            )
+def _free_seat(record: GameRecord, now: float) -> int:
+    """The seat a newcomer takes at ``now``: the first kept for someone who did not take it
+    in time, else the next one; refused when every seat is taken or kept."""
+    lapsed = next((s.seat for s in record.seats if s.free_at(now)), None)
+    if lapsed is not None:
+        return lapsed
+    if len(record.seats) < record.num_players:
+        return len(record.seats)
+    kept = next((s for s in record.seats if s.held_until is not None), None)
+    if kept is not None and kept.held_until is not None:
+        raise Refused(refusals.kept_for(escape(kept.name), kept.held_until))
+    opener = next((s.name for s in record.seats if s.user_id == record.creator_id), "")
+    title = named(record.variant).title
+    raise Refused(
+        refusals.table_full(
+            record.num_players, escape(opener) or "The opener", _more(record), title
         )
+    )
+
+
+def _seated(seats: list[SeatRecord], seat: SeatRecord) -> list[SeatRecord]:
+    """``seats`` with ``seat`` in its place: one kept for someone taken over, or the next."""
+    if seat.seat < len(seats):
+        return [seat if s.seat == seat.seat else s for s in seats]
+    return [*seats, seat]
 
 
 def seat_added(record: GameRecord, user: User) -> int:
@@ -199,35 +224,44 @@ def seat_added(record: GameRecord, user: User) -> int:
     return more
 
 
-def seats_joining(record: GameRecord, user: User) -> list[SeatRecord]:
-    """``user`` takes the next seat."""
+def seats_joining(record: GameRecord, user: User, now: float) -> list[SeatRecord]:
+    """``user`` takes the seat kept for them (a rematch's), whenever they come, else the next
+    free seat at ``now`` (one kept for someone who did not take it in time, or the next)."""
     _open(record)
     if record.seat_of(user.id) is not None:
         raise Refused(refusals.ALREADY_SEATED)
-    _free_seat(record)
-    return [*record.seats, SeatRecord(len(record.seats), user.id, user.name)]
+    kept = record.held_for(user.id)
+    seat = kept.seat if kept is not None else _free_seat(record, now)
+    return _seated(list(record.seats), SeatRecord(seat, user.id, user.name))
 
 
-def seats_leaving(record: GameRecord, user: User) -> list[SeatRecord]:
+def seats_leaving(record: GameRecord, user: User, now: float) -> list[SeatRecord]:
     """``user`` gives up their seat (the creator leaving closes the lobby: the service's
-    business, since then no seats remain to store)."""
+    business, since then no seats remain to store); a seat kept for them is free to anyone
+    from ``now`` on."""
     if record.status is not GameStatus.LOBBY:
         raise Refused(refusals.LEAVE_STARTED)
+    kept = record.held_for(user.id)
+    if kept is not None:
+        return _seated(list(record.seats), dataclasses.replace(kept, held_until=now))
     if record.seat_of(user.id) is None:
         raise Refused(refusals.NOT_SEATED)
     return _renumber(s for s in record.seats if s.user_id != user.id)
 
 
-def seats_adding_computer(record: GameRecord, user: User, level: str) -> list[SeatRecord]:
-    """A computer at ``level`` takes the next seat (the creator's decision: it is their table)."""
+def seats_adding_computer(
+    record: GameRecord, user: User, level: str, now: float
+) -> list[SeatRecord]:
+    """A computer at ``level`` takes the next free seat at ``now`` (the creator's decision: it
+    is their table)."""
     _open(record)
     if user.id != record.creator_id:
         raise Refused(refusals.ADD_COMPUTER_CREATOR)
     if level not in LEVELS:
         raise Refused(refusals.bad_level(LEVELS))
-    _free_seat(record)
+    seat = _free_seat(record, now)
     name = computer_name(level, record.seats)
-    return [*record.seats, SeatRecord(len(record.seats), None, name, True, level)]
+    return _seated(list(record.seats), SeatRecord(seat, None, name, True, level))
 
 
 def seats_removing_computer(record: GameRecord, user: User) -> tuple[list[SeatRecord], str]:
@@ -267,11 +301,12 @@ def fill_with_computers(record: GameRecord, level: str) -> list[SeatRecord]:
 
 
 def check_start(record: GameRecord, user: User) -> None:
-    """Refuse to deal unless the lobby is open, ``user`` is seated and every seat is taken."""
+    """Refuse to deal unless the lobby is open, ``user`` is seated and every seat is taken
+    (a seat kept for someone is not, until they take it)."""
     _open(record)
     if record.seat_of(user.id) is None:
         raise Refused(refusals.START_NOT_SEATED)
-    missing = record.num_players - len(record.seats)
+    missing = record.num_players - sum(1 for s in record.seats if not s.held)
     if missing:
         raise Refused(refusals.waiting_for(missing))
 
@@ -403,33 +438,47 @@ def lobby_text(
     state: GameStatus = GameStatus.LOBBY,
     occasion: str | None = None,
     variant: Variant | None = None,
+    *,
+    kept: Sequence[tuple[str, float]] = (),
+    rematch: bool = False,
+    series: str = "",
 ) -> str:
     """The lobby message of a table playing by ``rules`` (its players, target and options,
     and who partners whom) as it reads while the game is in ``state``; it says who opened
-    the game, or what it is played for (``occasion``: a tournament's round), and the
-    variant it is played in (``variant``, named unless it is the standard game)."""
+    the game (``rematch``: as the rematch of the game before), or what it is played for
+    (``occasion``: a tournament's round), and the variant it is played in (``variant``,
+    named unless it is the standard game). ``names`` are every seat's, in order; ``kept``,
+    the seats among them kept for someone until a time (a rematch's): theirs until then,
+    anyone's after. ``series``: the line of the series the game continues."""
     num_players = rules.seats
-    seated = ", ".join(escape(n) for n in names) if names else "nobody"
+    waiting = {name for name, _ in kept}
+    taken = [n for n in names if n not in waiting]
+    seated = ", ".join(escape(n) for n in taken) if taken else "nobody"
     counted = (
         "you count your hands (muggins)" if rules.counting is Counting.MANUAL else "auto counting"
     )
+    opened = "Rematch opened" if rematch else "Opened"
     title = title_unless_standard(variant)
     kind = f"{title}, " if title else ""
     head = (
         f"**Cribbage** — {kind}{num_players} players, to {rules.target};"
         f" {_RULE_NAMES[rules.scoring]}, {counted}."
-        f" {escape(occasion) if occasion else f'Opened by {escape(creator)}'}."
+        f" {escape(occasion) if occasion else f'{opened} by {escape(creator)}'}."
     )
     partners = f" {_partners(rules)}" if rules.partners else ""
-    lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
+    lines = [head + partners, f"Seated ({len(taken)}/{num_players}): {seated}"]
+    if kept and state is GameStatus.LOBBY:
+        lines.append(_kept_line(kept))
     if rules.partners and len(names) == num_players:
         pairs = f"Partners: {partners_text([escape(n) for n in names], rules)}."
         if state is GameStatus.LOBBY:
             pairs += f" {escape(creator)} can press **Change partners** for another pairing."
         lines.append(pairs)
+    if series:
+        lines.append(series)
     if state is not GameStatus.LOBBY:
         lines.append(_CLOSED[state])
-    elif missing := num_players - len(names):
+    elif missing := num_players - len(taken):
         lines.append(
             f"Waiting for {plural(missing, 'more player')}: press **Join**"
             f" (or {escape(creator)} can add a computer player)."
@@ -437,3 +486,16 @@ def lobby_text(
     else:
         lines.append("The table is full: press **Start** to deal.")
     return "\n".join(lines)
+
+
+def _kept_line(kept: Sequence[tuple[str, float]]) -> str:
+    """The seats a rematch keeps, and until when (Discord shows each reader their own time):
+    "Bea's seat is kept until 21:40: **Join** (or **Rematch** on the last game's result)
+    takes it; after that, anyone may." """
+    until = min(time for _, time in kept)
+    whose = and_list(f"{escape(name)}'s" for name, _ in kept)
+    seats = "seat is" if len(kept) == 1 else "seats are"
+    return (
+        f"{whose} {seats} kept until <t:{int(until)}:t>: **Join** (or **Rematch** on the last"
+        " game's result) takes it; after that, anyone may."
+    )

@@ -23,6 +23,7 @@ __all__ = [
     "RatingChange",
     "ResultRecord",
     "SeatRecord",
+    "SeriesResult",
     "ordinal",
     "ordinal_sql",
 ]
@@ -52,13 +53,26 @@ OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
     """One seat of a game: who sits there and the name shown at the table; a computer seat
-    (``is_computer``, no user) also has its difficulty ``level``."""
+    (``is_computer``, no user) also has its difficulty ``level``. A rematch's lobby keeps a
+    seat for each person of the game before until they take it (``held_until``: until when,
+    a Unix time; None: the seat is taken): once that time has passed anyone may take it."""
 
     seat: int
     user_id: int | None
     name: str
     is_computer: bool = False
     level: str | None = None
+    held_until: float | None = None
+
+    @property
+    def held(self) -> bool:
+        """Whether the seat is kept for someone who has not taken it yet (see the class)."""
+        return self.held_until is not None
+
+    def free_at(self, now: float) -> bool:
+        """Whether anyone may take the seat at ``now``: it was kept for someone, who did not
+        take it in time."""
+        return self.held_until is not None and self.held_until <= now
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +108,23 @@ class GameRecord:
     #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
     #: result; None for any other game (one that ended without a result says so by its status).
     ending: Ending | None = None
+    #: The game whose result's *Rematch* opened this one (migration 024), if one did.
+    rematch_of: int | None = None
+    #: The first game of the series this finished game continues (migration 024; written
+    #: with its result: :mod:`bot.core.games.series`), if it continues one.
+    series: int | None = None
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` sits in, or None."""
+        """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until
+        they take it: :meth:`held_for`)."""
         for seat in self.seats:
-            if seat.user_id == user_id and not seat.is_computer:
+            if seat.user_id == user_id and not seat.is_computer and not seat.held:
                 return seat.seat
         return None
+
+    def held_for(self, user_id: int) -> SeatRecord | None:
+        """The seat a rematch's lobby keeps for ``user_id`` (its time passed or not), if any."""
+        return next((s for s in self.seats if s.held and s.user_id == user_id), None)
 
     def ended(self, game: Game | None) -> Ended | None:
         """How the game ended (``game``: its state, once dealt), None while it is open: the
@@ -158,6 +182,21 @@ class ResultRecord:
     scoring: Scoring = Scoring.SKUNK
     #: The variant the game was played in (its players are rated in that variant's tables).
     variant: str = STANDARD.name
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesResult:
+    """One seat's result in one game of a series (:mod:`bot.core.games.series`), as
+    ``results`` keeps it: its fields are those columns, in order, which the store reads."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_computer: bool
+    won: bool
+    game_points: int
+    finished_at: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,14 @@ from typing import Protocol
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.games.endings import Ending
-from bot.core.games.records import GameRecord, GameStatus, RatingChange, ResultRecord, SeatRecord
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    RatingChange,
+    ResultRecord,
+    SeatRecord,
+    SeriesResult,
+)
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -38,6 +45,7 @@ class GameRecords(Protocol):
         variant: str = ...,
         private: bool = ...,
         occasion: str | None = ...,
+        rematch_of: int | None = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
         answered: Callable[[GameRecord], MessageRecord | None] | None = ...,
@@ -77,11 +85,14 @@ class GameRecords(Protocol):
         results: Sequence[ResultRecord] = ...,
         end_note: str | None = ...,
         ending: Ending | None = ...,
+        series: int | None = ...,
         answered: MessageRecord | None = ...,
         answered_by: Owner | None = ...,
     ) -> int: ...
 
     async def recent_games(self, since: float) -> list[GameRecord]: ...
+
+    async def series_results(self, game_id: int) -> list[SeriesResult]: ...
 
     async def game_rating_changes(self, game_id: int) -> list[RatingChange]: ...
 

@@ -20,14 +20,14 @@ from bot.core.base.keys import LOBBY, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel
 from bot.core.base.views import MessageRecord, MessageView, laid_out
-from bot.core.games.games import Loaded
+from bot.core.games.games import Games, Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord
 from bot.core.ledger.life import answer_kept
 from bot.core.messages.projection import hand_message
 from engine.phase import Phase
 
-__all__ = ["Answering", "MoveAnswer", "lobby_answer", "private_copy"]
+__all__ = ["Answering", "MoveAnswer", "OpeningAnswer", "lobby_answer", "private_copy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +140,54 @@ def private_copy(view: MessageView) -> MessageView:
     return dataclasses.replace(view, controls=None)
 
 
-def lobby_answer(record: GameRecord, reached: Clicked, at: float, *, launch: bool) -> MessageRecord:
-    """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
-    through the interaction's token from ``at`` (the message's id is 0 until the answer tells
-    it)."""
-    view = lobby_view(record, launch=launch)
+def lobby_answer(
+    record: GameRecord, reached: Clicked, at: float, *, launch: bool, series: str = ""
+) -> MessageRecord:
+    """The lobby message as an interaction's answer shows it: ``record``'s lobby (``series``:
+    the line of the series a rematch's lobby continues), reachable through the interaction's
+    token from ``at`` (the message's id is 0 until the answer tells it)."""
+    view = lobby_view(record, launch=launch, series=series)
     return answer_kept(reached, LOBBY, view.digest(), record.version, at)
+
+
+class OpeningAnswer:
+    """The answer to the interaction that opens a game (``/cribbage new``, a result's
+    *Rematch*): the lobby itself, in the channel (closed already where the game deals at
+    once), kept as the game's message from the start, reached through the interaction's
+    ``token`` (None: no interaction answers with it; the keeper posts it). ``series``: the
+    line of the series a rematch's lobby says, from the game as opened."""
+
+    def __init__(
+        self,
+        channel_id: int,
+        token: str | None,
+        at: float,
+        *,
+        launch: bool,
+        series: Callable[[GameRecord], str] = lambda _: "",
+    ) -> None:
+        self._channel_id = channel_id
+        self._token = token
+        self._at = at
+        self._launch = launch
+        self._series = series
+        self._kept: MessageRecord | None = None
+
+    def kept(self, record: GameRecord) -> MessageRecord | None:
+        """The lobby's look as the answer shows it, kept with the game as it opens (for the
+        store's ``create_game``)."""
+        if self._token is None:
+            return None
+        clicked = Clicked(self._channel_id, 0, self._token)
+        series = self._series(record)
+        self._kept = lobby_answer(record, clicked, self._at, launch=self._launch, series=series)
+        return self._kept
+
+    def answer(self, games: Games, record: GameRecord) -> Answer:
+        """The game opened as ``record``, announced (the ledger told first of the answer kept
+        with it, so it knows it is this process's to send: nothing edits it through its token
+        before it has landed), and the answer."""
+        games.announce(record, record.version, answered=self._kept)
+        view = lobby_view(record, launch=self._launch, series=self._series(record))
+        sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, key=LOBBY)
+        return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)

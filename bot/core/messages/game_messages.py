@@ -25,6 +25,7 @@ from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.series import series_text
 from bot.core.games.storage import GameRecords
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.records import Owed
@@ -81,8 +82,9 @@ class GameMessages(Projector):
         self._asked = asked
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
-        # game id -> (the finished game's version, the ratings line its result ends with).
-        self._ratings: Recent[int, tuple[int, str]] = Recent(SETTLED_KEPT)
+        # game id -> (the version, the ratings line a finished game's result ends with, and
+        # the series line of a rematch's lobby or a result).
+        self._lines: Recent[int, tuple[int, str, str]] = Recent(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
@@ -110,17 +112,15 @@ class GameMessages(Projector):
             remind_after=self._remind_after,
             departed=self._games.departures.of(record.id),
         )
-        ratings = await self._ratings_line(record)
+        lines = await self._lines_of(record)
         if record.private:
-            return self._private(record, loaded, facts, ratings, sent, self._asked(owner))
-        found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
+            return self._private(record, loaded, facts, lines, sent, self._asked(owner))
+        found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
             # channel is told how the game can end instead.
             facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
-            found = project(
-                record, loaded, facts, self._settled_for(record, loaded, facts, ratings)
-            )
+            found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         return Drawing(record.channel_id, record.version, found.owed, found.check_at)
 
     def _private(
@@ -128,7 +128,7 @@ class GameMessages(Projector):
         record: GameRecord,
         loaded: Loaded | None,
         facts: TableFacts,
-        ratings: str,
+        lines: tuple[str, str],
         sent: Mapping[str, MessageRecord],
         asked: Collection[str],
     ) -> Drawing:
@@ -136,7 +136,7 @@ class GameMessages(Projector):
         (:mod:`bot.core.messages.private_table`): the table, mentioning whoever it waits on
         whose hand no live token reaches (nor is on its way to them: ``asked``), and each
         hand of the current deal; looked at again when a waiting player's token lapses."""
-        settled_owed = self._settled_for(record, loaded, facts, ratings)
+        settled_owed = self._settled_for(record, loaded, facts, lines)
         hands: dict[int, MessageView] = {}
         check_at = None
         if loaded is not None:
@@ -220,20 +220,27 @@ class GameMessages(Projector):
         await self._store.refuse_dms(owner.id, seat, deal)
         (await self._refusals(owner.id))[seat] = deal
 
-    async def _ratings_line(self, record: GameRecord) -> str:
-        """:func:`ratings_line`, read once for a finished game's version (a finished game is
-        drawn again whenever a sweep or a click on its result brings it up; its ratings do not
-        change)."""
-        if record.status is not GameStatus.FINISHED:
-            return ""
-        kept = self._ratings.get(record.id)
+    async def _lines_of(self, record: GameRecord) -> tuple[str, str]:
+        """:func:`ratings_line` and the series' line
+        (:func:`~bot.core.games.series.series_text`), read once for a game's version (a
+        finished game is drawn again whenever a sweep or a click on its result brings it up;
+        its ratings and its series' games do not change, nor those a lobby's continue)."""
+        if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
+            return "", ""
+        kept = self._lines.get(record.id)
         if kept is None or kept[0] != record.version:
-            kept = (record.version, await ratings_line(self._games.store, record))
-            self._ratings.keep(record.id, kept)
-        return kept[1]
+            store = self._games.store
+            ratings = await ratings_line(store, record)
+            kept = (record.version, ratings, await series_text(store, record))
+            self._lines.keep(record.id, kept)
+        return kept[1], kept[2]
 
     def _settled_for(
-        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
+        self,
+        record: GameRecord,
+        loaded: Loaded | None,
+        facts: TableFacts,
+        lines: tuple[str, str] = ("", ""),
     ) -> tuple[Owed, ...]:
         """The game's messages but the reminders, drawn once per version (and refusals, coach
         settings and departures)."""
@@ -248,6 +255,7 @@ class GameMessages(Projector):
         if kept is not None and kept[0] == key:
             return kept[1]
         link = None if self._page_link is None else self._page_link(record.id)
+        ratings, series = lines
         drawn = settled(
             record,
             loaded,
@@ -257,6 +265,7 @@ class GameMessages(Projector):
             departed=facts.departed,
             link=link,
             launch=self._launch,
+            series=series,
         )
         self._settled.keep(record.id, (key, drawn))
         return drawn
@@ -277,7 +286,7 @@ class GameMessages(Projector):
         """Drop what is kept of a pruned game."""
         self._refused.forget(game_id)
         self._settled.forget(game_id)
-        self._ratings.forget(game_id)
+        self._lines.forget(game_id)
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:

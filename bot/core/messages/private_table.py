@@ -28,6 +28,7 @@ from bot.core.base.views import (
     LobbyControls,
     MessageRecord,
     MessageView,
+    ResultControls,
     ReviewPages,
     Style,
     laid_out,
@@ -153,11 +154,11 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     buttons: tuple[LobbyAction, ...] = (HAND_BUTTON, TABLE_BUTTON) if launch else (HAND_BUTTON,)
     controls = LobbyControls(record.id, buttons if playing else ())
     # The result's Review button, as in a server: its answer is the clicker's own review,
-    # privately, and its pages turn through their clicks' answers alone.
+    # privately, and its pages turn through their clicks' answers alone; and its Rematch.
     review = result.view.controls if result is not None else None
     return laid_out(
         _last(groups, MAX_LAID_OUT),
-        controls=review if isinstance(review, ReviewPages) else controls,
+        controls=review if isinstance(review, ReviewPages | ResultControls) else controls,
         board=board,
         framed=current.style is Style.FRAMED,
     )
@@ -188,7 +189,8 @@ def private_owed(
     token reaches it. ``settled``: the messages a server's channel would get of the game;
     ``launch``: the Activity is on (*Play at the table* on the lobby and the table)."""
     if loaded is None:
-        view = lobby_view(record, launch=launch)
+        # (The lobby as a server's channel would show it: a rematch's says its series.)
+        view = next(o.view for o in settled if o.key == TABLE)
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
         return (Owed(TABLE, view, order=0, private=True),)

@@ -22,8 +22,10 @@ from bot.core.base.text import Names, escape
 from bot.core.base.views import (
     TABLE_BUTTON,
     BoardPicture,
+    Controls,
     LobbyControls,
     MessageView,
+    ResultControls,
     ReviewPages,
     laid_out,
 )
@@ -33,6 +35,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.series import again_of
 from bot.core.ledger.records import Owed
 from bot.core.messages.hand import (
     GAME_ENDED,
@@ -212,6 +215,7 @@ def _tables(
     reviewable: bool = False,
     link: str | None = None,
     launch: bool = False,
+    series: str = "",
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -251,13 +255,22 @@ def _tables(
         )
         owed.append(Owed(str(MessageKey.table(deal)), view_now, order=order))
         if text.result:
-            # A game that can be dealt again has a review: the result offers it.
-            review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
             final = laid_out(
-                ((text.result,), (ratings,)), board=board_of(log, view), controls=review
+                ((text.result,), (series,), (ratings,)),
+                board=board_of(log, view),
+                controls=_result_controls(record, reviewable),
             )
             owed.append(Owed("result", final, order=_RESULT))
     return owed
+
+
+def _result_controls(record: GameRecord, reviewable: bool) -> Controls | None:
+    """A result's buttons: *Review* where the game can be dealt again (its shuffles kept), and
+    *Rematch* (or *Play again*) where it offers one (:func:`~bot.core.games.series.again_of`)."""
+    again = again_of(record)
+    if again is not None:
+        return ResultControls(record.id, again, review=reviewable)
+    return ReviewPages(record.id, 0, 0, 0) if reviewable else None
 
 
 def page_line(link: str) -> str:
@@ -468,18 +481,28 @@ def settled(
     departed: frozenset[int] = frozenset(),
     link: str | None = None,
     launch: bool = False,
+    series: str = "",
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
     be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
     ``link``, the game's page, is on each table message when there is one; ``launch``: the
-    Activity is on, so the lobby and the live deal's table offer *Play at the table*."""
+    Activity is on, so the lobby and the live deal's table offer *Play at the table*;
+    ``series``: the line of the series a rematch's lobby, or a result, says."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
-    owed = [Owed(LOBBY, lobby_view(record, launch=launch), order=_LOBBY)]
+    owed = [Owed(LOBBY, lobby_view(record, launch=launch, series=series), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
         owed += _tables(
-            record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link, launch
+            record,
+            loaded.game,
+            loaded.log,
+            ratings,
+            loaded.seeds,
+            reviewable,
+            link,
+            launch,
+            series,
         )
         owed += _hands(record, loaded, facts)
     if record.is_open:

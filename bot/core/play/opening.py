@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 from collections.abc import Awaitable, Callable
 
 from bot.core.base import refusals
@@ -28,25 +27,19 @@ from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
-from bot.core.deck.seeded import SeedDealer
-from bot.core.deck.shuffles import RecordingRandom
-from bot.core.games import lobby, snapshot
+from bot.core.games import lobby
 from bot.core.games.computer import (
     DEFAULT_LEVEL,
     LEVELS,
-    ComputerPlayers,
-    Step,
-    computer_moves,
 )
-from bot.core.games.deal_log import DealLog
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
-from bot.core.games.tally import Tally
-from bot.core.messages.answers import lobby_answer
+from bot.core.games.series import series_text
+from bot.core.messages.answers import OpeningAnswer, lobby_answer
+from bot.core.play.dealing import FirstDeals
 from engine.counting import Counting
-from engine.game import Game
 from engine.outcome import Scoring
 from engine.variants import STANDARD, named
 
@@ -56,10 +49,11 @@ __all__ = ["Lobbies"]
 class Lobbies(OnGames):
     """The lobby's calls: open, join, leave, add or remove a computer, start, cancel."""
 
-    def __init__(self, games: Games, computers: ComputerPlayers, *, launch: bool = False) -> None:
-        """``launch``: the Activity is on (the lobby offers *Play at the table*)."""
+    def __init__(self, games: Games, deals: FirstDeals, *, launch: bool = False) -> None:
+        """``deals``: what deals a seated table; ``launch``: the Activity is on (the lobby
+        offers *Play at the table*)."""
         self._games = games
-        self._computers = computers
+        self._deals = deals
         self._launch = launch
 
     # -- opening --------------------------------------------------------------------------------
@@ -112,17 +106,7 @@ class Lobbies(OnGames):
                 raise Refused(refusals.CHANNEL_BUSY)
             now = self._games.now()
             creator = SeatRecord(0, user.id, user.name)
-
-            kept: list[MessageRecord] = []
-
-            def answered(record: GameRecord) -> MessageRecord | None:
-                if token is None:
-                    return None
-                kept.append(
-                    lobby_answer(record, Clicked(channel_id, 0, token), now, launch=self._launch)
-                )
-                return kept[-1]
-
+            opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
             dealt: list[tuple[Loaded, int]] = []
             record = await store.create_game(
                 guild_id=guild_id,
@@ -137,18 +121,11 @@ class Lobbies(OnGames):
                 variant=table.variant.name,
                 private=private,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-                deal=(lambda r: self._first_deal(r, dealt)) if vs_computer else None,
-                answered=answered,
+                deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
+                answered=opening.kept,
             )
-            self._keep_dealt(record, dealt)
-        # (The ledger is told of the answer kept with the game before its change is published,
-        # so it knows it is this process's to send: nothing edits it through its token before
-        # it has landed.)
-        self._games.announce(record, record.version, answered=kept[-1] if kept else None)
-        # The answer is the lobby itself, in the channel (closed already against the computer).
-        view = lobby.lobby_view(record, launch=self._launch)
-        sequel = Sequel(Owner.game(record.id), channel_id, record.version, key=LOBBY)
-        return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
+            self._deals.opened(record, dealt)
+        return opening.answer(self._games, record)
 
     async def open_seated(
         self,
@@ -198,52 +175,11 @@ class Lobbies(OnGames):
                 occasion=occasion,
                 private=private,
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
-                deal=lambda r: self._first_deal(r, dealt),
+                deal=lambda r: self._deals.for_opening(r, dealt),
             )
-            self._keep_dealt(record, dealt)
+            self._deals.opened(record, dealt)
         self._games.announce(record, record.version)
         return record
-
-    async def _first_deal(
-        self, record: GameRecord, dealt: list[tuple[Loaded, int]]
-    ) -> tuple[str, list[str]]:
-        """Cut for deal and deal the first hand of a seated table (the computer seats' discards
-        made), for the store to save in the transaction that opens the game: its snapshot (with
-        the shuffles and their seeds) and the log entries. The game as dealt, and how many
-        moves its log holds, are added to ``dealt``."""
-        loaded, steps = await self._dealt(record)
-        for step in steps:
-            loaded.tally.add(step.events)
-            loaded.log.add(step.events)
-        dealt.append((loaded, len(steps)))
-        encoded = snapshot.encode(
-            loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
-        )
-        return encoded, [json.dumps(step.action) for step in steps]
-
-    def _keep_dealt(self, record: GameRecord, dealt: list[tuple[Loaded, int]]) -> None:
-        """The game as dealt (if it was) was saved with its moves (the computer seats'
-        discards), and goes on from here, its random source and all."""
-        for loaded, moves in dealt:
-            as_saved = dataclasses.replace(loaded, record=record)
-            self._games.moves_saved(as_saved, record.version, moves, going_on=True)
-
-    async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
-        """The cut and the first deal of a full table, and the computer seats' discards.
-        Every shuffle of the game is recorded from here on, so that it can be replayed once it
-        is over, and, when the source seals them (:class:`~bot.core.deck.seeded.SeedDealer`), its
-        seed, so that the table can show it."""
-        shuffles: list[str] = []
-        source = self._games.rng_factory(f"{record.id}:{record.version}")
-        seeds = source.seeds if isinstance(source, SeedDealer) else None
-        rng = RecordingRandom(source, shuffles)
-        game, events = Game.new([s.name for s in record.seats], rng=rng, rules=record.rules)
-        tally = Tally.empty(record.num_players)
-        tally.add(events)
-        log = DealLog.start(game.num_sides)
-        log.add(events)
-        steps = await computer_moves(record.seats, game, self._computers)
-        return Loaded(record, game, tally, log, shuffles, seeds), steps
 
     # -- the lobby ------------------------------------------------------------------------------
     @answers
@@ -339,12 +275,12 @@ class Lobbies(OnGames):
         return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
 
     async def _join(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
-        seats = lobby.seats_joining(record, user)
+        seats = lobby.seats_joining(record, user, self._games.now())
         text = f"You're in: seat {len(seats)} of {record.num_players}."
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
-        seats = lobby.seats_leaving(record, user)
+        seats = lobby.seats_leaving(record, user, self._games.now())
         if user.id == record.creator_id:
             line = closed_note(escape(user.name))
             return await self._close(record, line, "You left.", clicked)
@@ -353,7 +289,7 @@ class Lobbies(OnGames):
     async def _add_computer(
         self, record: GameRecord, *, user: User, level: str, clicked: Clicked | None
     ) -> Answer:
-        seats = lobby.seats_adding_computer(record, user, level)
+        seats = lobby.seats_adding_computer(record, user, level, self._games.now())
         text = f"{seats[-1].name} takes seat {len(seats)}."
         return await self._seats_changed(record, seats, text, clicked)
 
@@ -390,15 +326,17 @@ class Lobbies(OnGames):
         after = dataclasses.replace(
             record, seats=tuple(seats), num_players=players, version=record.version + 1
         )
-        answered = _answered(after, clicked, self._games.now(), self._launch)
+        # (A rematch's lobby says the series it continues, while its people are the same.)
+        series = await series_text(self._games.store, after)
+        answered = _answered(after, clicked, self._games.now(), self._launch, series)
         updated = await self._games.reseat(record, seats, answered, players=players)
-        if len(seats) == players:
+        if sum(1 for seat in seats if not seat.held) == players:
             text += " The table is full: press Start to deal."
-        return _lobby_changed(updated, text, answered is not None, self._launch)
+        return _lobby_changed(updated, text, answered is not None, self._launch, series)
 
     async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         lobby.check_start(record, user)
-        loaded, steps = await self._dealt(record)
+        loaded, steps = await self._deals.dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
         answered = _answered(after, clicked, self._games.now(), self._launch)
         await self._games.save_moves(loaded, steps, lambda _: answered)
@@ -447,18 +385,21 @@ class Lobbies(OnGames):
 
 
 def _answered(
-    after: GameRecord, clicked: Clicked | None, at: float, launch: bool
+    after: GameRecord, clicked: Clicked | None, at: float, launch: bool, series: str = ""
 ) -> MessageRecord | None:
     """The lobby's look once a click on it is answered (None: not a click on the lobby)."""
     if clicked is None:
         return None
-    return lobby_answer(after, clicked, at, launch=launch)
+    return lobby_answer(after, clicked, at, launch=launch, series=series)
 
 
-def _lobby_changed(record: GameRecord, text: str, kept: bool, launch: bool) -> Answer:
+def _lobby_changed(
+    record: GameRecord, text: str, kept: bool, launch: bool, series: str = ""
+) -> Answer:
     """A change to the lobby: a lobby button's answer updates the lobby message itself (its
     look ``kept`` with the change); a slash command answers ``text``, and the lobby is
-    brought up to date with the rest of the game's messages."""
-    view: MessageView = lobby.lobby_view(record, launch=launch)
+    brought up to date with the rest of the game's messages. ``series``: the line of the
+    series a rematch's lobby continues."""
+    view: MessageView = lobby.lobby_view(record, launch=launch, series=series)
     sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, LOBBY, kept)
     return Answer(reply=Reply(text), update=view, sequel=sequel)

@@ -23,6 +23,7 @@ from bot.discord.components import (
     PageButton,
     PrivacyButton,
     RankedButton,
+    RematchButton,
     ReviewButton,
 )
 from bot.discord.custom_ids import IdFormat
@@ -49,6 +50,7 @@ SAMPLES: list[tuple[discord.ui.DynamicItem[Any], str]] = [
     (EntryButton(5, "join"), "crib:tournament:5:join"),
     (EntryButton(5, "leave"), "crib:tournament:5:leave"),
     (ReviewButton(6), "crib:review:6"),
+    (RematchButton(6), "crib:6:rematch"),
     (ReviewButton(6, 5, 3, "Next ▶"), "crib:review:6:5:3"),
     (DailySelect("20261126"), "crib:daily:20261126"),
     (RankedButton(4, "stop"), "crib:ranked:4:stop"),

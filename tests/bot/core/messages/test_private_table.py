@@ -15,7 +15,7 @@ from bot.core.base import refusals
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import LobbyControls, MessageRecord, ReviewPages
+from bot.core.base.views import LobbyControls, MessageRecord, ResultControls, ReviewPages
 from bot.core.ledger.records import Owed
 from bot.core.review import review as reviews
 from bot.core.services import Services
@@ -158,8 +158,8 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     # here, the deal's table and the result together) does not say it again below.
     assert table.content.count("Bea resigned — 🏆 Al wins") == 1, table.content
     assert table.board is not None and table.mentions == ()
-    # No control but the result's Review button.
-    assert table.controls is None or isinstance(table.controls, ReviewPages), table.controls
+    # No control but the result's: Review and Rematch.
+    assert table.controls == ResultControls(game_id, "rematch"), table.controls
     record = await service.games.record(game_id)
     assert record is not None and record.private
     loaded = service.games.loaded.load(record)
@@ -406,6 +406,6 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     # Over: the result on the table keeps its Review button, which opens anyone's own.
     assert (await service.moves.resign(DM, BEA)).ok
     table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
-    assert table.controls == ReviewPages(game_id, 0, 0, 0), "the Review button alone"
+    assert table.controls == ResultControls(game_id, "rematch"), "Review and Rematch alone"
     hers = await service.reviews.review(None, DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

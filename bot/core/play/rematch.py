@@ -1,0 +1,146 @@
+"""*Rematch* (or *Play again*) pressed on a game's result: the game opened again at its table.
+
+The first press of one of the game's people opens the rematch (the options and seats of the
+game before: :func:`bot.core.games.series.seats_again`), seating them and keeping every
+other person's seat for them; against the computer it is dealt at once, as ``/cribbage new
+vs_computer:True`` is. Its answer is the new lobby, in the channel (a message of its own: the
+result stays as it was). Each other person then takes their seat with one press, of *Rematch*
+on the result or *Join* on the lobby; the lobby deals when someone presses *Start*, as any.
+
+A press that cannot open it gets one sentence and changes nothing: the game offers no
+rematch (:func:`~bot.core.games.series.no_rematch`), the presser did not play in it, they are
+in the rematch already, it has started, or the table has moved on (a game was opened there
+since). Never two lobbies: the store opens a rematch only while the game it replays is the
+last one opened at its table and has none yet, in the transaction that opens it (two
+processes pressing at once: one opens it, the other's press takes a seat in it).
+"""
+
+from __future__ import annotations
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, User
+from bot.core.base.store_errors import ChannelBusy
+from bot.core.games.games import MAX_GAME_ID, Games, Loaded, OnGames
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.series import again_of, no_rematch, seats_again, series_said
+from bot.core.messages.answers import OpeningAnswer
+from bot.core.play.dealing import FirstDeals
+from bot.core.play.opening import Lobbies
+
+__all__ = ["Rematches"]
+
+
+class Rematches(OnGames):
+    """A result's *Rematch* and *Play again*."""
+
+    def __init__(
+        self, games: Games, deals: FirstDeals, lobbies: Lobbies, *, launch: bool = False
+    ) -> None:
+        """``deals``: what deals a rematch against the computer as it opens; ``lobbies``: where
+        a person takes their seat in a rematch opened already; ``launch``: the Activity is on
+        (the lobby offers *Play at the table*)."""
+        self._games = games
+        self._deals = deals
+        self._lobbies = lobbies
+        self._launch = launch
+
+    @answers
+    async def press(
+        self,
+        game_id: int,
+        user: User,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        token: str | None = None,
+        private: bool = False,
+    ) -> Answer:
+        """``user`` pressed *Rematch* on game ``game_id``'s result, in ``channel_id`` of the
+        server ``guild_id`` (None: outside servers). ``token``: the interaction, whose answer
+        (the new lobby) is the rematch's lobby message; ``private``: the bot is not a member
+        there (:mod:`bot.core.messages.private_table`)."""
+        before = None if not 0 < game_id <= MAX_GAME_ID else await self._games.record(game_id)
+        if before is None:
+            raise Refused(refusals.UNKNOWN_GAME)
+        if guild_id is not None and before.guild_id is not None and guild_id != before.guild_id:
+            raise Refused(refusals.OTHER_SERVER)
+        if channel_id != before.channel_id:
+            raise Refused(refusals.OTHER_CHANNEL)
+        why = no_rematch(before)
+        if why is not None:
+            raise Refused(why)
+        async with self._games.lock(before.channel_id):
+            found = await self._open(before, user, token, private)
+        if isinstance(found, Answer):
+            return found
+        # The rematch is open: the press takes the presser's seat in it, as Join does.
+        return await self._lobbies.click(found.id, "join", user, guild_id=guild_id)
+
+    async def _open(
+        self, before: GameRecord, user: User, token: str | None, private: bool
+    ) -> Answer | GameRecord:
+        """Under the table's lock: the rematch opened (its answer), or the rematch open
+        already (the presser takes a seat in it), or the sentence why neither."""
+        store = self._games.store
+        last = await store.last_game_in_channel(before.channel_id)
+        if last is not None and last.id != before.id:
+            return _opened_already(before, last, user)
+        if before.seat_of(user.id) is None:
+            raise Refused(refusals.REMATCH_NOT_PLAYED)
+        rows = await store.series_results(before.id)
+        now = self._games.now()
+        opening = OpeningAnswer(
+            before.channel_id,
+            token,
+            now,
+            launch=self._launch,
+            series=lambda record: series_said(record, rows),
+        )
+        alone = again_of(before) == "again"
+        last_results = [row for row in rows if row.game_id == before.id]
+        dealt: list[tuple[Loaded, int]] = []
+        try:
+            record = await store.create_game(
+                guild_id=before.guild_id,
+                channel_id=before.channel_id,
+                creator=SeatRecord(0, user.id, user.name),
+                num_players=before.num_players,
+                target=before.target,
+                now=now,
+                vs_computer=before.vs_computer,
+                scoring=before.scoring,
+                counting=before.counting,
+                variant=before.variant,
+                private=private,
+                rematch_of=before.id,
+                fill=lambda _: seats_again(before, user, now),
+                # Against the computer it deals at once, the loser of the game before first.
+                deal=(lambda r: self._deals.for_opening(r, dealt, last_results)) if alone else None,
+                answered=opening.kept,
+            )
+        except ChannelBusy:
+            # Another process opened it first, or a game was opened here meanwhile.
+            last = await store.last_game_in_channel(before.channel_id)
+            if last is None or last.id == before.id:
+                raise
+            return _opened_already(before, last, user)
+        self._deals.opened(record, dealt)
+        return opening.answer(self._games, record)
+
+
+def _opened_already(before: GameRecord, last: GameRecord, user: User) -> GameRecord:
+    """The rematch ``last`` of ``before``, open for ``user`` to take a seat in; else the
+    sentence why not: the table moved on, the rematch has started, ``user`` sits in it
+    already, or did not play and the rematch has no free seat to offer them (they may press
+    *Join* on it)."""
+    if last.rematch_of != before.id:
+        raise Refused(refusals.MOVED_ON)
+    if last.status is not GameStatus.LOBBY:
+        raise Refused(refusals.REMATCH_STARTED if last.is_open else refusals.MOVED_ON)
+    if last.seat_of(user.id) is not None:
+        raise Refused(refusals.REMATCH_SEATED)
+    if before.seat_of(user.id) is None and last.held_for(user.id) is None:
+        raise Refused(refusals.REMATCH_JOIN)
+    return last

@@ -1,0 +1,295 @@
+"""A result's *Rematch* and *Play again* (issue 58): the game opened again at its table with
+its options and seats, each person taking their kept seat with one press, who deals first in
+it, the series the games make, and the one sentence every press that cannot open it gets."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.base import refusals
+from bot.core.base.replies import Answer, User
+from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.series import SEAT_KEPT
+from bot.core.services import Services
+from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
+from tests.helpers.service_driver import (
+    Clock,
+    Transcript,
+    load,
+    make_service,
+    open_table,
+    owed_now,
+    state,
+)
+
+
+async def _finished(
+    service: Services, users: list[User], loser: User, channel: int = CHANNEL, **options: object
+) -> int:
+    """A game of ``users`` at ``channel``, over: ``loser`` resigned at the first deal."""
+    table = await open_table(service, users, channel=channel, **options)  # type: ignore[arg-type]
+    resigned = await table.record(loser.id, await service.moves.resign(channel, loser))
+    assert resigned.ok, resigned.reply.text
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    return game_id
+
+
+async def _record(service: Services, game_id: int | None) -> GameRecord:
+    assert game_id is not None
+    found = await service.games.store.get_game(game_id)
+    assert found is not None
+    return found
+
+
+async def _press(service: Services, game_id: int, user: User) -> Answer:
+    return await service.rematches.press(game_id, user, guild_id=GUILD, channel_id=CHANNEL)
+
+
+def _result_controls(owed: object) -> object:
+    by_key = {o.key: o for o in owed}  # type: ignore[attr-defined]
+    return by_key["result"].view.controls
+
+
+async def test_a_rematch_opens_the_game_again_with_its_options_and_seats(
+    service: Services, clock: Clock
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA, target=61, scoring="skunk")
+    assert _result_controls(await owed_now(service, before)) == ResultControls(before, "rematch")
+    opened = await _press(service, before, AL)
+    # The answer is the new lobby, in the channel: a message of its own.
+    assert opened.ok and not opened.reply.ephemeral and opened.reply.view is not None
+    rematch = await _record(service, opened.game_id)
+    old = await _record(service, before)
+    assert rematch.rematch_of == before and rematch.status is GameStatus.LOBBY
+    options = ("num_players", "target", "scoring", "counting", "variant", "guild_id", "channel_id")
+    assert all(getattr(rematch, name) == getattr(old, name) for name in options)
+    al, bea = rematch.seats
+    assert (al.user_id, al.held_until) == (AL.id, None)
+    kept = clock.now.timestamp() + SEAT_KEPT.total_seconds()
+    assert (bea.user_id, bea.seat, bea.held_until) == (BEA.id, 1, kept)
+    lobby = opened.reply.view.content
+    assert "Rematch opened by Al" in lobby and "Seated (1/2): Al" in lobby, lobby
+    assert f"Bea's seat is kept until <t:{int(kept)}:t>" in lobby, lobby
+    # Al won by resignation at 0-0, skunked under 31 in a 61 game: 2 game points, 1 game.
+    assert "Al leads the series 2–0 in game points (1–0 in games)." in lobby, lobby
+    assert opened.reply.view.controls_of(LobbyControls) is not None
+
+
+async def test_each_player_takes_their_kept_seat_with_one_press(service: Services) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    table = Transcript(service)
+    opened = await table.record(AL.id, await _press(service, before, AL))
+    # Bea's one press (Rematch on the result, as Join on the lobby would) seats her; the
+    # lobby is brought up to date and says the table is full.
+    taken = await table.record(BEA.id, await _press(service, before, BEA))
+    assert taken.ok and taken.reply.ephemeral and "seat 2 of 2" in taken.reply.text
+    lobby = table.messages[(opened.game_id, "lobby")].view.content  # type: ignore[index]
+    assert "Seated (2/2): Al, Bea" in lobby and "kept" not in lobby, lobby
+    started = await table.record(BEA.id, await service.lobbies.start(CHANNEL, BEA))
+    assert started.ok, started.reply.text
+
+
+async def test_the_loser_of_the_game_before_deals_first_in_a_rematch(
+    store: Store, service: Services
+) -> None:
+    # Bicycle's rule for a following game: "the loser of the game deals first if another game
+    # is played" (no cut: the first deal is given to the loser, wherever they sit).
+    for loser, seat in ((BEA, 1), (AL, 0)):
+        channel = CHANNEL + seat + 1
+        before = await _finished(service, [AL, BEA], loser, channel=channel)
+        opened = await service.rematches.press(before, AL, guild_id=GUILD, channel_id=channel)
+        assert opened.game_id is not None
+        assert (await service.lobbies.join(channel, BEA)).ok
+        assert (await service.lobbies.start(channel, AL)).ok
+        game = await load(store, opened.game_id)
+        assert game.dealer == seat and game.given_dealer == seat and game.cut_rounds == ()
+
+
+async def test_with_more_than_two_players_a_rematch_cuts_for_the_deal(
+    store: Store, service: Services
+) -> None:
+    before = await _finished(service, [AL, BEA, CY, DEE], BEA)
+    opened = await _press(service, before, CY)
+    for user in (AL, BEA, DEE):
+        assert (await _press(service, before, user)).ok
+    rematch = await _record(service, opened.game_id)
+    # Partners as they were: Al & Cy against Bea & Dee, in the same seats.
+    assert [s.user_id for s in rematch.seats] == [AL.id, BEA.id, CY.id, DEE.id]
+    assert (await service.lobbies.start(CHANNEL, CY)).ok
+    game = await load(store, rematch.id)
+    assert game.given_dealer is None and game.cut_rounds
+
+
+async def test_the_opener_may_change_partners_in_a_rematch_as_in_any_lobby(
+    service: Services,
+) -> None:
+    before = await _finished(service, [AL, BEA, CY, DEE], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    changed = await service.lobbies.click(opened.game_id, "partners", AL, guild_id=GUILD)
+    assert changed.ok, changed.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert [s.user_id for s in rematch.seats] == [AL.id, CY.id, DEE.id, BEA.id]
+    # The kept seats moved with their people.
+    assert [s.held for s in rematch.seats] == [False, True, True, True]
+
+
+async def test_a_seat_not_taken_in_time_is_free_to_anyone(service: Services, clock: Clock) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    early = await service.lobbies.join(CHANNEL, CY)
+    assert not early.ok and early.reply.text.startswith("That seat is kept for Bea until <t:")
+    clock.advance(seconds=SEAT_KEPT.total_seconds() + 1)
+    late = await service.lobbies.join(CHANNEL, CY)
+    assert late.ok, late.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert [(s.seat, s.user_id, s.held) for s in rematch.seats] == [
+        (0, AL.id, False),
+        (1, CY.id, False),
+    ]
+    # Bea comes too late: the table is full; and with its players changed, no series.
+    too_late = await _press(service, before, BEA)
+    assert not too_late.ok and "full" in too_late.reply.text
+    lobby = {o.key: o for o in await owed_now(service, opened.game_id)}["lobby"].view.content
+    assert "series" not in lobby, lobby
+
+
+async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(
+    store: Store, service: Services
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    stranger = await _press(service, before, EVE)
+    assert stranger.reply.text == refusals.REMATCH_NOT_PLAYED
+    opened = await _press(service, before, AL)
+    assert opened.ok and opened.game_id is not None
+    snapshot = await state(store, opened.game_id)
+    again = await _press(service, before, AL)
+    assert not again.ok and again.reply.text == refusals.REMATCH_SEATED
+    watching = await _press(service, before, EVE)
+    assert not watching.ok and watching.reply.text == refusals.REMATCH_JOIN
+    assert await state(store, opened.game_id) == snapshot, "the refusals changed nothing"
+    assert (await _press(service, before, BEA)).ok
+    assert (await service.lobbies.start(CHANNEL, AL)).ok
+    started = await _press(service, before, BEA)
+    assert not started.ok and started.reply.text == refusals.REMATCH_STARTED
+    games = await store.db.fetch("SELECT COUNT(*) FROM games WHERE rematch_of = ?", (before,))
+    assert games[0][0] == 1, "one rematch"
+
+
+async def test_a_result_whose_table_moved_on_opens_no_rematch(service: Services) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    other = await service.lobbies.new_game(GUILD, CHANNEL, CY)
+    assert other.ok
+    busy = await _press(service, before, AL)
+    assert not busy.ok and busy.reply.text == refusals.MOVED_ON
+    assert (await service.lobbies.cancel(CHANNEL, CY)).ok
+    gone = await _press(service, before, AL)
+    assert not gone.ok and gone.reply.text == refusals.MOVED_ON
+
+
+async def test_a_rematch_pressed_after_a_restart_opens_it(store: Store, clock: Clock) -> None:
+    # The state is the database's: a core started again finds the game and opens its rematch.
+    before = await _finished(make_service(store, clock), [AL, BEA], BEA)
+    restarted = make_service(store, clock)
+    opened = await _press(restarted, before, BEA)
+    assert opened.ok and (await _record(restarted, opened.game_id)).rematch_of == before
+
+
+async def test_two_processes_pressing_at_once_open_one_lobby(store: Store, clock: Clock) -> None:
+    # Two cores on one database (two processes: their locks are their own): the store opens
+    # one rematch; the other press takes its presser's seat in it.
+    first = make_service(store, clock)
+    before = await _finished(first, [AL, BEA], BEA)
+    second = make_service(store, clock)
+    answers = await asyncio.gather(_press(first, before, AL), _press(second, before, BEA))
+    assert all(a.ok for a in answers), [a.reply.text for a in answers]
+    lobbies = [a for a in answers if not a.reply.ephemeral]
+    assert len(lobbies) == 1
+    rematch = await _record(first, lobbies[0].game_id)
+    assert [(s.user_id, s.held) for s in rematch.seats] == [(AL.id, False), (BEA.id, False)]
+
+
+async def test_play_again_against_the_computer_deals_at_once(
+    store: Store, service: Services
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert opened.game_id is not None
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    controls = _result_controls(await owed_now(service, opened.game_id))
+    assert controls == ResultControls(opened.game_id, "again"), controls
+    again = await _press(service, opened.game_id, AL)
+    assert again.ok and again.reply.view is not None
+    rematch = await _record(service, again.game_id)
+    assert rematch.status is GameStatus.ACTIVE and rematch.seats[1].is_computer
+    game = await load(store, rematch.id)
+    assert game.dealer == 0 and game.given_dealer == 0, "Al lost, so Al deals first"
+    assert "The game has started." in again.reply.view.content
+
+
+async def test_a_series_counts_game_points_as_the_lurch_does(service: Services) -> None:
+    first = await _finished(service, [AL, BEA], BEA)
+    second = await _press(service, first, BEA)
+    assert second.game_id is not None
+    assert (await _press(service, first, AL)).ok
+    assert (await service.lobbies.start(CHANNEL, AL)).ok
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    finished = await _record(service, second.game_id)
+    assert finished.series == first
+    result = {o.key: o for o in await owed_now(service, second.game_id)}["result"].view
+    # Each won by a lurch (a resignation at 0-0): 2 game points a game.
+    assert "The series is level at 2–2 in game points (1–1 in games)." in result.content
+    # The game before's result says nothing of a series it began.
+    earlier = {o.key: o for o in await owed_now(service, first)}["result"].view
+    assert "series" not in earlier.content
+    third = await _press(service, second.game_id, AL)
+    assert third.reply.view is not None
+    assert "The series is level at 2–2" in third.reply.view.content
+
+
+async def test_a_series_ends_when_a_day_passes(service: Services, clock: Clock) -> None:
+    first = await _finished(service, [AL, BEA], BEA)
+    clock.advance(hours=25)
+    second = await _press(service, first, AL)
+    assert second.reply.view is not None and "series" not in second.reply.view.content
+    assert (await _press(service, first, BEA)).ok
+    assert (await service.lobbies.start(CHANNEL, AL)).ok
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    assert (await _record(service, second.game_id)).series is None
+
+
+async def test_a_series_ends_when_the_tables_players_change(
+    service: Services, clock: Clock
+) -> None:
+    first = await _finished(service, [AL, BEA], BEA)
+    second = await _press(service, first, AL)
+    clock.advance(seconds=SEAT_KEPT.total_seconds() + 1)
+    assert (await service.lobbies.join(CHANNEL, CY)).ok
+    assert (await service.lobbies.start(CHANNEL, AL)).ok
+    assert (await service.moves.resign(CHANNEL, CY)).ok
+    assert (await _record(service, second.game_id)).series is None
+
+
+async def test_no_rematch_for_a_game_without_a_result(service: Services) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    assert opened.game_id is not None
+    assert (await _press(service, opened.game_id, AL)).reply.text == refusals.REMATCH_NOT_OVER
+    assert (await service.lobbies.cancel(CHANNEL, AL)).ok
+    refused = await _press(service, opened.game_id, AL)
+    assert refused.reply.text == refusals.REMATCH_NO_RESULT
+    unknown = await _press(service, 10**9, AL)
+    assert unknown.reply.text == refusals.UNKNOWN_GAME
+
+
+async def test_no_rematch_for_a_tournaments_game(service: Services) -> None:
+    record = await service.lobbies.open_seated(
+        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+    )
+    assert (await service.moves.resign(CHANNEL, BEA)).ok
+    controls = _result_controls(await owed_now(service, record.id))
+    assert controls is None or isinstance(controls, ReviewPages), controls
+    refused = await _press(service, record.id, AL)
+    assert refused.reply.text == refusals.REMATCH_TOURNAMENT
