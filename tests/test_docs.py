@@ -16,7 +16,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from bot.core.games.rules_help import WHO_MAY_CANCEL
+from bot.core.games.rules_help import FOLLOWING_DEAL, WHO_MAY_CANCEL, rules_text
 
 ROOT = Path(__file__).parents[1]
 
@@ -134,3 +134,11 @@ def test_who_may_cancel_is_said_as_the_lobby_lets_them() -> None:
     assert row.split("|")[3].strip() == WHO_MAY_CANCEL
     players = _said((ROOT / "docs/players.md").read_text(encoding="utf-8"))
     assert WHO_MAY_CANCEL in players
+
+
+def test_who_deals_first_in_a_rematch_is_said_as_the_rules_help_says() -> None:
+    """The rule for a following game (bot.core.games.series.following_dealer), with its
+    source: one sentence, the rules' help's, in docs/players.md and ``/cribbage rules``."""
+    players = _said((ROOT / "docs/players.md").read_text(encoding="utf-8"))
+    assert FOLLOWING_DEAL in players
+    assert FOLLOWING_DEAL in rules_text("deal")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from engine.outcome import Scoring
 
-__all__ = ["HELP", "RULES_TOPICS", "RULE_NAMES", "WHO_MAY_CANCEL", "rules_text"]
+__all__ = [
+    "FOLLOWING_DEAL",
+    "HELP",
+    "RULES_TOPICS",
+    "RULE_NAMES",
+    "WHO_MAY_CANCEL",
+    "rules_text",
+]
 
 #: How the table names its rule for game points (the lobby, the rules, the standings).
 RULE_NAMES = {
@@ -18,6 +25,14 @@ RULE_NAMES = {
 WHO_MAY_CANCEL = (
     "in the lobby, the player who opened it or a moderator; once the cards are dealt, only a "
     "moderator (Manage Messages in the channel, or Manage Server), who confirms it first"
+)
+
+#: Who deals first in a rematch (the rule for a following game: bot.core.games.series), as
+#: ``/cribbage rules topic:deal`` and docs/players.md say it (tests/test_docs.py holds them).
+FOLLOWING_DEAL = (
+    "In a rematch between two players the loser of the game before deals first (Bicycle's "
+    'rules: "the loser of the game deals first if another game is played"); with more '
+    "players the cut decides, as for any first deal"
 )
 
 RULES_TOPICS: dict[str, str] = {
@@ -34,6 +49,7 @@ RULES_TOPICS: dict[str, str] = {
     ),
     "deal": (
         "**The deal.** Lowest card cuts to deal first, then the deal passes left. "
+        f"{FOLLOWING_DEAL}. "
         "Two players get 6 cards and put 2 in the crib; three or four players get 5 and put 1 "
         "in (with three, one card from the deck joins the crib too). The crib belongs to the "
         "dealer. Then the starter is cut: a jack gives the dealer 2 — his heels."

@@ -135,6 +135,10 @@ def _mugginsed(names: Names, event: ev.Mugginsed) -> str:
 
 
 def _cut(names: Names, event: ev.CutForDeal) -> str:
+    if not event.rounds:
+        # The first deal given by the rule for a following game (a rematch of two players).
+        dealer = names.seat(event.dealer)
+        return f"No cut for deal — {dealer} lost the game before, so {dealer} deals first."
     rounds = [
         ", ".join(tagged(names.seat(s), card) for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
