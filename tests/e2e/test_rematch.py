@@ -1,0 +1,155 @@
+"""A result's *Rematch* on Discord (issue 58): in a server's channel, in a DM through a user
+install and at the table inside Discord, one press each, who deals first, the series on
+each lobby and result, and one sentence for every press that opens nothing."""
+
+from __future__ import annotations
+
+from bot.core.base import refusals
+from bot.core.games.rules_help import FOLLOWING_DEAL
+from fakediscord import Message
+from fakediscord.model import Channel
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.bot_db import latest_game_id, rows
+from tests.helpers.private_driver import bot_token_requests
+from tests.helpers.table_driver import World, dealt, resign, start_again, until
+
+REMATCH = "🔁 Rematch"
+
+
+def _result(world: World, channel: Channel, game: int) -> Message | None:
+    """Game ``game``'s result in ``channel``, once it offers its rematch."""
+    found = [
+        m
+        for m in world.fd.messages(channel)
+        if any(b.get("custom_id") == f"crib:{game}:rematch" for b in m.buttons())
+    ]
+    return found[-1] if found else None
+
+
+async def test_a_rematch_in_a_channel_one_press_each_and_the_series(
+    world: World, bot: BotProcess
+) -> None:
+    fd, channel = world.fd, world.general
+    al, bea = world.players[:2]
+    await dealt(fd, channel, al, bea)
+    first = latest_game_id(world.database, channel.id)
+    await resign(fd, bea, channel)
+    result = await until(fd, lambda: _result(world, channel, first))
+    assert [b["label"] for b in result.buttons()] == ["🔍 Review", REMATCH]
+
+    # Al's press: the rematch's lobby is the click's answer, a message of its own (the result
+    # stays as it was), and the bot makes no request of its own for it.
+    since = len(fd.requests)
+    opened = await fd.click(al, result, label=REMATCH)
+    assert opened.response is not None and opened.response.type == 4 and not opened.ephemeral
+    lobby = opened.original
+    assert lobby is not None and lobby.id != result.id
+    said = lobby.words()
+    assert "Rematch opened by Al" in said and "Seated (1/2): Al" in said, said
+    assert "Bea's seat is kept until <t:" in said, said
+    # Bea resigned at 0-0: Al won by a lurch, 2 game points.
+    assert "Al leads the series 2–0 in game points (1–0 in games)." in said, said
+    second = latest_game_id(world.database, channel.id)
+    assert second != first
+    assert bot_token_requests(fd, since) == []
+
+    # Pressed again, by Al or by someone who did not play: one sentence, nothing opened.
+    twice = await fd.click(al, result, label=REMATCH)
+    assert twice.ephemeral and twice.words() == refusals.REMATCH_SEATED
+    stranger = await fd.click(world.spectator, result, label=REMATCH)
+    assert stranger.ephemeral and stranger.words() == refusals.REMATCH_JOIN
+
+    # Bea's one press seats her: answered privately, the lobby edited once, through Al's
+    # press's token (its answer): no request of the bot's own.
+    since, edits = len(fd.requests), len(lobby.history)
+    taken = await fd.click(bea, result, label=REMATCH)
+    assert taken.ephemeral and "seat 2 of 2" in taken.words(), taken.words()
+    await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())
+    assert len(lobby.history) == edits + 1 and bot_token_requests(fd, since) == []
+    await fd.click(bea, lobby, label="Start")
+    # The loser of the game before deals first: Bea, without a cut.
+    table = await until(
+        fd, lambda: next((m for m in fd.messages(channel) if "No cut for deal" in m.words()), None)
+    )
+    assert "Bea lost the game before, so Bea deals first." in table.words()
+
+    # A restart between the second game's end and the next press loses nothing.
+    await resign(fd, al, channel)
+    second_result = await until(fd, lambda: _result(world, channel, second))
+    assert "The series is level at 2–2 in game points (1–1 in games)." in second_result.words()
+    await bot.stop()
+    await start_again(fd, bot)
+    again = await fd.click(bea, second_result, label=REMATCH)
+    assert again.response is not None and again.response.type == 4, again.words()
+    third = again.original
+    assert third is not None and "The series is level at 2–2" in third.words()
+    # Its opener leaves, closing it: the table has moved on from both results.
+    await fd.click(bea, third, label="Leave")
+    for old in (result, second_result):
+        moved = await fd.click(al, old, label=REMATCH)
+        assert moved.ephemeral and moved.words() == refusals.MOVED_ON
+    [(rematches,)] = rows(
+        world.database, "SELECT COUNT(*) FROM games WHERE rematch_of IS NOT NULL", ()
+    )
+    assert rematches == 2, "one lobby a press that opened one"
+    rules = await fd.slash(al, channel, "/cribbage rules topic:deal")
+    assert FOLLOWING_DEAL.split("(")[0] in rules.words()
+
+
+async def test_play_again_against_the_computer_deals_at_once(
+    world: World, bot: BotProcess
+) -> None:
+    fd, channel = world.fd, world.general
+    al = world.players[0]
+    opened = await fd.slash(al, channel, "/cribbage new vs_computer:True difficulty:easy")
+    assert opened.original is not None
+    first = latest_game_id(world.database, channel.id)
+    await resign(fd, al, channel)
+    result = await until(fd, lambda: _result(world, channel, first))
+    assert [b["label"] for b in result.buttons()] == ["🔍 Review", "🔁 Play again"]
+    again = await fd.click(al, result, label="🔁 Play again")
+    assert again.response is not None and again.response.type == 4
+    assert again.original is not None and "The game has started." in again.original.words()
+    # Al lost the game before: Al deals the first hand, his crib.
+    table = await until(
+        fd, lambda: next((m for m in fd.messages(channel) if "No cut for deal" in m.words()), None)
+    )
+    assert "Al lost the game before, so Al deals first." in table.words()
+
+
+async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotLauncher) -> None:
+    """Where the bot is not a member the rematch's table is the press's answer, and every
+    message after it goes through the interactions' tokens: never the bot's own."""
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea = world.players[:2]
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    since = len(fd.requests)
+    opened = await fd.slash(al, dm, "/cribbage new")
+    table = opened.original
+    assert table is not None
+    first = latest_game_id(world.database, dm.id)
+    await fd.click(bea, table, f"crib:{first}:lobby:join")
+    await fd.click(al, table, f"crib:{first}:lobby:start")
+    await until(fd, lambda: [b for b in table.buttons() if b["label"] == "Your hand"])
+    await resign(fd, bea, dm)
+    await until(fd, lambda: REMATCH in [b["label"] for b in table.buttons()])
+    assert [b["label"] for b in table.buttons()] == ["🔍 Review", REMATCH]
+
+    opened_again = await fd.click(al, table, label=REMATCH)
+    assert opened_again.response is not None and opened_again.response.type == 4
+    rematch = opened_again.original
+    assert rematch is not None and not rematch.ephemeral and rematch.id != table.id
+    assert "Al leads the series 2–0" in rematch.words() and "kept until" in rematch.words()
+    taken = await fd.click(bea, table, label=REMATCH)
+    assert taken.ephemeral and "seat 2 of 2" in taken.words(), taken.words()
+    # The rematch's table is brought up to date through Al's press's token.
+    await until(fd, lambda: "Seated (2/2): Al, Bea" in rematch.words())
+    second = latest_game_id(world.database, dm.id)
+    await fd.click(al, rematch, f"crib:{second}:lobby:start")
+    await until(fd, lambda: "Bea lost the game before, so Bea deals first." in rematch.words())
+    assert bot_token_requests(fd, since) == [], "the bot's own token is never used there"
+    # Two tables in the conversation, one a game: the first, and its rematch's.
+    assert fd.counters.private_messages[dm.id] == 2
