@@ -286,8 +286,15 @@ export function result(state, ui, actions) {
   const parts = [h("h2", { text: "Game over" })];
   if (state.result) { parts.push(h("p", { class: "result", html: state.result.html })); }
   if (state.end_note) { parts.push(h("p", { class: "result", html: state.end_note })); }
-  // Share posts the result and the game's page where the player chooses (Discord's dialog).
+  // The result's Rematch (Play again against the computer), as the chat's result offers it:
+  // the game opened again with its seats, each player taking theirs with one press.
+  const again = state.rematch;
+  if (again && again.series) { parts.push(h("p", { class: "series", "data-key": "series", html: again.series })); }
   const buttons = [];
+  if (again) {
+    buttons.push(h("button", { type: "button", class: "primary", "data-key": "rematch", disabled: ui.busy, onclick: () => actions.lobby("rematch"), text: again.label }));
+  }
+  // Share posts the result and the game's page where the player chooses (Discord's dialog).
   if (state.result && state.result.share && ui.together.can("share")) {
     buttons.push(h("button", { type: "button", "data-key": "share", disabled: ui.busy, onclick: () => actions.share(), text: "Share" }));
   }

@@ -58,8 +58,8 @@ from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.play.clock import GameClock
-from bot.core.play.everyone import DealingIn
 from bot.core.play.dealing import FirstDeals
+from bot.core.play.everyone import DealingIn
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.rematch import Rematches

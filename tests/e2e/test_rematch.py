@@ -9,7 +9,9 @@ from bot.core.games.rules_help import FOLLOWING_DEAL
 from fakediscord import Message
 from fakediscord.model import Channel
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.bot_db import latest_game_id, rows
+from tests.helpers.activity_pages import open_page, shows, tapped, version_of, with_the_activity
+from tests.helpers.bot_db import latest_game_id, read_game, rows
+from tests.helpers.browser import open_browser
 from tests.helpers.private_driver import bot_token_requests
 from tests.helpers.table_driver import World, dealt, resign, start_again, until
 
@@ -96,9 +98,7 @@ async def test_a_rematch_in_a_channel_one_press_each_and_the_series(
     assert FOLLOWING_DEAL.split("(")[0] in rules.words()
 
 
-async def test_play_again_against_the_computer_deals_at_once(
-    world: World, bot: BotProcess
-) -> None:
+async def test_play_again_against_the_computer_deals_at_once(world: World, bot: BotProcess) -> None:
     fd, channel = world.fd, world.general
     al = world.players[0]
     opened = await fd.slash(al, channel, "/cribbage new vs_computer:True difficulty:easy")
@@ -153,3 +153,64 @@ async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotL
     assert bot_token_requests(fd, since) == [], "the bot's own token is never used there"
     # Two tables in the conversation, one a game: the first, and its rematch's.
     assert fd.counters.private_messages[dm.id] == 2
+
+
+async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLauncher) -> None:
+    """The result at the table offers the chat's *Rematch*: tapped there, the rematch opens
+    (its lobby in the chat, as the table's new game's is), both tables go to it, and Bea's
+    kept seat is hers with one tap; someone who did not play is told why not, on their page."""
+    fd, general = world.fd, world.general
+    al, bea, eve = world.players[0], world.players[1], world.spectator
+    await with_the_activity(fd, bots, world.database, world.guild)
+    db = world.database
+    await dealt(fd, general, al, bea)
+    first = latest_game_id(db, general.id)
+    await resign(fd, bea, general)
+    await until(fd, lambda: _result(world, general, first))
+    launched = await fd.launch(al, general)
+    instance = launched.activity_instance
+    assert instance is not None
+    fd.activities.join(bea, general)
+    fd.activities.join(eve, general)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=True)
+        bea_page = await open_page(browser, fd, bea, instance, phone=False)
+        eve_page = await open_page(browser, fd, eve, instance, phone=False)
+        for person in (al_page, bea_page, eve_page):
+            await shows(person, first, version_of(db, first))
+            rematch = person.table.locator('[data-key="rematch"]')
+            assert await rematch.inner_text() == "Rematch"
+        assert "Al leads" not in await al_page.table.locator(".over").inner_text()
+        await eve_page.table.locator('[data-key="rematch"]').click()
+        await eve_page.table.get_by_text(refusals.REMATCH_NOT_PLAYED).wait_for()
+        assert latest_game_id(db, general.id) == first
+        await al_page.table.locator('[data-key="rematch"]').click()
+        second = await until(fd, lambda: _newer(db, general, first))
+        lobby = await until(
+            fd,
+            lambda: next(
+                (m for m in fd.messages(general) if "Rematch opened by Al" in m.words()), None
+            ),
+        )
+        assert "Bea's seat is kept until" in lobby.words()
+        await shows(bea_page, second, version_of(db, second))
+        await tapped(fd, db, second, bea_page, "join")
+        await tapped(fd, db, second, al_page, "start")
+        await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())
+        game = read_game(db, second).game
+        assert game is not None and game.dealer == 1 and game.given_dealer == 1
+        # Over, its result at the table says the series, as the chat's does.
+        await resign(fd, al, general)
+        await until(fd, lambda: _result(world, general, second))
+        series = eve_page.table.locator('.over [data-key="series"]')
+        await series.wait_for()
+        assert (
+            await series.inner_text() == "The series is level at 2–2 in game points (1–1 in games)."
+        )
+        for person in (al_page, bea_page, eve_page):
+            assert person.errors == [], (person.user.name, person.errors)
+
+
+def _newer(db: object, channel: Channel, than: int) -> int | None:
+    newest = latest_game_id(db, channel.id)  # type: ignore[arg-type]
+    return newest if newest != than else None

@@ -336,30 +336,31 @@ def check_cancel(
         raise Refused(refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR)
 
 
-#: The check behind each lobby button: what pressing it would be refused for.
-_CHECKS: dict[LobbyAction, Callable[[GameRecord, User], object]] = {
+#: The check behind each lobby button at a moment: what pressing it would be refused for.
+_CHECKS: dict[LobbyAction, Callable[[GameRecord, User, float], object]] = {
     "join": seats_joining,
     "leave": seats_leaving,
-    "start": check_start,
-    "cancel": check_cancel,
-    "remove_computer": seats_removing_computer,
-    "add_seat": seat_added,
-    "partners": seats_changing_partners,
+    "start": lambda r, u, _: check_start(r, u),
+    "cancel": lambda r, u, _: check_cancel(r, u),
+    "remove_computer": lambda r, u, _: seats_removing_computer(r, u),
+    "add_seat": lambda r, u, _: seat_added(r, u),
+    "partners": lambda r, u, _: seats_changing_partners(r, u),
 }
 
 
-def offered(record: GameRecord, user: User) -> LobbyControls:
+def offered(record: GameRecord, user: User, now: float = 0.0) -> LobbyControls:
     """The lobby's controls as one person sees them at their own table (the Activity): the
     chat's lobby's buttons (:func:`lobby_view`), in its order, less those its rules would
     refuse this person for (another's table to change, a seat they do not have), and its
     computer menu to whoever may seat one. *Join* stays for anyone not seated, full table or
-    not: its refusal says how a full table grows."""
+    not: its refusal says how a full table grows. ``now``: the moment whose free seats count
+    (by default, before any seat a rematch keeps is free)."""
     shown = lobby_view(record).controls
     assert isinstance(shown, LobbyControls)
 
-    def allowed(check: Callable[[GameRecord, User], object]) -> bool:
+    def allowed(check: Callable[[GameRecord, User, float], object]) -> bool:
         try:
-            check(record, user)
+            check(record, user, now)
         except Refused:
             return False
         return True
@@ -371,7 +372,9 @@ def offered(record: GameRecord, user: User) -> LobbyControls:
         if (b == "join" and not seated) or (b in _CHECKS and allowed(_CHECKS[b]))
     )
     # (Every level is refused or taken alike: the creator's, with a seat free.)
-    computers = shown.levels and allowed(lambda r, u: seats_adding_computer(r, u, LEVELS[0]))
+    computers = shown.levels and allowed(
+        lambda r, u, at: seats_adding_computer(r, u, LEVELS[0], at)
+    )
     return LobbyControls(record.id, buttons, shown.levels if computers else ())
 
 

@@ -9,9 +9,9 @@ channel's game live, and moves made from it. Under ``/activity/``:
 - ``GET api/state``: the channel's game as the session's person sees it;
 - ``GET api/live``: a WebSocket whose first message is ``{"session": ...}``; then the game as
   this person sees it, each time it changes;
-- ``POST api/act``: a move (discard, play, count, muggins, pass) or a lobby action, by the
-  session's person, on the channel's game; ``everyone`` (*Deal everyone in*) with the ids of
-  the people the page lists at the table (``values``);
+- ``POST api/act``: a move (discard, play, count, muggins, pass), a lobby action, or a
+  result's ``rematch``, by the session's person, on the channel's game; ``everyone`` (*Deal
+  everyone in*) with the ids of the people the page lists at the table (``values``);
 - ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
   is a member); with ``everyone`` (the ids the page lists), everyone at the table seated at
   the table that seats them all, and dealt;
@@ -47,7 +47,7 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, MessageView
-from bot.core.messages import FEWEST_AT_A_TABLE
+from bot.core.messages import FEWEST_AT_A_TABLE, series_text
 from bot.core.ports import Change, CoreStore, Patrol
 from bot.core.services import Services
 from bot.core.vocabulary import GameRecord, GameStatus, Loaded, OwnerKind
@@ -66,6 +66,7 @@ __all__ = [
     "NOT_A_SOCKET",
     "NOT_HERE",
     "NOT_IN_ACTIVITY",
+    "ONLY_IN_THE_CHAT",
     "TOO_LONG",
     "ActivityServer",
     "ReviewHtml",
@@ -102,6 +103,11 @@ NOT_HERE = (
 #: *Deal everyone in* with no game open, where Discord lists nobody else at the table.
 NOBODY_ELSE = (
     "Nobody else has the table open yet: open the game, and the people who come take seats."
+)
+#: A result's *Rematch* at the table where the bot may not post the rematch's lobby itself.
+ONLY_IN_THE_CHAT = (
+    "Here, the bot can only answer the chat's buttons: press **Rematch** on the result in the "
+    "chat, and the rematch shows up at this table."
 )
 #: A request the server could not read.
 NOT_UNDERSTOOD = "That request was not understood."
@@ -476,6 +482,7 @@ class ActivityServer:
         readers = readers - {r for r in drawn if r is not None}
         record = await self._channel_game(channel_id)
         loaded = await self._loaded(record)
+        series = "" if record is None else await series_text(self._store, record)
         seated = {r for r in readers if record is not None and record.seat_of(r) is not None}
         off = await self._services.coach.off(sorted(seated)) if seated else set()
         can_open = self._discord.bot_in(guild_id)
@@ -491,6 +498,7 @@ class ActivityServer:
                 avatars=self._avatars,
                 can_open=can_open,
                 page=page,
+                series=series,
             )
             drawn[watcher] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
         return record, drawn
@@ -637,6 +645,14 @@ class ActivityServer:
             answer = await services.dealing_in.deal_in(
                 game_id, user, people, guild_id=session.guild_id
             )
+        elif action == "rematch":
+            if not self._discord.bot_in(session.guild_id):
+                return _refuse(ONLY_IN_THE_CHAT, 409)
+            answer = await services.rematches.press(
+                game_id, user, guild_id=session.guild_id, channel_id=session.channel_id
+            )
+            if answer.game_id is not None:
+                self._games_of[session.channel_id] = answer.game_id
         else:
             raise _bad()
         return await self._answer(session, answer)

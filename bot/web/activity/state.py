@@ -22,6 +22,7 @@ from typing import Any
 from bot.core.base.replies import User
 from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls, MessageView
 from bot.core.messages import (
+    again_of,
     chances,
     coach_text,
     controls_for,
@@ -263,13 +264,15 @@ def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
     seen = lobby_seen(record, User(viewer, ""))
     controls = seen.view.controls
     assert isinstance(controls, LobbyControls)
-    free = len(record.seats) < record.num_players
+    # (A seat a rematch keeps for someone is not taken until they take it.)
+    taken = sum(1 for s in record.seats if not s.held)
+    free = taken < record.num_players
     # A full table of teams says who partners whom, as the chat's lobby does.
     teams = record.rules.partners and not free
     return {
         "seated": record.seat_of(viewer) is not None,
         "creator": record.creator_id == viewer,
-        "free": record.num_players - len(record.seats),
+        "free": record.num_players - taken,
         "html": _html(seen.view.content),
         "buttons": [{"action": b, "label": LOBBY_LABELS[b]} for b in controls.buttons],
         "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
@@ -403,6 +406,7 @@ def activity_state(
     can_open: bool = True,
     page: str | None = None,
     shareable: bool = True,
+    series: str = "",
 ) -> dict[str, Any]:
     """What ``viewer``'s Activity shows of ``record`` (the channel's open game, or its last
     one; None: it never had one), ``loaded`` once it was dealt. ``coach``: the viewer's coach
@@ -412,7 +416,8 @@ def activity_state(
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
     with someone from another place). ``presence`` is what the viewer's Discord status says
     (:mod:`bot.web.activity.presence`); a finished game's ``result.share`` what *Share* posts
-    (the result's line, and the page)."""
+    (the result's line, and the page); ``series``: the line of the series a finished game's
+    result says."""
     known = avatars or {}
     state: dict[str, Any] = {
         "game": None,
@@ -450,4 +455,15 @@ def activity_state(
             # (A message of Discord's: markdown, as the line is written; at most 1,000
             # characters, as SHARE_LINK takes.)
             result["share"] = (result["said"] + (f"\n{page}" if page else ""))[:SHARE_MOST]
+        state["rematch"] = _rematch(record, series)
     return state
+
+
+def _rematch(record: GameRecord, series: str) -> dict[str, Any] | None:
+    """What the result offers to play again, as its message in the chat does: *Rematch* or
+    *Play again* (None: nothing), and the series the game continued (HTML, or None)."""
+    again = again_of(record)
+    if again is None:
+        return None
+    label = "Play again" if again == "again" else "Rematch"
+    return {"label": label, "series": _html(series) or None}
