@@ -71,7 +71,7 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     assert final.game.result is not None
     assert table.attachments, "the final board"
     labels = [b["label"] for b in table.buttons()]
-    assert labels == ["🔍 Review"], f"a finished table offers its review alone: {labels}"
+    assert labels == ["🔍 Review", "🔁 Rematch"], f"a finished table offers its result's: {labels}"
     assert driver.cards_seen > 100
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}

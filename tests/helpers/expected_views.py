@@ -301,11 +301,13 @@ def owed_views(
     hands: Iterable[int],
     coach: Mapping[tuple[int, int], str],
     launch: bool = False,
+    again: str | None = None,
 ) -> dict[str, Rendering]:
     """Every message the game owes in the replayed state at `version`, by key: the tables of
     this deal and the one before, and the hand messages of the seats in `hands` (the people
     whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat).
-    ``launch``: the Activity is on."""
+    ``launch``: the Activity is on; ``again``: the label of the result's rematch button
+    ("🔁 Rematch", "🔁 Play again"), where the game offers one."""
     game = replay.game
     deal = game.deal_number
     over = game.phase is Phase.OVER
@@ -319,7 +321,11 @@ def owed_views(
     )
     if "result" in found:
         # Every game the bot deals records its shuffles, so its result offers a review.
-        review = (("button", f"crib:review:{game_id}", "🔍 Review", False),)
+        review: tuple[tuple[str, str, str, bool], ...] = (
+            ("button", f"crib:review:{game_id}", "🔍 Review", False),
+        )
+        if again is not None:
+            review += (("button", f"crib:{game_id}:rematch", again, False),)
         found["result"] = dataclasses.replace(found["result"], controls=review)
     for seat in hands:
         if over:

@@ -507,8 +507,8 @@ class PrivateDriver:
         return shown.union(*(self.replay.dealt_to(seat, d) for d in self.replay.deals))
 
     async def settled(self, predicate: Any = None) -> Message:
-        """The table once it shows the game as saved (its result and Review button, once the
-        game is over)."""
+        """The table once it shows the game as saved (its result with its Review and Rematch
+        buttons, once the game is over)."""
 
         def shown() -> Message | None:
             table = self.table_now()
@@ -516,8 +516,8 @@ class PrivateDriver:
                 return None
             snap = self.snapshot()
             if snap.status == "finished":
-                # The result, with no control left but its Review button.
-                reviews = [b for b in table.buttons() if _reviews(b)]
+                # The result, with no control left but its Review and Rematch buttons.
+                reviews = [b for b in table.buttons() if _of_result(b)]
                 done = "game point" in table.words() and reviews == list(table.buttons())
                 return table if done else None
             return table if predicate is None or predicate(table) else None
@@ -535,9 +535,10 @@ def _shown_at(message: Message, moment: datetime) -> MessageVersion | None:
     return shown
 
 
-def _reviews(button: dict[str, Any]) -> bool:
-    """Whether ``button`` is a result's Review button."""
-    return str(button.get("custom_id", "")).startswith("crib:review:")
+def _of_result(button: dict[str, Any]) -> bool:
+    """Whether ``button`` is a result's: Review, or Rematch (Play again)."""
+    custom_id = str(button.get("custom_id", ""))
+    return custom_id.startswith("crib:review:") or custom_id.endswith(":rematch")
 
 
 def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from tests.helpers.bot_db import (
     OwnedMessage,
     Snapshot,
     ratings_line,
+    rows,
 )
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.delivery_checks import offers_control, posted_twice, used_control
@@ -152,6 +153,8 @@ class TableChecks:
             hands=hands,
             coach=coach,
             launch=self.launch,
+            # (Read once the game is over: only a result offers it.)
+            again=self._again() if self.replay.game.phase is Phase.OVER else None,
         )
         line = ratings_line(self.database, self.game_id) if "result" in views else ""
         if line:
@@ -162,6 +165,17 @@ class TableChecks:
             states = self._states.setdefault(key, [])
             if not states or states[-1] != view:
                 states.append(view)
+
+    def _again(self) -> str | None:
+        """The label of the result's rematch button: *Play again* for one person against the
+        computer, *Rematch* between people; none for a tournament's game or a ranked one
+        (played apart, below channel zero)."""
+        [(occasion, channel)] = rows(
+            self.database, "SELECT occasion, channel_id FROM games WHERE id = ?", (self.game_id,)
+        )
+        if occasion is not None or channel < 0:
+            return None
+        return "🔁 Play again" if len(self.seats) == 1 else "🔁 Rematch"
 
     def _check_versions(self) -> None:
         """Every version of every message the game keeps, not looked at yet, is what the game
