@@ -21,6 +21,7 @@ variant offers them (else its own). Who partners whom follows from the seats, as
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,11 +92,17 @@ def seats_everyone(record: GameRecord, user: User, people: Sequence[User]) -> Ev
     if user.id != record.creator_id:
         raise Refused(refusals.EVERYONE_CREATOR)
     seated = {s.user_id for s in record.seats if not s.is_computer}
+    here = {person.id for person in people}
+    # (A seat a rematch keeps for someone at the table is theirs: they are dealt in there.)
+    kept = tuple(
+        dataclasses.replace(s, held_until=None) if s.held and s.user_id in here else s
+        for s in record.seats
+    )
     newcomers: list[User] = []
     for person in people:
         if person.id not in seated and all(p.id != person.id for p in newcomers):
             newcomers.append(person)
-    if not newcomers:
+    if not newcomers and kept == record.seats:
         raise Refused(refusals.EVERYONE_SEATED)
     players = len(record.seats) + len(newcomers)
     if players > MOST_AT_A_TABLE:
@@ -103,7 +110,7 @@ def seats_everyone(record: GameRecord, user: User, people: Sequence[User]) -> Ev
     table, scoring = everyone_table(record, players)
     first = len(record.seats)
     added = (SeatRecord(first + i, p.id, p.name) for i, p in enumerate(newcomers))
-    return Everyone((*record.seats, *added), table, scoring)
+    return Everyone((*kept, *added), table, scoring)
 
 
 def everyone_kinds(record: GameRecord) -> dict[int, str]:

@@ -293,3 +293,18 @@ async def test_no_rematch_for_a_tournaments_game(service: Services) -> None:
     assert controls is None or isinstance(controls, ReviewPages), controls
     refused = await _press(service, record.id, AL)
     assert refused.reply.text == refusals.REMATCH_TOURNAMENT
+
+
+async def test_deal_everyone_in_seats_the_kept_seats_of_those_at_the_table(
+    service: Services,
+) -> None:
+    # The Activity's Deal everyone in, at a rematch's lobby: a kept seat is its person's when
+    # they have the table open (they are dealt in there, in their own seat).
+    before = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    dealt = await service.dealing_in.deal_in(opened.game_id, AL, [AL, BEA], guild_id=GUILD)
+    assert dealt.ok, dealt.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert rematch.status is GameStatus.ACTIVE
+    assert [(s.user_id, s.held) for s in rematch.seats] == [(AL.id, False), (BEA.id, False)]
