@@ -157,6 +157,17 @@ async def _seat_refusal(services: Services, session: Session) -> str | None:
     return await services.which.seat_refusal(session.channel_id, session.guild_id, session.user_id)
 
 
+async def _rematch(services: Services, session: Session, game_id: int, user: User) -> Answer:
+    """A result's *Rematch* (*Play again*) tapped at the table, where the bot is a member: the
+    rematch opened (its lobby posted in the chat by the keeper, and the table goes to it), or
+    the reader's seat taken in it; refused where ``/cribbage new`` would be for them."""
+    refusal = await _seat_refusal(services, session)
+    if refusal is not None:
+        return Answer.refuse(refusal)
+    guild_id, channel_id = session.guild_id, session.channel_id
+    return await services.rematches.press(game_id, user, guild_id=guild_id, channel_id=channel_id)
+
+
 def _refuse(text: str, status: int = 400) -> web.Response:
     return _json({"ok": False, "said": text}, status)
 
@@ -648,11 +659,7 @@ class ActivityServer:
         elif action == "rematch":
             if not self._discord.bot_in(session.guild_id):
                 return _refuse(ONLY_IN_THE_CHAT, 409)
-            answer = await services.rematches.press(
-                game_id, user, guild_id=session.guild_id, channel_id=session.channel_id
-            )
-            if answer.game_id is not None:
-                self._games_of[session.channel_id] = answer.game_id
+            answer = await _rematch(services, session, game_id, user)
         else:
             raise _bad()
         return await self._answer(session, answer)
