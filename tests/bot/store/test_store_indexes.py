@@ -97,6 +97,8 @@ async def test_status_leaderboard_and_stats_read_by_index(tmp_path: Path) -> Non
             lambda: store.best_hands(GUILD, 1),
             lambda: store.server_points(GUILD),
             lambda: store.rival(GUILD, 1, 2),
+            # A rematch's lobby and a result say the series they continue (issue 58).
+            lambda: store.series_results(1),
             # Housekeeping, over every server's games: by index too (issue 10, items 13-14).
             lambda: store.idle_games(1e12, after=0, limit=50),
             lambda: store.prunable(1e12, limit=50),
