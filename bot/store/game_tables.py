@@ -118,11 +118,15 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
     return games
 
 
-def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
-    return [
-        (game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level, s.held_until)
-        for s in seats
-    ]
+async def _insert_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRecord]) -> None:
+    """Write a game's seats; a rematch's kept seats with the time each is kept until
+    (migration 024), the others as they were always written."""
+    rows = [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
+    if not any(s.held for s in seats):
+        await tx.executemany(_INSERT_SEATS, rows)
+        return
+    held = [(*row, seat.held_until) for row, seat in zip(rows, seats, strict=True)]
+    await tx.executemany(_INSERT_HELD_SEATS, held)
 
 
 _INSERT_GAME = (
@@ -137,6 +141,10 @@ _INSERT_PRIVATE_GAME = (
     " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
 )
 _INSERT_SEATS = (
+    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+_INSERT_HELD_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level,"
     " held_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
@@ -465,7 +473,7 @@ class GameTables(Queries):
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.
                 record = dataclasses.replace(record, seats=tuple(fill(record)), version=1)
-            await tx.executemany(_INSERT_SEATS, _seat_rows(record.id, record.seats))
+            await _insert_seats(tx, record.id, record.seats)
             if deal is not None:
                 record = await _first_deal(tx, record, deal)
             if record.version:
@@ -542,7 +550,7 @@ class GameTables(Queries):
                     (variant, target, str(scoring), game_id),
                 )
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
+            await _insert_seats(tx, game_id, seats)
         return version + 1
 
     async def save(

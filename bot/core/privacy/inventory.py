@@ -400,6 +400,8 @@ NOBODYS: Mapping[str, str] = {
     "owner": "what a message is of (a game, a tournament, a ranked match's place)",
     "num_players": "how many seats a game has",
     "ranked_games.ended_by": "how a game of a match ended",
+    "games.rematch_of": "the game whose rematch a game is",
+    "games.series": "the first game of a game's series",
     "daily_secrets.secret": "a server's secret for the discard of the day",
     "bot_processes.holder": "a process of the bot",
     "bot_processes.host": "a machine the bot runs on",
