@@ -29,7 +29,6 @@ from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
 from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row, message_row
 from bot.store.queries import Queries
-from bot.store.rows import columns, reader
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import STANDARD
@@ -52,14 +51,10 @@ _GAME_COLUMNS = (
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
 _RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
 RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
+#: The same, of ``results`` named ``r`` in a join.
+_RESULTS_OF_R = ", ".join(f"r.{name}" for name in _RESULT_FIELDS)
 #: Flags SQLite keeps as 0 and 1.
 _RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
-
-
-#: A series' results (migration 024), read as :class:`SeriesResult` (its fields are the
-#: columns of ``results``).
-_SERIES_COLUMNS = ", ".join(f"r.{name}" for name in columns(SeriesResult).split(", "))
-_series_result = reader(SeriesResult)
 
 
 def result_of(row: Row) -> ResultRecord:
@@ -671,9 +666,10 @@ class GameTables(Queries):
         """The results of the series game ``game_id`` is in (the one it continues, or the one
         it begins), of its games up to it, game by game in order and each in seat order."""
         return await self._all(
-            _series_result,
-            f"WITH s AS (SELECT COALESCE(series, id) AS first FROM games WHERE id = ?)"
-            f" SELECT {_SERIES_COLUMNS} FROM results r JOIN games g ON g.id = r.game_id, s"
+            lambda row: SeriesResult(row["game_id"], row["finished_at"], result_of(row)),
+            "WITH s AS (SELECT COALESCE(series, id) AS first FROM games WHERE id = ?)"
+            f" SELECT r.game_id, r.finished_at, {_RESULTS_OF_R}"
+            " FROM results r JOIN games g ON g.id = r.game_id, s"
             " WHERE (g.id = s.first OR g.series = s.first) AND g.id <= ?"
             " ORDER BY r.game_id, r.seat",
             (game_id, game_id),

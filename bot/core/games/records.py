@@ -186,17 +186,12 @@ class ResultRecord:
 
 @dataclass(frozen=True, slots=True)
 class SeriesResult:
-    """One seat's result in one game of a series (:mod:`bot.core.games.series`), as
-    ``results`` keeps it: its fields are those columns, in order, which the store reads."""
+    """One seat's result in one game of a series (:mod:`bot.core.games.series`): the game,
+    when it finished, and the seat's result."""
 
     game_id: int
-    seat: int
-    user_id: int | None
-    display_name: str
-    is_computer: bool
-    won: bool
-    game_points: int
     finished_at: float
+    result: ResultRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,6 @@ score is drawn from the results of its games alone (:func:`standings`), in game 
 each game's rule counts them (a lurch 2), and said on each rematch's lobby and each result
 of the series (:func:`series_line`).
 
->>> lost = SeriesResult(2, 0, 7, "Al", False, False, 1, 0.0)
->>> won = SeriesResult(2, 1, 8, "Bea", False, True, 1, 0.0)
->>> following_dealer([lost, won], [SeatRecord(0, 8, "Bea"), SeatRecord(1, 7, "Al")])
-1
 >>> series_line([Standing("Al", 2, 1), Standing("Bea", 1, 1)])
 'Al leads the series 2–1 in game points (1–1 in games).'
 """
@@ -91,7 +87,7 @@ def _seat_member(seat: SeatRecord) -> str:
 
 
 def _row_member(row: SeriesResult) -> str:
-    return member(row.user_id, row.display_name, row.is_computer)
+    return member(row.result.user_id, row.result.display_name, row.result.is_computer)
 
 
 def no_rematch(record: GameRecord) -> str | None:
@@ -143,7 +139,7 @@ def following_dealer(before: Sequence[SeriesResult], seats: Sequence[SeatRecord]
     table now."""
     if len(seats) != 2 or len(before) != 2:
         return None
-    losers = [_row_member(row) for row in before if not row.won]
+    losers = [_row_member(row) for row in before if not row.result.won]
     keys = [_seat_member(seat) for seat in seats]
     if len(losers) != 1 or losers[0] not in keys:
         return None
@@ -186,10 +182,10 @@ def standings(record: GameRecord, rows: Sequence[SeriesResult]) -> list[Standing
     wins: dict[str, int] = {}
     names: dict[str, str] = {}
     for row in rows:
-        key = _row_member(row)
-        names[key] = row.display_name
-        points[key] = points.get(key, 0) + (row.game_points if row.won else 0)
-        wins[key] = wins.get(key, 0) + int(row.won)
+        key, result = _row_member(row), row.result
+        names[key] = result.display_name
+        points[key] = points.get(key, 0) + (result.game_points if result.won else 0)
+        wins[key] = wins.get(key, 0) + int(result.won)
     for seat in record.seats:
         names[_seat_member(seat)] = seat.name
     keys = [_seat_member(seat) for seat in record.seats]
