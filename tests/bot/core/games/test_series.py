@@ -5,8 +5,10 @@ scored and said, and what a result offers."""
 from __future__ import annotations
 
 import dataclasses
+import doctest
 
 from bot.core.base.replies import User
+from bot.core.games import series
 from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord, SeriesResult
 from bot.core.games.series import (
     SEAT_KEPT,
@@ -108,3 +110,7 @@ def test_a_level_series_says_so() -> None:
     assert series_line([Standing("Al", 1, 1), Standing("Bea", 1, 1)]) == (
         "The series is level at 1–1."
     )
+
+
+def test_the_module_example_holds() -> None:
+    assert doctest.testmod(series).failed == 0
