@@ -63,4 +63,3 @@ async def test_no_rematch_once_the_table_moved_on(store: Store) -> None:
     elsewhere = await _game(store, channel=CHANNEL + 1)
     await _close(store, elsewhere)
     assert (await store.get_game(await _game(store, CHANNEL + 1, elsewhere))) is not None
-
