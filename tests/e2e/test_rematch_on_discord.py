@@ -48,7 +48,7 @@ async def test_a_rematch_in_a_channel_one_press_each_and_the_series(
     assert lobby is not None and lobby.id != result.id
     said = lobby.words()
     assert "Rematch opened by Al" in said and "Seated (1/2): Al" in said, said
-    assert "Bea's seat is kept until <t:" in said, said
+    assert "Bea's seat is kept for them until <t:" in said, said
     # Bea resigned at 0-0: Al won by a lurch, 2 game points.
     assert "Al leads the series 2–0 in game points (1–0 in games)." in said, said
     second = latest_game_id(world.database, channel.id)
@@ -142,7 +142,7 @@ async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotL
     assert opened_again.response is not None and opened_again.response.type == 4
     rematch = opened_again.original
     assert rematch is not None and not rematch.ephemeral and rematch.id != table.id
-    assert "Al leads the series 2–0" in rematch.words() and "kept until" in rematch.words()
+    assert "Al leads the series 2–0" in rematch.words() and "kept for them until" in rematch.words()
     taken = await fd.click(bea, table, label=REMATCH)
     assert taken.ephemeral and "seat 2 of 2" in taken.words(), taken.words()
     # The rematch's table is brought up to date through Al's press's token.
@@ -192,7 +192,7 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
                 (m for m in fd.messages(general) if "Rematch opened by Al" in m.words()), None
             ),
         )
-        assert "Bea's seat is kept until" in lobby.words()
+        assert "Bea's seat is kept for them until" in lobby.words()
         await shows(bea_page, second, version_of(db, second))
         await tapped(fd, db, second, bea_page, "join")
         await tapped(fd, db, second, al_page, "start")

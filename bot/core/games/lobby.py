@@ -493,12 +493,18 @@ def lobby_text(
 
 def _kept_line(kept: Sequence[tuple[str, float]]) -> str:
     """The seats a rematch keeps, and until when (Discord shows each reader their own time):
-    "Bea's seat is kept until 21:40: **Join** (or **Rematch** on the last game's result)
-    takes it; after that, anyone may." """
-    until = min(time for _, time in kept)
-    whose = and_list(f"{escape(name)}'s" for name, _ in kept)
-    seats = "seat is" if len(kept) == 1 else "seats are"
+    "Bea's seat is kept for them until 21:40: one press of **Join** (or **Rematch** on the
+    last game's result) takes it; after that, anyone may."; "Seats are kept for Bea and Cy
+    until 21:40: …" """
+    until = f"<t:{int(min(time for _, time in kept))}:t>"
+    names = [escape(name) for name, _ in kept]
+    whose = (
+        f"{names[0]}'s seat is kept for them until {until}"
+        if len(names) == 1
+        else f"Seats are kept for {and_list(names)} until {until}"
+    )
+    each = "it" if len(names) == 1 else "each one's"
     return (
-        f"{whose} {seats} kept until <t:{int(until)}:t>: **Join** (or **Rematch** on the last"
-        " game's result) takes it; after that, anyone may."
+        f"{whose}: one press of **Join** (or **Rematch** on the last game's result) takes"
+        f" {each}; after that, anyone may."
     )

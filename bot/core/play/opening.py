@@ -276,7 +276,9 @@ class Lobbies(OnGames):
 
     async def _join(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_joining(record, user, self._games.now())
-        text = f"You're in: seat {len(seats)} of {record.num_players}."
+        # (The seat kept for them, or the one free: not always the last.)
+        taken = next(s.seat for s in seats if s.user_id == user.id)
+        text = f"You're in: seat {taken + 1} of {record.num_players}."
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:

@@ -72,7 +72,7 @@ async def test_a_rematch_opens_the_game_again_with_its_options_and_seats(
     assert (bea.user_id, bea.seat, bea.held_until) == (BEA.id, 1, kept)
     lobby = opened.reply.view.content
     assert "Rematch opened by Al" in lobby and "Seated (1/2): Al" in lobby, lobby
-    assert f"Bea's seat is kept until <t:{int(kept)}:t>" in lobby, lobby
+    assert f"Bea's seat is kept for them until <t:{int(kept)}:t>" in lobby, lobby
     # Al won by resignation at 0-0, skunked under 31 in a 61 game: 2 game points, 1 game.
     assert "Al leads the series 2–0 in game points (1–0 in games)." in lobby, lobby
     assert opened.reply.view.controls_of(LobbyControls) is not None
@@ -113,8 +113,9 @@ async def test_with_more_than_two_players_a_rematch_cuts_for_the_deal(
 ) -> None:
     before = await _finished(service, [AL, BEA, CY, DEE], BEA)
     opened = await _press(service, before, CY)
-    for user in (AL, BEA, DEE):
-        assert (await _press(service, before, user)).ok
+    for user, seat in ((AL, 1), (BEA, 2), (DEE, 4)):
+        taken = await _press(service, before, user)
+        assert taken.ok and f"seat {seat} of 4" in taken.reply.text, taken.reply.text
     rematch = await _record(service, opened.game_id)
     # Partners as they were: Al & Cy against Bea & Dee, in the same seats.
     assert [s.user_id for s in rematch.seats] == [AL.id, BEA.id, CY.id, DEE.id]
