@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.messages import TableSeen, board_alt, picture_size
@@ -165,6 +166,9 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")
 _MENTION = re.compile(r"&lt;[@#][!&]?(\d+)&gt;")
 _URL = re.compile(r"&lt;(https?://[^\s&]+)&gt;")
+#: A Discord timestamp (``<t:1767269100:t>``), which Discord shows in each reader's own time:
+#: a page shows it in UTC, said so, in a ``<time>`` element a script may show otherwise.
+_TIMESTAMP = re.compile(r"&lt;t:(\d{1,12})(?::([tTdDfFR]))?&gt;")
 
 
 def _inline(text: str, people: dict[int, str]) -> str:
@@ -181,7 +185,17 @@ def _inline(text: str, people: dict[int, str]) -> str:
     out = _CODE.sub(r"<code>\1</code>", out)
     out = _URL.sub(r'<a href="\1" rel="noreferrer">\1</a>', out)
     out = _MENTION.sub(lambda m: "@" + html.escape(people.get(int(m.group(1)), "someone")), out)
+    out = _TIMESTAMP.sub(_time, out)
     return _HELD.sub(lambda m: html.escape(held[int(m.group(1))]), out)
+
+
+def _time(found: re.Match[str]) -> str:
+    """A Discord timestamp as a page shows it: the time in UTC (with the date, but for the
+    styles that show a time alone, ``t`` and ``T``)."""
+    moment = datetime.fromtimestamp(int(found.group(1)), UTC)
+    style = found.group(2) or "f"
+    said = moment.strftime("%H:%M UTC" if style in "tT" else "%d %b %Y, %H:%M UTC")
+    return f'<time datetime="{moment.isoformat()}">{said}</time>'
 
 
 def markdown_line(text: str) -> str:

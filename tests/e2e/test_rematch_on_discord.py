@@ -194,6 +194,9 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
         )
         assert "Bea's seat is kept for them until" in lobby.words()
         await shows(bea_page, second, version_of(db, second))
+        # The lobby at the table is the chat's, the series it continues and all.
+        said = await bea_page.table.locator('[data-key="lobby-text"]').inner_text()
+        assert "Al leads the series 2–0" in said and "kept for them until" in said, said
         await tapped(fd, db, second, bea_page, "join")
         await tapped(fd, db, second, al_page, "start")
         await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())

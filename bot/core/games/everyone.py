@@ -125,8 +125,9 @@ def everyone_kinds(record: GameRecord) -> dict[int, str]:
     return kinds
 
 
-def lobby_seen(record: GameRecord, user: User) -> LobbySeen:
-    """``record``'s lobby as ``user`` sees it at their own table (see :class:`LobbySeen`)."""
-    text = lobby_view(record).content
+def lobby_seen(record: GameRecord, user: User, series: str = "") -> LobbySeen:
+    """``record``'s lobby as ``user`` sees it at their own table (see :class:`LobbySeen`;
+    ``series``: the line of the series a rematch's lobby continues)."""
+    text = lobby_view(record, series=series).content
     everyone = everyone_kinds(record) if user.id == record.creator_id else {}
     return LobbySeen(MessageView(text, controls=offered(record, user)), everyone)

@@ -256,12 +256,12 @@ def _seats(
     return seats
 
 
-def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
+def _lobby(record: GameRecord, viewer: int, series: str) -> dict[str, Any]:
     """The lobby as the chat's lobby has it (its words, its buttons with their labels, its
     computer menu), less what this reader may not press, and for its creator what *Deal
     everyone in* would play for each number of players (:func:`~bot.core.messages.
     lobby_seen`)."""
-    seen = lobby_seen(record, User(viewer, ""))
+    seen = lobby_seen(record, User(viewer, ""), series)
     controls = seen.view.controls
     assert isinstance(controls, LobbyControls)
     # (A seat a rematch keeps for someone is not taken until they take it.)
@@ -416,8 +416,8 @@ def activity_state(
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
     with someone from another place). ``presence`` is what the viewer's Discord status says
     (:mod:`bot.web.activity.presence`); a finished game's ``result.share`` what *Share* posts
-    (the result's line, and the page); ``series``: the line of the series a finished game's
-    result says."""
+    (the result's line, and the page); ``series``: the line of the series a rematch's lobby
+    or a finished game's result says."""
     known = avatars or {}
     state: dict[str, Any] = {
         "game": None,
@@ -445,7 +445,7 @@ def activity_state(
         end_note=_html(record.end_note or ""),
     )
     if record.status is GameStatus.LOBBY:
-        state["lobby"] = _lobby(record, viewer)
+        state["lobby"] = _lobby(record, viewer, series)
         return state
     if loaded is not None:
         state.update(_played_out(record, loaded, viewer, coach))

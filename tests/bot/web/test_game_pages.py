@@ -36,3 +36,13 @@ def test_the_plain_pages_say_nothing_about_any_game() -> None:
     assert "<h1>Page not found</h1>" in page and "/g/" not in page
     assert 'name="viewport"' in page and "prefers-color-scheme: dark" in page
     assert "/g/" not in home_page()
+
+
+def test_a_discord_timestamp_is_shown_in_utc_on_a_page() -> None:
+    # Discord shows <t:…> in each reader's own time; a page says the time in UTC (a rematch's
+    # lobby at the table inside Discord says until when a kept seat is kept).
+    shown = message_html(MessageView("Kept until <t:1767269100:t>, then <t:1767269100:R>."))
+    assert shown == (
+        '<p>Kept until <time datetime="2026-01-01T12:05:00+00:00">12:05 UTC</time>, then'
+        ' <time datetime="2026-01-01T12:05:00+00:00">01 Jan 2026, 12:05 UTC</time>.</p>'
+    )
