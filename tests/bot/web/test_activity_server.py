@@ -475,3 +475,29 @@ async def test_a_new_game_offers_and_opens_every_variant(
     assert "variants" not in state["open"], "the choices are sent only where they are shown"
     record = await service.games.store.open_game_in_channel(CHANNEL)
     assert record is not None and record.variant == "six_hand" and record.target == 61
+
+
+async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
+    service: Services, store: Store, client: TestClient[Any, Any]
+) -> None:
+    # The table offers the chat's Rematch on the result; tapped, it opens the rematch (the
+    # table goes to its lobby), and where the bot may not post it says to press it in the chat.
+    table = await open_table(service, [AL, BEA])
+    game = table.outcomes[0].game_id
+    assert game is not None and (await service.moves.resign(CHANNEL, BEA)).ok
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
+    assert state["rematch"] == {"label": "Rematch", "series": None}
+    body = {"action": "rematch", "game": game}
+    elsewhere = ActivityServer(service, store, FakeDiscordSide(bot_in=False), Sessions(SECRET))
+    server = WebServer(service.games, service.feed, PageLinks(SECRET), store, activity=elsewhere)
+    async with TestClient(TestServer(server.app())) as outside:
+        headers = {"Authorization": "Bearer " + await _session(outside, AL)}
+        answer = await outside.post("/activity/api/act", json=body, headers=headers)
+        assert answer.status == 409 and "press **Rematch**" in (await answer.json())["said"]
+    opened = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+    assert opened["ok"] and opened["state"]["status"] == "lobby", opened
+    assert (
+        opened["state"]["game"] != game
+        and "Al leads the series" in opened["state"]["lobby"]["html"]
+    )
