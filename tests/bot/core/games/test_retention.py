@@ -250,3 +250,21 @@ async def test_an_older_sqlite_file_is_switched_over_by_one_vacuum(tmp_path: Pat
         assert isinstance(store.db, SqliteDatabase)
         assert await store.db.auto_vacuum() == "incremental"
     assert compact_cli.main(["--database", str(tmp_path / "missing.db")]) == 2
+
+
+async def test_a_rematch_dealt_first_by_its_loser_replays(store: Store, clock: Clock) -> None:
+    # A following game's first deal is given, not cut: its record keeps the dealer, and its
+    # replay (the archive, the page's, the review's) deals it the same.
+    service = _service(store, clock, seed=6)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert opened.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
+    again = await service.rematches.press(opened.game_id, AL, guild_id=GUILD, channel_id=CHANNEL)
+    assert again.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
+    record = await store.get_game(again.game_id)
+    assert record is not None and record.snapshot is not None
+    ended = snapshot.decode(record.snapshot, random.Random(0)).game
+    assert ended.given_dealer == 0 and ended.cut_rounds == ()
+    kept = archive.compact(record.snapshot)
+    written = json.loads(zlib.decompress(kept))
+    assert "snapshot" not in written and written["dealer"] == 0, "a replay, its dealer kept"
+    assert archive.restore(kept).game.to_dict() == ended.to_dict()
