@@ -365,17 +365,14 @@ class Game:
 
     def public_view(self) -> PublicView:
         """What everyone at the table may know."""
-        return PublicView(**self._public_fields())
+        return PublicView(**public_fields(self._state, self.pending_discards(), self.count_turn))
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: the public view plus its own cards."""
         self._state.check_seat(seat)
-        fields = self._public_fields()
+        fields = public_fields(self._state, self.pending_discards(), self.count_turn)
         fields["discard_count"] = self._dealing.discard_count(seat)
         return SeatView(**fields, **seat_fields(self._state, seat, self.playable_cards(seat)))
-
-    def _public_fields(self) -> dict[str, Any]:
-        return public_fields(self._state, self.pending_discards(), self.count_turn)
 
     # ----------------------------------------------------------------- JSON
 
@@ -493,11 +490,9 @@ class Game:
         once, with no muggins window: the old laws' penalty for scoring more than one is
         entitled to. Any other claim is pegged and stays open to muggins (:meth:`muggins`)
         until the window closes (:meth:`close_muggins`) or the next hand is claimed: with
-        ``open_window`` whatever was claimed (so an open window says nothing about the
-        claim), else only when it is short (the rule games logged before kept: their claims
-        replay as they were; the breakdown of an exact claim then follows at once). A claim
-        from another seat closes a window still open, as counting the next hand does at the
-        table.
+        ``open_window`` whatever was claimed (so the window says nothing of the claim), else
+        only when short (the rule of games logged before, so they replay as they were). A
+        claim from another seat closes a window still open, as the next hand's count does.
         """
         self.verify_claim(seat, points)
         return self._showing.claim(seat, points, open_window=open_window)
