@@ -92,7 +92,7 @@ async def time_to_match(target: str | Path, waiting: int, rounds: int) -> list[f
             assert ok
             entry = await store.live_entry(newcomer.id)
             assert entry is not None and entry.match_id is not None, "paired at once"
-        await service.ledger.flush()
+        await service.ledger.writes.flush()
         return took
 
 
@@ -135,7 +135,7 @@ async def operations(target: str | Path, players: int, concurrency: int) -> floa
         started = time.perf_counter()
         await asyncio.gather(*(one(n) for n in range(players)))
         elapsed = time.perf_counter() - started
-        await service.ledger.flush()
+        await service.ledger.writes.flush()
         return 2 * players / elapsed
 
 

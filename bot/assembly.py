@@ -141,7 +141,7 @@ async def assemble(
     cluster = Cluster(
         store,
         services.feed,
-        services.ledger,
+        services.ledger.answers,
         became_sender=sending.became_sender,
         stopped_sending=sending.stopped_sending,
         resumed=sending.resumed,
@@ -188,8 +188,14 @@ async def assemble(
                 f"the game pages there ({error.strerror or error}); choose another port, or "
                 "leave WEB_PORT empty to serve no pages."
             ) from None
+    # (The Discord layer keeps a DM click's link with the ledger's part that knows them.)
+    dm_links = services.ledger.dm_links
     io = DiscordIO(
-        services, members, defer_after=defer_after, activity=activity_discord is not None
+        services,
+        members,
+        remember_dm=dm_links.linked,
+        defer_after=defer_after,
+        activity=activity_discord is not None,
     )
     keeper = MessageKeeper(
         services.ledger, Courier(client, pacer), pacer, lease=cluster, faults=services.games.faults

@@ -54,6 +54,8 @@ from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageLedger
+from bot.core.ledger.answers import Answers
+from bot.core.ledger.copies import Copies
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
@@ -118,6 +120,9 @@ class Services:
     ranked: RankedPlay
     resume: PrivateResume
     which: WhichGame
+    #: The ledger's parts the calls below use (its clicks' answers, the copies tokens reach).
+    _answers: Answers
+    _copies: Copies
 
     @classmethod
     def build(
@@ -160,10 +165,13 @@ class Services:
         feed = ChangeFeed()
         faults = Faults()
         ledger = MessageLedger(store, feed, now, shared=shared, faults=faults)
+        # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
+        # publishes changes, the copies tokens reach to what carries a private table's.)
+        answers, copies = ledger.answers, ledger.copies
         games = Games(
             store,
             feed,
-            ledger,
+            answers,
             rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
             clock=now,
             departures=Departures(membership),
@@ -183,7 +191,7 @@ class Services:
             remind_after=remind_after,
             retention=retention,
             page_link=page_link,
-            asked=ledger.asked,
+            asked=copies.asked,
             launch=activity,
         )
         ledger.add(OwnerKind.GAME, drawn)
@@ -199,7 +207,9 @@ class Services:
             games,
             lobbies,
             moves,
-            ledger,
+            answers,
+            copies,
+            ledger.add,
             coach,
             clock=stamp,
             turn_seconds=ranked_turn.total_seconds(),
@@ -215,7 +225,7 @@ class Services:
         async def settle(answer: Answer) -> None:
             # An answer made for nobody (a game ended before a person's data is deleted).
             if answer.ok and answer.sequel is not None:
-                await ledger.answered(answer.sequel, False, None, None)
+                await answers.answered(answer.sequel, False, None, None)
 
         tournaments = Tournaments(store, feed, stamp, games.faults)
         privacy = PlayerData(
@@ -263,8 +273,10 @@ class Services:
             privacy=privacy,
             servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
             ranked=ranked,
-            resume=PrivateResume(games, ledger),
+            resume=PrivateResume(games, copies),
             which=WhichGame(games, store),
+            _answers=answers,
+            _copies=copies,
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
@@ -275,13 +287,13 @@ class Services:
         sequel = answer.sequel
         if not answer.ok and answer.stale is not None and shown is not None:
             for owner in await self._kept_by(answer.stale):
-                await self.ledger.doubt(owner, shown.message_id)
+                await self._answers.doubt(owner, shown.message_id)
         if sequel is None or not answer.ok:
             return
         view = answer.update if answer.update is not None else answer.reply.view
         digest = None if view is None else view.digest()
         try:
-            await self.ledger.answered(sequel, landed, shown, digest)
+            await self._answers.answered(sequel, landed, shown, digest)
         finally:
             if sequel.computer_owes:
                 await self.moves.computer_turn(sequel.owner.id)
@@ -303,7 +315,7 @@ class Services:
         if not answer.ok or answer.reply.view is None or sequel is None or sequel.mirror:
             return  # (a copy of a server game's hand message mirrors it, by DM)
         if sequel.key:
-            self.ledger.opening(sequel.owner, sequel.key)
+            self._copies.opening(sequel.owner, sequel.key)
 
     async def opened(
         self, answer: Answer, *, shown: Clicked | None, clicked: Clicked | None
@@ -322,9 +334,18 @@ class Services:
         if sequel is None or sequel.key is None or view is None or not answer.ok:
             return
         if shown is None:
-            self.ledger.not_opened(sequel.owner, sequel.key)
+            self._copies.not_opened(sequel.owner, sequel.key)
             return
-        await self.ledger.opened(sequel, shown, view.digest(), clicked=clicked, on=TABLE)
+        await self._copies.opened(
+            sequel.owner,
+            sequel.key,
+            shown,
+            view.digest(),
+            sequel.version,
+            clicked=clicked,
+            on=TABLE,
+            original=clicked is None,
+        )
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.core.daily.records import DailyRecords
-from bot.core.games.storage import Archives, GameRecords, UserSettings
+from bot.core.games.storage import Archives, DmRefusals, GameRecords, UserSettings
 from bot.core.ledger.storage import MessageRecords
 from bot.core.review.records import ReviewRecords
 from bot.core.standings.storage import StandingsRecords
@@ -17,6 +17,7 @@ __all__ = ["CoreStore"]
 
 class CoreStore(
     GameRecords,
+    DmRefusals,
     MessageRecords,
     StandingsRecords,
     UserSettings,

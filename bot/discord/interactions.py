@@ -271,12 +271,15 @@ class DiscordIO:
         services: Services,
         members: DiscordMembers,
         *,
+        remember_dm: Callable[[DmLink], Awaitable[None]],
         defer_after: float = DEFER_AFTER,
         activity: bool = False,
     ) -> None:
-        """``activity``: the game's Activity is on (*Play at the table* and the Entry Point
-        command open it)."""
+        """``remember_dm``: keeps a player's DM channel with the bot and their latest
+        interaction there (the ledger's DM links). ``activity``: the game's Activity is on
+        (*Play at the table* and the Entry Point command open it)."""
         self.services = services
+        self._remember_dm_link = remember_dm
         self.activity = activity
         #: Who is still a member of which server (seen in interactions, else asked of Discord).
         self.members = members
@@ -621,7 +624,7 @@ class DiscordIO:
         if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
             return  # (a DM between people or a group DM is no DM with the bot)
         link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
-        await self.services.ledger.dm_linked(link)
+        await self._remember_dm_link(link)
 
     # -- calling the core ---------------------------------------------------------------------
     async def _call(

@@ -55,7 +55,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.core.base.apart import game_owners, message_owner
-from bot.core.base.feed import Change, ChangeFeed, MessageNews
+from bot.core.base.delivery import MessageNews
+from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY

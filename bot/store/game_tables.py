@@ -14,9 +14,9 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
-from bot.core.base.views import MessageRecord
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameRecord,
@@ -25,9 +25,10 @@ from bot.core.games.records import (
     SeatRecord,
     SeriesResult,
 )
+from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
-from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row, message_row
+from bot.store.message_tables import first_answer, keep_answer
 from bot.store.queries import Queries
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -223,20 +224,22 @@ _ANNOUNCE = (
     f" pg_notify('{ANNOUNCE_CHANNEL}', 'game:' || id || ':' || version || ':' || channel_id || ?)"
 )
 #: PostgreSQL: a move saved in one statement, one round trip (the version bumped with its
-#: check, the log entries appended, the clicked message's new look kept, the change
-#: announced, as ``_ANNOUNCE`` does); no row comes back when the game was not at the version
-#: the move was made on.
+#: check, the log entries appended, the clicked message's new look kept by the message store's
+#: clause, ``{answered}``, the change announced, as ``_ANNOUNCE`` does); no row comes back when
+#: the game was not at the version the move was made on.
 _SAVE_AT_ONCE = (
     "WITH bumped AS ("
     f"{_BUMP} RETURNING id, version, channel_id),"
     " logged AS (INSERT INTO actions (game_id, seq, action, at)"
     " SELECT b.id, (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = b.id) + a.n,"
     " a.action, ? FROM bumped b, unnest(?::text[]) WITH ORDINALITY AS a(action, n)),"
-    f" answered AS ({ANSWERED_SQL} AND EXISTS (SELECT 1 FROM bumped))"
+    " answered AS ({answered})"
     f" SELECT CASE WHEN ? <> '' THEN pg_notify('{ANNOUNCE_CHANNEL}', ?) END,"
     f" pg_notify('{ANNOUNCE_CHANNEL}',"
     " 'game:' || id || ':' || version || ':' || channel_id || ?) FROM bumped"
 )
+#: What the message store's clause of ``_SAVE_AT_ONCE`` holds to: the move was saved.
+_BUMPED = "EXISTS (SELECT 1 FROM bumped)"
 #: The fields of a click's answer's record an announcement carries: those every release since
 #: announcements carried one knows (an older release reads the record by exactly these names;
 #: a field added later goes apart, as ``seen`` does: :func:`seen_announced`).
@@ -255,18 +258,18 @@ ANNOUNCED_FIELDS = (
 SEEN_HEAD = "seen"
 
 
-def announced(answered: MessageRecord | None) -> str:
+def announced(answered: AnswerKept | None) -> str:
     """What an announcement says after the channel: nothing, or the look a click's answer
     gave one of the game's messages (so the process that sends need not read it back), in
     the fields every release reads (``ANNOUNCED_FIELDS``)."""
     if answered is None:
         return ""
-    fields = dataclasses.asdict(answered)
+    fields = dataclasses.asdict(answer_record(answered))
     said = {name: fields[name] for name in ANNOUNCED_FIELDS}
     return "|" + json.dumps(said, separators=(",", ":"))
 
 
-def seen_announced(answered: MessageRecord | None) -> str:
+def seen_announced(answered: AnswerKept | None) -> str:
     """The announcement that goes just before the one of a click's answer: the version of the
     look the click was made on (``MessageRecord.seen``), for the answer of that key and
     version (``seen|{"key":...,"version":...,"seen":...}``); ``""`` when there is none."""
@@ -276,7 +279,7 @@ def seen_announced(answered: MessageRecord | None) -> str:
     return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
 
 
-def announcements(head: str, answered: MessageRecord | None) -> list[str]:
+def announcements(head: str, answered: AnswerKept | None) -> list[str]:
     """What announces a change of the owner, version and channel ``head`` says (``game:12:7:
     345``) with ``answered`` kept, in the order to send it (as ``_ANNOUNCE`` does)."""
     seen = seen_announced(answered)
@@ -387,7 +390,7 @@ class GameTables(Queries):
         status: GameStatus | None = None,
         snapshot: str | None = None,
         end_note: str | None = None,
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
         answered_by: Owner | None = None,
     ) -> None:
         """Move the game to the next version, or raise VersionConflict if it is not at
@@ -406,8 +409,7 @@ class GameTables(Queries):
         if changed != 1:
             raise VersionConflict()
         if answered is not None:
-            owner = answered_by or Owner.game(game_id)
-            await tx.execute(ANSWERED_SQL, answered_row(owner, answered))
+            await keep_answer(answered_by or Owner.game(game_id), answered).run(tx)
 
     async def create_game(
         self,
@@ -427,7 +429,7 @@ class GameTables(Queries):
         rematch_of: int | None = None,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
-        answered: Callable[[GameRecord], MessageRecord | None] | None = None,
+        answered: Callable[[GameRecord], AnswerKept | None] | None = None,
     ) -> GameRecord:
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
         options (``variant``: the name of the variant it is played in; ``private``: where the
@@ -478,7 +480,7 @@ class GameTables(Queries):
                 )
             kept = None if answered is None else answered(record)
             if kept is not None:
-                await tx.execute(ANSWER_KEPT_SQL, message_row(Owner.game(record.id), kept))
+                await first_answer(Owner.game(record.id), kept).run(tx)
             if self.db.dialect is Dialect.POSTGRES:
                 # Announced to every process at commit, as every later change is (see _bump).
                 payload = f"{Owner.game(record.id)}:{record.version}:{channel_id}"
@@ -524,7 +526,7 @@ class GameTables(Queries):
         seats: Sequence[SeatRecord],
         *,
         now: float,
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
         players: int | None = None,
         table: tuple[str, int, Scoring] | None = None,
     ) -> int:
@@ -561,7 +563,7 @@ class GameTables(Queries):
         end_note: str | None = None,
         ending: Ending | None = None,
         series: int | None = None,
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
         answered_by: Owner | None = None,
     ) -> int:
         """Apply one accepted change in one transaction; returns the new version.
@@ -576,6 +578,7 @@ class GameTables(Queries):
         """
         if self.db.dialect is Dialect.POSTGRES and not results and ending is None:
             # A move (nearly every save) is one statement: one round trip to the database.
+            landing = keep_answer(answered_by or Owner.game(game_id), answered, when=_BUMPED)
             params = (
                 now,
                 status,
@@ -585,12 +588,12 @@ class GameTables(Queries):
                 version,
                 now,
                 list(actions),
-                *answered_row(answered_by or Owner.game(game_id), answered),
+                *landing.params,
                 seen_announced(answered),
                 seen_announced(answered),
                 announced(answered),
             )
-            if not await self.db.fetch(_SAVE_AT_ONCE, params):
+            if not await self.db.fetch(_SAVE_AT_ONCE.format(answered=landing.sql), params):
                 raise VersionConflict()
             return version + 1
         async with self._writing() as tx:

@@ -1,20 +1,29 @@
 """The store's messages: what every owner keeps on Discord, and what the keeper knows of the
 players (their DM channels and latest interactions there, refused DMs, who was last seen in a
-server)."""
+server).
+
+This part alone writes the ledger's tables. What goes with another part's change is written in
+that change's transaction, as the statements this part makes for it (:class:`~bot.store.queries.
+Statement`): a click's answer kept with the move it answers (:func:`keep_answer`, one clause of
+a move's one statement on PostgreSQL), an answer that becomes an owner's first message
+(:func:`first_answer`: a lobby, a ranked card), and an owner's messages forgotten with it
+(:func:`forget_owners`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
+from bot.core.ledger.life import answer_record
 from bot.core.ledger.records import DmLink, PendingPost
 from bot.store.database import Dialect
-from bot.store.queries import Queries
+from bot.store.queries import Queries, Statement, marks
 from bot.store.rows import reader
 
-__all__ = ["MessageTables"]
+__all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
 
 #: The columns of a message an owner keeps, in MessageRecord's order.
 _MESSAGE_COLUMNS = (
@@ -46,7 +55,7 @@ _KEEP_MESSAGES = (
 #: A click on an owner's message answered by updating it: what it shows, and the click's token
 #: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
 #: it is not of a later version).
-ANSWERED_SQL = (
+_ANSWERED = (
     "UPDATE messages SET channel_id = ?, message_id = ?, digest = ?, token = ?, token_at = ?,"
     " token_original = 1, shown_version = ?, unconfirmed_since = ?"
     " WHERE owner = ? AND key = ? AND message_id IN (?, 0) AND shown_version <= ?"
@@ -63,13 +72,13 @@ _SET_DM_LINK = (
     f" token_at = CASE WHEN {_KEEP_TOKEN} THEN dm_links.token_at ELSE excluded.token_at END"
 )
 #: An interaction's answer that became an owner's message (``/cribbage new``'s lobby).
-ANSWER_KEPT_SQL = (
+_FIRST_ANSWER = (
     f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (owner, key) DO NOTHING"
 )
 
 
-def message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
+def _message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
     return (
         str(owner),
         record.key,
@@ -84,8 +93,35 @@ def message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
     )
 
 
-def answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
-    """The parameters of :data:`ANSWERED_SQL` (for no record: ones that match no row)."""
+def keep_answer(owner: Owner, answer: AnswerKept | None, *, when: str = "") -> Statement:
+    """A click's answer kept with the move it answers, in the move's transaction: what the
+    owner's message it updated shows (if it is the owner's own message, or the one kept without
+    its id yet, and what is kept of it is not of a later version), and the click's token.
+    ``when``: a condition of the move's own statement (SQL) it is a clause of, on PostgreSQL
+    (its parameters match no row for no answer, so the statement is the same with or
+    without)."""
+    record = None if answer is None else answer_record(answer)
+    return Statement(f"{_ANSWERED} AND {when}" if when else _ANSWERED, _answered_row(owner, record))
+
+
+def first_answer(owner: Owner, answer: AnswerKept) -> Statement:
+    """An interaction's answer that became the owner's message (``/cribbage new``'s lobby, a
+    ranked card), in the transaction that makes the owner."""
+    return Statement(_FIRST_ANSWER, _message_row(owner, answer_record(answer)))
+
+
+def forget_owners(owners: Sequence[Owner]) -> list[Statement]:
+    """The owners' messages and pending posts forgotten, in the transaction that deletes the
+    owners themselves."""
+    named = tuple(str(owner) for owner in owners)
+    return [
+        Statement(f"DELETE FROM {table} WHERE owner IN ({marks(named)})", named)
+        for table in ("messages", "pending_posts")
+    ]
+
+
+def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
+    """The parameters of :data:`_ANSWERED` (for no record: ones that match no row)."""
     if record is None:
         return (None, None, None, None, None, None, None, None, None, None, None)
     return (
@@ -129,7 +165,7 @@ class MessageTables(Queries):
         # could each hold a row the other waits for (PostgreSQL: deadlock detected).
         ordered = sorted(messages, key=lambda item: (str(item[0]), item[1].key))
         rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
-        params = [value for owner, m in ordered for value in message_row(owner, m)]
+        params = [value for owner, m in ordered for value in _message_row(owner, m)]
         sql = _KEEP_MESSAGES.format(rows=rows)
         if not posted and self.dialect is Dialect.POSTGRES:
             # One statement, committed by itself: one round trip.

@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.base.owners import Owner
 from bot.core.privacy.inventory import (
     Holds,
     Request,
@@ -28,6 +29,7 @@ from bot.core.privacy.inventory import (
     file_tables,
     person_columns,
 )
+from bot.store.message_tables import forget_owners
 from bot.store.queries import Queries, marks
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
@@ -217,22 +219,16 @@ class PrivacyTables(Queries):
                 ids = [int(r[0]) for r in rows]
                 if not ids:
                     break
-                owners = [f"game:{i}" for i in ids]
-                await tx.execute(f"DELETE FROM messages WHERE owner IN ({marks(owners)})", owners)
-                await tx.execute(
-                    f"DELETE FROM pending_posts WHERE owner IN ({marks(owners)})", owners
-                )
+                for forgotten in forget_owners([Owner.game(i) for i in ids]):
+                    await forgotten.run(tx)
                 # (Seats, moves, results, rating changes, archives, reviews: ON DELETE CASCADE.)
                 await tx.execute(f"DELETE FROM games WHERE id IN ({marks(ids)})", ids)
                 gone += ids
         async with self._writing() as tx:
             rows = await tx.fetch("SELECT id FROM tournaments WHERE guild_id = ?", (guild_id,))
-            owners = [f"tournament:{int(r[0])}" for r in rows]
-            if owners:
-                await tx.execute(f"DELETE FROM messages WHERE owner IN ({marks(owners)})", owners)
-                await tx.execute(
-                    f"DELETE FROM pending_posts WHERE owner IN ({marks(owners)})", owners
-                )
+            if rows:
+                for forgotten in forget_owners([Owner.tournament(int(r[0])) for r in rows]):
+                    await forgotten.run(tx)
             for table in ("tournaments", "daily_answers", "daily_secrets", "members_seen"):
                 await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
         return gone

@@ -1,15 +1,18 @@
-"""What every part of the store shares: the database it runs on, and how a unit of work is
-made on it (one query's rows, one transaction)."""
+"""What every part of the store shares: the database it runs on, how a unit of work is made on it
+(one query's rows, one transaction), and a statement one part makes for another's transaction
+(:class:`Statement`: the part whose tables they are writes them, in the transaction of the change
+they go with)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.store.database import Database, Dialect, Row, Transaction
 
-__all__ = ["Queries", "marks"]
+__all__ = ["Queries", "Statement", "marks"]
 
 T = TypeVar("T")
 
@@ -17,6 +20,21 @@ T = TypeVar("T")
 def marks(values: Sequence[Any]) -> str:
     """One placeholder per value, for ``IN (...)``: ``?, ?, ?``."""
     return ", ".join("?" for _ in values)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement a part of the store writes its own tables with, run in another part's
+    transaction (a move saves the look its click's answer gave the message with the move): the
+    part whose tables they are says the SQL and its parameters, the part whose transaction it
+    is runs it there, or (``sql`` alone) makes it a clause of one statement of its own."""
+
+    sql: str
+    params: tuple[Any, ...]
+
+    async def run(self, tx: Transaction) -> None:
+        """Run it in ``tx``."""
+        await tx.execute(self.sql, self.params)
 
 
 class Queries:

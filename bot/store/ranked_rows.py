@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchLine, MatchRecord, RatingRecord
 from bot.store.database import Dialect, Transaction
 from bot.store.game_tables import ANNOUNCE_CHANNEL, announcements
@@ -68,7 +68,7 @@ class EntryChanges(Queries):
         return entries
 
     async def _announce(
-        self, tx: Transaction, entries: Sequence[EntryRecord], answered: MessageRecord | None = None
+        self, tx: Transaction, entries: Sequence[EntryRecord], answered: AnswerKept | None = None
     ) -> None:
         """On PostgreSQL, announce each entry's change to every process at commit (with the
         card an answer kept, if any)."""

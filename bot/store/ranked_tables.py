@@ -34,7 +34,7 @@ from bot.core.ranked.records import (
 )
 from bot.core.ranked.storage import Card, Joined, Pick
 from bot.store.database import Dialect, Transaction, UniqueViolation
-from bot.store.message_tables import ANSWER_KEPT_SQL, message_row
+from bot.store.message_tables import first_answer
 from bot.store.queries import marks
 from bot.store.ranked_block_tables import BlockTables, blocks_among
 from bot.store.ranked_ladder_tables import LadderTables
@@ -111,7 +111,7 @@ class QueueTables(EntryChanges):
             other = next((e for e in changed if e.id != entry.id), None)
             kept = None if card is None else card(mine, match, other)
             if kept is not None:
-                await tx.execute(ANSWER_KEPT_SQL, message_row(Owner.ranked(entry.id), kept))
+                await first_answer(Owner.ranked(entry.id), kept).run(tx)
             await self._announce(tx, [mine], kept)
             if other is not None:
                 await self._announce(tx, [other])

@@ -1,10 +1,11 @@
 """A ledger's ear for tests of what a change's publisher tells it
-(:class:`~bot.core.base.feed.MessageNews`): it keeps what it was told, in order."""
+(:class:`~bot.core.base.delivery.MessageNews`): it keeps what it was told, in order."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 
@@ -18,7 +19,7 @@ class Told:
 
     what: str
     owner: Owner
-    record: MessageRecord | None = None
+    record: AnswerKept | MessageRecord | None = None
 
 
 @dataclass
@@ -27,8 +28,8 @@ class NewsHeard:
 
     told: list[Told] = field(default_factory=list)
 
-    def answer_kept(self, owner: Owner, record: MessageRecord) -> None:
-        self.told.append(Told("here", owner, record))
+    def answer_kept(self, owner: Owner, answer: AnswerKept) -> None:
+        self.told.append(Told("here", owner, answer))
 
     def answer_kept_elsewhere(self, owner: Owner, record: MessageRecord) -> None:
         self.told.append(Told("elsewhere", owner, record))

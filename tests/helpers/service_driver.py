@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.core.base.delivery import Owed
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, User
@@ -17,7 +18,6 @@ from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
-from bot.core.ledger.records import Owed
 from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.store import Store
@@ -210,7 +210,7 @@ class Transcript:
             due = [o for o in owing.owed if o.due(owing.sent.get(o.key))]
             if not due:
                 self.changed.discard(game_id)
-                await self.service.ledger.flush()
+                await self.service.ledger.writes.flush()
                 return
             records = []
             for owed in due:
@@ -229,7 +229,7 @@ class Transcript:
                 records.append(
                     MessageRecord(owed.key, channel, sent.message_id, digest, version=owing.version)
                 )
-            await self.service.ledger.sent(game_owner(game_id), records)
+            await self.service.ledger.shown.sent(game_owner(game_id), records)
         raise AssertionError("the game's messages never settled")
 
     # -- reading -----------------------------------------------------------------------------

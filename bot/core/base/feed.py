@@ -16,7 +16,8 @@ the change and do their work in tasks of their own.
 A change says what changed, nothing of the messages: what a change means for what the owner's
 messages show (a click's answer kept with it, on its way to one of them; or changes heard late,
 so what they show is read again) whoever publishes it tells the ledger first, through
-:class:`MessageNews`, so every subscriber hears the change with the ledger already knowing.
+:class:`~bot.core.base.delivery.MessageNews`, so every subscriber hears the change with the
+ledger already knowing.
 """
 
 from __future__ import annotations
@@ -24,12 +25,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord
 
-__all__ = ["Change", "ChangeFeed", "MessageNews", "Subscriber"]
+__all__ = ["Change", "ChangeFeed", "Subscriber"]
 
 log = logging.getLogger(__name__)
 
@@ -47,23 +46,6 @@ class Change:
     version: int
     channel_id: int
     more_coming: bool = False
-
-
-class MessageNews(Protocol):
-    """What the ledger is told of a change before it is published (see the module's text):
-    the ledger implements it; a change's publishers call it, then publish."""
-
-    def answer_kept(self, owner: Owner, record: MessageRecord) -> None:
-        """A click's answer, kept with the change of ``owner`` about to be published (its
-        message ``record.key``, the look it gives), is on its way from this process."""
-
-    def answer_kept_elsewhere(self, owner: Owner, record: MessageRecord) -> None:
-        """The same, made by another process (heard from its announcement): that process
-        sends it."""
-
-    def heard_late(self, owner: Owner) -> None:
-        """Changes of ``owner`` may have been missed (the change about to be published was
-        heard late, from a catch-up): what its messages show is read again."""
 
 
 #: Called with every change, as it is published.

@@ -14,7 +14,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-__all__ = ["AWAY", "DM_CLOSED", "HAND", "LEFT", "LOBBY", "REMIND", "TABLE_OF_DEAL", "MessageKey"]
+__all__ = [
+    "AWAY",
+    "DM_CLOSED",
+    "HAND",
+    "LEFT",
+    "LOBBY",
+    "REMIND",
+    "TABLE_OF_DEAL",
+    "VIA",
+    "MessageKey",
+]
 
 #: A game's lobby in the channel (at a private table, the table itself, edited in place).
 LOBBY = "lobby"
@@ -31,6 +41,9 @@ AWAY = "away"
 DM_CLOSED = "dm-closed"
 #: The channel's notice that a player left the server: ``left:<seat>``.
 LEFT = "left"
+#: An owner's carrier: the latest interaction answered about it, whose token may post its
+#: messages again where the bot is not a member (nothing draws it): ``via``.
+VIA = "via"
 #: The kinds of key whose last part is a seat.
 _SEAT_LAST = frozenset({HAND, REMIND, AWAY, DM_CLOSED, LEFT})
 

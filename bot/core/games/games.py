@@ -26,15 +26,15 @@ from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
 from bot.core.base.apart import is_apart, message_owner, seat_owner
+from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
-from bot.core.base.feed import Change, ChangeFeed, MessageNews
+from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner
 from bot.core.base.places import control_refusal
 from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.views import MessageRecord
 from bot.core.games import archive, snapshot
 from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
@@ -388,7 +388,7 @@ class Games:
         self,
         loaded: Loaded,
         steps: Sequence[Step],
-        answer: Callable[[Loaded], MessageRecord | None] | None = None,
+        answer: Callable[[Loaded], AnswerKept | None] | None = None,
         *,
         more_coming: bool = False,
         ending: Ending | None = None,
@@ -465,7 +465,7 @@ class Games:
         self,
         record: GameRecord,
         seats: Sequence[SeatRecord],
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
         *,
         players: int | None = None,
         table: tuple[str, int, Scoring] | None = None,
@@ -496,7 +496,7 @@ class Games:
         record: GameRecord,
         status: GameStatus,
         line: str,
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
     ) -> GameRecord:
         """End a game without a result (cancelled or expired); ``line`` tells the channel."""
         with self._saving(record):
@@ -532,7 +532,7 @@ class Games:
         version: int,
         *,
         more_coming: bool = False,
-        answered: MessageRecord | None = None,
+        answered: AnswerKept | None = None,
     ) -> None:
         """Publish that the game is now at ``version``, having told the ledger first of a
         click's answer kept with it, if any (for the owner of the message it answers)."""

@@ -1,5 +1,6 @@
 """What the games need from a store: the games and their moves (:class:`GameRecords`), the players'
-settings (:class:`UserSettings`) and the archive of ended games (:class:`Archives`). Every write
+settings (:class:`UserSettings`), the archive of ended games (:class:`Archives`) and the deals in
+which a player's DMs were refused (:class:`DmRefusals`). Every write
 is one transaction; a write to a game names the version it was based on and raises
 :class:`~bot.core.base.store_errors.VersionConflict` (changing nothing) when the game has moved
 on since. The methods are documented where they are written, in ``bot.store.store``.
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameRecord,
@@ -24,7 +25,7 @@ from bot.core.games.records import (
 from engine.counting import Counting
 from engine.outcome import Scoring
 
-__all__ = ["Archives", "GameRecords", "UserSettings"]
+__all__ = ["Archives", "DmRefusals", "GameRecords", "UserSettings"]
 
 
 class GameRecords(Protocol):
@@ -48,7 +49,7 @@ class GameRecords(Protocol):
         rematch_of: int | None = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
-        answered: Callable[[GameRecord], MessageRecord | None] | None = ...,
+        answered: Callable[[GameRecord], AnswerKept | None] | None = ...,
     ) -> GameRecord: ...
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -68,7 +69,7 @@ class GameRecords(Protocol):
         seats: Sequence[SeatRecord],
         *,
         now: float,
-        answered: MessageRecord | None = ...,
+        answered: AnswerKept | None = ...,
         players: int | None = ...,
         table: tuple[str, int, Scoring] | None = ...,
     ) -> int: ...
@@ -86,7 +87,7 @@ class GameRecords(Protocol):
         end_note: str | None = ...,
         ending: Ending | None = ...,
         series: int | None = ...,
-        answered: MessageRecord | None = ...,
+        answered: AnswerKept | None = ...,
         answered_by: Owner | None = ...,
     ) -> int: ...
 
@@ -117,3 +118,11 @@ class Archives(Protocol):
     async def archived(self, game_id: int) -> bytes | None: ...
 
     async def reclaim(self, pages: int) -> None: ...
+
+
+class DmRefusals(Protocol):
+    """The deals in which Discord refused a player's DMs (their hand then goes by the table)."""
+
+    async def dm_refusals(self, game_id: int) -> dict[int, int]: ...
+
+    async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None: ...

@@ -4,10 +4,10 @@ Start with :mod:`bot.core.ledger.life`, which tells a message's life in one plac
 
 - ``life``: the model: what each message should show, what it shows, what is on its way
   (sends and clicks' answers), what reaches the store;
-- ``ledger``: :class:`MessageLedger`, the model kept and the one door callers ask, with a part
-  of its own for each job: ``shown`` (what each message shows), ``writes`` (what reaches the
-  store), ``answers`` (clicks' answers), ``copies`` (copies that interactions' tokens reach),
-  ``touches`` (what a takeover looks at again);
+- ``ledger``: :class:`MessageLedger`, the model kept and drawn, with a part for each job, each
+  handed to whoever needs it where the bot is assembled: ``shown`` (what each message shows),
+  ``writes`` (what reaches the store), ``answers`` (clicks' answers), ``copies`` (copies that
+  interactions' tokens reach), ``touches`` (what a takeover looks at again);
 - ``routes``: which way a message goes (a pure function: the bot's token or an interaction's,
   edit or post);
 - ``transport``: what the Discord layer does for it: carry one attempt under a fence, and say
@@ -24,27 +24,25 @@ Start with :mod:`bot.core.ledger.life`, which tells a message's life in one plac
   token.
 
 Discord's clocks and limits, and the bot's choices made from them, are in
-:mod:`bot.core.base.timing`.
+:mod:`bot.core.base.timing`. The wings never import this package: they draw their messages and
+tell the ledger what their changes mean for them through the port,
+:mod:`bot.core.base.delivery`, which the ledger's parts implement.
 """
 
 from bot.core.ledger.attempts import AlwaysSender, Lease
 from bot.core.ledger.keeper import MessageKeeper
 from bot.core.ledger.lanes import Lane
 from bot.core.ledger.ledger import MessageLedger
-from bot.core.ledger.life import VIA, Drawing, Owing, Projector, answer_kept
+from bot.core.ledger.life import Owing
 from bot.core.ledger.pacer import Pacer, RequestKind
 
 __all__ = [
-    "VIA",
     "AlwaysSender",
-    "Drawing",
     "Lane",
     "Lease",
     "MessageKeeper",
     "MessageLedger",
     "Owing",
     "Pacer",
-    "Projector",
     "RequestKind",
-    "answer_kept",
 ]

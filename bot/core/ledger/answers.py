@@ -2,11 +2,14 @@
 
 A click on a message an owner keeps is answered by updating that message, and the look the answer
 gives is kept with the move (in the move's transaction). Whoever publishes the move's change tells
-the ledger of it first (:meth:`Answers.kept`): the answer is then on its way, and nothing else is
-sent to that message until it has landed (:meth:`Answers.answered`, from the Discord layer) or is
-taken as lost (it never was heard to land, or not within
-:data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the message is edited again). A control refused
-as being from an earlier moment says the message may show an older look (:meth:`Answers.doubt`).
+the ledger of it first (:meth:`Answers.answer_kept`, the port
+:class:`~bot.core.base.delivery.MessageNews`, with :meth:`~Answers.answer_kept_elsewhere` and
+:meth:`~Answers.heard_late` for what another process announced): the answer is then on its way,
+and nothing else is sent to that message until it has landed (:meth:`Answers.answered`, from the
+Discord layer) or is taken as lost (it never was heard to land, or not within
+:data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the message is edited again). A control
+refused as being from an earlier moment says the message may show an older look
+(:meth:`Answers.doubt`).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.copies import Copies
-from bot.core.ledger.life import Lives
+from bot.core.ledger.life import Lives, answer_record
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.writes import WriteBehind
@@ -42,7 +46,23 @@ class Answers:
     _: dataclasses.KW_ONLY
     shared: bool
 
-    def kept(self, owner: Owner, answered: MessageRecord, *, here: bool) -> None:
+    # -- what a change's publisher tells first (:class:`~bot.core.base.delivery.MessageNews`) ---
+    def answer_kept(self, owner: Owner, answer: AnswerKept) -> None:
+        """A click's answer kept with the change of ``owner`` about to be published is on its
+        way from this process: until it lands, nothing else is sent to that message."""
+        self._kept(owner, answer_record(answer), here=True)
+
+    def answer_kept_elsewhere(self, owner: Owner, record: MessageRecord) -> None:
+        """A click's answer kept with another process's change of ``owner``, about to be
+        published here: that process sends it, and it is what that message shows."""
+        self._kept(owner, record, here=False)
+
+    def heard_late(self, owner: Owner) -> None:
+        """The change of ``owner`` about to be published was heard late: what its messages
+        show is read again before they are drawn."""
+        self.lives.of(owner).read_again()
+
+    def _kept(self, owner: Owner, answered: MessageRecord, *, here: bool) -> None:
         """A click's answer kept with a change of ``owner`` (made in this process, ``here``,
         or in another): it is what that message shows (if it is the message the owner keeps
         under that key: not a private copy)."""

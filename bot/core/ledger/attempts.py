@@ -17,13 +17,19 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.core.base.delivery import Owed
 from bot.core.base.views import MessageRecord, MessageView
+from bot.core.ledger.answers import Answers
+from bot.core.ledger.copies import Copies
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing, Send
 from bot.core.ledger.pacer import Pacer
-from bot.core.ledger.records import DmLink, Owed
+from bot.core.ledger.records import DmLink
 from bot.core.ledger.routes import Facts, Way, route, through
+from bot.core.ledger.shown import Shown
+from bot.core.ledger.tokens import DmLinks, FollowupBudget
+from bot.core.ledger.touches import Touches
 from bot.core.ledger.transport import (
     ChannelClosed,
     DmsClosed,
@@ -37,6 +43,7 @@ from bot.core.ledger.transport import (
     TokenUnreachable,
     Transport,
 )
+from bot.core.ledger.writes import WriteBehind
 
 __all__ = ["AlwaysSender", "Attempts", "Crew", "Lease"]
 
@@ -78,14 +85,49 @@ class _Hold(Exception):
 @dataclasses.dataclass(frozen=True)
 class Crew:
     """What the keeper's parts (:class:`Attempts`, :class:`~bot.core.ledger.hands.Hands`,
-    :class:`~bot.core.ledger.takeover.Takeover`) work with, the keeper's own: the ledger, the
-    Discord layer, the channels' pacer, the keeper's lanes and its clock."""
+    :class:`~bot.core.ledger.takeover.Takeover`) work with, the keeper's own: the ledger and
+    each of its parts the keeper uses (what each message shows, what reaches the store, the
+    clicks' answers, the copies tokens reach, the owners' changes heard, the DM links, the
+    follow-ups per token), the Discord layer, the channels' pacer, the keeper's lanes and its
+    clock."""
 
     ledger: MessageLedger
+    shown: Shown
+    writes: WriteBehind
+    answers: Answers
+    copies: Copies
+    touches: Touches
+    dm_links: DmLinks
+    followups: FollowupBudget
     transport: Transport
     pacer: Pacer
     lanes: Lanes
     clock: Callable[[], float]
+
+    @classmethod
+    def of(
+        cls,
+        ledger: MessageLedger,
+        transport: Transport,
+        pacer: Pacer,
+        lanes: Lanes,
+        clock: Callable[[], float],
+    ) -> Crew:
+        """The crew of a keeper of ``ledger``: its parts handed in, with the rest."""
+        return cls(
+            ledger,
+            ledger.shown,
+            ledger.writes,
+            ledger.answers,
+            ledger.copies,
+            ledger.touches,
+            ledger.dm_links,
+            ledger.followups,
+            transport,
+            pacer,
+            lanes,
+            clock,
+        )
 
 
 class Attempts:
@@ -145,7 +187,7 @@ class Attempts:
                 if record is not None:
                     records.append(record)
         finally:
-            await self._crew.ledger.sent(owing.owner, records)
+            await self._crew.shown.sent(owing.owner, records)
         owed_digests = {o.key: o.view.digest() for o, _ in ready}
         return all(r.digest == owed_digests[r.key] for r in records)
 
@@ -194,21 +236,21 @@ class Attempts:
 
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
-        ledger, owner = self._crew.ledger, owing.owner
+        crew, ledger, owner = self._crew, self._crew.ledger, owing.owner
         # What was sent as it is kept now, not as it was when the owner was drawn: a click's
         # answer kept with a move meanwhile is on its way to that very message.
-        sent = await ledger.kept(owner)
+        sent = await crew.shown.kept(owner)
         link = None
         if owed.user_id is not None and not owed.private:
-            link = await ledger.dm_link(owed.user_id)
-        now = self._crew.clock()
+            link = await crew.dm_links.link(owed.user_id)
+        now = crew.clock()
         facts = Facts(
             owner,
             owing.channel_id,
             sent,
             now,
-            mine=lambda record: ledger.sends_answer(owner, record),
-            may_carry=ledger.may_carry,
+            mine=lambda record: crew.answers.sends_answer(owner, record),
+            may_carry=crew.followups.may_carry,
             link=link,
         )
         chosen = route(owed, sent.get(owed.key) if owed.private else known, facts)
@@ -226,13 +268,13 @@ class Attempts:
                 if gone and not attempt.way.posts:
                     continue
                 private_post = owed.private and attempt.way is Way.POST_THROUGH
-                if private_post and not ledger.may_carry(token or ""):
+                if private_post and not crew.followups.may_carry(token or ""):
                     continue
                 if attempt.way is Way.POST_THROUGH and not owed.private:
                     # A follow-up takes no nonce: if the process stops before its id is kept,
                     # the next one to send looks for it (Transport.lost_posts).
                     assert attempt.channel_id is not None
-                    await ledger.posting(owner, owed.key, attempt.channel_id)
+                    await crew.writes.posting(owner, owed.key, attempt.channel_id)
                 ledger.sending(owner, owed.key, Send(attempt, epoch, now))
                 try:
                     carried = await self._crew.transport.carry(attempt, owed.view, fence)
@@ -244,7 +286,7 @@ class Attempts:
                     continue
                 except FollowupsUsedUp:
                     assert token is not None and attempt.token_at is not None
-                    ledger.exhausted(token, attempt.token_at, self._crew.clock())
+                    crew.followups.exhausted(token, attempt.token_at, crew.clock())
                     continue
                 except MessageGone:
                     # Deleted by someone (or with its channel: posting again says which).
@@ -255,12 +297,12 @@ class Attempts:
                     ledger.sending(owner, owed.key, None)
                 if private_post:
                     assert token is not None and attempt.token_at is not None
-                    ledger.carried(token, attempt.token_at, self._crew.clock())
+                    crew.followups.carried(token, attempt.token_at, crew.clock())
                     if carried.private:
                         # Discord made it ephemeral: its interaction's user may not let apps
                         # answer in public there (Use External Apps), so the copy would be
                         # theirs alone. It goes, and that token carries nothing more.
-                        ledger.exhausted(token, attempt.token_at, self._crew.clock())
+                        crew.followups.exhausted(token, attempt.token_at, crew.clock())
                         with contextlib.suppress(Exception):
                             await self._crew.transport.delete_followup(
                                 token, carried.message_id, fence
@@ -268,7 +310,7 @@ class Attempts:
                         continue
                 if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
                     assert attempt.user_id is not None
-                    await ledger.dm_linked(
+                    await crew.dm_links.linked(
                         DmLink(
                             attempt.user_id,
                             carried.channel_id,
@@ -295,4 +337,4 @@ class Attempts:
             if lapsed and owed.private:
                 # Discord says these tokens are past their 15 minutes (clocks differ):
                 # nothing is tried through them again, and the table says who to wake.
-                await ledger.tokens_lapsed(owner, lapsed)
+                await crew.copies.tokens_lapsed(owner, lapsed)

@@ -10,7 +10,10 @@ member, instead of) the bot's own token:
   token reaches it) leaves its older copy behind; one clicked again gives a token that reaches
   it, and it is closed through it.
 - **Carriers**: the latest interaction about an owner (kept under the key ``via``), whose token
-  may post the owner's table again where the bot is not a member.
+  may post the owner's table again where the bot is not a member; and a place of a game played
+  apart that has no way in yet, given the freshest interaction of its player's that reaches it
+  (:func:`~bot.core.ledger.routes.carrier_among` picks it). This is the port
+  :class:`~bot.core.base.delivery.Carriers`, which the wings call.
 - **Hands asked for** (``Life.opening``): a player asked for their hand where the bot is not a
   member, and the answer that shows it is on its way: it may be in front of them before the
   bot hears that it went, so nothing drawn meanwhile says they have none.
@@ -19,14 +22,16 @@ member, instead of) the bot's own token:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from bot.core.base.keys import MessageKey
+from bot.core.base.delivery import WayIn
+from bot.core.base.keys import VIA, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import VIA, Lives, reached
+from bot.core.ledger.life import Lives, reached
+from bot.core.ledger.routes import carrier_among
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.writes import WriteBehind
 
@@ -35,7 +40,7 @@ __all__ = ["Copies"]
 
 class Copies:
     """The copies of the owners' messages that live tokens reach, and the tokens that reach
-    the messages themselves."""
+    the messages themselves (the carriers: :class:`~bot.core.base.delivery.Carriers`)."""
 
     def __init__(
         self, lives: Lives, shown: Shown, writes: WriteBehind, now: Callable[[], float]
@@ -211,6 +216,25 @@ class Copies:
             # In memory only: a look forgotten here costs at most one edit of what it shows.
             self._shown.keep(owner, dataclasses.replace(known, digest=""))
         self._lives.look_again(owner)
+
+    async def wanting(self, places: Sequence[Owner], table: str) -> list[Owner]:
+        """Those of ``places`` with no way in yet: neither their message ``table`` posted nor a
+        carrier kept."""
+        return [p for p in places if not {table, VIA} & set(await self._shown.kept(p))]
+
+    async def way_in(self, place: Owner, channel_id: int, sources: Sequence[Owner]) -> WayIn:
+        """Give ``place`` (in ``channel_id``) its first way in: the freshest interaction among
+        the messages of ``sources`` (its player's card, their place at the game before) whose
+        token still reaches that channel, kept as its carrier (its table is posted through
+        it)."""
+        found: list[MessageRecord] = []
+        for source in sources:
+            found += (await self._shown.kept(source)).values()
+        carrying = carrier_among(found, channel_id, self._now())
+        if carrying.via is None:
+            return WayIn.WAITS if carrying.waits else WayIn.NONE
+        await self._shown.sent(place, [carrying.via])
+        return WayIn.GIVEN
 
     async def tokens_lapsed(self, owner: Owner, tokens: Iterable[str]) -> None:
         """Discord said these interactions' tokens may no longer reach the owner's messages

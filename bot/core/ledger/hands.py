@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from bot.core.base.delivery import Owed, live
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_RETRY, CHANNEL_PERIOD, WEBHOOK_PERIOD
 from bot.core.base.views import MessageRecord, MessageView
@@ -23,8 +24,7 @@ from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lane
 from bot.core.ledger.life import Owing
 from bot.core.ledger.pacer import RequestKind
-from bot.core.ledger.records import Owed
-from bot.core.ledger.routes import answer_on_its_way, live
+from bot.core.ledger.routes import answer_on_its_way
 from bot.core.ledger.transport import Superseded
 
 __all__ = ["PROMPT_RESERVE", "Hands"]
@@ -54,7 +54,7 @@ class Hands:
             if owed.user_id is None or owed.private:
                 continue
             copies = sorted(
-                self._crew.ledger.mirrors(owner, owed.key, owed.fallbacks),
+                self._crew.copies.mirrors(owner, owed.key, owed.fallbacks),
                 key=lambda c: c.token_at or 0.0,
             )
             if not copies:
@@ -79,15 +79,15 @@ class Hands:
                 self._crew.lanes.later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
                 continue
             if not await self._attempts.edit_copy(copy, view, owing):
-                self._crew.ledger.mirror_lost(owner, copy)  # (its token reaches it no more)
+                self._crew.copies.mirror_lost(owner, copy)  # (its token reaches it no more)
                 continue
             if view is owed.view:
-                self._crew.ledger.mirror_sent(
+                self._crew.copies.mirror_sent(
                     owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
                 )
                 shown.add(owed.key)
             else:
-                self._crew.ledger.mirror_lost(owner, copy)
+                self._crew.copies.mirror_lost(owner, copy)
         return shown
 
     def _mirrored(self, owing: Owing) -> set[str]:
@@ -97,7 +97,7 @@ class Hands:
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
                 continue
-            copies = self._crew.ledger.mirrors(owing.owner, owed.key, owed.fallbacks)
+            copies = self._crew.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
             newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
             if newest is not None and newest.digest == owed.view.digest():
                 shown.add(owed.key)
@@ -136,7 +136,7 @@ class Hands:
                         return False
             return True
         finally:
-            await self._crew.ledger.sent(owing.owner, records)
+            await self._crew.shown.sent(owing.owner, records)
 
     def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether sending ``owed`` gives its player something new to act on (live controls
@@ -176,7 +176,7 @@ class Hands:
         if known is None:
             # A new deal's hand, posted in the player's DM (as a follow-up of their latest
             # click there while its token lives: its own count).
-            link = await self._crew.ledger.dm_link(owed.user_id)
+            link = await self._crew.dm_links.link(owed.user_id)
             if link is None or link.channel_id is None:
                 return False
             if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):

@@ -94,7 +94,8 @@ class MessageKeeper:
         self._lanes = Lanes(self._sync_safely)
         #: Whether Discord takes requests: when it does again, what waits on a retry goes.
         self._outage = Outage(self._lanes.retry_now)
-        crew = Crew(ledger, WatchedTransport(transport, self._outage), pacer, self._lanes, clock)
+        crew = Crew.of(ledger, WatchedTransport(transport, self._outage), pacer, self._lanes, clock)
+        self._crew = crew
         self._attempts = Attempts(crew, lease or AlwaysSender())
         self._hands = Hands(crew, self._attempts)
         self._takeover = Takeover(crew, self._attempts)
@@ -191,7 +192,7 @@ class MessageKeeper:
             self._lanes.close()
             self.unfollow()
         unsent = self._lanes.cancel()
-        if not await self._ledger.flush():
+        if not await self._crew.writes.flush():
             log.warning("what was sent could not all be written down before stopping")
         return unsent
 
@@ -298,9 +299,9 @@ class MessageKeeper:
             closed = owed.closed
             if closed is None:
                 continue
-            for copy in self._ledger.older(owing.owner, owed.key):
+            for copy in self._crew.copies.older(owing.owner, owed.key):
                 if copy.digest == closed.digest():
                     continue
                 # (Closed, or its token reaches it no more: nothing more is sent to it.)
                 await self._attempts.edit_copy(copy, closed)
-                self._ledger.closed_older(owing.owner, copy)
+                self._crew.copies.closed_older(owing.owner, copy)

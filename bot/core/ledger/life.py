@@ -68,46 +68,45 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from bot.core.base.delivery import AnswerKept, Owed
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, CHANNEL_WRITES, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.records import Owed
 from bot.core.ledger.routes import Attempt, answer_on_its_way
 
 __all__ = [
     "SENT_KEPT",
-    "VIA",
     "Again",
-    "Drawing",
     "Life",
     "Lives",
     "Owing",
     "OwnerLives",
-    "Projector",
     "Send",
-    "answer_kept",
+    "answer_record",
     "reached",
     "replaces",
 ]
 
-#: The key under which the latest command's answer about an owner is kept (its token may
-#: carry the owner's messages where the bot is not a member).
-VIA = "via"
 #: Owners whose messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
 
 
-def answer_kept(
-    clicked: Clicked, key: str, digest: str, version: int, at: float, *, seen: int | None = None
-) -> MessageRecord:
-    """The record of a click's answer kept with its move: the clicked message (the owner's
-    ``key``) shows ``digest``, drawn at ``version``, once the answer lands; the click's token
-    (its original response is the message clicked) may edit it again. ``seen``: the version
-    of the look the click was made on, when its control names it."""
-    record = reached(clicked, key, digest, at, version=version, unconfirmed_since=at)
-    return dataclasses.replace(record, seen=seen)
+def answer_record(answer: AnswerKept) -> MessageRecord:
+    """The ledger's record of a click's answer kept with its move (as a wing says it): the
+    clicked message shows the answer's look, drawn at its version, once the answer lands (not
+    yet known to: ``unconfirmed_since``); the click's token (its original response is the
+    message clicked) may edit it again. The store keeps the same record with the move."""
+    record = reached(
+        answer.clicked,
+        answer.key,
+        answer.digest,
+        answer.at,
+        version=answer.version,
+        unconfirmed_since=answer.at,
+    )
+    return dataclasses.replace(record, seen=answer.seen)
 
 
 def reached(
@@ -134,49 +133,6 @@ def reached(
         version=version,
         unconfirmed_since=unconfirmed_since,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Drawing:
-    """What an owner's messages should show now, in sending order, drawn at the owner's
-    ``version``, and when to draw them again because time alone changes them (a reminder
-    falls due), if ever."""
-
-    channel_id: int
-    version: int
-    owed: tuple[Owed, ...]
-    check_at: float | None = None
-
-
-class Projector:
-    """Draws the messages of one kind of owner from the stored owner. :meth:`draw` and
-    :meth:`to_reconcile` are each kind's own; the rest have nothing to do unless a kind's
-    messages need it (a game's: changed by moves, DMs)."""
-
-    async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
-    ) -> Drawing | None:
-        """What ``owner``'s messages should show at ``now``, given what was last sent of them
-        (``sent``, by key) (None: it has none any more)."""
-        raise NotImplementedError
-
-    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
-        """The owners (and their channels) whose messages may be owed something after a stop:
-        what is brought up to date at start-up."""
-        raise NotImplementedError
-
-    def moving(self, owner: Owner) -> bool:
-        """Whether ``owner`` is being changed in this process right now (its change follows on
-        the feed once saved)."""
-        return False
-
-    async def dms_refused(self, owner: Owner, user_id: int) -> None:
-        """Discord refused a DM of ``owner`` to ``user_id``: what it draws from now on says so
-        (in the channel instead, say)."""
-
-    def sending_again(self) -> None:
-        """This process sends again after another did: forget what was kept in memory of the
-        owners (another process may have learnt more meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,18 +33,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.core.base.delivery import Owed, live
+from bot.core.base.keys import VIA
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY, TOKEN_USABLE
+from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.records import DmLink, Owed
+from bot.core.ledger.records import DmLink
 
 __all__ = [
     "Attempt",
+    "Carrying",
     "Facts",
     "Route",
     "Way",
     "answer_on_its_way",
-    "live",
+    "carrier_among",
     "post_nonce",
     "route",
     "through",
@@ -157,16 +160,6 @@ class Facts:
     lapsed: frozenset[str] = frozenset()
 
 
-def live(record: MessageRecord | None, now: float) -> bool:
-    """Whether an interaction's token may still reach the message ``record`` is of."""
-    return (
-        record is not None
-        and record.token is not None
-        and record.token_at is not None
-        and now - record.token_at < TOKEN_USABLE
-    )
-
-
 def answer_on_its_way(record: MessageRecord | None, now: float) -> bool:
     """Whether ``record`` is a click's answer kept with its move that is not yet known to have
     reached Discord, and may still (Discord takes an answer within its window)."""
@@ -174,6 +167,33 @@ def answer_on_its_way(record: MessageRecord | None, now: float) -> bool:
         record is not None
         and record.unconfirmed_since is not None
         and now - record.unconfirmed_since < ANSWER_LANDS_WITHIN
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Carrying:
+    """The carrier picked for a place where the bot is not a member: ``via``, the record to keep
+    under :data:`~bot.core.base.keys.VIA` (None: none is ready); ``waits``: one would be, once a
+    click's answer on its way to its message has landed (a post through its token before then
+    is refused)."""
+
+    via: MessageRecord | None
+    waits: bool = False
+
+
+def carrier_among(found: Iterable[MessageRecord], channel_id: int, now: float) -> Carrying:
+    """The freshest of the interactions ``found`` (what their answers showed) whose token still
+    reaches ``channel_id`` (it may post a follow-up there) and whose answer is not on its way,
+    as a carrier: the place's table is posted through it."""
+    reaching = [r for r in found if live(r, now) and r.channel_id == channel_id]
+    ready = [r for r in reaching if not answer_on_its_way(r, now)]
+    if not ready:
+        return Carrying(None, waits=bool(reaching))
+    best = max(ready, key=lambda r: r.token_at or 0.0)
+    return Carrying(
+        MessageRecord(
+            VIA, best.channel_id, best.message_id, "", best.token, best.token_at, best.original
+        )
     )
 
 

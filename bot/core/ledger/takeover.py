@@ -62,8 +62,8 @@ class Takeover:
         spent of the channels' counts as spent and taken every message it may have been
         sending as unknown."""
         began = self._crew.clock()
-        touched = self._crew.ledger.touched_since(began - TOUCHED_KEPT)
-        self._crew.ledger.reassert(owner for owner, _ in touched)
+        touched = self._crew.touches.touched_since(began - TOUCHED_KEPT)
+        self._crew.touches.reassert(owner for owner, _ in touched)
         self._spent_before(touched, began)
         waits = REQUEST_LANDS_WITHIN - LEASE_SAFETY
         await asyncio.sleep(max(0.0, began + waits - self._crew.clock()))
@@ -75,7 +75,7 @@ class Takeover:
         ages: dict[int, list[float]] = {}
         for owner, channel_id in touched:
             ages.setdefault(channel_id, []).extend(
-                now - t for t in self._crew.ledger.changes_of(owner) if now - t < CHANNEL_PERIOD
+                now - t for t in self._crew.touches.changes_of(owner) if now - t < CHANNEL_PERIOD
             )
         for channel_id, heard in ages.items():
             for kind in RequestKind:
@@ -135,11 +135,11 @@ class Takeover:
         behind: the newest copy found becomes the message (the next pass edits it to match the
         owner), any other copy is deleted, so no second hand with live controls stays in a
         DM."""
-        pending = await self._crew.ledger.pending_posts(owner)
+        pending = await self._crew.writes.pending_posts(owner)
         if not pending:
             return
         fence = self._attempts.fence(self._attempts.epoch())
-        kept = {record.message_id for record in (await self._crew.ledger.kept(owner)).values()}
+        kept = {record.message_id for record in (await self._crew.shown.kept(owner)).values()}
         for post in pending:
             try:
                 found = await self._crew.transport.lost_posts(owner, post, kept, fence)
@@ -147,10 +147,10 @@ class Takeover:
                     *extra, newest = found
                     kept.add(newest)
                     record = MessageRecord(post.key, post.channel_id, newest, "")
-                    await self._crew.ledger.sent(owner, [record])
+                    await self._crew.shown.sent(owner, [record])
                     for message_id in extra:
                         await self._crew.transport.delete(post.channel_id, message_id, fence)
-                await self._crew.ledger.looked_for(owner, post.key)
+                await self._crew.writes.looked_for(owner, post.key)
             except (NotSender, Fault, Unavailable):
                 raise  # (looked for again by the next pass)
             except Exception as error:

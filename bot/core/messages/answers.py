@@ -2,12 +2,13 @@
 
 A move says what happened (who moved, from which hand message, with which click); this module
 says what that means for the messages: a move made from a hand message is answered by updating
-that message, and its new look is kept with the move (the ledger's record of a click's answer,
-:func:`~bot.core.ledger.life.answer_kept`), so whatever sends the game's messages never draws
-it from before the move; a move by command is answered with the mover's hand as it is now, a
-private copy of their hand message that the command's token keeps up to date (its controls
-come with the first edit, once the copy is written down). A lobby's
-control (or the command that opened it) is answered with the lobby, kept likewise.
+that message, and its new look is kept with the move (an
+:class:`~bot.core.base.delivery.AnswerKept`, of which the ledger and the store make their
+records), so whatever sends the game's messages never draws it from before the move; a move by
+command is answered with the mover's hand as it is now, a private copy of their hand message
+that the command's token keeps up to date (its controls come with the first edit, once the copy
+is written down). A lobby's control (or the command that opened it) is answered with the lobby,
+kept likewise.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.keys import LOBBY, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel
-from bot.core.base.views import MessageRecord, MessageView, laid_out
+from bot.core.base.views import MessageView, laid_out
 from bot.core.games.games import Games, Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord
-from bot.core.ledger.life import answer_kept
 from bot.core.messages.projection import hand_message
 from engine.phase import Phase
 
@@ -34,7 +35,7 @@ __all__ = ["Answering", "MoveAnswer", "OpeningAnswer", "lobby_answer", "private_
 class Answering:
     """A move made from a hand message: the deal it is the hand of, (when the caller gave
     it) the click, whose answer is kept with the move, and the version of the look the click
-    was made on, when its control names it (``MessageRecord.seen``)."""
+    was made on, when its control names it (``AnswerKept.seen``)."""
 
     deal: int
     clicked: Clicked | None = None
@@ -75,7 +76,7 @@ class MoveAnswer:
         """Whether the answer shows a hand (then the coach settings of the people are read)."""
         return answering is not None or (mirror and not record.private)
 
-    def kept(self, saved: Loaded) -> MessageRecord | None:
+    def kept(self, saved: Loaded) -> AnswerKept | None:
         """Draw the answer on the game as saved; the record of the click's answer to keep
         with the move (None: no click to answer, or none known)."""
         seat = self._seat
@@ -91,9 +92,9 @@ class MoveAnswer:
         update = self._update = (key, self._hand_of(saved, answering.deal))
         if answering.clicked is None:
             return None
-        return answer_kept(
-            answering.clicked,
+        return AnswerKept(
             str(key),
+            answering.clicked,
             update[1].digest(),
             saved.record.version,
             self._now(),
@@ -142,12 +143,12 @@ def private_copy(view: MessageView) -> MessageView:
 
 def lobby_answer(
     record: GameRecord, reached: Clicked, at: float, *, launch: bool, series: str = ""
-) -> MessageRecord:
+) -> AnswerKept:
     """The lobby message as an interaction's answer shows it: ``record``'s lobby (``series``:
     the line of the series a rematch's lobby continues), reachable through the interaction's
     token from ``at`` (the message's id is 0 until the answer tells it)."""
     view = lobby_view(record, launch=launch, series=series)
-    return answer_kept(reached, LOBBY, view.digest(), record.version, at)
+    return AnswerKept(LOBBY, reached, view.digest(), record.version, at)
 
 
 class OpeningAnswer:
@@ -171,9 +172,9 @@ class OpeningAnswer:
         self._at = at
         self._launch = launch
         self._series = series
-        self._kept: MessageRecord | None = None
+        self._kept: AnswerKept | None = None
 
-    def kept(self, record: GameRecord) -> MessageRecord | None:
+    def kept(self, record: GameRecord) -> AnswerKept | None:
         """The lobby's look as the answer shows it, kept with the game as it opens (for the
         store's ``create_game``)."""
         if self._token is None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
 
 from bot.core.base.apart import is_apart
+from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
 from bot.core.base.owners import Owner
@@ -26,10 +27,7 @@ from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import series_text
-from bot.core.games.storage import GameRecords
-from bot.core.ledger.life import Drawing, Projector
-from bot.core.ledger.records import Owed
-from bot.core.ledger.storage import MessageRecords
+from bot.core.games.storage import DmRefusals, GameRecords
 from bot.core.messages.hand import ended_text
 from bot.core.messages.private_table import (
     hand_carrier,
@@ -57,7 +55,7 @@ class GameMessages(Projector):
     def __init__(
         self,
         games: Games,
-        store: MessageRecords,
+        store: DmRefusals,
         coach: CoachSettings,
         *,
         remind_after: timedelta = REMIND_AFTER,

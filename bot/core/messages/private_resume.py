@@ -11,10 +11,10 @@ that lives; Discord says whether it does, since its clock is not the bot's).
 
 from __future__ import annotations
 
+from bot.core.base.delivery import Carriers
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.games.games import Games
-from bot.core.ledger import MessageLedger
 from bot.core.messages.private_table import TABLE
 
 __all__ = ["PrivateResume"]
@@ -23,9 +23,9 @@ __all__ = ["PrivateResume"]
 class PrivateResume:
     """Keeps the token of each interaction at a private table, to bring its table back."""
 
-    def __init__(self, games: Games, ledger: MessageLedger) -> None:
+    def __init__(self, games: Games, carriers: Carriers) -> None:
         self._games = games
-        self._ledger = ledger
+        self._carriers = carriers
 
     async def answered(self, owner: Owner, shown: Clicked, *, moved: bool) -> None:
         """An interaction about ``owner``'s private table was answered (``shown``: its answer
@@ -38,4 +38,4 @@ class PrivateResume:
             return
         if not moved and not record.is_open:
             return  # (a move that ended the game is the one that sends its result)
-        await self._ledger.carrier(owner, shown, check=None if moved else TABLE)
+        await self._carriers.carrier(owner, shown, check=None if moved else TABLE)

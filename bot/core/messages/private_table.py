@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from bot.core.base.delivery import Owed, live
 from bot.core.base.keys import LOBBY, TABLE_OF_DEAL, MessageKey
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
@@ -36,8 +37,6 @@ from bot.core.base.views import (
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
-from bot.core.ledger.records import Owed
-from bot.core.ledger.routes import live
 from bot.core.messages.projection import owes_move
 from bot.core.messages.table import MAX_LAID_OUT
 from engine.phase import Phase

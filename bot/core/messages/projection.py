@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.base.delivery import Owed
 from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, LOBBY, REMIND, MessageKey
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
@@ -36,7 +37,6 @@ from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.series import again_of
-from bot.core.ledger.records import Owed
 from bot.core.messages.hand import (
     GAME_ENDED,
     closed_hand_text,

@@ -18,6 +18,7 @@ import functools
 from collections.abc import Awaitable, Callable
 
 from bot.core.base import refusals
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.entry import answers
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import LOBBY
@@ -26,7 +27,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
-from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
+from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games import lobby
 from bot.core.games.computer import (
     DEFAULT_LEVEL,
@@ -388,7 +389,7 @@ class Lobbies(OnGames):
 
 def _answered(
     after: GameRecord, clicked: Clicked | None, at: float, launch: bool, series: str = ""
-) -> MessageRecord | None:
+) -> AnswerKept | None:
     """The lobby's look once a click on it is answered (None: not a click on the lobby)."""
     if clicked is None:
         return None

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.owners import Owner
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
 from bot.core.games.records import ordinal
-from bot.core.ledger.life import Drawing, Projector
-from bot.core.ledger.records import Owed
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord
 from bot.core.ranked.storage import CardStore

@@ -21,6 +21,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.core.base.apart import APART_SEATS, game_owners, is_apart
+from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
@@ -30,8 +31,6 @@ from bot.core.base.views import MessageRecord, MessageView, Style, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
-from bot.core.ledger.life import Drawing, Projector
-from bot.core.ledger.records import Owed
 from bot.core.messages.private_table import (
     hand_carrier,
     moved_on,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.base import refusals
+from bot.core.base.delivery import AnswerKept, Carriers, MessageNews
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
@@ -21,11 +22,9 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
 from bot.core.base.text import escape
-from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
+from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.ledger import MessageLedger
-from bot.core.ledger.life import answer_kept
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD, CardMessages, card_view
@@ -84,7 +83,8 @@ class Ranked:
         store: RankedStore,
         games: Games,
         lobbies: Lobbies,
-        ledger: MessageLedger,
+        news: MessageNews,
+        carriers: Carriers,
         feed: ChangeFeed,
         queue: Matchmaker,
         cards: CardMessages,
@@ -94,7 +94,8 @@ class Ranked:
         self._store = store
         self._games = games
         self._lobbies = lobbies
-        self._ledger = ledger
+        self._news = news
+        self._carriers = carriers
         self._feed = feed
         self.queue = queue
         self._cards = cards
@@ -134,18 +135,18 @@ class Ranked:
         until = cooldown_until(abandoned, last)
         if until is not None and until > now:
             raise Refused(cooldown(until))
-        kept: list[tuple[MessageView, MessageRecord | None]] = []
+        kept: list[tuple[MessageView, AnswerKept | None]] = []
 
         def card(
             entry: EntryRecord, match: MatchRecord | None, opponent: EntryRecord | None
-        ) -> MessageRecord | None:
+        ) -> AnswerKept | None:
             view = card_view(entry, now, rating=rating, match=match, opponent=opponent)
-            record = None
+            answer = None
             if token is not None:
                 shown = Clicked(channel_id, 0, token)
-                record = answer_kept(shown, CARD, view.digest(), entry.version, now)
-            kept.append((view, record))
-            return record
+                answer = AnswerKept(CARD, shown, view.digest(), entry.version, now)
+            kept.append((view, answer))
+            return answer
 
         mu = float(MODEL.mu) if rating is None else rating.mu  # (a newcomer's skill)
         search = Search(user.id, user.name, avatar, guild_id, channel_id, place, mu, last_opponent)
@@ -154,13 +155,13 @@ class Ranked:
         except AlreadyRanked:
             live = await store.live_entry(user.id)
             raise Refused(ALREADY_SEARCHING if live is None else _busy(live)) from None
-        view, record = kept[-1]
+        view, answer = kept[-1]
         # (Kept with the entry, the card's answer is told to the ledger before its change is
         # published: nothing edits it through its token before it has landed. The opponent's
         # card, if paired at once, is drawn again.)
         entry = next(e for e in changed if e.id == entry.id)
-        if record is not None:
-            self._ledger.answer_kept(Owner.ranked(entry.id), record)
+        if answer is not None:
+            self._news.answer_kept(Owner.ranked(entry.id), answer)
         self._feed.publish(Change(Owner.ranked(entry.id), entry.version, channel_id))
         self.queue.published([e for e in changed if e.id != entry.id])
         sequel = Sequel(Owner.ranked(entry.id), channel_id, entry.version, key=CARD)
@@ -352,7 +353,7 @@ class Ranked:
     async def carry(self, place: Owner, shown: Clicked, *, moved: bool) -> None:
         """An interaction at a ranked place was answered (``shown``: its answer and token):
         its token may post the place's table again once no other reaches it (see
-        :meth:`Copies.carrier <bot.core.ledger.copies.Copies.carrier>`). Nothing is kept of
+        :meth:`Carriers.carrier <bot.core.base.delivery.Carriers.carrier>`). Nothing is kept of
         an interaction elsewhere than the place (its token would post the table there)."""
         if place.kind is not OwnerKind.PLACE or place.game_id is None or place.seat is None:
             return
@@ -365,7 +366,7 @@ class Ranked:
             return
         if not moved and not record.is_open:
             return  # (a move that ended the game is the one that sends its result)
-        await self._ledger.carrier(place, shown, check=None if moved else TABLE)
+        await self._carriers.carrier(place, shown, check=None if moved else TABLE)
 
 
 def _busy(entry: EntryRecord) -> str:

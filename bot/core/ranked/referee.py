@@ -29,22 +29,19 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.core.base.apart import APART_SEATS
+from bot.core.base.delivery import Carriers, WayIn
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
-from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
-from bot.core.base.views import MessageRecord
+from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.ledger import MessageLedger
-from bot.core.ledger.life import VIA
-from bot.core.ledger.routes import answer_on_its_way
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
-from bot.core.ranked.cards import CARD
 from bot.core.ranked.places import PlaceFeed
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus
 from bot.core.ranked.scoreboard import GAMES_A_MATCH, MatchView, game_channel, match_of_channel
@@ -76,7 +73,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         games: Games,
         lobbies: Lobbies,
         resign: Callable[[int, User, Ending], Awaitable[object]],
-        ledger: MessageLedger,
+        carriers: Carriers,
         turns: TurnClock,
         matches: MatchView,
         places: PlaceFeed,
@@ -90,7 +87,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         self._games = games
         self._lobbies = lobbies
         self._resign = resign
-        self._ledger = ledger
+        self._carriers = carriers
         self._turns = turns
         self._matches = matches
         self._places = places
@@ -200,7 +197,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             if not record.is_open:
                 await self._count(match, current, record)
                 continue
-            soon = await self._carriers(match, current)
+            soon = await self._ways_in(match, current)
             due = await self._clock_of(match, current, record)
             return due if soon is None else soon if due is None else min(soon, due)
         return self._clock()
@@ -223,45 +220,35 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         self._publish(changed)
         self._places.look_again(game.id, game.channel_id)
 
-    async def _carriers(self, match: MatchRecord, current: MatchGame) -> float | None:
+    async def _ways_in(self, match: MatchRecord, current: MatchGame) -> float | None:
         """Give each place of the game being played that has no way in yet (no table posted,
-        no carrier) its player's freshest interaction at their place that a token still
-        reaches: their card's, or what reached their place at the game before (its table,
-        their hand). Its table is posted through it. When to look again (an answer that may
-        still be on its way to that interaction's message: a post through its token before it
-        lands is refused)."""
-        soon: float | None = None
-        places = [Owner.place(current.game_id, seat) for seat in (0, 1)]
-        wanting = [p for p in places if not {TABLE, VIA} & set(await self._ledger.kept(p))]
+        no carrier) one from its player's interactions at their place: their card's, or what
+        reached their place at the game before (its table, their hand); the ledger picks the
+        freshest a token still reaches (:meth:`Carriers.way_in
+        <bot.core.base.delivery.Carriers.way_in>`), and the place's table is posted through it.
+        When to look again (an answer that may still be on its way to that interaction's
+        message: a post through its token before it lands is refused)."""
+        places = [Owner.place(current.game_id, seat) for seat in APART_SEATS]
+        wanting = await self._carriers.wanting(places, TABLE)
         if not wanting:
             return None  # (each place has its way in already: the usual look)
         entries = await self._store.match_entries(match)
+        earlier: list[MatchGame] = []
+        if current.number > 1:
+            earlier = [
+                g for g in await self._store.match_games(match.id) if g.number == current.number - 1
+            ]
+        soon: float | None = None
         for seat, entry in enumerate(entries):
             place = places[seat]
             if place not in wanting:
                 continue
-            found: list[MessageRecord] = []
-            card = (await self._ledger.kept(Owner.ranked(entry.id))).get(CARD)
-            if card is not None:
-                found.append(card)
-            if current.number > 1:
-                earlier = await self._store.match_games(match.id)
-                for game in earlier:
-                    if game.number == current.number - 1:
-                        found += (await self._ledger.kept(Owner.place(game.game_id, seat))).values()
-            now = self._clock()
-            live = [r for r in found if _reaches(r, entry, now)]
-            ready = [r for r in live if not answer_on_its_way(r, now)]
-            if not ready:
-                if live:
-                    soon = now + ANSWER_RETRY
-                continue
-            best = max(ready, key=lambda r: r.token_at or 0.0)
-            via = MessageRecord(
-                VIA, best.channel_id, best.message_id, "", best.token, best.token_at, best.original
-            )
-            await self._ledger.sent(place, [via])
-            self._places.look_again(current.game_id, game_channel(match.id, current.number))
+            sources = [Owner.ranked(entry.id), *(Owner.place(g.game_id, seat) for g in earlier)]
+            way = await self._carriers.way_in(place, entry.channel_id, sources)
+            if way is WayIn.WAITS:
+                soon = self._clock() + ANSWER_RETRY
+            elif way is WayIn.GIVEN:
+                self._places.look_again(current.game_id, game_channel(match.id, current.number))
         return soon
 
     async def _clock_of(
@@ -342,14 +329,3 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         await self._resign(record.channel_id, User(leaver, record.seats[seat].name), Ending.LEFT)
         self._matches.changed(match.id)
         self._places.look_again(record.id, record.channel_id)
-
-
-def _reaches(record: MessageRecord, entry: EntryRecord, now: float) -> bool:
-    """Whether ``record``'s token still reaches ``entry``'s place (it may post a follow-up
-    there)."""
-    return (
-        record.token is not None
-        and record.token_at is not None
-        and now - record.token_at < TOKEN_USABLE
-        and record.channel_id == entry.channel_id
-    )

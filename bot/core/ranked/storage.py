@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from bot.core.base.views import MessageRecord
+from bot.core.base.delivery import AnswerKept
 from bot.core.games.storage import GameRecords
-from bot.core.ledger.storage import MessageRecords
 from bot.core.ranked.records import (
     EntryRecord,
     EntryStatus,
@@ -36,7 +35,7 @@ __all__ = [
 ]
 
 #: What draws a player's card as they join: from their entry, its match and their opponent.
-Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None]
+Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], AnswerKept | None]
 #: Whom a newcomer may be paired with among searching players, best first (given the blocks).
 Pick = Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
 #: What joining the queue gives: the entry, its match if paired at once, the entries changed.
@@ -129,8 +128,5 @@ class CardStore(RankedReads, LadderStore, Protocol):
     """What a player's card is drawn from: their entry, its match, their rating."""
 
 
-class RankedStore(
-    QueueStore, MatchStore, LadderStore, BlockStore, GameRecords, MessageRecords, Protocol
-):
-    """The entries, matches, ratings and blocks of ranked play (and the games and messages
-    it plays and draws)."""
+class RankedStore(QueueStore, MatchStore, LadderStore, BlockStore, GameRecords, Protocol):
+    """The entries, matches, ratings and blocks of ranked play (and the games it plays)."""

@@ -1,8 +1,8 @@
 """Ranked play put together: the calls (:class:`~bot.core.ranked.ranked.Ranked`), the queue, the
-referee, and the projectors of its messages, built on the games, the ledger and one store.
+referee, and the projectors of its messages, built on the games, the ledger's port and one store.
 
-:func:`ranked_play` is the one place the rest of the core meets this wing: it registers the
-cards' and the places' projectors with the ledger, makes each change of a game played apart a
+:func:`ranked_play` is the one place the rest of the core meets this wing: it hands the cards'
+and the places' projectors to the ledger (``draw_with``), makes each change of a game played apart a
 change of its places (in every process), and hands back :class:`RankedPlay`, whose
 :meth:`~RankedPlay.start` and :meth:`~RankedPlay.stop` the process that sends calls (the
 referee, and the sweep of the queue every few seconds).
@@ -15,11 +15,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.core.base.delivery import Carriers, MessageNews, Projector
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.owners import OwnerKind
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games
-from bot.core.ledger import MessageLedger
 from bot.core.play.moves import Moves
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CardMessages
@@ -96,7 +96,9 @@ def ranked_play(
     games: Games,
     lobbies: Lobbies,
     moves: Moves,
-    ledger: MessageLedger,
+    news: MessageNews,
+    carriers: Carriers,
+    draw_with: Callable[[OwnerKind, Projector], None],
     coach: CoachSettings,
     *,
     clock: Callable[[], float],
@@ -105,15 +107,16 @@ def ranked_play(
     launch: bool = False,
     retention: float | None = None,
 ) -> RankedPlay:
-    """Ranked play on ``store``: its projectors registered with ``ledger``, the places
-    following ``feed``; the parts. ``turn_seconds``: how long a turn lasts; the rest as the
-    games' messages take them."""
+    """Ranked play on ``store``: its projectors handed to the ledger (``draw_with``), what its
+    calls' answers keep told to it (``news``), the interactions that carry its places'
+    messages given to it (``carriers``), the places following ``feed``; the parts.
+    ``turn_seconds``: how long a turn lasts; the rest as the games' messages take them."""
     turns = TurnClock(turn_seconds)
     places = PlaceFeed(feed)
     matches = MatchView(store)
     cards = CardMessages(store, clock)
-    ledger.add(OwnerKind.RANKED, cards)
-    ledger.add(
+    draw_with(OwnerKind.RANKED, cards)
+    draw_with(
         OwnerKind.PLACE,
         PlaceMessages(
             games,
@@ -128,7 +131,7 @@ def ranked_play(
     )
     queue = Matchmaker(store, feed, clock)
     referee = Referee(
-        store, feed, games, lobbies, moves.resign, ledger, turns, matches, places, clock=clock
+        store, feed, games, lobbies, moves.resign, carriers, turns, matches, places, clock=clock
     )
-    calls = Ranked(store, games, lobbies, ledger, feed, queue, cards, clock=clock)
+    calls = Ranked(store, games, lobbies, news, carriers, feed, queue, cards, clock=clock)
     return RankedPlay(calls, queue, referee, turns, clock)

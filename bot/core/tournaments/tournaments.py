@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
+from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
@@ -23,8 +24,6 @@ from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
 from bot.core.games.records import GameRecord, ResultRecord
-from bot.core.ledger.life import Drawing, Projector
-from bot.core.ledger.records import Owed
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,

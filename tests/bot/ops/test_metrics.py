@@ -51,7 +51,7 @@ async def wired(service: Services, store: Store) -> Metrics:
     """The metrics of a process put together as the bot puts them (the game pages and the
     Activity on), the figures read from the database read once."""
     metrics = Metrics()
-    cluster = Cluster(store, service.feed, service.ledger, became_sender=_nothing)
+    cluster = Cluster(store, service.feed, service.ledger.answers, became_sender=_nothing)
     readiness = Readiness(
         holder=cluster.holder,
         shards=lambda: {0: True},
@@ -157,7 +157,7 @@ async def test_the_ranked_queue_is_read_from_the_database(service: Services, sto
     await metrics.refresh()
     assert metrics.registry.get_sample_value("cribbage_queue_length", queue) == 0
     service.ranked.stop()
-    await service.ledger.flush()
+    await service.ledger.writes.flush()
 
 
 def _moves(metrics: Metrics) -> float:
@@ -188,4 +188,4 @@ async def test_every_move_is_counted_once_the_computers_first_discards_too(
     for stop in range(1, 6):
         await drive(service, table, (AL,), stop_after=1)
         assert await _logged(store) == _moves(metrics), f"after move {stop}"
-    await service.ledger.flush()
+    await service.ledger.writes.flush()

@@ -21,10 +21,13 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
 from bot.core.games.records import GameStatus, SeatRecord
+from bot.core.ledger.life import answer_record
 from bot.store import Store
 from bot.store.cluster import Cluster, change_of
 from bot.store.store import ANNOUNCE_CHANNEL
@@ -74,15 +77,14 @@ async def _a_move_with_a_clicks_answer(store: Store) -> tuple[int, MessageRecord
         guild_id=5, channel_id=10, creator=SeatRecord(0, 1, "Al"), num_players=2, target=121,
         now=100.0,
     )  # fmt: skip
-    answer = MessageRecord(
-        "hand:1:0", 77, 88, "2:abc", token="tok", token_at=100.0, original=True,
-        version=game.version + 1, unconfirmed_since=101.0, seen=game.version,
-    )  # fmt: skip
+    answer = AnswerKept(
+        "hand:1:0", Clicked(77, 88, "tok"), "2:abc", game.version + 1, 101.0, seen=game.version
+    )
     await store.save(
         game.id, game.version, now=101.0, status=GameStatus.LOBBY, actions=['{"type": "x"}'],
         answered=answer,
     )  # fmt: skip
-    return game.id, answer
+    return game.id, answer_record(answer)
 
 
 async def test_another_process_hears_a_clicks_answer_and_the_look_it_was_made_on(

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
-from bot.core.base.replies import User
+from bot.core.base.replies import Clicked, User
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.base.views import MessageRecord
 from bot.core.games.records import GameStatus, ResultRecord, SeatRecord
@@ -338,8 +339,10 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
 async def _answered(store: Store, owner: Owner, message: MessageRecord) -> None:
     """A click on the game's message answered with ``message``, kept as a move keeps it."""
     game = await store.get_game(owner.id)
-    assert game is not None
-    await store.save(game.id, game.version, now=2.0, status=game.status, answered=message)
+    assert game is not None and message.token is not None and message.token_at is not None
+    clicked = Clicked(message.channel_id, message.message_id, message.token)
+    answer = AnswerKept(message.key, clicked, message.digest, message.version, message.token_at)
+    await store.save(game.id, game.version, now=2.0, status=game.status, answered=answer)
 
 
 async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:

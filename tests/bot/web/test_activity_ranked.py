@@ -46,7 +46,7 @@ async def client(service: Services, store: Store) -> AsyncIterator[TestClient[An
         yield test_client
     activity.stop()
     service.ranked.stop()
-    await service.ledger.flush()
+    await service.ledger.writes.flush()
 
 
 async def _queue(service: Services, user: User, guild: int | None, channel: int) -> None:

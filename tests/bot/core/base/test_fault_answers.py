@@ -238,9 +238,9 @@ async def test_what_was_sent_is_written_down_once_the_store_has_room(
         await write(*args, **kwargs)
 
     monkeypatch.setattr(store, "set_messages", full)
-    await service.ledger.sent(owner, [MessageRecord("lobby", CHANNEL, 77, "drawn")])
+    await service.ledger.shown.sent(owner, [MessageRecord("lobby", CHANNEL, 77, "drawn")])
     for _ in range(10):
-        if await service.ledger.flush() and not failing[0]:
+        if await service.ledger.writes.flush() and not failing[0]:
             break
     assert (await store.messages(owner))["lobby"].message_id == 77
     [line] = fault_lines(caplog)

@@ -24,12 +24,12 @@ async def test_a_recent_link_is_read_from_the_store_once(store: Store) -> None:
     await store.set_dm_link(DmLink(USER, 900, "token-a", time.time()))
     ledger = _shared_ledger(store)
     first = store.db.round_trips
-    link = await ledger.dm_link(USER)
+    link = await ledger.dm_links.link(USER)
     assert link is not None and link.token == "token-a"
     read = store.db.round_trips
     assert read > first
     for _ in range(3):
-        assert await ledger.dm_link(USER) == link
+        assert await ledger.dm_links.link(USER) == link
     assert store.db.round_trips == read
 
 
@@ -37,10 +37,10 @@ async def test_an_older_link_is_read_again_for_a_newer_one(store: Store) -> None
     old = time.time() - DM_LINK_REFRESH_SECONDS - 1
     await store.set_dm_link(DmLink(USER, 900, "token-a", old))
     ledger = _shared_ledger(store)
-    assert (await ledger.dm_link(USER)) == DmLink(USER, 900, "token-a", old)
+    assert (await ledger.dm_links.link(USER)) == DmLink(USER, 900, "token-a", old)
     # Another process answered a newer click in the DM and wrote its token down.
     await store.set_dm_link(DmLink(USER, 900, "token-b", time.time()))
-    newer = await ledger.dm_link(USER)
+    newer = await ledger.dm_links.link(USER)
     assert newer is not None and newer.token == "token-b"
 
 

@@ -240,7 +240,7 @@ async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
     keeper = make_keeper(service, courier, Pacer())
     # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
     for key in ("hand:1:1",):
-        await service.ledger.gone(game_owner(game_id), key)
+        await service.ledger.shown.gone(game_owner(game_id), key)
     await catch_up(keeper, game_id)
     await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
@@ -254,7 +254,7 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     # the DM is refused, and the notice is the table's to post.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await service.ledger.gone(game_owner(game_id), "hand:1:1")
+    await service.ledger.shown.gone(game_owner(game_id), "hand:1:1")
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
@@ -270,7 +270,9 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
     for key in ("hand:1:0", "hand:1:1"):
-        await service.ledger.gone(game_owner(game_id), key)  # owed afresh: drawn now, at the deal
+        await service.ledger.shown.gone(
+            game_owner(game_id), key
+        )  # owed afresh: drawn now, at the deal
     courier.held = asyncio.Event()
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), CHANNEL)
@@ -413,7 +415,7 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     stays to be looked for by whoever sends next."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.posting(owner, "hand:1:0", 555)
+    await service.ledger.writes.posting(owner, "hand:1:0", 555)
     courier.may_send = False
 
     async def lost(*_: object) -> list[int]:
@@ -422,7 +424,7 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     courier.lost = lost
     keeper = make_keeper(service, courier, Pacer())
     assert owner in await keeper.reconcile()
-    assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
+    assert [p.key for p in await service.ledger.writes.pending_posts(owner)] == ["hand:1:0"]
     await settle(keeper)
     assert courier.sent == []
 
@@ -435,7 +437,7 @@ async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_los
     start-up reconciles (then the found message is edited, not posted a second time)."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.posting(owner, "lobby", CHANNEL)
+    await service.ledger.writes.posting(owner, "lobby", CHANNEL)
     courier = FakeCourier()
     looked = courier.finds_lost_posts(777)
     keeper = make_keeper(service, courier, Pacer())
@@ -508,12 +510,12 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     # The sender had not closed Al's hand of deal 1 yet (it shows a turn of deal 1), and no
     # click's token reaches it any more: it is edited with the bot's token, in Al's DM.
     kept = dataclasses.replace(
-        (await service.ledger.kept(owner))["hand:1:0"],
+        (await service.ledger.shown.kept(owner))["hand:1:0"],
         digest="a turn of deal 1",
         token=None,
         token_at=None,
     )
-    await service.ledger.sent(owner, [kept])
+    await service.ledger.shown.sent(owner, [kept])
     # Al's DM has room for two more edits: a redraw would wait, leaving them to his turn.
     pacer = Pacer(channel_limit=4)
     for _ in range(2):
@@ -536,7 +538,7 @@ async def _answered_by_the_other_process(
     courier = FakeCourier()
     opened = await other.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id)
-    assert await other.ledger.kept(owner) == {}, "read before anything was posted"
+    assert await other.ledger.shown.kept(owner) == {}, "read before anything was posted"
     assert (await other.lobbies.join(CHANNEL, BEA)).ok
     assert (await other.lobbies.start(CHANNEL, AL)).ok
     controls = next(o.view.hand for o in await owed_now(sender, owner.id) if o.key == "hand:1:0")
@@ -562,7 +564,7 @@ async def test_the_process_that_answered_confirms_an_answer_to_a_message_posted_
     # benchmarks/bot_load.py, against 1.0 with one).
     _, other, _, _, owner, answer, clicked = await _answered_by_the_other_process(store, clock)
     await other.answered(answer, landed=True, shown=clicked)
-    assert await other.ledger.flush()
+    assert await other.ledger.writes.flush()
     kept = (await store.messages(owner))["hand:1:0"]
     assert kept.unconfirmed_since is None and kept.token == "al-discards"
     clock.advance(seconds=60)
@@ -602,10 +604,10 @@ async def test_a_message_edited_again_after_an_answer_taken_as_lost_is_not_taken
     before = len(courier.sent)
     for _ in range(2):  # the sender's look for answers never said to have landed, twice
         for found, version, channel_id in await store.unconfirmed(clock.now.timestamp()):
-            sender.ledger.heard_late(found)
+            sender.ledger.answers.heard_late(found)
             sender.feed.publish(Change(found, version, channel_id))
         await settle(keeper)
-        assert await sender.ledger.flush()
+        assert await sender.ledger.writes.flush()
     edits = [sent for sent in courier.tokens[before:] if sent[0] == "hand:1:0"]
     assert edits == [("hand:1:0", "al-discards")], "edited again once"
     kept = (await store.messages(owner))["hand:1:0"]

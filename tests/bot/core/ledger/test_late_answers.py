@@ -20,11 +20,13 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.delivery import AnswerKept
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.views import MessageRecord
 from bot.core.ledger import MessageLedger
+from bot.core.ledger.life import answer_record
 
 OWNER = Owner.game(7)
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -62,38 +64,48 @@ def _answer(version: int) -> MessageRecord:
     )
 
 
+def _told(record: MessageRecord) -> AnswerKept:
+    """A click's answer as the wing that kept it tells the ledger (of which the ledger makes
+    ``record`` again)."""
+    assert record.token is not None and record.unconfirmed_since is not None
+    clicked = Clicked(record.channel_id, record.message_id, record.token)
+    told = AnswerKept(record.key, clicked, record.digest, record.version, record.unconfirmed_since)
+    assert answer_record(told) == record
+    return told
+
+
 async def _sender() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
     ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
-    await ledger.kept(OWNER)  # drawn once: from then on kept in memory with every change
-    await ledger.sent(OWNER, [PLAY])
-    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+    await ledger.shown.kept(OWNER)  # drawn once: from then on kept in memory with every change
+    await ledger.shown.sent(OWNER, [PLAY])
+    assert (await ledger.shown.kept(OWNER))[PLAY.key] == PLAY
     return feed, ledger
 
 
 async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown() -> None:
     feed, ledger = await _sender()
-    ledger.answer_kept_elsewhere(OWNER, _answer(4))
+    ledger.answers.answer_kept_elsewhere(OWNER, _answer(4))
     feed.publish(Change(OWNER, 4, 900))
-    kept = (await ledger.kept(OWNER))[PLAY.key]
+    kept = (await ledger.shown.kept(OWNER))[PLAY.key]
     assert kept == _answer(4), "the hand may show the answer: it is edited again once it lands"
-    assert not ledger.sends_answer(OWNER, kept), "the other process sends it"
+    assert not ledger.answers.sends_answer(OWNER, kept), "the other process sends it"
 
 
 async def test_a_later_answer_from_another_process_is_kept_as_before() -> None:
     feed, ledger = await _sender()
-    ledger.answer_kept_elsewhere(OWNER, _answer(6))
+    ledger.answers.answer_kept_elsewhere(OWNER, _answer(6))
     feed.publish(Change(OWNER, 6, 900))
-    assert (await ledger.kept(OWNER))[PLAY.key] == _answer(6)
+    assert (await ledger.shown.kept(OWNER))[PLAY.key] == _answer(6)
 
 
 async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
     # This process hears its own moves as it saves them: an older answer of its own is one
     # it made before that later look, and has been accounted for.
     feed, ledger = await _sender()
-    ledger.answer_kept(OWNER, _answer(4))
+    ledger.answers.answer_kept(OWNER, _told(_answer(4)))
     feed.publish(Change(OWNER, 4, 900))
-    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+    assert (await ledger.shown.kept(OWNER))[PLAY.key] == PLAY
 
 
 #: The hand of a new deal as posted at version 3, its record still to come (the keeper is
@@ -104,7 +116,7 @@ POSTED = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-discard-menu", vers
 async def _posting() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
     ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
-    await ledger.kept(OWNER)
+    await ledger.shown.kept(OWNER)
     return feed, ledger
 
 
@@ -113,36 +125,39 @@ async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
     elsewhere: bool,
 ) -> None:
     feed, ledger = await _posting()
-    (ledger.answer_kept_elsewhere if elsewhere else ledger.answer_kept)(OWNER, _answer(4))
+    if elsewhere:
+        ledger.answers.answer_kept_elsewhere(OWNER, _answer(4))
+    else:
+        ledger.answers.answer_kept(OWNER, _told(_answer(4)))
     feed.publish(Change(OWNER, 4, 900))
-    await ledger.sent(OWNER, [POSTED])
-    assert (await ledger.kept(OWNER))[POSTED.key] == _answer(4)
-    assert ledger.sends_answer(OWNER, _answer(4)) is not elsewhere
+    await ledger.shown.sent(OWNER, [POSTED])
+    assert (await ledger.shown.kept(OWNER))[POSTED.key] == _answer(4)
+    assert ledger.answers.sends_answer(OWNER, _answer(4)) is not elsewhere
 
 
 async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() -> None:
     feed, ledger = await _posting()
     copy = dataclasses.replace(_answer(4), message_id=7777)  # /cribbage hand's copy, clicked
-    ledger.answer_kept_elsewhere(OWNER, copy)
+    ledger.answers.answer_kept_elsewhere(OWNER, copy)
     feed.publish(Change(OWNER, 4, 900))
-    await ledger.sent(OWNER, [POSTED])
-    assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
+    await ledger.shown.sent(OWNER, [POSTED])
+    assert (await ledger.shown.kept(OWNER))[POSTED.key] == POSTED
 
 
 async def _answer_heard_while_editing() -> tuple[ChangeFeed, MessageLedger]:
     """The hand was posted (at version 3); the keeper draws version 5 and edits the hand, and
     the discard's answer (version 4) is heard while that edit is on its way."""
     feed, ledger = await _posting()
-    await ledger.sent(OWNER, [POSTED])
-    ledger.answer_kept_elsewhere(OWNER, _answer(4))
+    await ledger.shown.sent(OWNER, [POSTED])
+    ledger.answers.answer_kept_elsewhere(OWNER, _answer(4))
     feed.publish(Change(OWNER, 4, 900))
     return feed, ledger
 
 
 async def test_an_edit_made_while_an_answer_to_it_was_heard_of_is_taken_as_overwritten() -> None:
     _, ledger = await _answer_heard_while_editing()
-    await ledger.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
-    kept = (await ledger.kept(OWNER))[PLAY.key]
+    await ledger.shown.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
+    kept = (await ledger.shown.kept(OWNER))[PLAY.key]
     assert kept == _answer(4), "the answer may land over the edit: edited again once it has"
 
 
@@ -151,8 +166,8 @@ async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_sh
     # reaches the message only after the answer has landed.
     _, ledger = await _answer_heard_while_editing()
     edited = dataclasses.replace(_answer(4), digest=PLAY.digest, version=5, unconfirmed_since=None)
-    await ledger.sent(OWNER, [edited])
-    assert (await ledger.kept(OWNER))[PLAY.key] == edited
+    await ledger.shown.sent(OWNER, [edited])
+    assert (await ledger.shown.kept(OWNER))[PLAY.key] == edited
 
 
 #: A private table's lobby: Bea's Join answered (version 1), then Al's Start (version 2) made
@@ -186,23 +201,25 @@ async def test_an_answer_heard_to_land_after_a_later_click_leaves_that_ones_on_i
     feed = ChangeFeed()
     store = Store()
     ledger = MessageLedger(store, feed, lambda: NOW)  # type: ignore[arg-type]
-    await ledger.kept(OWNER)
-    await ledger.sent(OWNER, [LOBBY])
+    await ledger.shown.kept(OWNER)
+    await ledger.shown.sent(OWNER, [LOBBY])
     join, start = _lobby_answer(1, "token-of-the-join"), _lobby_answer(2, "token-of-the-start")
     for answer in (join, start):
-        ledger.answer_kept(OWNER, answer)
+        ledger.answers.answer_kept(OWNER, _told(answer))
         feed.publish(Change(OWNER, answer.version, 900))
-    await ledger.answered(*_landed(1, "token-of-the-join"), join.digest)
-    kept = (await ledger.kept(OWNER))["lobby"]
-    assert kept == start and ledger.sends_answer(OWNER, kept), "the Start's is on its way"
+    await ledger.answers.answered(*_landed(1, "token-of-the-join"), join.digest)
+    kept = (await ledger.shown.kept(OWNER))["lobby"]
+    assert kept == start and ledger.answers.sends_answer(OWNER, kept), "the Start's is on its way"
     # /cribbage new's answer (version 0, not kept with a move) heard last of all says where
     # the lobby is, and nothing of what it shows now.
-    await ledger.answered(*_landed(0, "token-of-the-command", kept=False), LOBBY.digest)
-    await ledger.flush()
-    assert (await ledger.kept(OWNER))["lobby"] == start
+    await ledger.answers.answered(*_landed(0, "token-of-the-command", kept=False), LOBBY.digest)
+    await ledger.writes.flush()
+    assert (await ledger.shown.kept(OWNER))["lobby"] == start
     assert store.rows["lobby"].token != "token-of-the-command", "nor writes it down"
-    await ledger.answered(*_landed(2, "token-of-the-start"), start.digest)
-    assert (await ledger.kept(OWNER))["lobby"] == dataclasses.replace(start, unconfirmed_since=None)
+    await ledger.answers.answered(*_landed(2, "token-of-the-start"), start.digest)
+    assert (await ledger.shown.kept(OWNER))["lobby"] == dataclasses.replace(
+        start, unconfirmed_since=None
+    )
 
 
 @pytest.mark.parametrize("waited", [True, False], ids=["a send waited", "nothing waited"])
@@ -214,14 +231,14 @@ async def test_a_send_that_waited_on_this_processs_answer_is_drawn_again_the_mom
     # waited for the hold's timer (half a second; most of a start's wait on the internet).
     feed = ChangeFeed()
     ledger = MessageLedger(Store(), feed, lambda: NOW)  # type: ignore[arg-type]
-    await ledger.kept(OWNER)
-    await ledger.sent(OWNER, [LOBBY])
+    await ledger.shown.kept(OWNER)
+    await ledger.shown.sent(OWNER, [LOBBY])
     start = _lobby_answer(2, "token-of-the-start")
-    ledger.answer_kept(OWNER, start)
+    ledger.answers.answer_kept(OWNER, _told(start))
     feed.publish(Change(OWNER, 2, 900))
     if waited:
-        assert ledger.sends_answer(OWNER, start)  # (asked by the route that holds the edit)
+        assert ledger.answers.sends_answer(OWNER, start)  # (asked by the route that holds the edit)
     heard: list[Change] = []
     feed.subscribe(heard.append)
-    await ledger.answered(*_landed(2, "token-of-the-start"), start.digest)
+    await ledger.answers.answered(*_landed(2, "token-of-the-start"), start.digest)
     assert heard == ([Change(OWNER, 2, 900)] if waited else [])

@@ -11,11 +11,11 @@ from collections.abc import Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord, MessageView
-from bot.core.ledger import Drawing, MessageLedger, Projector
-from bot.core.ledger.records import Owed
+from bot.core.ledger import MessageLedger
 
 OWNER = Owner.game(7)
 HAND = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-hand", version=3)
@@ -61,7 +61,7 @@ async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
     store = SlowStore()
     feed = ChangeFeed()
     ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
-    await ledger.sent(OWNER, [HAND])
+    await ledger.shown.sent(OWNER, [HAND])
     await asyncio.wait_for(store.writing.wait(), timeout=5)
     return store, feed, ledger
 
@@ -69,14 +69,14 @@ async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
 async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None:
     store, feed, ledger = await _writing_the_hand()
     # A change heard late: what is kept of the owner's messages is read again, mid-write.
-    ledger.heard_late(OWNER)
+    ledger.answers.heard_late(OWNER)
     feed.publish(Change(OWNER, 4, 900))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == HAND
     store.release.set()
-    assert await ledger.flush()
-    ledger.heard_late(OWNER)
+    assert await ledger.writes.flush()
+    ledger.answers.heard_late(OWNER)
     feed.publish(Change(OWNER, 4, 900))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == HAND
 
 
 async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
@@ -89,7 +89,7 @@ async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
     store, _, ledger = await _writing_the_hand()
 
     async def flush() -> dict[str, MessageRecord]:
-        assert await ledger.flush()
+        assert await ledger.writes.flush()
         return dict(store.rows)  # (what the store holds the moment the flush returns)
 
     flushing = await _started(flush())
@@ -103,11 +103,11 @@ async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_w
     # Another process answered a click on the same message meanwhile, at a later version.
     answered = MessageRecord(HAND.key, 900, 5001, "digest-of-the-answer", "tok", 1.0, True, 5)
     store.rows[HAND.key] = answered
-    ledger.heard_late(OWNER)
+    ledger.answers.heard_late(OWNER)
     feed.publish(Change(OWNER, 5, 900))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == answered
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == answered
     store.release.set()
-    await ledger.flush()
+    await ledger.writes.flush()
 
 
 async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone() -> None:
@@ -117,10 +117,10 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     store.release.set()
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     answer = MessageRecord("lobby", 900, 0, "the lobby", "tok", 1.0, True, 1)
-    await ledger.kept(OWNER)  # drawn once: kept in memory from then on
-    await ledger.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
-    await ledger.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
-    kept = (await ledger.kept(OWNER))["lobby"]
+    await ledger.shown.kept(OWNER)  # drawn once: kept in memory from then on
+    await ledger.shown.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
+    await ledger.shown.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
+    kept = (await ledger.shown.kept(OWNER))["lobby"]
     assert (kept.message_id, kept.digest) == (5002, "dealt")
 
 
@@ -149,7 +149,7 @@ async def test_a_table_is_settled_only_once_what_it_shows_is_written() -> None:
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
     sent = MessageRecord("table:1", 900, 5001, projector.view.digest(), version=3)
-    await ledger.sent(OWNER, [sent])
+    await ledger.shown.sent(OWNER, [sent])
 
     async def settle() -> dict[str, MessageRecord]:
         assert await ledger.settled(OWNER)
@@ -172,7 +172,7 @@ async def test_a_table_whose_write_fails_is_not_settled() -> None:
     projector = OneTable("the end")
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
-    await ledger.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
+    await ledger.shown.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
     assert not await ledger.settled(OWNER)
 
 
@@ -204,15 +204,15 @@ async def test_who_draws_an_owner_while_it_is_read_again_waits_for_that_read() -
     with live controls)."""
     store = HeldReads()
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
-    assert await ledger.kept(OWNER) == {}  # (kept in memory from here on)
+    assert await ledger.shown.kept(OWNER) == {}  # (kept in memory from here on)
     # The sender before posted the hand and wrote it down; this process takes over.
     store.rows[HAND.key] = HAND
     ledger.sending_again()
     store.release.clear()
     store.reading.clear()
-    first = asyncio.ensure_future(ledger.kept(OWNER))
+    first = asyncio.ensure_future(ledger.shown.kept(OWNER))
     await asyncio.wait_for(store.reading.wait(), timeout=5)
-    second = await _started(ledger.kept(OWNER))  # drawn while the read is on its way
+    second = await _started(ledger.shown.kept(OWNER))  # drawn while the read is on its way
     store.release.set()  # the read ends
     assert (await asyncio.wait_for(first, timeout=5)).get(HAND.key) == HAND
     drawn = await asyncio.wait_for(second, timeout=5)

@@ -64,40 +64,40 @@ def test_a_doubt_is_never_lessened_to_a_plain_read() -> None:
 
 async def test_after_a_takeover_what_is_read_is_taken_as_unknown_once() -> None:
     store, ledger = _ledger()
-    assert (await ledger.kept(OWNER))[TABLE.key] == TABLE
-    ledger.reassert([OWNER])
-    assert (await ledger.kept(OWNER))[TABLE.key].digest == ""  # edited again
+    assert (await ledger.shown.kept(OWNER))[TABLE.key] == TABLE
+    ledger.touches.reassert([OWNER])
+    assert (await ledger.shown.kept(OWNER))[TABLE.key].digest == ""  # edited again
     assert store.reads == 2
-    await ledger.kept(OWNER)
+    await ledger.shown.kept(OWNER)
     assert store.reads == 2, "read once, then kept"
 
 
 async def test_a_doubt_asked_while_a_read_is_on_its_way_is_that_reads() -> None:
     store, ledger = _ledger()
-    await ledger.kept(OWNER)
+    await ledger.shown.kept(OWNER)
     ledger.sending_again()
     store.hold = asyncio.Event()
-    reading = asyncio.ensure_future(ledger.kept(OWNER))
+    reading = asyncio.ensure_future(ledger.shown.kept(OWNER))
     while store.reads < 2:
         await asyncio.sleep(0)
-    ledger.reassert([OWNER])
+    ledger.touches.reassert([OWNER])
     store.hold.set()
     assert (await reading)[TABLE.key].digest == ""
     store.hold = None
-    assert (await ledger.kept(OWNER))[TABLE.key] == TABLE  # read again, plainly
+    assert (await ledger.shown.kept(OWNER))[TABLE.key] == TABLE  # read again, plainly
     assert store.reads == 3
 
 
 async def test_a_read_that_fails_leaves_its_doubt_to_the_next() -> None:
     feed = ChangeFeed()
     store, ledger = _ledger(feed)
-    await ledger.kept(OWNER)
-    ledger.reassert([OWNER])
+    await ledger.shown.kept(OWNER)
+    ledger.touches.reassert([OWNER])
     store.fail = True
     with pytest.raises(OSError):
-        await ledger.kept(OWNER)
+        await ledger.shown.kept(OWNER)
     store.fail = False
-    assert (await ledger.kept(OWNER))[TABLE.key].digest == ""
-    ledger.heard_late(OWNER)
+    assert (await ledger.shown.kept(OWNER))[TABLE.key].digest == ""
+    ledger.answers.heard_late(OWNER)
     feed.publish(Change(OWNER, 5, 900))  # (heard late)
-    assert (await ledger.kept(OWNER))[TABLE.key] == TABLE
+    assert (await ledger.shown.kept(OWNER))[TABLE.key] == TABLE

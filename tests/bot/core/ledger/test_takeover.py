@@ -67,7 +67,7 @@ async def test_a_process_that_sent_before_looks_for_lost_posts_again_when_it_tak
     # The other process deals, posts the table as a follow-up, and stops before keeping it.
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)
-    await service.ledger.posting(owner, "table:1", CHANNEL)
+    await service.ledger.writes.posting(owner, "table:1", CHANNEL)
     # This one takes over.
     courier.take_again()
     keeper.follow(service.feed)
@@ -103,7 +103,7 @@ async def test_a_look_forgotten_as_the_process_is_deposed_breaks_nothing_for_its
     async def nothing(*_: object) -> None:
         return None
 
-    crew = Crew(service.ledger, courier, Pacer(), Lanes(nothing), service.games.now)
+    crew = Crew.of(service.ledger, courier, Pacer(), Lanes(nothing), service.games.now)
     takeover = GatedTakeover(crew, Attempts(crew, courier))
     owner = Owner.game(33)
     first = asyncio.create_task(takeover.recovered(owner))

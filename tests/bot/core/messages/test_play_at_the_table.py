@@ -4,9 +4,9 @@ with the Activity off, nothing does."""
 
 from __future__ import annotations
 
+from bot.core.base.delivery import Owed
 from bot.core.base.replies import User
 from bot.core.base.views import LobbyControls
-from bot.core.ledger.records import Owed
 from bot.store import Store
 from tests.helpers.service_driver import (
     AL,

@@ -4,11 +4,11 @@ another table, in another channel, or on the table itself changes nothing of the
 
 from __future__ import annotations
 
+from bot.core.base.keys import VIA
 from bot.core.base.owners import Owner
 from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
-from bot.core.ledger import VIA
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.services import Services
@@ -33,7 +33,7 @@ async def _shown_table(service: Services) -> Owner:
     [table] = [o for o in owing.owed if o.key == TABLE]
     now = service.games.now()
     shown = MessageRecord(TABLE, DM, 900, table.view.digest(), "table", now, True, owing.version)
-    await service.ledger.sent(owner, [shown])
+    await service.ledger.shown.sent(owner, [shown])
     assert not await _table_due(service, owner)
     return owner
 
@@ -49,10 +49,10 @@ async def test_a_refusal_at_the_table_keeps_its_token_and_sends_the_table_again(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger)
+    resume = PrivateResume(service.games, service.ledger.copies)
     assert await service.which.carried(Place(Spot.PRIVATE, DM), AL.id) == owner
     await resume.answered(owner, Clicked(DM, 950, "refused"), moved=False)
-    kept = await service.ledger.kept(owner)
+    kept = await service.ledger.shown.kept(owner)
     assert kept[VIA].token == "refused" and kept[VIA].message_id == 950
     assert await _table_due(service, owner), "sent again: an edit while its token lives"
 
@@ -61,9 +61,9 @@ async def test_a_move_keeps_its_token_and_leaves_the_table_to_its_change(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger)
+    resume = PrivateResume(service.games, service.ledger.copies)
     await resume.answered(owner, Clicked(DM, 951, "moved"), moved=True)
-    assert (await service.ledger.kept(owner))[VIA].token == "moved"
+    assert (await service.ledger.shown.kept(owner))[VIA].token == "moved"
     assert not await _table_due(service, owner)
 
 
@@ -71,9 +71,9 @@ async def test_nothing_is_kept_from_another_channel_nor_of_the_tables_own_token(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger)
+    resume = PrivateResume(service.games, service.ledger.copies)
     await resume.answered(owner, Clicked(DM + 1, 952, "elsewhere"), moved=False)
-    assert VIA not in await service.ledger.kept(owner)
+    assert VIA not in await service.ledger.shown.kept(owner)
     assert not await _table_due(service, owner)
     # A click whose answer was the table itself (Your hand on it): its token reaches it.
     await resume.answered(owner, Clicked(DM, 900, "table"), moved=False)

@@ -12,11 +12,11 @@ import itertools
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base import refusals
+from bot.core.base.delivery import Owed
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import LobbyControls, MessageRecord, ResultControls, ReviewPages
-from bot.core.ledger.records import Owed
 from bot.core.review import review as reviews
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
@@ -213,12 +213,12 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
         None, DM, AL, token="new", private=True, vs_computer=True
     )
     assert opened.ok and opened.game_id is not None
-    [answer] = (await service.ledger.kept(game_owner(opened.game_id))).values()
+    [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()
     assert answer.key == "lobby" and answer.message_id == 0
-    assert service.ledger.sends_answer(game_owner(opened.game_id), answer)
+    assert service.ledger.answers.sends_answer(game_owner(opened.game_id), answer)
     await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
-    landed = (await service.ledger.kept(game_owner(opened.game_id)))["lobby"]
-    assert landed.message_id == 900 and not service.ledger.sends_answer(
+    landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))["lobby"]
+    assert landed.message_id == 900 and not service.ledger.answers.sends_answer(
         game_owner(opened.game_id), landed
     )
 

@@ -7,9 +7,9 @@ import contextlib
 import re
 from datetime import timedelta
 
+from bot.core.base.delivery import Owed
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.base.views import BoardPicture
-from bot.core.ledger.records import Owed
 from bot.core.messages.table import LEFT_OUT
 from bot.core.services import Services
 from bot.store import Store

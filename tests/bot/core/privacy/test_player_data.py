@@ -184,4 +184,4 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert {(r[0], r[1], r[2]) for r in rows} == {(FORMER_NAME, None, 0)}
     (line,) = await store.match_lines(BEA.id, limit=5)
     assert line.opponent_name == FORMER_NAME
-    await service.ledger.flush()
+    await service.ledger.writes.flush()

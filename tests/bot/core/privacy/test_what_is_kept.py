@@ -162,7 +162,7 @@ async def test_every_trace_of_a_person_is_in_the_inventory_in_the_file_and_then_
     assert done.ok, done.reply.text
     service.ranked.stop()
     assert await _where(store, ZED) == {}, "his id or name is still there"
-    await service.ledger.flush()
+    await service.ledger.writes.flush()
 
 
 def test_each_kind_of_thing_kept_goes_one_way_when_deleted() -> None:

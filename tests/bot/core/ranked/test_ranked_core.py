@@ -76,7 +76,7 @@ async def _done(service: Services) -> AsyncIterator[None]:
     """After each test: stop refereeing, and write what was sent (before the store closes)."""
     yield
     service.ranked.stop()
-    await service.ledger.flush()
+    await service.ledger.writes.flush()
 
 
 async def _entry_status(store: Store, user: User) -> EntryStatus | None:
