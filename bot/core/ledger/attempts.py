@@ -26,11 +26,12 @@ from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing, Send
 from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.records import DmLink
-from bot.core.ledger.routes import Facts, Way, route, through
+from bot.core.ledger.routes import Attempt, Facts, Route, Way, route, through
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.tokens import DmLinks, FollowupBudget
 from bot.core.ledger.touches import Touches
 from bot.core.ledger.transport import (
+    Carried,
     ChannelClosed,
     DmsClosed,
     Fence,
@@ -71,6 +72,15 @@ class AlwaysSender:
 
     def holds(self, epoch: int) -> bool:
         return True
+
+
+@dataclasses.dataclass
+class _Tried:
+    """What one message's attempts learnt so far: the tokens Discord called dead, and whether
+    the message was found deleted (only a post may go then)."""
+
+    lapsed: list[str] = dataclasses.field(default_factory=list)
+    gone: bool = False
 
 
 class _Hold(Exception):
@@ -236,105 +246,137 @@ class Attempts:
 
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
-        crew, ledger, owner = self._crew, self._crew.ledger, owing.owner
+        chosen, link = await self._route(owing, owed, known)
+        epoch = self.epoch()
+        # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
+        # keeper draws the hands again; the channel's messages go as drawn.)
+        fence = self.fence(epoch, owing if owed.user_id is not None else None)
+        tried = _Tried()
+        try:
+            for attempt in chosen.attempts:
+                if not await self._may_try(owing, owed, attempt, tried):
+                    continue
+                send = Send(attempt, epoch, self._crew.clock())
+                carried = await self._carry(owing, owed, send, fence, tried)
+                if carried is None:
+                    continue
+                private_post = owed.private and attempt.way is Way.POST_THROUGH
+                if private_post and not await self._posted_in_public(attempt, carried, fence):
+                    continue
+                return await self._kept(owing, attempt, carried, link)
+            raise _Hold(chosen.hold)
+        finally:
+            if tried.lapsed and owed.private:
+                # Discord says these tokens are past their 15 minutes (clocks differ):
+                # nothing is tried through them again, and the table says who to wake.
+                await self._crew.copies.tokens_lapsed(owing.owner, tried.lapsed)
+
+    async def _route(
+        self, owing: Owing, owed: Owed, known: MessageRecord | None
+    ) -> tuple[Route, DmLink | None]:
+        """The ways to send ``owed`` (:func:`~bot.core.ledger.routes.route`), from what is
+        known now; and, for a DM, its player's DM link."""
+        crew, owner = self._crew, owing.owner
         # What was sent as it is kept now, not as it was when the owner was drawn: a click's
         # answer kept with a move meanwhile is on its way to that very message.
         sent = await crew.shown.kept(owner)
         link = None
         if owed.user_id is not None and not owed.private:
             link = await crew.dm_links.link(owed.user_id)
-        now = crew.clock()
         facts = Facts(
             owner,
             owing.channel_id,
             sent,
-            now,
+            crew.clock(),
             mine=lambda record: crew.answers.sends_answer(owner, record),
             may_carry=crew.followups.may_carry,
             link=link,
         )
-        chosen = route(owed, sent.get(owed.key) if owed.private else known, facts)
-        epoch = self.epoch()
-        # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
-        # keeper draws the hands again; the channel's messages go as drawn.)
-        fence = self.fence(epoch, owing if owed.user_id is not None else None)
-        lapsed: list[str] = []
-        gone = False
+        return route(owed, sent.get(owed.key) if owed.private else known, facts), link
+
+    async def _may_try(self, owing: Owing, owed: Owed, attempt: Attempt, tried: _Tried) -> bool:
+        """Whether ``attempt`` is worth making, after those ``tried`` before it (a follow-up's
+        pending post is written first)."""
+        token = attempt.token
+        if token is not None and token in tried.lapsed:
+            return False  # (Discord called it dead through another message)
+        if tried.gone and not attempt.way.posts:
+            return False
+        if attempt.way is not Way.POST_THROUGH:
+            return True
+        if owed.private:
+            return self._crew.followups.may_carry(token or "")
+        # A follow-up takes no nonce: if the process stops before its id is kept, the next
+        # one to send looks for it (Transport.lost_posts).
+        assert attempt.channel_id is not None
+        await self._crew.writes.posting(owing.owner, owed.key, attempt.channel_id)
+        return True
+
+    async def _carry(
+        self, owing: Owing, owed: Owed, send: Send, fence: Fence, tried: _Tried
+    ) -> Carried | None:
+        """Make one attempt (``send``) through the Discord layer; what it went as (None: that
+        way cannot be used, noted in ``tried``: the next is tried)."""
+        crew, attempt, token = self._crew, send.attempt, send.attempt.token
+        crew.ledger.sending(owing.owner, owed.key, send)
         try:
-            for attempt in chosen.attempts:
-                token = attempt.token
-                if token is not None and token in lapsed:
-                    continue  # (Discord called it dead through another message)
-                if gone and not attempt.way.posts:
-                    continue
-                private_post = owed.private and attempt.way is Way.POST_THROUGH
-                if private_post and not crew.followups.may_carry(token or ""):
-                    continue
-                if attempt.way is Way.POST_THROUGH and not owed.private:
-                    # A follow-up takes no nonce: if the process stops before its id is kept,
-                    # the next one to send looks for it (Transport.lost_posts).
-                    assert attempt.channel_id is not None
-                    await crew.writes.posting(owner, owed.key, attempt.channel_id)
-                ledger.sending(owner, owed.key, Send(attempt, epoch, now))
-                try:
-                    carried = await self._crew.transport.carry(attempt, owed.view, fence)
-                except TokenLapsed:
-                    assert token is not None
-                    lapsed.append(token)
-                    continue
-                except TokenUnreachable:
-                    continue
-                except FollowupsUsedUp:
-                    assert token is not None and attempt.token_at is not None
-                    crew.followups.exhausted(token, attempt.token_at, crew.clock())
-                    continue
-                except MessageGone:
-                    # Deleted by someone (or with its channel: posting again says which).
-                    log.info("message %s of %s was deleted: posting it again", owed.key, owner)
-                    gone = True
-                    continue
-                finally:
-                    ledger.sending(owner, owed.key, None)
-                if private_post:
-                    assert token is not None and attempt.token_at is not None
-                    crew.followups.carried(token, attempt.token_at, crew.clock())
-                    if carried.private:
-                        # Discord made it ephemeral: its interaction's user may not let apps
-                        # answer in public there (Use External Apps), so the copy would be
-                        # theirs alone. It goes, and that token carries nothing more.
-                        crew.followups.exhausted(token, attempt.token_at, crew.clock())
-                        with contextlib.suppress(Exception):
-                            await self._crew.transport.delete_followup(
-                                token, carried.message_id, fence
-                            )
-                        continue
-                if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
-                    assert attempt.user_id is not None
-                    await crew.dm_links.linked(
-                        DmLink(
-                            attempt.user_id,
-                            carried.channel_id,
-                            link.token if link else None,
-                            link.token_at if link else None,
-                        )
-                    )
-                keep = attempt.keep
-                if attempt.way.posts:
-                    keep = dataclasses.replace(
-                        keep, channel_id=carried.channel_id, message_id=carried.message_id
-                    )
-                if not carried.same:
-                    keep = dataclasses.replace(keep, digest="")
-                # What it shows was drawn at the owner's version then (a record of a later
-                # one, kept by another process answering a click on it meanwhile, is not
-                # replaced), and Discord said so: no click's answer is waited on any more (an
-                # edit through the token of one taken as lost kept its mark, and the sender
-                # found it again every second and edited the message again, for as long as
-                # the token lived).
-                return dataclasses.replace(keep, version=owing.version, unconfirmed_since=None)
-            raise _Hold(chosen.hold)
+            return await crew.transport.carry(attempt, owed.view, fence)
+        except TokenLapsed:
+            assert token is not None
+            tried.lapsed.append(token)
+        except TokenUnreachable:
+            pass
+        except FollowupsUsedUp:
+            assert token is not None and attempt.token_at is not None
+            crew.followups.exhausted(token, attempt.token_at, crew.clock())
+        except MessageGone:
+            # Deleted by someone (or with its channel: posting again says which).
+            log.info("message %s of %s was deleted: posting it again", owed.key, owing.owner)
+            tried.gone = True
         finally:
-            if lapsed and owed.private:
-                # Discord says these tokens are past their 15 minutes (clocks differ):
-                # nothing is tried through them again, and the table says who to wake.
-                await crew.copies.tokens_lapsed(owner, lapsed)
+            crew.ledger.sending(owing.owner, owed.key, None)
+        return None
+
+    async def _posted_in_public(self, attempt: Attempt, carried: Carried, fence: Fence) -> bool:
+        """A follow-up posted through a token where the bot is not a member: counted against
+        the token, and whether it shows in public. Discord made it ephemeral when its
+        interaction's user may not let apps answer in public there (Use External Apps), so the
+        copy would be theirs alone: it goes, and that token carries nothing more."""
+        crew, token, at = self._crew, attempt.token, attempt.token_at
+        assert token is not None and at is not None
+        crew.followups.carried(token, at, crew.clock())
+        if not carried.private:
+            return True
+        crew.followups.exhausted(token, at, crew.clock())
+        with contextlib.suppress(Exception):
+            await crew.transport.delete_followup(token, carried.message_id, fence)
+        return False
+
+    async def _kept(
+        self, owing: Owing, attempt: Attempt, carried: Carried, link: DmLink | None
+    ) -> MessageRecord:
+        """The record to keep of a message that went as ``carried`` (and, posted in a DM the
+        bot opened, that DM's channel, learnt)."""
+        if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
+            assert attempt.user_id is not None
+            await self._crew.dm_links.linked(
+                DmLink(
+                    attempt.user_id,
+                    carried.channel_id,
+                    link.token if link else None,
+                    link.token_at if link else None,
+                )
+            )
+        keep = attempt.keep
+        if attempt.way.posts:
+            keep = dataclasses.replace(
+                keep, channel_id=carried.channel_id, message_id=carried.message_id
+            )
+        if not carried.same:
+            keep = dataclasses.replace(keep, digest="")
+        # What it shows was drawn at the owner's version then (a record of a later one, kept by
+        # another process answering a click on it meanwhile, is not replaced), and Discord said
+        # so: no click's answer is waited on any more (an edit through the token of one taken
+        # as lost kept its mark, and the sender found it again every second and edited the
+        # message again, for as long as the token lived).
+        return dataclasses.replace(keep, version=owing.version, unconfirmed_since=None)
