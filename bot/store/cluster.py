@@ -57,6 +57,7 @@ from typing import Any
 from bot.core.base.apart import game_owners, message_owner
 from bot.core.base.delivery import MessageNews
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
@@ -120,7 +121,7 @@ class Announced:
             news.answer_kept_elsewhere(owner, self.answered)
 
 
-def change_of(payload: str, seen: tuple[str, int, int] | None = None) -> Announced | None:
+def change_of(payload: str, seen: tuple[MessageKey, int, int] | None = None) -> Announced | None:
     """What an announcement says (``game:12:7:345``: owner, version, channel; then, after
     ``|``, the look a click's answer gave one of its messages, as JSON; a process of an
     earlier release says ``12:345``, the game and its channel), or None. A field of the
@@ -151,7 +152,7 @@ def _channel(text: str) -> bool:
     return text.removeprefix("-").isdecimal()
 
 
-def seen_of(payload: str) -> tuple[str, int, int] | None:
+def seen_of(payload: str) -> tuple[MessageKey, int, int] | None:
     """What an announcement of the look a click was made on says (``seen|{...}``, just before
     the announcement of its answer: see ``bot.store.game_tables._ANNOUNCE``): the answer's key
     and version, and the version of that look; None for any other announcement."""
@@ -160,14 +161,18 @@ def seen_of(payload: str) -> tuple[str, int, int] | None:
         return None
     try:
         fields = json.loads(said)
-        return str(fields["key"]), int(fields["version"]), int(fields["seen"])
+        return MessageKey.parse(str(fields["key"])), int(fields["version"]), int(fields["seen"])
     except (ValueError, TypeError, KeyError):
         return None
 
 
 def _record(fields: dict[str, Any]) -> MessageRecord:
-    """A message's record from its announced fields, those this release knows."""
-    return MessageRecord(**{name: fields[name] for name in _RECORD_FIELDS if name in fields})
+    """A message's record from its announced fields, those this release knows (its key, as
+    text)."""
+    known = {name: fields[name] for name in _RECORD_FIELDS if name in fields}
+    if "key" in known:
+        known["key"] = MessageKey.parse(str(known["key"]))
+    return MessageRecord(**known)
 
 
 #: The fields of a message's record.
@@ -209,7 +214,7 @@ class Cluster:
         self._stopping = False
         #: What the announcement just heard said of the look a click was made on, for the
         #: next one, its answer's (:func:`seen_of`).
-        self._seen: tuple[str, int, int] | None = None
+        self._seen: tuple[MessageKey, int, int] | None = None
         self._holds_back = False
         self._swept_at = 0.0
         self._checked_at = 0.0

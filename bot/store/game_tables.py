@@ -264,8 +264,8 @@ def announced(answered: AnswerKept | None) -> str:
     the fields every release reads (``ANNOUNCED_FIELDS``)."""
     if answered is None:
         return ""
-    fields = dataclasses.asdict(answer_record(answered))
-    said = {name: fields[name] for name in ANNOUNCED_FIELDS}
+    record = answer_record(answered)
+    said = {name: getattr(record, name) for name in ANNOUNCED_FIELDS} | {"key": str(record.key)}
     return "|" + json.dumps(said, separators=(",", ":"))
 
 
@@ -275,7 +275,7 @@ def seen_announced(answered: AnswerKept | None) -> str:
     version (``seen|{"key":...,"version":...,"seen":...}``); ``""`` when there is none."""
     if answered is None or answered.seen is None:
         return ""
-    said = {"key": answered.key, "version": answered.version, "seen": answered.seen}
+    said = {"key": str(answered.key), "version": answered.version, "seen": answered.seen}
     return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import answer_record
@@ -81,7 +82,7 @@ _FIRST_ANSWER = (
 def _message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
     return (
         str(owner),
-        record.key,
+        str(record.key),
         record.channel_id,
         record.message_id,
         record.digest,
@@ -133,7 +134,7 @@ def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]
         record.version,
         record.unconfirmed_since,
         str(owner),
-        record.key,
+        str(record.key),
         record.message_id,
         record.version,
     )
@@ -142,18 +143,18 @@ def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]
 class MessageTables(Queries):
     """The messages owners keep, and what is known of the players' DMs and membership."""
 
-    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         """The owner's messages as last sent, by key."""
         rows = await self._read(
             f"SELECT {_MESSAGE_READ} FROM messages WHERE owner = ?", (str(owner),)
         )
-        return {row["key"]: _message(row) for row in rows}
+        return {record.key: record for record in map(_message, rows)}
 
     async def set_messages(
         self,
         messages: Sequence[tuple[Owner, MessageRecord]],
         *,
-        posted: Sequence[tuple[Owner, str]] = (),
+        posted: Sequence[tuple[Owner, MessageKey]] = (),
     ) -> None:
         """Remember messages sent (or edited), of any owners, in one statement (a record of an
         older version of its owner than the one kept is not taken, unless it is another
@@ -163,7 +164,7 @@ class MessageTables(Queries):
             return
         # In one order, whoever writes: two processes writing the same rows in other orders
         # could each hold a row the other waits for (PostgreSQL: deadlock detected).
-        ordered = sorted(messages, key=lambda item: (str(item[0]), item[1].key))
+        ordered = sorted(messages, key=lambda item: (str(item[0]), str(item[1].key)))
         rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
         params = [value for owner, m in ordered for value in _message_row(owner, m)]
         sql = _KEEP_MESSAGES.format(rows=rows)
@@ -176,7 +177,7 @@ class MessageTables(Queries):
             if posted:
                 await tx.executemany(
                     "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
-                    [(str(owner), key) for owner, key in posted],
+                    [(str(owner), str(key)) for owner, key in posted],
                 )
 
     async def unconfirmed(self, before: float) -> list[tuple[Owner, int, int]]:
@@ -190,17 +191,18 @@ class MessageTables(Queries):
         )
         return [(Owner.parse(row[0]), int(row[1]), int(row[2])) for row in rows]
 
-    async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
+    async def forget_look(self, owner: Owner, key: MessageKey, version: int | None) -> None:
         """What the owner's message ``key`` shows is not known after all (an answer kept for
         ``version`` did not reach Discord; None: whatever is kept): it is edited again."""
         if version is None:
             await self.db.execute(
-                "UPDATE messages SET digest = '' WHERE owner = ? AND key = ?", (str(owner), key)
+                "UPDATE messages SET digest = '' WHERE owner = ? AND key = ?",
+                (str(owner), str(key)),
             )
             return
         await self.db.execute(
             "UPDATE messages SET digest = '' WHERE owner = ? AND key = ? AND shown_version = ?",
-            (str(owner), key, version),
+            (str(owner), str(key), version),
         )
 
     async def doubt_look(self, owner: Owner, message_id: int, lost_since: float | None) -> bool:
@@ -216,9 +218,11 @@ class MessageTables(Queries):
         )
         return bool(found)
 
-    async def forget_message(self, owner: Owner, key: str) -> None:
+    async def forget_message(self, owner: Owner, key: MessageKey) -> None:
         """A message that is gone from Discord: it will be sent again."""
-        await self.db.execute("DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), key))
+        await self.db.execute(
+            "DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), str(key))
+        )
 
     async def set_pending(self, owner: Owner, post: PendingPost) -> None:
         """A DM of the owner is about to be posted."""
@@ -226,7 +230,7 @@ class MessageTables(Queries):
             "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
             " since = excluded.since",
-            (str(owner), post.key, post.channel_id, post.since),
+            (str(owner), str(post.key), post.channel_id, post.since),
         )
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:
@@ -235,12 +239,15 @@ class MessageTables(Queries):
             "SELECT key, channel_id, since FROM pending_posts WHERE owner = ? ORDER BY since",
             (str(owner),),
         )
-        return [PendingPost(row["key"], row["channel_id"], row["since"]) for row in rows]
+        return [
+            PendingPost(MessageKey.parse(row["key"]), row["channel_id"], row["since"])
+            for row in rows
+        ]
 
-    async def clear_pending(self, owner: Owner, key: str) -> None:
+    async def clear_pending(self, owner: Owner, key: MessageKey) -> None:
         """Forget a post that was about to be made."""
         await self.db.execute(
-            "DELETE FROM pending_posts WHERE owner = ? AND key = ?", (str(owner), key)
+            "DELETE FROM pending_posts WHERE owner = ? AND key = ?", (str(owner), str(key))
         )
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:

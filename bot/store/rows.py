@@ -1,8 +1,9 @@
 """Records kept as one row each, whose columns are the record's fields, in order.
 
 ``columns(TournamentRecord)`` is the SELECT list, and ``reader(TournamentRecord)`` makes the
-record from a row of it, each value converted to its field's type: both come from the one
-dataclass, so a query and its reader cannot disagree on the columns or their order.
+record from a row of it, each value converted to its field's type (a value kept as text is read
+with its type's ``parse``: a message's key): both come from the one dataclass, so a query and its
+reader cannot disagree on the columns or their order.
 """
 
 from __future__ import annotations
@@ -44,7 +45,12 @@ def _converter(hint: Any) -> Callable[[Any], Any]:
     from_name = getattr(hint, "from_name", None)
     if isinstance(hint, type) and callable(from_name):
         return lambda value: from_name(str(value))
-    raise TypeError(f"A column holds an int, float, str, bool or enum, not {hint}.")
+    parse = getattr(hint, "parse", None)
+    if isinstance(hint, type) and callable(parse):
+        return lambda value: parse(str(value))
+    raise TypeError(
+        f"A column holds an int, float, str, bool or enum (or text its type parses), not {hint}."
+    )
 
 
 def reader(record: type[R]) -> Callable[[Iterable[Any]], R]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.core.base.delivery import Owed
 from bot.core.base.feed import Change
+from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, User
 from bot.core.base.views import HandControls, MessageRecord, MessageView
@@ -174,10 +175,11 @@ class Transcript:
             self.private.setdefault(user_id, []).append(said)
         sequel = outcome.sequel
         if outcome.ok and sequel is not None:
-            game_id, key = sequel.owner.id, sequel.key
+            # (Kept by the key's text, as Discord's side of a test reads them.)
+            game_id, key = sequel.owner.id, None if sequel.key is None else str(sequel.key)
             view = outcome.update if outcome.update is not None else outcome.reply.view
             known = None if key is None else self.messages.get((game_id, key))
-            if key == "lobby" and known is None and view is not None:
+            if key == str(LOBBY) and known is None and view is not None:
                 # /cribbage new: the answer is the lobby, the game's first message.
                 known = Sent(key, None, next(self._ids))
                 self.messages[(game_id, key)] = known
@@ -217,10 +219,10 @@ class Transcript:
                 if owed.user_id is not None and owed.user_id in self.dms_closed:
                     await self.service.ledger.dms_refused(game_owner(game_id), owed.user_id)
                     continue
-                sent = self.messages.get((game_id, owed.key))
+                sent = self.messages.get((game_id, str(owed.key)))
                 if sent is None:
-                    sent = Sent(owed.key, owed.user_id, next(self._ids))
-                    self.messages[(game_id, owed.key)] = sent
+                    sent = Sent(str(owed.key), owed.user_id, next(self._ids))
+                    self.messages[(game_id, str(owed.key))] = sent
                 sent.views.append(owed.view)
                 if owed.user_id is not None:
                     self.private.setdefault(owed.user_id, []).append(owed.view.content)

@@ -56,14 +56,13 @@ def apart_channel(number: int) -> int:
     return -number
 
 
-def seat_in_key(key: str | None) -> int | None:
+def seat_in_key(key: MessageKey | None) -> int | None:
     """The seat a hand message's key names (``hand:3:1`` -> 1; None: no hand's key).
 
-    >>> seat_in_key("hand:3:1"), seat_in_key("lobby"), seat_in_key(None)
+    >>> seat_in_key(MessageKey.hand(3, 1)), seat_in_key(MessageKey("lobby")), seat_in_key(None)
     (1, None, None)
     """
-    named = None if key is None else MessageKey.parse(key)
-    return named.seat if named is not None and named.name == HAND else None
+    return key.seat if key is not None and key.name == HAND else None
 
 
 def seat_owner(game_id: int, channel_id: int, seat: int | None) -> Owner:
@@ -74,11 +73,12 @@ def seat_owner(game_id: int, channel_id: int, seat: int | None) -> Owner:
     return Owner.place(game_id, seat)
 
 
-def message_owner(game_id: int, channel_id: int, key: str | None) -> Owner:
+def message_owner(game_id: int, channel_id: int, key: MessageKey | None) -> Owner:
     """Who keeps game ``game_id``'s message ``key``: the game, or, played apart, the place of
     the seat whose hand it is.
 
-    >>> message_owner(12, -5, "hand:2:1"), message_owner(12, 345, "hand:2:1")
+    >>> hand = MessageKey.hand(2, 1)
+    >>> message_owner(12, -5, hand), message_owner(12, 345, hand)
     (Owner(kind=<OwnerKind.PLACE: 'place'>, id=97), Owner(kind=<OwnerKind.GAME: 'game'>, id=12))
     """
     return seat_owner(game_id, channel_id, seat_in_key(key))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.timing import TOKEN_USABLE
@@ -38,6 +39,7 @@ __all__ = [
     "Projector",
     "WayIn",
     "live",
+    "token_lives",
 ]
 
 
@@ -48,7 +50,7 @@ class Owed:
     posted once and never edited (a notice, a turn reminder), ``existing`` one that is only
     brought up to date if it was ever sent (a hand message whose deal is over)."""
 
-    key: str
+    key: MessageKey
     view: MessageView
     user_id: int | None = None
     once: bool = False
@@ -60,7 +62,7 @@ class Owed:
     private: bool = field(default=False, compare=False)
     #: The keys of other messages whose interactions' tokens may carry this one where the bot
     #: is not a member (a player's hand of the deals before, for the hand of a new deal).
-    fallbacks: tuple[str, ...] = field(default=(), compare=False)
+    fallbacks: tuple[MessageKey, ...] = field(default=(), compare=False)
     #: What an older copy of this message shows once a token reaches it (a table posted
     #: again: the older copy says it moved on, with no controls); None: it has none.
     closed: MessageView | None = field(default=None, compare=False)
@@ -105,7 +107,7 @@ class Projector:
     messages need it (a game's: changed by moves, DMs)."""
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
         """What ``owner``'s messages should show at ``now``, given what was last sent of them
         (``sent``, by key) (None: it has none any more)."""
@@ -139,7 +141,7 @@ class AnswerKept:
     the version of the look the click was made on, when its control names it. The ledger and
     the store make their records of it."""
 
-    key: str
+    key: MessageKey
     clicked: Clicked
     digest: str
     version: int
@@ -183,13 +185,15 @@ class Carriers(Protocol):
     (a private table, a ranked place): the ledger implements it (its copies), and picks the
     token."""
 
-    async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
+    async def carrier(
+        self, owner: Owner, shown: Clicked, *, check: MessageKey | None = None
+    ) -> None:
         """An interaction about ``owner`` was answered (``shown``: its answer and token): its
         token may carry the owner's messages once no other reaches them. ``check``: the key of
         a message only tokens reach that the answer did not touch, sent again now in case its
         own token lapsed."""
 
-    async def wanting(self, places: Sequence[Owner], table: str) -> list[Owner]:
+    async def wanting(self, places: Sequence[Owner], table: MessageKey) -> list[Owner]:
         """Those of ``places`` with no way in yet: neither their message ``table`` posted nor
         a carrier."""
         ...
@@ -200,11 +204,11 @@ class Carriers(Protocol):
         ...
 
 
+def token_lives(token: str | None, token_at: float | None, now: float) -> bool:
+    """Whether the token of an interaction made at ``token_at`` may still be used at ``now``."""
+    return token is not None and token_at is not None and now - token_at < TOKEN_USABLE
+
+
 def live(record: MessageRecord | None, now: float) -> bool:
     """Whether an interaction's token may still reach the message ``record`` is of."""
-    return (
-        record is not None
-        and record.token is not None
-        and record.token_at is not None
-        and now - record.token_at < TOKEN_USABLE
-    )
+    return record is not None and token_lives(record.token, record.token_at, now)

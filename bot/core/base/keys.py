@@ -4,9 +4,10 @@ An owner keeps each of its messages under a stable key: a name (``lobby``, ``res
 parts that tell messages of one kind apart (``table:3``, the table of the third deal;
 ``hand:3:1``, seat 1's hand of that deal; ``away:d3:1``, a notice for seat 1's turn in the
 discard of deal 3), and, for a private copy of a message written down beside it, the copy's
-message id (``hand:3:1@4242``). The core builds keys with
-:class:`MessageKey` and reads them with :meth:`MessageKey.parse`; the text (``str(key)``) is only
-how a key is stored and carried (a record's ``key``, the store's rows, what was sent by key).
+message id (``hand:3:1@4242``). The core builds keys with :class:`MessageKey` and carries them
+as such everywhere (a record's ``key``, what was sent by key, what a call hands back): the text
+(``str(key)``, :meth:`MessageKey.parse`) is only how the store keeps a key (``bot.store``), and
+what a post's nonce is made from.
 """
 
 from __future__ import annotations
@@ -17,17 +18,18 @@ from dataclasses import dataclass
 __all__ = [
     "AWAY",
     "DM_CLOSED",
+    "ENDED",
     "HAND",
     "LEFT",
     "LOBBY",
     "REMIND",
+    "RESULT",
     "TABLE_OF_DEAL",
     "VIA",
     "MessageKey",
 ]
 
-#: A game's lobby in the channel (at a private table, the table itself, edited in place).
-LOBBY = "lobby"
+# The names of the keys that have parts (a key is ``MessageKey.of(name, *parts)``).
 #: A player's hand message of a deal: ``hand:<deal>:<seat>``.
 HAND = "hand"
 #: A deal's table in the channel: ``table:<deal>``.
@@ -41,9 +43,6 @@ AWAY = "away"
 DM_CLOSED = "dm-closed"
 #: The channel's notice that a player left the server: ``left:<seat>``.
 LEFT = "left"
-#: An owner's carrier: the latest interaction answered about it, whose token may post its
-#: messages again where the bot is not a member (nothing draws it): ``via``.
-VIA = "via"
 #: The kinds of key whose last part is a seat.
 _SEAT_LAST = frozenset({HAND, REMIND, AWAY, DM_CLOSED, LEFT})
 
@@ -123,3 +122,15 @@ class MessageKey:
     def message(self) -> MessageKey:
         """The key of the message itself (for a private copy's key, the message it copies)."""
         return dataclasses.replace(self, copy=None)
+
+
+# The keys that are a name alone.
+#: A game's lobby in the channel (at a private table, the table itself, edited in place).
+LOBBY = MessageKey("lobby")
+#: A game's result in the channel, once it is over.
+RESULT = MessageKey("result")
+#: The channel's line that a game ended without a result (cancelled, expired).
+ENDED = MessageKey("ended")
+#: An owner's carrier: the latest interaction answered about it, whose token may post its
+#: messages again where the bot is not a member (nothing draws it).
+VIA = MessageKey("via")

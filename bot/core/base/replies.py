@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
 
@@ -92,7 +93,7 @@ class Sequel:
     owner: Owner
     channel_id: int
     version: int
-    key: str | None = None
+    key: MessageKey | None = None
     kept: bool = False
     computer_owes: bool = False
     mirror: str | None = None

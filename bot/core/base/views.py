@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, TypeVar
 
+from bot.core.base.keys import MessageKey
 from bot.core.pictures.canvas import Picture
 
 __all__ = [
@@ -460,7 +461,7 @@ class MessageRecord:
     is told with the answer (announced beside it, from another process), and is not written
     down."""
 
-    key: str
+    key: MessageKey
     channel_id: int
     message_id: int
     digest: str

@@ -29,6 +29,7 @@ from bot.core.base.apart import is_apart, message_owner, seat_owner
 from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner
 from bot.core.base.places import control_refusal
@@ -515,7 +516,7 @@ class Games:
         return await self.reread(record.id)
 
     @staticmethod
-    def owner_of(record: GameRecord, key: str | None) -> Owner:
+    def owner_of(record: GameRecord, key: MessageKey | None) -> Owner:
         """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
         place of the seat whose hand it is (:mod:`bot.core.base.apart`)."""
         return message_owner(record.id, record.channel_id, key)

@@ -50,13 +50,13 @@ class Copies:
         self._writes = writes
         self._now = now
 
-    def opening(self, owner: Owner, key: str) -> None:
+    def opening(self, owner: Owner, key: MessageKey) -> None:
         """Its player asked for the owner's message ``key`` (their hand, at a private table)
         and the answer that shows it is on its way: until it is heard to have gone
         (:meth:`opened`), or not (:meth:`not_opened`), it is taken as reaching them."""
         self._lives.of(owner).life(key).opening = self._now()
 
-    def not_opened(self, owner: Owner, key: str) -> None:
+    def not_opened(self, owner: Owner, key: MessageKey) -> None:
         """The answer that was to show the owner's message ``key`` to its player did not go:
         what is drawn no longer takes it as reaching them."""
         life = self._lives.find(owner, key)
@@ -64,7 +64,7 @@ class Copies:
             life.opening = None
             self._lives.look_again(owner)
 
-    def asked(self, owner: Owner) -> frozenset[str]:
+    def asked(self, owner: Owner) -> frozenset[MessageKey]:
         """The keys of the owner's messages whose players asked for them, the answers that
         show them still on their way (:meth:`opening`)."""
         entry = self._lives.get(owner)
@@ -80,13 +80,13 @@ class Copies:
     async def opened(
         self,
         owner: Owner,
-        key: str,
+        key: MessageKey,
         shown: Clicked,
         digest: str,
         version: int,
         *,
         clicked: Clicked | None,
-        on: str,
+        on: MessageKey,
         original: bool = False,
     ) -> None:
         """A click on the owner's message ``on`` (a private table's *Your hand*; ``clicked``)
@@ -111,7 +111,7 @@ class Copies:
         refreshed = dataclasses.replace(table, token=clicked.token, token_at=now, original=True)
         self._shown.keep_and_write(owner, refreshed)
 
-    def reached_older(self, owner: Owner, key: str, clicked: Clicked) -> None:
+    def reached_older(self, owner: Owner, key: MessageKey, clicked: Clicked) -> None:
         """An interaction on an older copy of the owner's message ``key`` (one posted over, at
         a private table) was answered: its token reaches that copy for a while, and the copy
         is closed through it (it shows the message as it is, without controls)."""
@@ -119,7 +119,7 @@ class Copies:
         life.older[clicked.message_id] = reached(clicked, key, "", self._now())
         self._lives.look_again(owner)
 
-    def older(self, owner: Owner, key: str) -> list[MessageRecord]:
+    def older(self, owner: Owner, key: MessageKey) -> list[MessageRecord]:
         """The older copies of the owner's message ``key`` that a live token reaches."""
         life = self._lives.find(owner, key)
         if life is None:
@@ -135,7 +135,7 @@ class Copies:
             life.older.pop(copy.message_id, None)
 
     async def mirrored(
-        self, owner: Owner, key: str, shown: Clicked, digest: str, version: int
+        self, owner: Owner, key: MessageKey, shown: Clicked, digest: str, version: int
     ) -> None:
         """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
         showing ``digest``: kept up to date through its token while that lives (looked at at
@@ -160,12 +160,14 @@ class Copies:
         # (Whether a click's answer to it landed is this process's to know: not written.)
         written = dataclasses.replace(
             copy,
-            key=str(MessageKey.parse(copy.key).copy_at(copy.message_id)),
+            key=copy.key.copy_at(copy.message_id),
             unconfirmed_since=None,
         )
         self._writes.write(owner, written)
 
-    def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
+    def mirrors(
+        self, owner: Owner, key: MessageKey, before: Iterable[MessageKey] = ()
+    ) -> list[MessageRecord]:
         """The private copies of the owner's message ``key`` a live token reaches, with those
         of the messages it takes over (``before``: a player's hand of the deal before, whose
         copies follow their hand into the new deal)."""
@@ -200,7 +202,9 @@ class Copies:
             life.mirrors.pop(copy.message_id, None)
         self._write_copy(owner, dataclasses.replace(copy, token=None, token_at=None))
 
-    async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
+    async def carrier(
+        self, owner: Owner, shown: Clicked, *, check: MessageKey | None = None
+    ) -> None:
         """An interaction about the owner was answered (``shown``: its answer, and the
         interaction's token): where the bot is not a member, that token may post the owner's
         table again once no other reaches it (kept under the key ``via``, which nothing draws).
@@ -217,7 +221,7 @@ class Copies:
             self._shown.keep(owner, dataclasses.replace(known, digest=""))
         self._lives.look_again(owner)
 
-    async def wanting(self, places: Sequence[Owner], table: str) -> list[Owner]:
+    async def wanting(self, places: Sequence[Owner], table: MessageKey) -> list[Owner]:
         """Those of ``places`` with no way in yet: neither their message ``table`` posted nor a
         carrier kept."""
         return [p for p in places if not {table, VIA} & set(await self._shown.kept(p))]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.core.base.delivery import Owed, live
+from bot.core.base.delivery import Owed, live, token_lives
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_RETRY, CHANNEL_PERIOD, WEBHOOK_PERIOD
 from bot.core.base.views import MessageRecord, MessageView
@@ -41,14 +42,14 @@ class Hands:
         self._crew = crew
         self._attempts = attempts
 
-    async def send_mirrors(self, owing: Owing) -> set[str]:
+    async def send_mirrors(self, owing: Owing) -> set[MessageKey]:
         """Bring the players' private copies of their hands up to date (their answers that
         show their hand: a move by command, ``/cribbage hand``), through their tokens: outside
         every count but the token's own, so a player who moves by command gets their turn
         where they typed, at once. What gives a player their turn goes first; a redraw waits
         while the copy's token has few writes left. The keys whose copies show what is owed
         now."""
-        owner, shown = owing.owner, set()
+        owner, shown = owing.owner, set[MessageKey]()
         work: list[tuple[bool, Owed, MessageRecord, MessageView]] = []
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
@@ -90,10 +91,10 @@ class Hands:
                 self._crew.copies.mirror_lost(owner, copy)
         return shown
 
-    def _mirrored(self, owing: Owing) -> set[str]:
+    def _mirrored(self, owing: Owing) -> set[MessageKey]:
         """The hands whose newest private copy shows what is owed now: its DM is no longer
         what its player waits on."""
-        shown = set()
+        shown = set[MessageKey]()
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
                 continue
@@ -179,7 +180,7 @@ class Hands:
             link = await self._crew.dm_links.link(owed.user_id)
             if link is None or link.channel_id is None:
                 return False
-            if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):
+            if token_lives(link.token, link.token_at, now):
                 return False
             channel_id, kind = link.channel_id, RequestKind.POST
         else:

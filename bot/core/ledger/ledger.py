@@ -29,6 +29,7 @@ from datetime import datetime
 from bot.core.base.delivery import Projector
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
@@ -164,12 +165,12 @@ class MessageLedger:
         return latest is not None and latest > owing.version
 
     # -- what the keeper has on its way ---------------------------------------------------------
-    def offered(self, owner: Owner, key: str, digest: str, offers: str | None) -> None:
+    def offered(self, owner: Owner, key: MessageKey, digest: str, offers: str | None) -> None:
         """The owner's message ``key`` was sent showing ``digest``, which offers its player
         ``offers`` to act on (see :meth:`bot.core.base.views.MessageView.offers`)."""
         self._lives.of(owner).life(key).offers = (digest, offers)
 
-    def offering(self, owner: Owner, key: str, digest: str) -> str | None:
+    def offering(self, owner: Owner, key: MessageKey, digest: str) -> str | None:
         """What the owner's message ``key``, showing ``digest``, offers its player to act on,
         as far as this process knows (None: nothing, or not known)."""
         life = self._lives.find(owner, key)
@@ -177,7 +178,7 @@ class MessageLedger:
             return None
         return life.offers[1]
 
-    def sending(self, owner: Owner, key: str, send: Send | None) -> None:
+    def sending(self, owner: Owner, key: MessageKey, send: Send | None) -> None:
         """A send of the owner's message ``key`` is on its way (``send``), or ended (None)."""
         life = self._lives.of(owner).life(key)
         life.sending = send

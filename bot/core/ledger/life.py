@@ -70,6 +70,7 @@ from enum import Enum
 
 from bot.core.base.delivery import AnswerKept, Owed
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, CHANNEL_WRITES, TOKEN_USABLE
@@ -111,7 +112,7 @@ def answer_record(answer: AnswerKept) -> MessageRecord:
 
 def reached(
     shown: Clicked,
-    key: str,
+    key: MessageKey,
     digest: str,
     at: float,
     *,
@@ -146,7 +147,7 @@ class Owing:
     channel_id: int
     version: int
     owed: tuple[Owed, ...]
-    sent: Mapping[str, MessageRecord]
+    sent: Mapping[MessageKey, MessageRecord]
     check_at: float | None
     check_in: float | None
 
@@ -236,7 +237,7 @@ class Again(Enum):
 class OwnerLives:
     """An owner's lives, its channel, and whether its messages as shown were read."""
 
-    lives: dict[str, Life] = field(default_factory=dict)
+    lives: dict[MessageKey, Life] = field(default_factory=dict)
     channel_id: int | None = None
     #: Its messages were read from the store, and what is kept of them since is what they show
     #: (sends and clicks' answers kept as they come); False: never read, or forgotten.
@@ -257,13 +258,13 @@ class OwnerLives:
         :class:`Again`; a doubt asked for is never lessened to a plain read)."""
         self.again = how.with_(self.again)
 
-    def life(self, key: str) -> Life:
+    def life(self, key: MessageKey) -> Life:
         found = self.lives.get(key)
         if found is None:
             found = self.lives[key] = Life()
         return found
 
-    def shown(self) -> dict[str, MessageRecord]:
+    def shown(self) -> dict[MessageKey, MessageRecord]:
         return {key: life.shown for key, life in self.lives.items() if life.shown is not None}
 
 
@@ -306,7 +307,7 @@ class Lives:
         """The owner's entry, if it has one (left where it is among the others)."""
         return self._owners.get(owner)
 
-    def find(self, owner: Owner, key: str) -> Life | None:
+    def find(self, owner: Owner, key: MessageKey) -> Life | None:
         """The life of the owner's message ``key``, if one is kept."""
         entry = self._owners.get(owner)
         return None if entry is None else entry.lives.get(key)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.base.keys import MessageKey
+
 __all__ = ["DmLink", "PendingPost"]
 
 
@@ -16,7 +18,7 @@ class PendingPost:
     """A DM that was about to be posted (since ``since``, a Unix time) when last heard of: if
     its id was never kept, the process died between the post and the keeping."""
 
-    key: str
+    key: MessageKey
     channel_id: int
     since: float
 

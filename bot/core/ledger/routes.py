@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.core.base.delivery import Owed, live
-from bot.core.base.keys import VIA
+from bot.core.base.delivery import Owed, live, token_lives
+from bot.core.base.keys import VIA, MessageKey
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY
 from bot.core.base.views import MessageRecord
@@ -122,7 +122,7 @@ def through(copy: MessageRecord, keep: MessageRecord | None = None) -> Attempt:
 
 
 def _post_through(
-    key: str,
+    key: MessageKey,
     channel_id: int,
     digest: str,
     token: str | None,
@@ -152,7 +152,7 @@ class Facts:
 
     owner: Owner
     channel_id: int
-    sent: Mapping[str, MessageRecord]
+    sent: Mapping[MessageKey, MessageRecord]
     now: float
     mine: Callable[[MessageRecord], bool]
     may_carry: Callable[[str], bool]
@@ -197,14 +197,15 @@ def carrier_among(found: Iterable[MessageRecord], channel_id: int, now: float) -
     )
 
 
-def post_nonce(owner: Owner, key: str, replacing: int | None) -> str:
+def post_nonce(owner: Owner, key: MessageKey, replacing: int | None) -> str:
     """The nonce a message is posted with (Discord's ``enforce_nonce``): the same for the same
     message of an owner, so a post sent again after the process died before keeping its id
     gives back the message Discord made, not a second one. A message posted again because the
     one before was deleted (``replacing`` its id) gets another nonce. 24 characters (Discord
     takes 25). (A game's nonces are what they were before messages had owners of other kinds.)
 
-    >>> post_nonce(Owner.game(3), "table:1", None) == post_nonce(Owner.game(3), "table:1", 0)
+    >>> table = MessageKey.table(1)
+    >>> post_nonce(Owner.game(3), table, None) == post_nonce(Owner.game(3), table, 0)
     True
     """
     named = str(owner.id) if owner.kind is OwnerKind.GAME else str(owner)
@@ -236,7 +237,7 @@ def _answering(owed: Owed, known: MessageRecord | None, facts: Facts) -> Message
     return None
 
 
-def _through_answer(answer: MessageRecord, key: str, digest: str) -> Attempt:
+def _through_answer(answer: MessageRecord, key: MessageKey, digest: str) -> Attempt:
     """Edit the message a click's answer is on its way to, through that answer's own token
     (it reaches the message only once the answer has landed)."""
     assert answer.token is not None
@@ -295,7 +296,7 @@ def _to_dm(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -
         link is not None
         and link.channel_id is not None
         and link.token is not None
-        and live(MessageRecord("", 0, 0, "", link.token, link.token_at), facts.now)
+        and token_lives(link.token, link.token_at, facts.now)
         and link.token not in facts.lapsed
     ):
         attempts.append(

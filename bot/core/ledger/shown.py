@@ -74,7 +74,7 @@ class Shown:
         # When this process began keeping the ledger.
         self._started = now()
 
-    async def kept(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def kept(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         """The owner's messages as they show now, by key: read once and then kept with every
         send and every click's answer heard of on the feed. Read again after a change heard
         late, and (other processes answering too) while a message's id is still to come."""
@@ -106,17 +106,14 @@ class Shown:
             for life in entry.lives.values():
                 life.shown = None
             for key, record in read.items():
-                named = MessageKey.parse(key)
-                if named.copy is None:
+                if key.copy is None:
                     entry.life(key).shown = record
                 elif record.token is not None:
                     # A private copy written down (by a process before this one, say): kept up
                     # to date through its token while that lives; what this process knows of
                     # it is newer.
-                    of = str(named.message())
-                    entry.life(of).mirrors.setdefault(
-                        named.copy, dataclasses.replace(record, key=of)
-                    )
+                    of = key.message()
+                    entry.life(of).mirrors.setdefault(key.copy, dataclasses.replace(record, key=of))
             entry.read = True
         return entry.shown()
 
@@ -133,7 +130,9 @@ class Shown:
             )
         )
 
-    def _unconfirmed_unknown(self, sent: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
+    def _unconfirmed_unknown(
+        self, sent: dict[MessageKey, MessageRecord]
+    ) -> dict[MessageKey, MessageRecord]:
         """What was sent, as read from the store, with every click's answer that is not known to
         have landed taken as unknown (to be edited again): one kept longer than
         :data:`ANSWER_LANDS_WITHIN` ago, and, alone, one kept before this process started (the
@@ -225,7 +224,7 @@ class Shown:
             and answer_on_its_way(known, self._now())
         )
 
-    async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
+    async def forget_look(self, owner: Owner, key: MessageKey, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""
         await self._store.forget_look(owner, key, version)
         life = self._lives.find(owner, key)
@@ -233,7 +232,7 @@ class Shown:
         if life is not None and known is not None and version in (None, known.version):
             life.shown = dataclasses.replace(known, digest="")
 
-    async def gone(self, owner: Owner, key: str) -> None:
+    async def gone(self, owner: Owner, key: MessageKey) -> None:
         """A message of ``owner`` is gone from Discord (someone deleted it): send it again."""
         await self._store.forget_message(owner, key)
         life = self._lives.find(owner, key)

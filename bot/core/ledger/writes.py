@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 
 from bot.core.base.faults import Fault, Faults
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import WRITE_BEHIND
 from bot.core.base.views import MessageRecord
@@ -42,9 +43,9 @@ class WriteBehind:
         # What was sent and is not written yet, by owner and key; the pending posts it clears
         # once written; and what is being written now (a read of the store meanwhile would
         # not see it).
-        self._unwritten: dict[tuple[Owner, str], MessageRecord] = {}
-        self._cleared: set[tuple[Owner, str]] = set()
-        self._writing: list[dict[tuple[Owner, str], MessageRecord]] = []
+        self._unwritten: dict[tuple[Owner, MessageKey], MessageRecord] = {}
+        self._cleared: set[tuple[Owner, MessageKey]] = set()
+        self._writing: list[dict[tuple[Owner, MessageKey], MessageRecord]] = []
         self._writer: asyncio.Task[None] | None = None
         # One write at a time: a flush waits for the write on its way (see flush).
         self._write_turn = asyncio.Lock()
@@ -63,7 +64,9 @@ class WriteBehind:
         """Whether anything sent of ``owner`` is not written yet."""
         return any(o == owner for o, _ in self._unwritten)
 
-    def over(self, owner: Owner, read: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
+    def over(
+        self, owner: Owner, read: dict[MessageKey, MessageRecord]
+    ) -> dict[MessageKey, MessageRecord]:
         """``read`` (the owner's messages as the store has them) with what this process sent
         and has not written yet, or is writing now (so the read may not have seen it): it is
         newer than what was read."""
@@ -123,7 +126,7 @@ class WriteBehind:
         self._cleared = {k for k in self._cleared if k[0] != owner}
 
     # -- posts that cannot be made idempotent ---------------------------------------------------
-    async def posting(self, owner: Owner, key: str, channel_id: int) -> None:
+    async def posting(self, owner: Owner, key: MessageKey, channel_id: int) -> None:
         """A DM of ``owner`` is about to be posted in a way that cannot be made idempotent (an
         interaction's follow-up): remembered until what was sent keeps its id (its pending post
         is cleared in the same write), so a process that starts or takes over after a stop in
@@ -135,6 +138,6 @@ class WriteBehind:
         """The owner's DMs that were about to be posted when the last process stopped."""
         return await self._store.pending_posts(owner)
 
-    async def looked_for(self, owner: Owner, key: str) -> None:
+    async def looked_for(self, owner: Owner, key: MessageKey) -> None:
         """A pending post was looked for (and kept, if found): forget it."""
         await self._store.clear_pending(owner, key)

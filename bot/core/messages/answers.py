@@ -93,7 +93,7 @@ class MoveAnswer:
         if answering.clicked is None:
             return None
         return AnswerKept(
-            str(key),
+            key,
             answering.clicked,
             update[1].digest(),
             saved.record.version,
@@ -110,14 +110,14 @@ class MoveAnswer:
             owner,
             self._record.channel_id,
             version,
-            key=None if update is None else str(update[0]),
+            key=None if update is None else update[0],
             kept=clicked and update is not None,
             computer_owes=computer_owes,
         )
         if self._hand is not None:
             key, view = self._hand
             shown = private_copy(laid_out(((said,), *view.layout), controls=view.controls))
-            sequel = dataclasses.replace(sequel, key=str(key), mirror=shown.digest())
+            sequel = dataclasses.replace(sequel, key=key, mirror=shown.digest())
             return Answer(reply=Reply(said, view=shown), sequel=sequel)
         return Answer(
             reply=Reply(said), update=None if update is None else update[1], sequel=sequel

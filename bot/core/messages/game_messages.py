@@ -62,14 +62,14 @@ class GameMessages(Projector):
         retention: timedelta | None = None,
         page_link: Callable[[int], str | None] | None = None,
         launch: bool = False,
-        asked: Callable[[Owner], Collection[str]] = lambda _: (),
+        asked: Callable[[Owner], Collection[MessageKey]] = lambda _: (),
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
         about to be, pruned). ``page_link``: a game's page in the browser (its table messages
         carry it), if the pages have a public address. ``launch``: the Activity is on (the
         lobby and the live table offer *Play at the table*). ``asked``: the keys of a game's
         hands its players just asked for, their answers still on their way (the ledger's
-        :meth:`~bot.core.ledger.copies.Copies.asked`)."""
+        :meth:`Copies.asked <bot.core.ledger.copies.Copies.asked>`)."""
         self._games = games
         self._store = store
         self._coach = coach
@@ -87,7 +87,7 @@ class GameMessages(Projector):
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
@@ -127,8 +127,8 @@ class GameMessages(Projector):
         loaded: Loaded | None,
         facts: TableFacts,
         lines: tuple[str, str],
-        sent: Mapping[str, MessageRecord],
-        asked: Collection[str],
+        sent: Mapping[MessageKey, MessageRecord],
+        asked: Collection[MessageKey],
     ) -> Drawing:
         """The messages of a game where the bot is not a member
         (:mod:`bot.core.messages.private_table`): the table, mentioning whoever it waits on
@@ -167,7 +167,7 @@ class GameMessages(Projector):
         return record.updated_at < now - self._retention.total_seconds()
 
     async def _reminded_gone(
-        self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[str, MessageRecord]
+        self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[MessageKey, MessageRecord]
     ) -> bool:
         """Before a turn reminder goes out, whether the player it is for has left the game's
         server (then they are noted as departed): the moment the table has waited on them long
@@ -176,7 +176,7 @@ class GameMessages(Projector):
         if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
             return False
         reminders = [
-            o for o in owed if MessageKey.parse(o.key).name in (REMIND, AWAY) and not o.existing
+            o for o in owed if o.key.name in (REMIND, AWAY) and not o.existing
         ]  # (not one brought up to date once its turn is over)
         if not reminders:
             return False
@@ -184,7 +184,7 @@ class GameMessages(Projector):
         for item in reminders:
             if not item.due(sent.get(item.key)):
                 continue
-            seat = MessageKey.parse(item.key).seat
+            seat = item.key.seat
             user = None if seat is None else record.seats[seat].user_id
             if seat is None or user is None:
                 continue
@@ -305,7 +305,7 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     return ratings_text(label, changes)
 
 
-def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:
+def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) -> Drawing:
     """The messages of an ended game whose snapshot cannot be read: the lobby and the line
     that says how it ended, and every hand message sent, closed (no live controls stay in a
     DM for a game that is over). At a private table, the table in place of the lobby, and
@@ -313,9 +313,8 @@ def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Draw
     private = record.private
     owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
     for key in sent:
-        named = MessageKey.parse(key)
-        seat = named.seat
-        if named.name != HAND or seat is None:
+        seat = key.seat
+        if key.name != HAND or seat is None:
             continue
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.core.base.delivery import Owed, live
-from bot.core.base.keys import LOBBY, TABLE_OF_DEAL, MessageKey
+from bot.core.base.keys import LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -63,13 +63,13 @@ MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
 _RULE = "— — —"
 
 
-def _hand_keys(deal: int, seat: int) -> tuple[str, ...]:
+def _hand_keys(deal: int, seat: int) -> tuple[MessageKey, ...]:
     """The keys of ``seat``'s hand messages, this deal's first, then the deals' before."""
-    return tuple(str(MessageKey.hand(d, seat)) for d in range(deal, 0, -1))
+    return tuple(MessageKey.hand(d, seat) for d in range(deal, 0, -1))
 
 
 def hand_carrier(
-    sent: Mapping[str, MessageRecord], deal: int, seat: int, now: float
+    sent: Mapping[MessageKey, MessageRecord], deal: int, seat: int, now: float
 ) -> MessageRecord | None:
     """The freshest of ``seat``'s hand messages (this deal's, or one of a deal before, which
     the hand of a new deal takes over) that an interaction's live token reaches: how its
@@ -130,10 +130,10 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     the board, and *Your hand* while the game is being played (with *Play at the table*
     while the Activity is on: ``launch``)."""
     tables = sorted(
-        (o for o in settled if MessageKey.parse(o.key).name == TABLE_OF_DEAL),
-        key=lambda o: MessageKey.parse(o.key).deal or 0,
+        (o for o in settled if o.key.name == TABLE_OF_DEAL),
+        key=lambda o: o.key.deal or 0,
     )
-    result = next((o for o in settled if o.key == "result"), None)
+    result = next((o for o in settled if o.key == RESULT), None)
     current = tables[-1].view if tables else laid_out(())
     groups = list(current.layout)
     if result is not None:
@@ -229,9 +229,9 @@ def moved_on(record: GameRecord, table: MessageView) -> MessageView:
 def turn_mentions(
     record: GameRecord,
     loaded: Loaded,
-    sent: Mapping[str, MessageRecord],
+    sent: Mapping[MessageKey, MessageRecord],
     now: float,
-    asked: Collection[str] = (),
+    asked: Collection[MessageKey] = (),
 ) -> tuple[int, ...]:
     """The people the table waits on whose hand no live token reaches (they never opened it,
     this deal or one before, or their last interaction with it is too old): the table

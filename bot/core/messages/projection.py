@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed
-from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, LOBBY, REMIND, MessageKey
+from bot.core.base.keys import AWAY, DM_CLOSED, ENDED, LEFT, LOBBY, REMIND, RESULT, MessageKey
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -253,14 +253,14 @@ def _tables(
         view_now = laid_out(
             (*deal_layout(text, room), *ending), board=board, framed=True, controls=table
         )
-        owed.append(Owed(str(MessageKey.table(deal)), view_now, order=order))
+        owed.append(Owed(MessageKey.table(deal), view_now, order=order))
         if text.result:
             final = laid_out(
                 ((text.result,), (series,), (ratings,)),
                 board=board_of(log, view),
                 controls=_result_controls(record, reviewable),
             )
-            owed.append(Owed("result", final, order=_RESULT))
+            owed.append(Owed(RESULT, final, order=_RESULT))
     return owed
 
 
@@ -338,10 +338,10 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
             )
             view = MessageView(notice, mentions=(user,))
             owed.append(
-                Owed(str(MessageKey.of(DM_CLOSED, deal, seat.seat)), view, once=True, order=_NOTICE)
+                Owed(MessageKey.of(DM_CLOSED, deal, seat.seat), view, once=True, order=_NOTICE)
             )
         # (The deal before's hand's private copies follow the player into this deal's.)
-        before = (str(MessageKey.hand(deal - 1, seat.seat)),) if deal > 1 else ()
+        before = (MessageKey.hand(deal - 1, seat.seat),) if deal > 1 else ()
         hand = hand_message(loaded, seat.seat, deal, coach=coach)
         refused = facts.refused.get(seat.seat) == deal
         # An older private copy of the hand (the player answered again since) is closed
@@ -349,7 +349,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         closed = laid_out(((moved_on_text(record.channel_id, deal),),))
         owed.append(
             Owed(
-                str(MessageKey.hand(deal, seat.seat)),
+                MessageKey.hand(deal, seat.seat),
                 hand,
                 user,
                 existing=over,
@@ -366,7 +366,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
             # sender closed the deal before, and a closing held up by the DM's pacing while
             # quick players finish the next deal is still sent after it.
             closed = hand_message(loaded, seat.seat, finished, coach=coach)
-            key = str(MessageKey.hand(finished, seat.seat))
+            key = MessageKey.hand(finished, seat.seat)
             owed.append(Owed(key, closed, user, existing=True, last=True))
     return owed
 
@@ -399,14 +399,14 @@ def _reminders(
             text = f"<@{user}>, the table is waiting for you — use `/cribbage hand`."
             view = MessageView(text, mentions=(user,))
             owed.append(
-                Owed(str(MessageKey.of(AWAY, turn, seat.seat)), view, once=True, order=_NOTICE + 1)
+                Owed(MessageKey.of(AWAY, turn, seat.seat), view, once=True, order=_NOTICE + 1)
             )
         else:
             # One reminder a deal: the first is posted (a DM the player is told of), any
             # later one in the deal edits it to what the table waits for now, so reminders
             # never pile up as DMs saying the same.
             text = turn_reminder(game.view(seat.seat), record.channel_id)
-            owed.append(Owed(str(MessageKey.of(REMIND, deal, seat.seat)), MessageView(text), user))
+            owed.append(Owed(MessageKey.of(REMIND, deal, seat.seat), MessageView(text), user))
     return owed, None
 
 
@@ -423,7 +423,7 @@ def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[O
         waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
         for reminded in (deal - 1, deal):
             if reminded >= 1 and not (waiting and reminded == deal):
-                key = str(MessageKey.of(REMIND, reminded, seat.seat))
+                key = MessageKey.of(REMIND, reminded, seat.seat)
                 owed.append(Owed(key, view, seat.user_id, existing=True))
     return owed
 
@@ -439,7 +439,7 @@ def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
             "A moderator can end it with `/cribbage cancel` (no result is recorded)."
         )
         owed.append(
-            Owed(str(MessageKey.of(LEFT, seat)), MessageView(text), once=True, order=_NOTICE + 2)
+            Owed(MessageKey.of(LEFT, seat), MessageView(text), once=True, order=_NOTICE + 2)
         )
     return owed
 
@@ -508,5 +508,5 @@ def settled(
     if record.is_open:
         owed += _departures(record, departed)
     if record.end_note:
-        owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))
+        owed.append(Owed(ENDED, MessageView(record.end_note), once=True, order=_ENDED))
     return tuple(owed)

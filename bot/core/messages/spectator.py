@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.base.keys import TABLE_OF_DEAL, MessageKey
+from bot.core.base.keys import ENDED, LOBBY, RESULT, TABLE_OF_DEAL
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, GameStatus
@@ -21,8 +21,8 @@ from engine.variants import find, title_unless_standard
 
 __all__ = ["TableSeen", "table_seen"]
 
-#: The channel messages a page shows, by the first part of their key.
-_SHOWN = frozenset({"lobby", "table", "show", "result", "ended"})
+#: The channel messages a page shows, by their key's name.
+_SHOWN = frozenset({LOBBY.name, TABLE_OF_DEAL, RESULT.name, ENDED.name})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +72,14 @@ def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> 
     :func:`bot.core.messages.game_messages.ratings_line`)."""
     owed = settled(record, loaded, {}, frozenset(), ratings)
     channel = sorted(
-        (o for o in owed if o.user_id is None and MessageKey.parse(o.key).name in _SHOWN),
+        (o for o in owed if o.user_id is None and o.key.name in _SHOWN),
         key=lambda o: o.order,
     )
     board = None
     earlier = 0
     if loaded is not None and loaded.log.deal >= 1:
         board = board_of(loaded.log, loaded.game.public_view())
-        tables = sum(1 for o in channel if MessageKey.parse(o.key).name == TABLE_OF_DEAL)
+        tables = sum(1 for o in channel if o.key.name == TABLE_OF_DEAL)
         earlier = max(0, loaded.log.deal - tables)
     return TableSeen(
         record.id,

@@ -64,7 +64,7 @@ class TableInfo(OnGames):
                 Owner.game(record.id),
                 record.channel_id,
                 record.version,
-                str(MessageKey.hand(deal, seat)),
+                MessageKey.hand(deal, seat),
                 mirror=shown.digest(),
             )
             return Answer(reply=Reply(view.content, view=shown), sequel=sequel)
@@ -94,7 +94,7 @@ class TableInfo(OnGames):
             self._games.owner_at(record, seat),
             record.channel_id,
             record.version,
-            str(MessageKey.hand(deal, seat)),
+            MessageKey.hand(deal, seat),
         )
         return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 

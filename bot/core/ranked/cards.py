@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bot.core.base.delivery import Drawing, Owed, Projector
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
@@ -27,7 +28,7 @@ from bot.core.ranked.words import rating_words
 __all__ = ["CARD", "CardMessages", "card_view"]
 
 #: The key of a player's card among their entry's messages.
-CARD = "card"
+CARD = MessageKey("card")
 #: Entries that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = 3600.0
 
@@ -125,7 +126,7 @@ class CardMessages(Projector):
         self._clock = clock
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
         """The card as its entry stands at ``now`` (and when the expert's offer falls due)."""
         entry = await self._store.ranked_entry(owner.id)

@@ -24,6 +24,7 @@ from bot.core.base.apart import APART_SEATS, game_owners, is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
@@ -104,7 +105,7 @@ class PlaceMessages(Projector):
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
         """What the seat's place shows at ``now`` (None for a game that does not exist, or
         was pruned)."""

@@ -18,6 +18,7 @@ from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
@@ -62,6 +63,9 @@ MIN_ENTRANTS = 3
 ROUND_HOURS = (0.25, 24.0 * 14)
 #: Ended tournaments' messages are brought up to date at start-up this long after.
 RECONCILE_ENDED = timedelta(days=1)
+#: The keys of a tournament's messages: its live board (edited in place), and the champion's
+#: announcement (posted once).
+BOARD, CHAMPION = MessageKey("board"), MessageKey("champion")
 
 NO_TOURNAMENT = (
     "There's no tournament in this channel. A moderator opens one with `/cribbage tournament new`."
@@ -546,7 +550,7 @@ class TournamentMessages(Projector):
         self._now = now
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
         """The tournament's messages now (None: no such tournament)."""
         record = await self._store.tournament(owner.id)
@@ -554,11 +558,11 @@ class TournamentMessages(Projector):
             return None
         event = await read_event(self._store, record)
         entry = EntryControls(record.id) if record.status is TournamentStatus.OPEN else None
-        owed = [Owed("board", MessageView(board_text(event), controls=entry))]
+        owed = [Owed(BOARD, MessageView(board_text(event), controls=entry))]
         if record.status is TournamentStatus.FINISHED and event.entrants:
             champion = champion_of(event)
             view = MessageView(champion_text(event), mentions=(champion,))
-            owed.append(Owed("champion", view, once=True))
+            owed.append(Owed(CHAMPION, view, once=True))
         return Drawing(record.channel_id, record.version, tuple(owed))
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:

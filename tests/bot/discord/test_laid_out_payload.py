@@ -101,7 +101,7 @@ async def test_every_laid_out_message_of_a_long_manual_four_player_game_is_withi
     async def check(outcome: object, user: object) -> None:
         for owed in await owed_now(service, game_id):
             view = owed.view
-            if not owed.key.startswith(("table:", "hand:", "result")):
+            if not str(owed.key).startswith(("table:", "hand:", "result")):
                 continue
             assert view.layout, f"{owed.key} is laid out"
             if view.digest() in seen:

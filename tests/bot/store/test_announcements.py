@@ -23,6 +23,7 @@ import pytest
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
@@ -78,7 +79,12 @@ async def _a_move_with_a_clicks_answer(store: Store) -> tuple[int, MessageRecord
         now=100.0,
     )  # fmt: skip
     answer = AnswerKept(
-        "hand:1:0", Clicked(77, 88, "tok"), "2:abc", game.version + 1, 101.0, seen=game.version
+        MessageKey.hand(1, 0),
+        Clicked(77, 88, "tok"),
+        "2:abc",
+        game.version + 1,
+        101.0,
+        seen=game.version,
     )
     await store.save(
         game.id, game.version, now=101.0, status=GameStatus.LOBBY, actions=['{"type": "x"}'],
@@ -111,11 +117,12 @@ async def test_another_process_hears_a_clicks_answer_and_the_look_it_was_made_on
     assert news.told[before - 1] == told, "the ledger is told before the change is published"
 
 
-_ANSWER = MessageRecord("hand:12:1", 77, 88, "2:abc", version=8)
+_ANSWER = MessageRecord(MessageKey.parse("hand:12:1"), 77, 88, "2:abc", version=8)
 
 
 def test_an_answer_at_a_game_played_apart_is_told_for_the_place_of_its_hand() -> None:
-    payload = f"game:12:8:-5|{json.dumps(dataclasses.asdict(_ANSWER))}"
+    said = {**dataclasses.asdict(_ANSWER), "key": str(_ANSWER.key)}  # (a key goes as its text)
+    payload = f"game:12:8:-5|{json.dumps(said)}"
     announced = change_of(payload)
     assert announced is not None and announced.change == Change(Owner.game(12), 8, -5)
     news = NewsHeard()
@@ -170,7 +177,7 @@ async def test_the_previous_release_hears_a_clicks_answer(
     move = {
         "owner": f"game:{game_id}",
         "version": answer.version,
-        "key": answer.key,
+        "key": str(answer.key),
         "digest": answer.digest,
     }
     assert move in read, (payloads, read)

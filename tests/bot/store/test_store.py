@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, User
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
@@ -349,21 +350,23 @@ async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: St
     # Two processes keep records of one message: the one answering a click on it and the one
     # sending. A record drawn at an older version of the game never replaces a newer one.
     owner = Owner.game(await _lobby(store))
-    keep = MessageRecord("hand:1:0", 7, 70, "v5", version=5)
+    keep = MessageRecord(MessageKey.parse("hand:1:0"), 7, 70, "v5", version=5)
     await store.set_messages([(owner, keep)])
-    answered = MessageRecord("hand:1:0", 7, 70, "v6", "tok", 1.0, True, 6)
+    answered = MessageRecord(MessageKey.parse("hand:1:0"), 7, 70, "v6", "tok", 1.0, True, 6)
     await _answered(store, owner, answered)
     await store.set_messages([(owner, replace(keep, digest="v5 again"))])
-    kept = (await store.messages(owner))["hand:1:0"]
+    kept = (await store.messages(owner))[MessageKey.parse("hand:1:0")]
     assert (kept.digest, kept.version, kept.token, kept.original) == ("v6", 6, "tok", True)
     await _answered(store, owner, replace(answered, digest="v4", token="old", version=4))
-    assert (await store.messages(owner))["hand:1:0"].digest == "v6"
+    assert (await store.messages(owner))[MessageKey.parse("hand:1:0")].digest == "v6"
     # The same version again (a reminder, a notice: the game did not move) is taken.
     await store.set_messages([(owner, replace(keep, digest="v6 + reminder", version=6))])
-    assert (await store.messages(owner))["hand:1:0"].digest == "v6 + reminder"
+    assert (await store.messages(owner))[MessageKey.parse("hand:1:0")].digest == "v6 + reminder"
     # A message posted again (the old one was deleted) is taken whatever it shows.
-    await store.set_messages([(owner, MessageRecord("hand:1:0", 7, 71, "new", version=1))])
-    assert (await store.messages(owner))["hand:1:0"].message_id == 71
+    await store.set_messages(
+        [(owner, MessageRecord(MessageKey.parse("hand:1:0"), 7, 71, "new", version=1))]
+    )
+    assert (await store.messages(owner))[MessageKey.parse("hand:1:0")].message_id == 71
 
 
 async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone(
@@ -372,15 +375,17 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     # /cribbage new's answer is kept before its id is known (0); another process that edits it
     # through that answer's token writes it without the id, after this one learned it.
     owner = Owner.game(await _lobby(store))
-    answer = MessageRecord("lobby", 7, 0, "lobby", "tok", 1.0, True, 1, unconfirmed_since=1.0)
+    answer = MessageRecord(
+        MessageKey.parse("lobby"), 7, 0, "lobby", "tok", 1.0, True, 1, unconfirmed_since=1.0
+    )
     await store.set_messages([(owner, answer)])
     await _answered(store, owner, replace(answer, message_id=70, unconfirmed_since=None))
     await store.set_messages([(owner, replace(answer, digest="dealt", version=2))])
-    kept = (await store.messages(owner))["lobby"]
+    kept = (await store.messages(owner))[MessageKey.parse("lobby")]
     assert (kept.message_id, kept.digest, kept.version) == (70, "dealt", 2)
     # Another interaction's answer without its id is another message.
     await store.set_messages([(owner, replace(answer, token="other", digest="x", version=3))])
-    assert (await store.messages(owner))["lobby"].message_id == 0
+    assert (await store.messages(owner))[MessageKey.parse("lobby")].message_id == 0
 
 
 async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Store) -> None:

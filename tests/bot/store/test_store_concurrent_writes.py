@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.store import Store
 
 OWNERS = [Owner.game(n) for n in range(1, 41)]
-KEYS = [f"hand:{d}:{seat}" for d in range(1, 4) for seat in range(4)] + ["table:1"]
+KEYS = [MessageKey.hand(d, seat) for d in range(1, 4) for seat in range(4)] + [MessageKey.table(1)]
 
 
 def _rows(version: int) -> list[tuple[Owner, MessageRecord]]:

@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.games.records import SeatRecord
 from bot.store import Dialect, Store, migrations
@@ -240,7 +241,7 @@ async def test_what_earlier_versions_of_004_and_retention_kept_is_kept(tmp_path:
     )
     sqlite_made_by(first, release(Dialect.SQLITE, "c10327a"))
     async with await Store.open(first) as store:
-        kept = (await store.messages(Owner.game(1)))["table:1"]
+        kept = (await store.messages(Owner.game(1)))[MessageKey.parse("table:1")]
         assert (kept.message_id, kept.digest, kept.token, kept.original) == (
             70,
             "abc",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.core.base.keys import MessageKey
 from bot.core.daily.records import DailyAnswer
 from bot.core.review.records import ReviewRow
 from bot.core.tournaments import records as tr
@@ -82,3 +83,16 @@ def test_a_field_no_column_holds_fails_at_once() -> None:
 async def test_each_record_is_its_tables_columns(store: Store, table: str, record: type) -> None:
     # A field that is not a column of the table fails the query on either database.
     assert await store.db.fetch(f"SELECT {columns(record)} FROM {table} WHERE 1 = 0") == []
+
+
+def test_a_value_kept_as_text_is_read_with_its_types_parse() -> None:
+    @dataclass(frozen=True)
+    class Kept:
+        key: MessageKey
+        copy_of: MessageKey | None
+
+    read = reader(Kept)
+    assert read(("hand:3:1", "hand:3:1@42")) == Kept(
+        MessageKey.hand(3, 1), MessageKey.hand(3, 1).copy_at(42)
+    )
+    assert read(("lobby", None)) == Kept(MessageKey("lobby"), None)

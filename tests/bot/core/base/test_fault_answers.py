@@ -12,6 +12,7 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.faults import Cause
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.base.store_errors import StoreUnavailable
@@ -150,7 +151,7 @@ async def test_the_clock_and_housekeeping_skip_a_game_that_cannot_be_read(
     clock.advance(days=8)
     assert await service.housekeeping.expire_idle() == [found.id]
     owing = await service.ledger.owed(Owner.game(found.id))
-    assert owing is not None and any(o.key == "ended" for o in owing.owed)
+    assert owing is not None and any(str(o.key) == "ended" for o in owing.owed)
     [line] = fault_lines(caplog)
     assert f"game {found.id}: {Cause.DAMAGED.value}" in line.getMessage()
 
@@ -238,10 +239,12 @@ async def test_what_was_sent_is_written_down_once_the_store_has_room(
         await write(*args, **kwargs)
 
     monkeypatch.setattr(store, "set_messages", full)
-    await service.ledger.shown.sent(owner, [MessageRecord("lobby", CHANNEL, 77, "drawn")])
+    await service.ledger.shown.sent(
+        owner, [MessageRecord(MessageKey.parse("lobby"), CHANNEL, 77, "drawn")]
+    )
     for _ in range(10):
         if await service.ledger.writes.flush() and not failing[0]:
             break
-    assert (await store.messages(owner))["lobby"].message_id == 77
+    assert (await store.messages(owner))[MessageKey.parse("lobby")].message_id == 77
     [line] = fault_lines(caplog)
     assert line.exc_info is None and Cause.FULL.value in line.getMessage()

@@ -179,9 +179,9 @@ async def test_the_table_shows_the_seal_at_the_deal_and_the_seed_after_the_show(
         game, seeds = kept.game, kept.seeds
         assert seeds is not None
         for owed in await owed_now(service, game_id):
-            if not owed.key.startswith("table:"):
+            if not str(owed.key).startswith("table:"):
                 continue
-            deal = int(owed.key.split(":")[1])
+            deal = int(str(owed.key).split(":")[1])
             seed = seeds[len(game.cut_rounds) + deal - 1]
             seals = SEAL_LINE.findall(owed.view.content)
             assert seals == [seal_of(seed)], owed.view.content
@@ -231,13 +231,13 @@ async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     owed = await owed_now(service, game_id)
-    tables = [o.view.content for o in owed if o.key.startswith("table:")]
+    tables = [o.view.content for o in owed if str(o.key).startswith("table:")]
     assert tables and all(NOT_SEALED in text for text in tables), tables
     assert not any("Shuffle sealed" in o.view.content for o in owed)
     await drive(service, table, [AL, BEA])
     # Every deal's table says so, once, where a sealed game shows its seal; never a seed.
     for o in await owed_now(service, game_id):
-        if o.key.startswith("table:"):
+        if str(o.key).startswith("table:"):
             assert o.view.content.count(NOT_SEALED) == 1, o.view.content
             assert not SEED_LINE.search(o.view.content)
     # Its review too (it can be reviewed: its shuffles were recorded).
@@ -377,8 +377,8 @@ async def test_each_shown_deal_writes_one_command_that_checks_it_as_written(
     async def check(outcome: Answer, user: User) -> None:
         for owed in await owed_now(service, game_id):
             found = COMMAND.search(owed.view.content)
-            if owed.key.startswith("table:") and found:
-                commands[owed.key] = found[1]
+            if str(owed.key).startswith("table:") and found:
+                commands[str(owed.key)] = found[1]
 
     await drive(service, table, users, check=check, stop_after=60 * seated)
     assert commands

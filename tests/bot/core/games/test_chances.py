@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bot.core.base.keys import RESULT, TABLE_OF_DEAL, MessageKey
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import BoardPicture, MessageView, Style
 from bot.core.games.chances import chances, chances_line, percent_pair
@@ -114,14 +115,14 @@ async def test_every_finished_deal_of_two_players_says_the_chances(service: Serv
     that ended the game, say none."""
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
-    seen: dict[str, tuple[str, ...]] = {}
+    seen: dict[MessageKey, tuple[str, ...]] = {}
 
     async def check(outcome: Answer, user: User) -> None:
-        tables = [o for o in await owed_now(service, game_id) if o.key.startswith("table:")]
-        current = max(int(o.key.split(":")[1]) for o in tables)
+        tables = [o for o in await owed_now(service, game_id) if o.key.name == TABLE_OF_DEAL]
+        current = max(o.key.deal or 0 for o in tables)
         for o in tables:
             line = LINE.search(o.view.content)
-            deal = int(o.key.split(":")[1])
+            deal = o.key.deal or 0
             if deal == current or o.view.board is None:
                 assert line is None, o.view.content
                 assert o.view.board is None or o.view.board.chances is None
@@ -138,7 +139,7 @@ async def test_every_finished_deal_of_two_players_says_the_chances(service: Serv
             assert expected == (line[2], line[4]) == board.chances
             dealer = ("Al", "Bea")[board.dealer]
             assert f"{dealer} deals next." in board_alt(board), board_alt(board)
-            following = next(t for t in tables if t.key == f"table:{deal + 1}")
+            following = next(t for t in tables if t.key == MessageKey.table(deal + 1))
             assert f"— {dealer} deals " in following.view.content, following.view.content
             assert (line[1], line[3]) == ("Al", "Bea")
             seen.setdefault(o.key, expected)
@@ -146,7 +147,7 @@ async def test_every_finished_deal_of_two_players_says_the_chances(service: Serv
 
     await drive(service, table, [AL, BEA], check=check)
     assert len(seen) >= 3
-    final = [o for o in await owed_now(service, game_id) if o.key == "result"]
+    final = [o for o in await owed_now(service, game_id) if o.key == RESULT]
     assert final and "Chances" not in final[0].view.content
 
 
@@ -158,7 +159,7 @@ async def test_three_players_are_shown_no_chances(service: Services) -> None:
     async def check(outcome: Answer, user: User) -> None:
         nonlocal shown
         for o in await owed_now(service, game_id):
-            if o.key.startswith("table:") and o.view.board is not None:
+            if o.key.name == TABLE_OF_DEAL and o.view.board is not None:
                 shown += 1
                 assert "Chances" not in o.view.content and o.view.board.chances is None
 

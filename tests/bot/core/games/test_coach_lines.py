@@ -113,7 +113,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     while (await service.table.hand(CHANNEL, AL)).reply.view is not None:
         # The private copy's controls come with the keeper's first edit of it: the hand's.
         deal = (await load(store, game_id)).deal_number
-        hand = [o.view for o in await owed_now(service, game_id) if o.key == f"hand:{deal}:0"]
+        hand = [o.view for o in await owed_now(service, game_id) if str(o.key) == f"hand:{deal}:0"]
         controls = hand[0].hand if hand else None
         if controls is None:
             break

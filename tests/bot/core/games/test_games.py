@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.keys import RESULT
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls, MessageView
 from bot.core.games.games import LoadedGames
@@ -225,7 +226,7 @@ async def test_a_game_drawn_while_its_last_move_is_saved_is_drawn_ended_once_sav
     assert during, "the last move was saved"
     owing = await service.ledger.owed(owner)
     assert owing is not None and owing.version == during[0] + 1
-    assert "result" in [o.key for o in owing.owed], "the ended game is drawn"
+    assert RESULT in [o.key for o in owing.owed], "the ended game is drawn"
 
 
 async def test_a_game_read_before_a_save_and_loaded_after_it_is_not_kept(

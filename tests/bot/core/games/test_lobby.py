@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.keys import LOBBY
 from bot.core.base.replies import Click
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.views import LobbyControls
@@ -30,7 +31,7 @@ async def test_new_game_answers_with_the_lobby_in_the_channel(service: Services)
     view = outcome.reply.view
     assert outcome.ok and not outcome.reply.ephemeral and view is not None
     assert outcome.sequel is not None
-    assert outcome.sequel.key == "lobby" and outcome.sequel.channel_id == CHANNEL
+    assert str(outcome.sequel.key) == "lobby" and outcome.sequel.channel_id == CHANNEL
     assert view.controls_of(LobbyControls) is not None
     assert controls(view, LobbyControls).buttons == ("join", "leave", "start", "cancel")
     assert controls(view, LobbyControls).levels == ("easy", "medium", "hard", "expert")
@@ -42,7 +43,7 @@ async def test_the_lobby_message_follows_the_seats(store: Store, service: Servic
     opened = await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
     assert opened.game_id is not None
     sent = await store.messages(game_owner(opened.game_id))
-    assert set(sent) == {"lobby"}, "the answer to /cribbage new is the game's lobby message"
+    assert set(sent) == {LOBBY}, "the answer to /cribbage new is the game's lobby message"
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
     lobby = table.messages[(opened.game_id, "lobby")]
     assert "Seated (2/2): Al, Bea" in lobby.view.content and "Start" in lobby.view.content
@@ -59,7 +60,7 @@ async def test_lobby_buttons_answer_by_updating_the_lobby(service: Services) -> 
     game_id = opened.game_id
     assert game_id is not None
     joined = await service.lobbies.click(game_id, "join", BEA, guild_id=GUILD)
-    assert joined.ok and joined.sequel is not None and joined.sequel.key == "lobby"
+    assert joined.ok and joined.sequel is not None and str(joined.sequel.key) == "lobby"
     assert joined.update is not None
     assert "Seated (2/2): Al, Bea" in joined.update.content
     assert (await service.lobbies.click(game_id, "leave", BEA, guild_id=GUILD)).ok
@@ -68,7 +69,7 @@ async def test_lobby_buttons_answer_by_updating_the_lobby(service: Services) -> 
     assert started.ok
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
-    hands = {o.user_id for o in owing.owed if o.key.startswith("hand:1:")}
+    hands = {o.user_id for o in owing.owed if str(o.key).startswith("hand:1:")}
     assert hands == {AL.id, CY.id}
 
 
@@ -108,7 +109,7 @@ async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
     assert (await service.lobbies.start(CHANNEL, AL)).ok
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
-    hands = {o.user_id for o in owing.owed if o.key.startswith("hand:1:")}
+    hands = {o.user_id for o in owing.owed if str(o.key).startswith("hand:1:")}
     assert hands == {AL.id, BEA.id, CY.id, DEE.id}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.base.keys import LEFT, REMIND, MessageKey
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls
 from bot.core.services import Services
@@ -142,7 +143,7 @@ async def test_a_player_who_left_silently_is_found_when_the_table_waits(
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     keys = [o.key for o in owing.owed if o.due(owing.sent.get(o.key))]
-    assert "left:0" in keys and not [k for k in keys if k.startswith("remind:")]
+    assert MessageKey.of(LEFT, 0) in keys and not [k for k in keys if k.name == REMIND]
     await table.settle(game_id)
     assert any("**Al** is no longer a member" in t for t in table.channel(game_id))
     assert not [t for t in table.private.get(AL.id, []) if "your turn" in t.lower()]

@@ -16,6 +16,7 @@ import pytest
 
 from bot.core.base.faults import Cause
 from bot.core.base.feed import Change
+from bot.core.base.keys import HAND, LOBBY, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked
 from bot.core.base.store_errors import StoreUnavailable
@@ -89,7 +90,7 @@ class FakeCourier:
             self.dm_attempts[user] = self.dm_attempts.get(user, 0) + 1
             if user in self.closed:
                 raise DmsClosed("Cannot send messages to this user")
-        key = attempt.keep.key
+        key = str(attempt.keep.key)  # (what Discord's side sees of it: its text)
         self.shown.append((key, view.digest()))
         self.tokens.append((key, attempt.token))
         self.sent.append((key, not attempt.way.posts))
@@ -115,7 +116,7 @@ class FakeCourier:
         looked: list[str] = []
 
         async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
-            looked.append(post.key)
+            looked.append(str(post.key))
             return [message_id]
 
         self.lost = lost
@@ -239,8 +240,7 @@ async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
     # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
-    for key in ("hand:1:1",):
-        await service.ledger.shown.gone(game_owner(game_id), key)
+    await service.ledger.shown.gone(game_owner(game_id), MessageKey.hand(1, 1))
     await catch_up(keeper, game_id)
     await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
@@ -254,7 +254,7 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     # the DM is refused, and the notice is the table's to post.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await service.ledger.shown.gone(game_owner(game_id), "hand:1:1")
+    await service.ledger.shown.gone(game_owner(game_id), MessageKey.hand(1, 1))
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
@@ -269,10 +269,8 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
-    for key in ("hand:1:0", "hand:1:1"):
-        await service.ledger.shown.gone(
-            game_owner(game_id), key
-        )  # owed afresh: drawn now, at the deal
+    for seat in (0, 1):  # (owed afresh: drawn now, at the deal)
+        await service.ledger.shown.gone(game_owner(game_id), MessageKey.hand(1, seat))
     courier.held = asyncio.Event()
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), CHANNEL)
@@ -284,7 +282,7 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     await catch_up(keeper, game_id)
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and not service.ledger.moved_on(owing)
-    hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
+    hands = {str(o.key): o.view.digest() for o in owing.owed if o.key.name == HAND}
     sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
     assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
 
@@ -415,7 +413,7 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     stays to be looked for by whoever sends next."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.writes.posting(owner, "hand:1:0", 555)
+    await service.ledger.writes.posting(owner, MessageKey.hand(1, 0), 555)
     courier.may_send = False
 
     async def lost(*_: object) -> list[int]:
@@ -424,7 +422,9 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     courier.lost = lost
     keeper = make_keeper(service, courier, Pacer())
     assert owner in await keeper.reconcile()
-    assert [p.key for p in await service.ledger.writes.pending_posts(owner)] == ["hand:1:0"]
+    assert [p.key for p in await service.ledger.writes.pending_posts(owner)] == [
+        MessageKey.hand(1, 0)
+    ]
     await settle(keeper)
     assert courier.sent == []
 
@@ -437,7 +437,7 @@ async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_los
     start-up reconciles (then the found message is edited, not posted a second time)."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.writes.posting(owner, "lobby", CHANNEL)
+    await service.ledger.writes.posting(owner, LOBBY, CHANNEL)
     courier = FakeCourier()
     looked = courier.finds_lost_posts(777)
     keeper = make_keeper(service, courier, Pacer())
@@ -498,7 +498,7 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     owner = game_owner(game_id)
 
     async def second_deal() -> bool:
-        return any(o.key == "table:2" for o in await owed_now(service, game_id))
+        return any(str(o.key) == "table:2" for o in await owed_now(service, game_id))
 
     while not await second_deal():
         live = sorted(table.hands(), key=lambda h: h[2].view.hand is None)
@@ -510,7 +510,7 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     # The sender had not closed Al's hand of deal 1 yet (it shows a turn of deal 1), and no
     # click's token reaches it any more: it is edited with the bot's token, in Al's DM.
     kept = dataclasses.replace(
-        (await service.ledger.shown.kept(owner))["hand:1:0"],
+        (await service.ledger.shown.kept(owner))[MessageKey.parse("hand:1:0")],
         digest="a turn of deal 1",
         token=None,
         token_at=None,
@@ -541,17 +541,19 @@ async def _answered_by_the_other_process(
     assert await other.ledger.shown.kept(owner) == {}, "read before anything was posted"
     assert (await other.lobbies.join(CHANNEL, BEA)).ok
     assert (await other.lobbies.start(CHANNEL, AL)).ok
-    controls = next(o.view.hand for o in await owed_now(sender, owner.id) if o.key == "hand:1:0")
+    controls = next(
+        o.view.hand for o in await owed_now(sender, owner.id) if str(o.key) == "hand:1:0"
+    )
     assert controls is not None
     keeper = make_keeper(sender, courier, Pacer())
     keeper.follow(sender.feed)
     keeper.touch(owner, CHANNEL)
     await settle(keeper)
-    hand = (await store.messages(owner))["hand:1:0"]
+    hand = (await store.messages(owner))[MessageKey.parse("hand:1:0")]
     clicked = Clicked(hand.channel_id, hand.message_id, "al-discards")
     answer = await other.moves.click(first_choice(controls), AL, clicked, guild_id=None)
     assert answer.ok and answer.sequel is not None and answer.sequel.kept
-    assert (await store.messages(owner))["hand:1:0"].unconfirmed_since is not None
+    assert (await store.messages(owner))[MessageKey.parse("hand:1:0")].unconfirmed_since is not None
     return sender, other, courier, keeper, owner, answer, clicked
 
 
@@ -565,7 +567,7 @@ async def test_the_process_that_answered_confirms_an_answer_to_a_message_posted_
     _, other, _, _, owner, answer, clicked = await _answered_by_the_other_process(store, clock)
     await other.answered(answer, landed=True, shown=clicked)
     assert await other.ledger.writes.flush()
-    kept = (await store.messages(owner))["hand:1:0"]
+    kept = (await store.messages(owner))[MessageKey.parse("hand:1:0")]
     assert kept.unconfirmed_since is None and kept.token == "al-discards"
     clock.advance(seconds=60)
     assert await store.unconfirmed(clock.now.timestamp()) == [], "the sender finds none lost"
@@ -610,7 +612,7 @@ async def test_a_message_edited_again_after_an_answer_taken_as_lost_is_not_taken
         assert await sender.ledger.writes.flush()
     edits = [sent for sent in courier.tokens[before:] if sent[0] == "hand:1:0"]
     assert edits == [("hand:1:0", "al-discards")], "edited again once"
-    kept = (await store.messages(owner))["hand:1:0"]
+    kept = (await store.messages(owner))[MessageKey.parse("hand:1:0")]
     assert answer.sequel is not None
     assert kept.unconfirmed_since is None and kept.version >= answer.sequel.version
 
@@ -659,14 +661,14 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     assert answered.controls is None, "no control before the copy is written down"
 
     await service.answered(thrown, landed=True, shown=Clicked(CHANNEL, 4242, "typed"))
-    key = f"hand:1:{pone}"
-    assert f"{key}@4242" in await store.messages(game_owner(game_id)), "written down"
+    key = MessageKey.hand(1, pone)
+    assert key.copy_at(4242) in await store.messages(game_owner(game_id)), "written down"
     keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
     edits = [
         digest
         for (sent, digest), (_, token) in zip(courier.shown, courier.tokens, strict=True)
-        if sent == key and token == "typed"
+        if sent == str(key) and token == "typed"
     ]
     hand_now = next(o.view for o in await owed_now(service, game_id) if o.key == key)
     assert hand_now.controls is not None, "the pone plays first"

@@ -22,6 +22,7 @@ import pytest
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.views import MessageRecord
@@ -31,16 +32,16 @@ from bot.core.ledger.life import answer_record
 OWNER = Owner.game(7)
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 #: The play's controls, which this process (the one that sends) put on the hand at version 5.
-PLAY = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-play", version=5)
+PLAY = MessageRecord(MessageKey.parse("hand:1:0"), 900, 5001, "digest-of-the-play", version=5)
 
 
 class Store:
     """Keeps what it is told, and nothing of the other process's writes."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, MessageRecord] = {}
+        self.rows: dict[MessageKey, MessageRecord] = {}
 
-    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         return dict(self.rows)
 
     async def set_messages(
@@ -110,7 +111,9 @@ async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
 
 #: The hand of a new deal as posted at version 3, its record still to come (the keeper is
 #: sending the rest of the game's messages).
-POSTED = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-discard-menu", version=3)
+POSTED = MessageRecord(
+    MessageKey.parse("hand:1:0"), 900, 5001, "digest-of-the-discard-menu", version=3
+)
 
 
 async def _posting() -> tuple[ChangeFeed, MessageLedger]:
@@ -172,7 +175,9 @@ async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_sh
 
 #: A private table's lobby: Bea's Join answered (version 1), then Al's Start (version 2) made
 #: the moment Bea's Join showed on Discord, before this process heard that answer land.
-LOBBY = MessageRecord("lobby", 900, 5002, "digest-of-the-lobby-when-open", version=0)
+LOBBY = MessageRecord(
+    MessageKey.parse("lobby"), 900, 5002, "digest-of-the-lobby-when-open", version=0
+)
 
 
 def _lobby_answer(version: int, token: str) -> MessageRecord:
@@ -189,7 +194,7 @@ def _lobby_answer(version: int, token: str) -> MessageRecord:
 
 def _landed(version: int, token: str, *, kept: bool = True) -> tuple[Sequel, bool, Clicked]:
     """The answer of ``version`` (through ``token``; ``kept`` with its move) landed."""
-    sequel = Sequel(OWNER, 900, version, "lobby", kept=kept)
+    sequel = Sequel(OWNER, 900, version, LOBBY.key, kept=kept)
     return sequel, True, Clicked(900, LOBBY.message_id, token)
 
 
@@ -208,16 +213,16 @@ async def test_an_answer_heard_to_land_after_a_later_click_leaves_that_ones_on_i
         ledger.answers.answer_kept(OWNER, _told(answer))
         feed.publish(Change(OWNER, answer.version, 900))
     await ledger.answers.answered(*_landed(1, "token-of-the-join"), join.digest)
-    kept = (await ledger.shown.kept(OWNER))["lobby"]
+    kept = (await ledger.shown.kept(OWNER))[MessageKey.parse("lobby")]
     assert kept == start and ledger.answers.sends_answer(OWNER, kept), "the Start's is on its way"
     # /cribbage new's answer (version 0, not kept with a move) heard last of all says where
     # the lobby is, and nothing of what it shows now.
     await ledger.answers.answered(*_landed(0, "token-of-the-command", kept=False), LOBBY.digest)
     await ledger.writes.flush()
-    assert (await ledger.shown.kept(OWNER))["lobby"] == start
-    assert store.rows["lobby"].token != "token-of-the-command", "nor writes it down"
+    assert (await ledger.shown.kept(OWNER))[MessageKey.parse("lobby")] == start
+    assert store.rows[LOBBY.key].token != "token-of-the-command", "nor writes it down"
     await ledger.answers.answered(*_landed(2, "token-of-the-start"), start.digest)
-    assert (await ledger.shown.kept(OWNER))["lobby"] == dataclasses.replace(
+    assert (await ledger.shown.kept(OWNER))[MessageKey.parse("lobby")] == dataclasses.replace(
         start, unconfirmed_since=None
     )
 

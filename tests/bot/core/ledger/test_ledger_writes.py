@@ -13,12 +13,13 @@ from typing import Any, TypeVar
 
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger import MessageLedger
 
 OWNER = Owner.game(7)
-HAND = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-hand", version=3)
+HAND = MessageRecord(MessageKey.parse("hand:1:0"), 900, 5001, "digest-of-the-hand", version=3)
 T = TypeVar("T")
 
 
@@ -26,11 +27,11 @@ class SlowStore:
     """Holds no messages until a write of them has finished, and lets a test hold a write."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, MessageRecord] = {}
+        self.rows: dict[MessageKey, MessageRecord] = {}
         self.writing = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         return dict(self.rows)
 
     async def set_messages(
@@ -88,7 +89,7 @@ async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
     rolling restart)."""
     store, _, ledger = await _writing_the_hand()
 
-    async def flush() -> dict[str, MessageRecord]:
+    async def flush() -> dict[MessageKey, MessageRecord]:
         assert await ledger.writes.flush()
         return dict(store.rows)  # (what the store holds the moment the flush returns)
 
@@ -116,11 +117,11 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     store = SlowStore()
     store.release.set()
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
-    answer = MessageRecord("lobby", 900, 0, "the lobby", "tok", 1.0, True, 1)
+    answer = MessageRecord(MessageKey.parse("lobby"), 900, 0, "the lobby", "tok", 1.0, True, 1)
     await ledger.shown.kept(OWNER)  # drawn once: kept in memory from then on
     await ledger.shown.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
     await ledger.shown.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
-    kept = (await ledger.shown.kept(OWNER))["lobby"]
+    kept = (await ledger.shown.kept(OWNER))[MessageKey.parse("lobby")]
     assert (kept.message_id, kept.digest) == (5002, "dealt")
 
 
@@ -131,9 +132,9 @@ class OneTable(Projector):
         self.view = MessageView(digest)
 
     async def draw(
-        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+        self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
-        return Drawing(900, 3, (Owed("table:1", self.view),))
+        return Drawing(900, 3, (Owed(MessageKey.parse("table:1"), self.view),))
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         return []
@@ -148,17 +149,17 @@ async def test_a_table_is_settled_only_once_what_it_shows_is_written() -> None:
     projector = OneTable("the end")
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
-    sent = MessageRecord("table:1", 900, 5001, projector.view.digest(), version=3)
+    sent = MessageRecord(MessageKey.parse("table:1"), 900, 5001, projector.view.digest(), version=3)
     await ledger.shown.sent(OWNER, [sent])
 
-    async def settle() -> dict[str, MessageRecord]:
+    async def settle() -> dict[MessageKey, MessageRecord]:
         assert await ledger.settled(OWNER)
         return dict(store.rows)  # (what the store holds the moment it is said settled)
 
     settling = await _started(settle())
     store.release.set()  # the write of what it shows ends
     written = await asyncio.wait_for(settling, timeout=5)
-    assert written.get("table:1") == sent, "settled while what it shows was being written"
+    assert written.get(MessageKey.table(1)) == sent, "settled while what it shows was being written"
 
 
 async def test_a_table_whose_write_fails_is_not_settled() -> None:
@@ -172,7 +173,9 @@ async def test_a_table_whose_write_fails_is_not_settled() -> None:
     projector = OneTable("the end")
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
-    await ledger.shown.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
+    await ledger.shown.sent(
+        OWNER, [MessageRecord(MessageKey.parse("table:1"), 900, 5001, projector.view.digest())]
+    )
     assert not await ledger.settled(OWNER)
 
 
@@ -180,12 +183,12 @@ class HeldReads:
     """A store whose reads of an owner's messages a test holds, and whose rows it sets."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, MessageRecord] = {}
+        self.rows: dict[MessageKey, MessageRecord] = {}
         self.reading = asyncio.Event()
         self.release = asyncio.Event()
         self.release.set()
 
-    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         self.reading.set()
         await self.release.wait()
         return dict(self.rows)

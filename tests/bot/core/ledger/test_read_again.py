@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.life import Again, OwnerLives
 
 OWNER = Owner.game(3)
-TABLE = MessageRecord("table:1", 900, 5001, "digest-of-the-table", version=4)
+TABLE = MessageRecord(MessageKey.parse("table:1"), 900, 5001, "digest-of-the-table", version=4)
 
 
 class Store:
@@ -30,7 +31,7 @@ class Store:
         self.hold: asyncio.Event | None = None
         self.fail = False
 
-    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]:
         self.reads += 1
         if self.hold is not None:
             await self.hold.wait()

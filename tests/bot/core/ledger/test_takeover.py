@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lanes
@@ -67,7 +68,7 @@ async def test_a_process_that_sent_before_looks_for_lost_posts_again_when_it_tak
     # The other process deals, posts the table as a follow-up, and stops before keeping it.
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)
-    await service.ledger.writes.posting(owner, "table:1", CHANNEL)
+    await service.ledger.writes.posting(owner, MessageKey.table(1), CHANNEL)
     # This one takes over.
     courier.take_again()
     keeper.follow(service.feed)

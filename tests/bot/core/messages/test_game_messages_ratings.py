@@ -31,7 +31,7 @@ async def test_a_finished_games_ratings_line_is_read_once(
     first = await service.ledger.owed(owner)
     again = await service.ledger.owed(owner)
     assert first is not None and again is not None
-    result = next(o for o in first.owed if o.key == "result")
+    result = next(o for o in first.owed if str(o.key) == "result")
     assert "Ratings — " in result.view.content
     assert [o.view.digest() for o in first.owed] == [o.view.digest() for o in again.owed]
     assert reads == [game_id]

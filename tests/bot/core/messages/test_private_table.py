@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base import refusals
 from bot.core.base.delivery import Owed
+from bot.core.base.keys import LOBBY, MessageKey
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
@@ -91,7 +92,7 @@ async def _typed_moves(
 
 
 def _by_key(owed: tuple[Owed, ...]) -> dict[str, Owed]:
-    return {o.key: o for o in owed}
+    return {str(o.key): o for o in owed}
 
 
 async def test_the_table_is_one_message_reached_by_tokens_alone(service: Services) -> None:
@@ -118,7 +119,7 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert not stranger.ok and stranger.reply.text == NOT_A_PLAYER
     mine = await service.table.own_hand(game_id, AL, guild_id=None)
     assert mine.ok and mine.reply.view is not None and mine.reply.view.hand is not None
-    assert mine.sequel is not None and mine.sequel.key == "hand:1:0"
+    assert mine.sequel is not None and str(mine.sequel.key) == "hand:1:0"
     # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
     assert mine.reply.view.content.startswith("Your hand, deal 1.")
     await service.opened(mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours"))
@@ -128,7 +129,8 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert table.view.mentions == (BEA.id,)
     # The click's token now reaches the table and the hand, and is looked at again when it
     # lapses (then the table mentions Al again).
-    assert owing.sent["lobby"].token == "yours" and owing.sent["hand:1:0"].message_id == 901
+    assert owing.sent[LOBBY].token == "yours"
+    assert owing.sent[MessageKey.hand(1, 0)].message_id == 901
     assert owing.check_at is not None
     clock.advance(seconds=TOKEN_USABLE + 1)
     later = _by_key(await owed_now(service, game_id))["lobby"]
@@ -181,7 +183,9 @@ async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_pr
     await store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", ("{", game_id))
     # A restart: nothing of the game is kept in memory, so its snapshot is read again.
     again = make_service(store, clock)
-    hand_sent = MessageRecord("hand:1:0", DM, 77, "digest", token="t", token_at=clock().timestamp())
+    hand_sent = MessageRecord(
+        MessageKey.parse("hand:1:0"), DM, 77, "digest", token="t", token_at=clock().timestamp()
+    )
     await store.set_messages([(game_owner(game_id), hand_sent)])
     assert await again.ledger.owed(game_owner(game_id)) is None, "nothing drawn while open"
     # Left idle, it expires (no snapshot is needed for that).
@@ -214,10 +218,12 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     )
     assert opened.ok and opened.game_id is not None
     [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()
-    assert answer.key == "lobby" and answer.message_id == 0
+    assert str(answer.key) == "lobby" and answer.message_id == 0
     assert service.ledger.answers.sends_answer(game_owner(opened.game_id), answer)
     await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
-    landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))["lobby"]
+    landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))[
+        MessageKey.parse("lobby")
+    ]
     assert landed.message_id == 900 and not service.ledger.answers.sends_answer(
         game_owner(opened.game_id), landed
     )
@@ -266,7 +272,7 @@ async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_t
     assert looks == 4 + 16, "one to the crib each, then all sixteen cards played"
     assert game.num_players == 4
     # The show of deal 1, counted for the sides of partners, while deal 2's crib is made.
-    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
     assert "**Deal 2**" in table.content and "Al & Cy" in table.content, table.content
     assert _seen(table.content), "the show names its cards"
     # Each player's own hand, as the table's Your hand answers it: theirs alone.
@@ -285,7 +291,7 @@ async def test_after_a_deal_the_table_says_each_players_chance_to_win(
     await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
     # While deal 2's crib is made the table shows deal 1's show, with the chances from there,
     # in its words and on the board below them, as a server's deal 1 table does.
-    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
     assert "**Deal 2**" in table.content
     [line] = [t for t in table.content.splitlines() if t.startswith("Chances to win — ")]
     assert "Al: " in line and "Bea: " in line and line.count("%") == 2, line
@@ -405,7 +411,7 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
 
     # Over: the result on the table keeps its Review button, which opens anyone's own.
     assert (await service.moves.resign(DM, BEA)).ok
-    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
     assert table.controls == ResultControls(game_id, "rematch"), "Review and Rematch alone"
     hers = await service.reviews.review(None, DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

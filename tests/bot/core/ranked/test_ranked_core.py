@@ -237,9 +237,9 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
     for seat, user in enumerate((AL, BEA)):
         owing = await service.ledger.owed(Owner.place(game.id, seat))
         assert owing is not None
-        assert sorted(o.key for o in owing.owed) == [f"hand:1:{seat}", "lobby"]
+        assert sorted(str(o.key) for o in owing.owed) == [f"hand:1:{seat}", "lobby"]
         assert all(o.private for o in owing.owed)
-        table = owing.owed[0].view if owing.owed[0].key == "lobby" else owing.owed[1].view
+        table = owing.owed[0].view if str(owing.owed[0].key) == "lobby" else owing.owed[1].view
         assert table.mentions in ((), (user.id,))
         assert "Ranked match" in table.content and "time runs out" in table.content
         other = 1 - seat

@@ -28,7 +28,7 @@ async def test_the_result_line_shows_each_persons_new_rating_and_change(
     assert outcome.ok and outcome.game_id is not None
     owing = await service.ledger.owed(game_owner(outcome.game_id))
     assert owing is not None
-    result = next(o for o in owing.owed if o.key == "result").view.content
+    result = next(o for o in owing.owed if str(o.key) == "result").view.content
     [[al], [bea]] = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[2, 1])
     al_now, bea_now = shown(al.ordinal()), shown(bea.ordinal())
     assert result.splitlines()[-1] == (
