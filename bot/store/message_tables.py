@@ -177,7 +177,7 @@ class MessageTables(Queries):
             if posted:
                 await tx.executemany(
                     "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
-                    [(str(owner), str(key)) for owner, key in posted],
+                    sorted((str(owner), str(key)) for owner, key in posted),
                 )
 
     async def unconfirmed(self, before: float) -> list[tuple[Owner, int, int]]:

@@ -103,7 +103,7 @@ class WriteBehind:
         try:
             await self._store.set_messages(
                 [(owner, record) for (owner, _), record in unwritten.items()],
-                posted=sorted(cleared),
+                posted=list(cleared),
             )
         except Exception as error:
             if isinstance(error, Fault):

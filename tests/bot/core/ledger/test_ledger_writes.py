@@ -220,3 +220,37 @@ async def test_who_draws_an_owner_while_it_is_read_again_waits_for_that_read() -
     assert (await asyncio.wait_for(first, timeout=5)).get(HAND.key) == HAND
     drawn = await asyncio.wait_for(second, timeout=5)
     assert drawn.get(HAND.key) == HAND, "drawn from memory while the owner was read again"
+
+
+class PostingStore(SlowStore):
+    """Keeps the pending posts, and which were cleared with each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release.set()
+        self.pending: set[tuple[Owner, MessageKey]] = set()
+        self.cleared: list[set[tuple[Owner, MessageKey]]] = []
+
+    async def set_pending(self, owner: Owner, post: Any) -> None:
+        self.pending.add((owner, post.key))
+
+    async def set_messages(
+        self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+    ) -> None:
+        await super().set_messages(records, posted=posted)
+        self.cleared.append(set(posted))
+        self.pending -= set(posted)
+
+
+async def test_the_pending_posts_of_several_follow_ups_are_cleared_in_one_write() -> None:
+    # Each player's hand of a new deal posted as a follow-up of their latest click: the
+    # write that keeps their ids clears their pending posts (keys being values, whose order
+    # is nobody's business: sorting them to write failed the write).
+    store = PostingStore()
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    hands = [dataclasses.replace(HAND, key=MessageKey.hand(1, seat)) for seat in (0, 1)]
+    for hand in hands:
+        await ledger.writes.posting(OWNER, hand.key, 900)
+    await ledger.shown.sent(OWNER, hands)
+    assert await ledger.writes.flush()
+    assert store.cleared == [{(OWNER, hand.key) for hand in hands}] and not store.pending
