@@ -4,9 +4,9 @@ An owner (a game, a tournament: :mod:`bot.core.base.owners`) keeps a few message
 under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger knows, as a
 :class:`Life`:
 
-1. **What it should show.** A :class:`Projector` draws every message of an owner from the stored
-   owner (a game's: :mod:`bot.core.messages.game_messages`). A message is *owed* when what it
-   should show differs from what it shows
+1. **What it should show.** A :class:`~bot.core.base.delivery.Projector` draws every message of
+   an owner from the stored owner (a game's: :mod:`bot.core.messages.game_messages`). A message
+   is *owed* when what it should show differs from what it shows
    (:meth:`MessageLedger.owed <bot.core.ledger.ledger.MessageLedger.owed>`).
 2. **What it shows**: the copy Discord holds (``Life.shown``, a
    :class:`~bot.core.base.views.MessageRecord`: where it is, a digest of its look, the version of
@@ -46,17 +46,20 @@ Alone, the process that sends is the only one writing what was sent, so the ledg
 owner's messages once and keeps them in memory. With other processes answering clicks on the
 same messages (several processes on one PostgreSQL database), their answers reach it with the
 changes they announce (told to the ledger before each is published:
-:meth:`MessageLedger.answer_kept_elsewhere`), and what was sent is read
-again from the store after a change heard late, or when the owner is drawn at a version whose
-change is not heard yet (a click's answer kept with it is then in the store alone).
+:meth:`Answers.answer_kept_elsewhere <bot.core.ledger.answers.Answers.answer_kept_elsewhere>`),
+and what was sent is read again from the store after a change heard late, or when the owner is
+drawn at a version whose change is not heard yet (a click's answer kept with it is then in the
+store alone).
 
-This module is the model: the life, and the lives kept in memory (:class:`Lives`). The
-mechanics are beside it, one job each, put together by
-:class:`~bot.core.ledger.ledger.MessageLedger`: what each message shows
-(:mod:`~bot.core.ledger.shown`), what reaches the store (:mod:`~bot.core.ledger.writes`),
-clicks' answers (:mod:`~bot.core.ledger.answers`), copies reached through tokens
-(:mod:`~bot.core.ledger.copies`) and what a takeover looks at again
-(:mod:`~bot.core.ledger.touches`).
+This module is the model: the life, the lives kept in memory (:class:`Lives`), and the records
+the ledger makes of what the wings tell it (:func:`answer_record`). The mechanics are beside it,
+one job each, put together by :class:`~bot.core.ledger.ledger.MessageLedger` and handed to whoever
+needs each: what each message shows (:mod:`~bot.core.ledger.shown`), what reaches the store
+(:mod:`~bot.core.ledger.writes`), clicks' answers (:mod:`~bot.core.ledger.answers`), copies
+reached through tokens (:mod:`~bot.core.ledger.copies`) and what a takeover looks at again
+(:mod:`~bot.core.ledger.touches`). The wings speak to them through the port,
+:mod:`bot.core.base.delivery`: a :class:`~bot.core.base.delivery.Projector` draws an owner's
+messages, a change's publisher tells of a click's answer kept with it.
 """
 
 from __future__ import annotations
