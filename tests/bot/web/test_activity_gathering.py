@@ -202,7 +202,7 @@ async def test_nobody_is_dealt_in_where_their_ranked_search_waits(
     record = await _game(service)
     assert [s.name for s in record.seats] == ["Al", "Cy (server)"]
     service.ranked.stop()
-    await service.ledger.flush()
+    await service.ledger.writes.flush()
 
 
 async def test_everyone_is_dealt_in_with_no_game_open(
