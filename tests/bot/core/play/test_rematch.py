@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.core.base import refusals
+from bot.core.base.delivery import Owed
+from bot.core.base.keys import LOBBY, RESULT
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
 from bot.core.games.records import GameRecord, GameStatus
@@ -48,9 +50,8 @@ async def _press(service: Services, game_id: int, user: User) -> Answer:
     return await service.rematches.press(game_id, user, guild_id=GUILD, channel_id=CHANNEL)
 
 
-def _result_controls(owed: object) -> object:
-    by_key = {o.key: o for o in owed}  # type: ignore[attr-defined]
-    return by_key["result"].view.controls
+def _result_controls(owed: tuple[Owed, ...]) -> object:
+    return {o.key: o for o in owed}[RESULT].view.controls
 
 
 async def test_a_rematch_opens_the_game_again_with_its_options_and_seats(
@@ -155,7 +156,7 @@ async def test_a_seat_not_taken_in_time_is_free_to_anyone(service: Services, clo
     # Bea comes too late: the table is full; and with its players changed, no series.
     too_late = await _press(service, before, BEA)
     assert not too_late.ok and "full" in too_late.reply.text
-    lobby = {o.key: o for o in await owed_now(service, opened.game_id)}["lobby"].view.content
+    lobby = {o.key: o for o in await owed_now(service, opened.game_id)}[LOBBY].view.content
     assert "series" not in lobby, lobby
 
 
@@ -240,11 +241,11 @@ async def test_a_series_counts_game_points_as_the_lurch_does(service: Services) 
     assert (await service.moves.resign(CHANNEL, AL)).ok
     finished = await _record(service, second.game_id)
     assert finished.series == first
-    result = {o.key: o for o in await owed_now(service, second.game_id)}["result"].view
+    result = {o.key: o for o in await owed_now(service, second.game_id)}[RESULT].view
     # Each won by a lurch (a resignation at 0-0): 2 game points a game.
     assert "The series is level at 2–2 in game points (1–1 in games)." in result.content
     # The game before's result says nothing of a series it began.
-    earlier = {o.key: o for o in await owed_now(service, first)}["result"].view
+    earlier = {o.key: o for o in await owed_now(service, first)}[RESULT].view
     assert "series" not in earlier.content
     third = await _press(service, second.game_id, AL)
     assert third.reply.view is not None
