@@ -11,6 +11,8 @@ here reaches (a private table's, or the person's ranked place's) goes through it
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Protocol
 
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -29,11 +31,20 @@ from bot.core.base.places import (
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice
 from bot.core.games.games import Games
-from bot.core.ranked.records import EntryStatus
-from bot.core.ranked.scoreboard import game_channel
+from bot.core.games.records import ResultRecord
+from bot.core.ranked.records import EntryStatus, MatchRecord
+from bot.core.ranked.scoreboard import WINS_NEEDED, game_channel
 from bot.core.ranked.storage import RankedReads
 
-__all__ = ["WhichGame"]
+__all__ = ["WhichGame", "WhichStore"]
+
+
+class WhichStore(RankedReads, Protocol):
+    """What the resolver reads: the ranked entries and matches, the games, and a game's
+    results (who won a ranked game over, before the referee counts it)."""
+
+    async def results(self, game_id: int) -> list[ResultRecord]: ...
+
 
 #: A call on what a command acts on.
 Act = Callable[[Resolved], Awaitable[Answer]]
@@ -44,7 +55,7 @@ Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 class WhichGame:
     """Finds what a command acts on, for a person in a place, and runs it there."""
 
-    def __init__(self, games: Games, ranked: RankedReads) -> None:
+    def __init__(self, games: Games, ranked: WhichStore) -> None:
         self._games = games
         self._ranked = ranked
 
@@ -65,15 +76,34 @@ class WhichGame:
         return await self._ranked_facts(user_id) if reach in ABOUT_GAMES else NO_FACTS
 
     async def _ranked_facts(self, user_id: int) -> Facts:
-        """Where ``user_id``'s live ranked entry was made, and their match's latest game."""
+        """Where ``user_id``'s live ranked entry was made, and their match's latest game: being
+        played, or over (the next being dealt, or the match decided by it)."""
         entry = await self._ranked.live_entry(user_id)
         if entry is None:
             return NO_FACTS
         if entry.status is not EntryStatus.MATCHED or entry.match_id is None:
             return Facts(ranked_from=entry.channel_id)
+        here = Facts(ranked_from=entry.channel_id, matched=True)
         match = await self._ranked.ranked_match(entry.match_id)
-        game = None if match is None or match.games == 0 else game_channel(match.id, match.games)
-        return Facts(ranked_from=entry.channel_id, matched=True, ranked_game=game)
+        if match is None or match.games == 0:
+            return here
+        game = game_channel(match.id, match.games)
+        if await self._games.store.open_game_in_channel(game) is not None:
+            return replace(here, ranked_game=game)
+        decided = await self._decided(match)
+        return replace(here, ranked_game=game, ranked_over=True, decided=decided)
+
+    async def _decided(self, match: MatchRecord) -> bool:
+        """Whether ``match``'s latest game, over, decided it: counted with the match's wins
+        (the referee counts it a moment after it ends, for whoever its results say won)."""
+        wins = {match.player_a: match.wins_a, match.player_b: match.wins_b}
+        games = await self._ranked.match_games(match.id)
+        if games and games[-1].winner is None:
+            results = await self._ranked.results(games[-1].game_id)
+            won = next((r.user_id for r in results if r.won and r.user_id in wins), None)
+            if won is not None:
+                wins[won] += 1
+        return max(wins.values()) >= WINS_NEEDED
 
     async def resolved(self, ask: Ask | None, place: Place, user_id: int) -> Resolved:
         """What ``ask`` acts on for ``user_id`` in ``place`` (its refusal, if nothing)."""

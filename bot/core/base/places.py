@@ -15,7 +15,10 @@ What the scopes say, in short:
 - **A game's place holds one game**, which the lobby's commands (``new``, ``join``, ``leave``,
   ``start``, ``cancel``) act on; the bot's DM holds none (only a ranked match is played there).
 - **A player's commands act on their game here**: their ranked game where they play it from
-  (they searched from here), else the place's game.
+  (they searched from here), else the place's game. A ranked match is known as a whole: before
+  its first game is dealt, and between two games (the last over, the next being dealt, or the
+  match being decided), its player is told so, not that the place has no game; a review or a
+  check then acts on the game just over.
 - **One game of yours in a place.** A ranked search is refused where the person is seated in a
   game not over (a lobby, or a game being played): the match would be played there too. Where
   their ranked match is played, or their search was made, they open or join no other game,
@@ -60,8 +63,10 @@ __all__ = [
     "NO_THREADS_IN_VOICE",
     "OTHERS_RANKED",
     "RANKED_DEALING",
+    "RANKED_DECIDED",
     "RANKED_ELSEWHERE",
     "RANKED_HERE",
+    "RANKED_NEXT_GAME",
     "RANKED_NOT_A_LOBBY",
     "SCOPES",
     "SEARCHING_HERE",
@@ -231,6 +236,17 @@ RANKED_DEALING = (
     "Your ranked match's first game is being dealt: its table comes below your card here in a "
     "moment."
 )
+#: A player's command where their ranked match is played, between two of its games (the last
+#: one over, the next not yet dealt).
+RANKED_NEXT_GAME = (
+    "Your ranked match's last game is over and its next is being dealt: its table comes here "
+    "in a moment."
+)
+#: The same, the game over having decided the match (its result being written).
+RANKED_DECIDED = (
+    "Your ranked match's last game decided it: the result comes on your card and that game's "
+    "table here in a moment."
+)
 #: ``new``, ``join`` or ``start`` (or a lobby's *Join*) where the person's ranked match is played.
 RANKED_HERE = (
     "Your ranked match is played here, so another game of yours waits until it's over: open or "
@@ -371,12 +387,16 @@ ABOUT_GAMES = frozenset({Reach.OPENS, Reach.SEATS, Reach.ENDS, Reach.PLAYS, Reac
 class Facts:
     """What the store says of the person, as far as a place needs: the channel their live
     ranked entry was made from (``ranked_from``: searching, or ``matched``), the channel of
-    their match's latest game (``ranked_game``: None before the first is dealt), and whether
-    they are seated in the place's game not over (``seated_here``)."""
+    their match's latest game (``ranked_game``: None before the first is dealt), whether that
+    game is over with the match going on (``ranked_over``: the next is being dealt) or decided
+    by it (``decided``: its result being written), and whether they are seated in the place's
+    game not over (``seated_here``)."""
 
     ranked_from: int | None = None
     matched: bool = False
     ranked_game: int | None = None
+    ranked_over: bool = False
+    decided: bool = False
     seated_here: bool = False
 
 
@@ -435,6 +455,9 @@ def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
         if ranked_here and facts.matched:
             if facts.ranked_game is None:
                 return _refused(place, RANKED_DEALING)
+            if reach is Reach.PLAYS and facts.ranked_over:
+                # (A review or a check acts on the game just over.)
+                return _refused(place, RANKED_DECIDED if facts.decided else RANKED_NEXT_GAME)
             return Resolved(facts.ranked_game, None)
         if reach is Reach.PLAYS and place.spot is Spot.BOT_DM:
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)

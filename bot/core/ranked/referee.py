@@ -44,17 +44,15 @@ from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus
-from bot.core.ranked.scoreboard import GAMES_A_MATCH, MatchView, game_channel, match_of_channel
+from bot.core.ranked.scoreboard import WINS_NEEDED, MatchView, game_channel, match_of_channel
 from bot.core.ranked.storage import MatchStore
 from bot.core.ranked.turns import TurnClock
 from engine.outcome import Scoring
 
-__all__ = ["WINS_NEEDED", "Referee"]
+__all__ = ["Referee"]
 
 log = logging.getLogger(__name__)
 
-#: Games a player must win to take the match.
-WINS_NEEDED = GAMES_A_MATCH // 2 + 1
 #: The most steps one look takes before it yields.
 STEPS = 20
 #: Matches that ended this recently are looked at again at start (a game a stop left open).

@@ -18,10 +18,12 @@ from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus
 from bot.core.ranked.storage import RankedReads
 from bot.core.ranked.turns import TurnClock
 
-__all__ = ["GAMES_A_MATCH", "MatchView", "game_channel", "match_of_channel"]
+__all__ = ["GAMES_A_MATCH", "WINS_NEEDED", "MatchView", "game_channel", "match_of_channel"]
 
 #: A match is the best of this many games.
 GAMES_A_MATCH = 3
+#: Games a player must win to take the match.
+WINS_NEEDED = GAMES_A_MATCH // 2 + 1
 #: The games of a match get numbers 1 to 3 of the match's block of four.
 _PER_MATCH = 4
 #: Matches kept in memory for drawing their tables.

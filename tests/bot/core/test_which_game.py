@@ -13,7 +13,9 @@ import pytest
 from bot.core.base.owners import Owner
 from bot.core.base.places import (
     GAMES_NOT_IN_MY_DMS,
+    RANKED_DECIDED,
     RANKED_HERE,
+    RANKED_NEXT_GAME,
     SEATED_HERE,
     Ask,
     Place,
@@ -146,3 +148,43 @@ async def test_an_interaction_carries_the_table_of_its_players_place_or_private_
     opened = await service.lobbies.new_game(None, GROUP.channel_id, CY, private=True)
     assert opened.game_id is not None
     assert await which.carried(GROUP, CY.id) == Owner.game(opened.game_id)
+
+
+async def test_between_two_games_of_a_match_its_players_are_told_the_next_is_being_dealt(
+    service: Services, store: Store
+) -> None:
+    # Game 1 over (Bea resigned it), game 2 not dealt yet (the referee stopped a moment):
+    # not "There's no game in this channel" at Al's place, where he cannot open one either.
+    first = await _dealt(service, store)
+    service.ranked.referee.stop()
+    assert (await service.moves.resign(first, BEA)).ok
+    for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS, Ask.RESIGN):
+        assert await _acts_on(service, ask, GENERAL, AL) == RANKED_NEXT_GAME
+        assert await _acts_on(service, ask, BEAS_DM, BEA) == RANKED_NEXT_GAME
+    assert await _acts_on(service, Ask.JOIN, GENERAL, AL) == RANKED_HERE
+    # A review, or a check of the shuffles, acts on the game just over.
+    assert await _acts_on(service, Ask.REVIEW, GENERAL, AL) == first
+    # The next game dealt, the commands act on it.
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    second = await _acts_on(service, Ask.HAND, GENERAL, AL)
+    assert isinstance(second, int) and second != first
+    assert await service.which.ranked_game(GENERAL.channel_id, AL.id) == second
+
+
+async def test_a_game_over_that_decides_the_match_says_so(service: Services, store: Store) -> None:
+    first = await _dealt(service, store)
+    assert (await service.moves.resign(first, BEA)).ok
+    await service.ranked.referee.idle()
+    second = await _acts_on(service, Ask.HAND, GENERAL, AL)
+    assert isinstance(second, int)
+    # Al won game 1; Bea resigns game 2 before the referee counts it: it decides the match.
+    service.ranked.referee.stop()
+    assert (await service.moves.resign(second, BEA)).ok
+    assert await _acts_on(service, Ask.STATUS, GENERAL, AL) == RANKED_DECIDED
+    assert await _acts_on(service, Ask.HAND, BEAS_DM, BEA) == RANKED_DECIDED
+    # Once decided, the match is over: Al's commands at #general are the place's again.
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    assert await store.live_entry(AL.id) is None
+    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == GENERAL.channel_id

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,10 @@ from bot.core.base.places import (
     NO_THREADS_IN_VOICE,
     OTHERS_RANKED,
     RANKED_DEALING,
+    RANKED_DECIDED,
     RANKED_ELSEWHERE,
     RANKED_HERE,
+    RANKED_NEXT_GAME,
     RANKED_NOT_A_LOBBY,
     SEARCHING_HERE,
     SEATED_HERE,
@@ -56,14 +59,22 @@ RANKED_GAME = -30
 
 #: The kinds of game the person has in the place.
 PLACE_GAME, RANKED, NONE = "a game of the place", "a ranked game played apart", "none"
+#: A ranked match played from the place between two of its games (the last over).
+BETWEEN = "a ranked match between games"
+KINDS = (PLACE_GAME, RANKED, BETWEEN, NONE)
 
 
 def facts(kind: str, place: Place) -> Facts:
     """What the store says of a person with ``kind`` of game in ``place``."""
     if kind == PLACE_GAME:
         return Facts(seated_here=True)
-    if kind == RANKED:
-        return Facts(ranked_from=place.channel_id, matched=True, ranked_game=RANKED_GAME)
+    if kind in (RANKED, BETWEEN):
+        return Facts(
+            ranked_from=place.channel_id,
+            matched=True,
+            ranked_game=RANKED_GAME,
+            ranked_over=kind == BETWEEN,
+        )
     return Facts()
 
 
@@ -87,13 +98,16 @@ _LOBBY = {
     PLACE_GAME: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
     NONE: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
     RANKED: everywhere(RANKED_HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+    BETWEEN: everywhere(RANKED_HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
 }
 _PLAYS = {
     PLACE_GAME: everywhere(HERE),
     NONE: everywhere(HERE, BOT_DM=NO_GAME_IN_MY_DMS),
     RANKED: everywhere(THE_RANKED_GAME),
+    # (Not "There's no game in this channel": the match goes on.)
+    BETWEEN: everywhere(RANKED_NEXT_GAME),
 }
-_ANYWHERE = dict.fromkeys((PLACE_GAME, NONE, RANKED), everywhere(HERE))
+_ANYWHERE = dict.fromkeys(KINDS, everywhere(HERE))
 _TOURNAMENT_SPOTS = {
     "BOT_DM": TOURNAMENTS_NEED_A_CHANNEL,
     "PRIVATE": TOURNAMENTS_NEED_A_CHANNEL,
@@ -105,30 +119,33 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         PLACE_GAME: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
         NONE: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
         RANKED: everywhere(RANKED_NOT_A_LOBBY, BOT_DM=GAMES_NOT_IN_MY_DMS),
+        BETWEEN: everywhere(RANKED_NOT_A_LOBBY, BOT_DM=GAMES_NOT_IN_MY_DMS),
     },
     (Ask.HAND, Ask.DISCARD, Ask.PLAY, Ask.COUNT, Ask.STATUS, Ask.RESIGN): _PLAYS,
     # (By number a review or a check names its game; without one, no game in the bot's DM
-    # is the review's own sentence: give the number.)
+    # is the review's own sentence: give the number. Between a match's games, the game just
+    # over.)
     (Ask.REVIEW, Ask.VERIFY): {
         PLACE_GAME: everywhere(HERE),
         NONE: everywhere(HERE),
         RANKED: everywhere(THE_RANKED_GAME),
+        BETWEEN: everywhere(THE_RANKED_GAME),
     },
     (Ask.STATS,): _ANYWHERE,
     (Ask.LEADERBOARD,): dict.fromkeys(
-        (PLACE_GAME, NONE, RANKED),
+        KINDS,
         everywhere(HERE, BOT_DM=NO_LEADERBOARD_HERE, PRIVATE=NO_LEADERBOARD_HERE),
     ),
     (Ask.HALL_OF_FAME,): dict.fromkeys(
-        (PLACE_GAME, NONE, RANKED),
+        KINDS,
         everywhere(HERE, BOT_DM=NO_HALL_OF_FAME_HERE, PRIVATE=NO_HALL_OF_FAME_HERE),
     ),
     (Ask.DAILY,): dict.fromkeys(
-        (PLACE_GAME, NONE, RANKED),
+        KINDS,
         everywhere(HERE, BOT_DM=DAILY_NEEDS_A_SERVER, PRIVATE=DAILY_NEEDS_A_SERVER),
     ),
     (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START): dict.fromkeys(
-        (PLACE_GAME, NONE, RANKED),
+        KINDS,
         everywhere(
             HERE,
             THREAD=TOURNAMENTS_NEED_A_CHANNEL,
@@ -144,7 +161,7 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         Ask.TOURNAMENT_WITHDRAW,
         Ask.TOURNAMENT_RESULT,
     ): dict.fromkeys(
-        (PLACE_GAME, NONE, RANKED),
+        KINDS,
         everywhere(
             HERE,
             THREAD=THE_THREADS_CHANNEL,
@@ -157,6 +174,7 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         PLACE_GAME: everywhere(SEATED_HERE),
         NONE: everywhere(HERE),
         RANKED: everywhere(HERE),
+        BETWEEN: everywhere(HERE),
     },
     (
         Ask.COACH,
@@ -237,6 +255,14 @@ def test_before_a_matchs_first_game_is_dealt_its_players_commands_wait_for_it() 
         assert resolve(ask, place, matched).refusal == RANKED_DEALING
 
 
+def test_a_game_over_that_decided_the_match_says_so_not_that_the_next_is_dealt() -> None:
+    place = PLACES[Spot.CHANNEL]
+    over = replace(facts(BETWEEN, place), decided=True)
+    for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS, Ask.RESIGN):
+        assert resolve(ask, place, over).refusal == RANKED_DECIDED
+    assert _outcome(resolve(Ask.REVIEW, place, over), place) == THE_RANKED_GAME
+
+
 def test_where_apps_may_answer_only_privately_nothing_is_opened_nor_searched_for() -> None:
     place = Place(Spot.UNINVITED, 15, ELSEWHERE, only_private=True)
     assert resolve(Ask.NEW, place).refusal == NO_PUBLIC_TABLE
@@ -281,7 +307,7 @@ def test_a_control_of_a_game_is_refused_to_whom_it_is_not(
 
 def test_every_kind_of_place_and_game_is_in_the_table() -> None:
     seen = {(kind, spot) for _, kind, spot, _ in CELLS}
-    wanted = set(itertools.product((PLACE_GAME, NONE, RANKED), ALL_SPOTS))
+    wanted = set(itertools.product(KINDS, ALL_SPOTS))
     assert seen == wanted - {(PLACE_GAME, Spot.BOT_DM)}
 
 
