@@ -470,13 +470,12 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """A review of a game, paged: the summary, then each deal (at a private table, a DM
         or group DM, as in a server: its answer and pages go through the interactions)."""
-        guild_id = interaction.guild_id
-        user = user_of(interaction)
+        user, place = user_of(interaction), place_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
-        reviews, here = _core(interaction).reviews, interaction.channel_id
+        reviews = _core(interaction).reviews
         await run_here(
             interaction,
-            lambda found: reviews.review(guild_id, found.channel_id, user, game, whose, here=here),
+            lambda found: reviews.review(place, found.channel_id, user, game, whose),
             named=game is not None,
         )
 
@@ -491,13 +490,11 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
-        guild_id, viewer = interaction.guild_id, interaction.user.id
-        shuffles, here = _core(interaction).shuffles, interaction.channel_id
+        place, viewer = place_of(interaction), interaction.user.id
+        shuffles = _core(interaction).shuffles
         await run_here(
             interaction,
-            lambda found: shuffles.check(
-                guild_id, found.channel_id, game, viewer=viewer, here=here
-            ),
+            lambda found: shuffles.check(place, found.channel_id, game, viewer=viewer),
             named=game is not None,
         )
 

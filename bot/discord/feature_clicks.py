@@ -109,21 +109,17 @@ class FeatureClicks:
     ) -> None:
         """A result's Review button: the clicker's own review, privately, as a command's
         answer; or a review page's Previous / Next: that page, in place."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        # (The channel clicked in: a game outside servers is found only in its conversation.)
-        channel_id = interaction.channel_id
+        # (Where it was clicked: a game outside servers is found only in its conversation.)
+        user, place = user_of(interaction), place_of(interaction)
         reviews = self._io.services.reviews
         if seat is None:
             await self._io.command(
                 interaction,
-                lambda: reviews.review(guild_id, channel_id, user, game_id),
+                lambda: reviews.review(place, place.channel_id, user, game_id),
                 ephemeral=True,
             )
             return
-        await self._io.click(
-            interaction,
-            lambda: reviews.page(guild_id, user, game_id, seat, page, channel_id=channel_id),
-        )
+        await self._io.click(interaction, lambda: reviews.page(place, user, game_id, seat, page))
 
     async def rematch_click(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A result's *Rematch* or *Play again*: the rematch's lobby as the click's answer, a

@@ -18,6 +18,7 @@ from bot.core.base.places import (
     SEATED_HERE,
 )
 from bot.core.messages.private_table import HAND_BUTTON
+from bot.core.review.review import NOT_IN_MY_DMS
 from engine.phase import Phase
 from fakediscord import Channel, Message, User
 from fakediscord.testing import BotLauncher
@@ -98,6 +99,10 @@ async def test_in_the_bots_dm_a_ranked_players_commands_act_on_their_ranked_game
     assert f"The shuffles of game {driver.game_id}" in checked.words(), checked.words()
     reviewed = await fd.slash(cy, dm, f"/cribbage review game:{driver.game_id}")
     assert f"Review of game {driver.game_id} — Cy" in reviewed.words(), reviewed.words()
+    # A game not found there is not found "in my DMs" (issue 54: "in this server").
+    for command in ("review", "verify"):
+        missing = await fd.slash(cy, dm, f"/cribbage {command} game:{driver.game_id + 1000}")
+        assert missing.ephemeral and missing.words() == NOT_IN_MY_DMS, missing.words()
 
 
 async def test_someone_pressing_a_ranked_tables_buttons_is_told_whose_game_it_is(

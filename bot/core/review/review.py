@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
-from bot.core.base.places import OTHERS_RANKED
+from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
@@ -55,11 +55,15 @@ from engine.variants import STANDARD, named
 
 __all__ = [
     "MISTAKES_SHOWN",
+    "NOT_IN_MY_DMS",
+    "NOT_IN_THIS_CONVERSATION",
+    "NO_SUCH_GAME",
     "ReviewReport",
     "Reviews",
     "accuracy_line",
     "add_lines",
     "build_report",
+    "not_found",
     "page_view",
 ]
 
@@ -70,12 +74,36 @@ MISTAKES_SHOWN = 5
 #: The latest reviewed games ``/cribbage stats`` adds up.
 STATS_GAMES = 10
 
-NO_SUCH_GAME = "I can't find that game in this server."
-#: A game outside servers (a DM or group DM) asked for from another conversation.
-NOT_IN_THIS_CONVERSATION = (
-    "I can't find that game in this conversation: a game played in a DM or group DM is "
-    "reviewed and checked there."
+#: Where a game is found: where it was played (and a ranked game by its players anywhere).
+_FOUND_WHERE_PLAYED = (
+    "a game is reviewed and checked where it was played, a server's in that server and a DM's "
+    "or group DM's in that conversation"
 )
+#: A game asked for that is not found (or not to be shown) where it was asked, by the place:
+#: in a server; a DM or group DM; the bot's DM, where only a player's ranked games are found.
+#: The same words whether the game exists elsewhere or not: asking for every number tells
+#: nothing of the games played elsewhere.
+NO_SUCH_GAME = "I can't find that game in this server."
+NOT_IN_THIS_CONVERSATION = f"I can't find that game in this conversation: {_FOUND_WHERE_PLAYED}."
+NOT_IN_MY_DMS = (
+    "I can't find that game in my DMs, where only your ranked games are found: "
+    f"{_FOUND_WHERE_PLAYED}."
+)
+
+
+def not_found(place: Place) -> str:
+    """What a game asked for in ``place`` that is not found there is told, naming the place.
+
+    >>> not_found(Place(Spot.THREAD, 11, guild_id=1)) == NO_SUCH_GAME
+    True
+    >>> not_found(Place(Spot.BOT_DM, 20)) == NOT_IN_MY_DMS
+    True
+    """
+    if place.guild_id is not None:
+        return NO_SUCH_GAME
+    return NOT_IN_MY_DMS if place.spot is Spot.BOT_DM else NOT_IN_THIS_CONVERSATION
+
+
 NOT_STARTED = "That game never got to the deal, so there is nothing to review."
 TOO_OLD = (
     "That game began before the bot recorded its shuffles, so it can't be reviewed, and its "
@@ -461,40 +489,28 @@ class Reviews:
 
     async def review(
         self,
-        guild_id: int | None,
+        place: Place,
         channel_id: int | None,
         user: User,
         game_id: int | None = None,
         player: User | None = None,
         page: int = 0,
-        *,
-        here: int | None = None,
     ) -> Answer:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
-        (default: the latest game in ``channel_id``), asked for in channel ``here`` (default
-        ``channel_id``; a player's ranked game is asked for where they play it), at
-        ``page``."""
+        (default: the latest game in ``channel_id``: the place's, or the ranked game a player
+        plays from there), asked for in ``place``, at ``page``."""
         try:
-            record = await self.find(guild_id, channel_id, game_id, here=here, viewer=user.id)
+            record = await self.find(place, channel_id, game_id, viewer=user.id)
             report = await self._report(record, user, player)
         except Refused as refused:
             return Answer.refuse(str(refused))
         return Answer.say("", view=page_view(report, page))
 
-    async def page(
-        self,
-        guild_id: int | None,
-        user: User,
-        game_id: int,
-        seat: int,
-        page: int,
-        *,
-        channel_id: int | None = None,
-    ) -> Answer:
-        """Another page of a review already open (a Previous / Next click in ``channel_id``):
-        the click's message is updated to it. Checked again as the first page was."""
+    async def page(self, place: Place, user: User, game_id: int, seat: int, page: int) -> Answer:
+        """Another page of a review already open (a Previous / Next click in ``place``): the
+        click's message is updated to it. Checked again as the first page was."""
         try:
-            record = await self.find(guild_id, None, game_id, here=channel_id, viewer=user.id)
+            record = await self.find(place, None, game_id, viewer=user.id)
             if not 0 <= seat < len(record.seats):
                 raise Refused(NOT_A_PLAYER)
             report = await self._report(record, user, None, seat=seat)
@@ -536,24 +552,22 @@ class Reviews:
 
     async def find(
         self,
-        guild_id: int | None,
+        place: Place,
         channel_id: int | None,
         game_id: int | None,
         *,
-        here: int | None = None,
         viewer: int | None = None,
     ) -> GameRecord:
-        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``),
-        asked for in channel ``here`` (default ``channel_id``) by ``viewer``; raises
-        :class:`~bot.core.base.refusals.Refused` for one that does not exist, is in another
-        server, was played outside servers (``guild_id`` None: a DM or group DM) in another
-        conversation than ``here`` (such a game is its conversation's, as a server's is its
-        members'), or was played in a channel or thread ``viewer`` cannot see and is not a
-        player of: then with the very words for a game that does not exist, so that asking
-        for every number tells nothing of the games in private threads. A game played apart (a
-        ranked game) is found for its players alone, wherever they ask (anyone else is told
-        it is someone else's ranked game)."""
-        here = channel_id if here is None else here
+        """Game ``game_id`` (None: the latest game in ``channel_id``), asked for in ``place``
+        by ``viewer``; raises :class:`~bot.core.base.refusals.Refused` for one that does not
+        exist, is of another server than the place's, was played outside servers (a DM or
+        group DM) in another conversation than the place (such a game is its conversation's,
+        as a server's is its members'), or was played in a channel or thread ``viewer``
+        cannot see and is not a player of: then in the very words for a game that does not
+        exist there (:func:`not_found`, naming the place), so that asking for every number
+        tells nothing of the games played elsewhere. A game played apart (a ranked game) is
+        found for its players alone, wherever they ask (anyone else is told it is someone
+        else's ranked game)."""
         store = self._games.store
         if game_id is None:
             if channel_id is None:
@@ -569,10 +583,13 @@ class Reviews:
             if viewer is None or record.seat_of(viewer) is None:
                 raise Refused(OTHERS_RANKED)
             return record
-        if record is None or record.guild_id != guild_id:
-            raise Refused(NO_SUCH_GAME)
-        if record.guild_id is None and record.channel_id != here:
-            raise Refused(NOT_IN_THIS_CONVERSATION)
+        here = place.channel_id
+        if (
+            record is None
+            or record.guild_id != place.guild_id
+            or (record.guild_id is None and record.channel_id != here)
+        ):
+            raise Refused(not_found(place))
         if (
             viewer is not None
             and record.guild_id is not None
@@ -580,7 +597,7 @@ class Reviews:
             and all(seat.user_id != viewer for seat in record.seats)
             and not await self._sight.sees(record.guild_id, viewer, record.channel_id)
         ):
-            raise Refused(NO_SUCH_GAME)
+            raise Refused(not_found(place))
         return record
 
     async def load(self, record: GameRecord) -> Loaded:

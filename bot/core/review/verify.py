@@ -13,6 +13,7 @@ and the seed the table showed.
 
 from __future__ import annotations
 
+from bot.core.base.places import Place
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of, verify_command
@@ -46,20 +47,17 @@ class ShuffleChecks:
 
     async def check(
         self,
-        guild_id: int | None,
+        place: Place,
         channel_id: int | None,
         game_id: int | None = None,
         *,
         viewer: int | None = None,
-        here: int | None = None,
     ) -> Answer:
         """Each shown deal of game ``game_id`` (default: the latest in ``channel_id``) checked
-        against its seal and the deck it was dealt from, for ``viewer`` asking in channel
-        ``here`` (default ``channel_id``; a game where they cannot see it was played, and do
-        not play, is not found)."""
+        against its seal and the deck it was dealt from, for ``viewer`` asking in ``place`` (a
+        game where they cannot see it was played, and do not play, is not found)."""
         try:
-            find = self._reviews.find
-            record = await find(guild_id, channel_id, game_id, here=here, viewer=viewer)
+            record = await self._reviews.find(place, channel_id, game_id, viewer=viewer)
             if record.status is GameStatus.LOBBY:
                 raise Refused(NOT_DEALT)
             loaded = await self._reviews.load(record)

@@ -23,7 +23,7 @@ from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
 from tests.bot.core.games.test_counting import CLAIM_VALUES, first_count, worth
-from tests.helpers.cast import EVE, FLO, GUILD
+from tests.helpers.cast import EVE, FLO, in_server
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -152,12 +152,12 @@ async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
         assert told.board(deal.first_step).chances == said
         assert all(s.chances is None for s in told.steps[deal.first_step + 1 : deal.last_step + 1])
     # The review's page of each deal says them too, with its board.
-    first = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    first = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     view = first.reply.view
     pages = view.controls_of(ReviewPages) if view is not None else None
     assert first.ok and pages is not None, first.reply.text
     for page in range(1, pages.pages):
-        turned = await service.reviews.page(GUILD, AL, game_id, pages.seat, page)
+        turned = await service.reviews.page(in_server(), AL, game_id, pages.seat, page)
         shown = turned.update
         assert shown is not None and shown.board is not None
         assert shown.board.chances is not None

@@ -37,6 +37,7 @@ from engine.cards import Card, cards_str, full_deck
 from engine.game import Game
 from engine.phase import Phase
 from engine.rules import Rules, Share
+from tests.helpers.cast import in_server
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -241,7 +242,7 @@ async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
             assert o.view.content.count(NOT_SEALED) == 1, o.view.content
             assert not SEED_LINE.search(o.view.content)
     # Its review too (it can be reviewed: its shuffles were recorded).
-    review = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    review = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert review.ok and review.reply.view is not None, review.reply.text
     assert UNSEALED_LINE in review.reply.view.content
 
@@ -249,7 +250,7 @@ async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
 async def test_a_sealed_games_review_says_nothing_of_checking(store: Store, clock: Clock) -> None:
     service, table, game_id = await _sealed_game(store, clock)
     await drive(service, table, [AL, BEA])
-    review = await service.reviews.review(GUILD, CHANNEL, BEA)
+    review = await service.reviews.review(in_server(), CHANNEL, BEA)
     assert review.ok and review.reply.view is not None, review.reply.text
     assert "can't be checked" not in review.reply.view.content
     assert not any(NOT_SEALED in o.view.content for o in await owed_now(service, game_id))
@@ -270,7 +271,7 @@ async def test_a_game_begun_before_shuffles_were_recorded_cant_be_reviewed_or_ch
     async with store.db.transaction() as tx:
         await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
     service.games.loaded.drop(game_id)
-    refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    refused = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert not refused.ok and refused.reply.text == TOO_OLD
     assert "can't be reviewed" in TOO_OLD and "shuffle can't be checked" in TOO_OLD
 
@@ -299,7 +300,7 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     store: Store, clock: Clock
 ) -> None:
     service, table, game_id = await _sealed_game(store, clock)
-    early = await service.shuffles.check(GUILD, CHANNEL)
+    early = await service.shuffles.check(in_server(), CHANNEL)
     assert early.ok and early.reply.ephemeral, early.reply.text
     # Deal 1 is being played: its seal only, never its seed.
     assert "Deal 1: sealed" in early.reply.text and not SEED_LINE.search(early.reply.text)
@@ -307,7 +308,7 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot is not None
     kept = snapshot.decode(record.snapshot, random.Random(0))
-    answer = await service.shuffles.check(GUILD, None, game_id)
+    answer = await service.shuffles.check(in_server(), None, game_id)
     lines = answer.reply.text.splitlines()
     checked = [line for line in lines if line.startswith("Deal ")]
     assert len(checked) == kept.game.deal_number, answer.reply.text
@@ -328,7 +329,7 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     async with store.db.transaction() as tx:
         await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
     service.games.loaded.drop(game_id)
-    tampered = await service.shuffles.check(GUILD, None, game_id)
+    tampered = await service.shuffles.check(in_server(), None, game_id)
     assert "Deal 1: ❌" in tampered.reply.text and "python -m bot verify" not in tampered.reply.text
 
 
@@ -338,18 +339,18 @@ async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(
     service = make_service(store, clock)  # shuffles recorded, not sealed
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
-    old = await service.shuffles.check(GUILD, CHANNEL)
+    old = await service.shuffles.check(in_server(), CHANNEL)
     assert old.ok and old.reply.text == not_sealed(game_id)
     assert "can't be checked" in old.reply.text
-    elsewhere = await service.shuffles.check(GUILD + 1, None, game_id)
+    elsewhere = await service.shuffles.check(in_server(guild=GUILD + 1), None, game_id)
     assert not elsewhere.ok and elsewhere.reply.text == reviews.NO_SUCH_GAME
-    missing = await service.shuffles.check(GUILD, None, game_id + 1000)
+    missing = await service.shuffles.check(in_server(), None, game_id + 1000)
     assert not missing.ok and missing.reply.text == reviews.NO_SUCH_GAME
-    nowhere = await service.shuffles.check(GUILD, CHANNEL + 1)
+    nowhere = await service.shuffles.check(in_server(CHANNEL + 1), CHANNEL + 1)
     assert not nowhere.ok and nowhere.reply.text == reviews.NO_GAME_HERE
     lobby = await service.lobbies.new_game(GUILD, CHANNEL + 2, AL)
     assert lobby.ok
-    waiting = await service.shuffles.check(GUILD, CHANNEL + 2)
+    waiting = await service.shuffles.check(in_server(CHANNEL + 2), CHANNEL + 2)
     assert not waiting.ok and waiting.reply.text == NOT_DEALT
 
 
@@ -387,7 +388,7 @@ async def test_each_shown_deal_writes_one_command_that_checks_it_as_written(
         assert command.count("--hand") == seated, command
         assert ("--variant" in command) is (variant != "standard"), command
         assert verify.main(shlex.split(command)) == 0, command
-    answer = await service.shuffles.check(GUILD, CHANNEL, game_id)
+    answer = await service.shuffles.check(in_server(), CHANNEL, game_id)
     last = answer.reply.text.splitlines()[-1]
     written = re.search(r"`python -m bot verify ([^`]+)`", last)
     assert written is not None, last

@@ -26,7 +26,7 @@ from engine.cards import Card
 from engine.game import Game
 from engine.phase import Phase
 from tests.helpers.card_leaks import cards_in_text, hidden_from
-from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, in_server, outside
 from tests.helpers.service_driver import (
     Clock,
     game_owner,
@@ -382,30 +382,29 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
 
     # While the game goes on: Al's own decisions, up to the deal that is over, nothing of
     # Bea's hand now; paged in place.
-    first = await service.reviews.review(None, DM, AL)
+    first = await service.reviews.review(outside(DM), DM, AL)
     assert first.ok and first.reply.view is not None, first.reply.text
     pages = first.reply.view.controls_of(ReviewPages)
     assert pages is not None and pages.pages == 2 and "— Al**" in first.reply.view.content
-    turned = await service.reviews.page(None, AL, game_id, 0, 1, channel_id=DM)
+    turned = await service.reviews.page(outside(DM), AL, game_id, 0, 1)
     assert turned.ok and turned.update is not None, turned.reply.text
     assert "**Deal 1**" in turned.update.content and "**Deal 2**" not in turned.update.content
     for text in (first.reply.view.content, turned.update.content):
         assert _seen(text) <= deal_1, text
     assert _seen(turned.update.content) & set(dealt.hand(0)), "Al's own cards"
-    theirs = await service.reviews.review(None, DM, AL, game_id, BEA)
+    theirs = await service.reviews.review(outside(DM), DM, AL, game_id, BEA)
     assert theirs.reply.text == reviews.OWN_ONLY
     # Found only in its own conversation (by number too), and in no server.
     for answer in (
-        await service.reviews.review(None, GROUP, AL, game_id),
-        await service.reviews.page(None, AL, game_id, 0, 1, channel_id=GROUP),
-        await service.reviews.page(None, AL, game_id, 0, 1),
-        await service.shuffles.check(None, GROUP, game_id),
+        await service.reviews.review(outside(GROUP), GROUP, AL, game_id),
+        await service.reviews.page(outside(GROUP), AL, game_id, 0, 1),
+        await service.shuffles.check(outside(GROUP), GROUP, game_id),
     ):
         assert not answer.ok and answer.reply.text == reviews.NOT_IN_THIS_CONVERSATION
-    server = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    server = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert server.reply.text == reviews.NO_SUCH_GAME
     # The shuffles: deal 1's seed, shown by its show, checked against its seal.
-    checked = await service.shuffles.check(None, DM)
+    checked = await service.shuffles.check(outside(DM), DM)
     assert checked.ok and "Deal 1: ✅ SHA-256" in checked.reply.text, checked.reply.text
     assert "Deal 2: sealed" in checked.reply.text
 
@@ -413,5 +412,5 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     assert (await service.moves.resign(DM, BEA)).ok
     table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
     assert table.controls == ResultControls(game_id, "rematch"), "Review and Rematch alone"
-    hers = await service.reviews.review(None, DM, BEA, game_id)
+    hers = await service.reviews.review(outside(DM), DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

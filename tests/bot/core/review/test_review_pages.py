@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import ReviewPages
 from bot.core.review import review as reviews
@@ -17,7 +18,7 @@ from engine.cards import Card, parse_cards
 from engine.review import Decision, GameReview
 from engine.variants import named
 from tests.helpers.card_leaks import cards_in_text
-from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD, in_server, outside
 from tests.helpers.review_reports import report_of
 from tests.helpers.service_driver import (
     Clock,
@@ -36,7 +37,7 @@ async def _pages(service: Services, user: User, first: Answer) -> list[str]:
     assert first.ok and view is not None and pages is not None, first.reply.text
     texts = [view.content]
     for page in range(1, pages.pages):
-        answer = await service.reviews.page(GUILD, user, pages.game_id, pages.seat, page)
+        answer = await service.reviews.page(in_server(), user, pages.game_id, pages.seat, page)
         assert answer.ok and answer.update is not None, answer.reply.text
         assert answer.update.controls_of(ReviewPages) == type(pages)(
             pages.game_id, pages.seat, page, pages.pages
@@ -62,7 +63,7 @@ async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_see
             public.add(view.starter)
 
     await drive(service, table, [AL, BEA], check=watch)
-    first = await service.reviews.review(GUILD, CHANNEL, AL)
+    first = await service.reviews.review(in_server(), CHANNEL, AL)
     texts = await _pages(service, AL, first)
     assert "Accuracy" in texts[0] and "Review of game" in texts[0]
     assert any("**Deal 1**" in text for text in texts[1:])
@@ -78,7 +79,7 @@ async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_see
         raise AssertionError("made again")
 
     service.reviews._make = fail
-    again = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    again = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert again.reply.view is not None and again.reply.view.content == texts[0]
     line = await service.reviews.stats_line(GUILD, AL.id)
     assert line is not None and "Accuracy" in line and "last 1 reviewed game" in line
@@ -86,10 +87,10 @@ async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_see
 
 async def test_once_over_anyone_may_see_a_players_review(store: Store, service: Services) -> None:
     _, game_id = await finished_game(service)
-    answer = await service.reviews.review(GUILD, CHANNEL, EVE, game_id, BEA)
+    answer = await service.reviews.review(in_server(), CHANNEL, EVE, game_id, BEA)
     assert answer.ok and answer.reply.view is not None
     assert "— Bea**" in answer.reply.view.content
-    refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id, EVE)
+    refused = await service.reviews.review(in_server(), CHANNEL, AL, game_id, EVE)
     assert refused.reply.text == reviews.NOT_A_PLAYER
     # The same as data, for a page: both sides, to someone who did not play.
     record = await store.get_game(game_id)
@@ -105,16 +106,16 @@ async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_de
     table = await open_table(service, [AL, BEA], target=121)
     game_id = table.outcomes[0].game_id or 0
     await drive(service, table, [AL, BEA], stop_after=1)
-    early = await service.reviews.review(GUILD, CHANNEL, AL)
+    early = await service.reviews.review(in_server(), CHANNEL, AL)
     assert not early.ok and early.reply.text == reviews.NOTHING_YET
     await drive(service, table, [AL, BEA], stop_after=30)
     game = await load(store, game_id)
     assert game.deal_number >= 2
-    stranger = await service.reviews.review(GUILD, CHANNEL, EVE, game_id)
+    stranger = await service.reviews.review(in_server(), CHANNEL, EVE, game_id)
     assert not stranger.ok and stranger.reply.text == reviews.STILL_GOING
-    other = await service.reviews.review(GUILD, CHANNEL, AL, game_id, BEA)
+    other = await service.reviews.review(in_server(), CHANNEL, AL, game_id, BEA)
     assert not other.ok and other.reply.text == reviews.OWN_ONLY
-    mine = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    mine = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert mine.ok, mine.reply.text
     kept = await store.review(game_id, 0)
     assert kept is not None and not kept.final and kept.deals == game.deal_number - 1
@@ -128,16 +129,40 @@ async def test_a_game_elsewhere_or_nowhere_is_not_found(service: Services) -> No
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     for answer in (
-        await service.reviews.review(GUILD + 1, CHANNEL, AL, game_id),
-        await service.reviews.review(GUILD, CHANNEL, AL, game_id + 1000),
-        await service.reviews.review(GUILD, CHANNEL, AL, 2**62),
-        await service.reviews.page(GUILD + 1, AL, game_id, 0, 1),
+        await service.reviews.review(in_server(guild=GUILD + 1), CHANNEL, AL, game_id),
+        await service.reviews.review(in_server(), CHANNEL, AL, game_id + 1000),
+        await service.reviews.review(in_server(), CHANNEL, AL, 2**62),
+        await service.reviews.page(in_server(guild=GUILD + 1), AL, game_id, 0, 1),
     ):
         assert not answer.ok and answer.reply.text == reviews.NO_SUCH_GAME
-    nowhere = await service.reviews.review(GUILD, CHANNEL + 1, AL)
+    nowhere = await service.reviews.review(in_server(CHANNEL + 1), CHANNEL + 1, AL)
     assert not nowhere.ok and nowhere.reply.text == reviews.NO_GAME_HERE
-    bad_seat = await service.reviews.page(GUILD, AL, game_id, 3, 0)
+    bad_seat = await service.reviews.page(in_server(), AL, game_id, 3, 0)
     assert not bad_seat.ok and bad_seat.reply.text == reviews.NOT_A_PLAYER
+
+
+async def test_a_game_not_found_outside_servers_is_said_in_the_places_words(
+    service: Services,
+) -> None:
+    # Issue 54: asked for in a DM, a group DM or the bot's DM, a server's game (or none) was
+    # "not in this server": the refusal names the place it was asked in, the same words
+    # whether the game exists elsewhere or not.
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    said = {
+        outside(77): reviews.NOT_IN_THIS_CONVERSATION,
+        Place(Spot.BOT_DM, 78): reviews.NOT_IN_MY_DMS,
+    }
+    for place, sentence in said.items():
+        for answer in (
+            await service.reviews.review(place, place.channel_id, AL, game_id),
+            await service.reviews.review(place, place.channel_id, AL, game_id + 1000),
+            await service.reviews.page(place, AL, game_id, 0, 1),
+            await service.shuffles.check(place, place.channel_id, game_id, viewer=AL.id),
+            await service.shuffles.check(place, place.channel_id, game_id + 1000),
+        ):
+            assert not answer.ok and answer.reply.text == sentence
+        assert "server" not in sentence.partition(":")[0]
 
 
 async def test_a_pruned_game_is_reviewed_from_its_archive_record(
@@ -149,7 +174,7 @@ async def test_a_pruned_game_is_reviewed_from_its_archive_record(
     assert await service.housekeeping.prune() == 1
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot is None
-    answer = await service.reviews.review(GUILD, CHANNEL, BEA, game_id)
+    answer = await service.reviews.review(in_server(), CHANNEL, BEA, game_id)
     assert answer.ok and answer.reply.view is not None, answer.reply.text
     assert "— Bea**" in answer.reply.view.content and "Accuracy" in answer.reply.view.content
 
@@ -166,12 +191,12 @@ async def test_a_deals_page_says_the_chances_only_where_the_experts_tables_hold(
     target = named(variant).targets[-1]
     table = await open_table(service, [AL, BEA], target=target, variant=variant)
     await drive(service, table, [AL, BEA], stop_after=40)
-    texts = await _pages(service, AL, await service.reviews.review(GUILD, CHANNEL, AL))
+    texts = await _pages(service, AL, await service.reviews.review(in_server(), CHANNEL, AL))
     assert len(texts) > 1
     assert all(("Chances to win —" in text) is said for text in texts[1:]), texts
     game_id = table.outcomes[0].game_id or 0
     for page in range(1, len(texts)):
-        shown = (await service.reviews.page(GUILD, AL, game_id, 0, page)).update
+        shown = (await service.reviews.page(in_server(), AL, game_id, 0, page)).update
         assert shown is not None and shown.board is not None
         assert (shown.board.chances is not None) is said
 

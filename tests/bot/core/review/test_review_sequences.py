@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 
+from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import MessageView, ReviewPages
 from bot.core.services import Services
@@ -294,17 +295,17 @@ class Reader:
         found = others[(index - len(games)) % len(others)]
         return (found, self.going) if found is None else (found, None)
 
-    def _where(self, where: str, known: Known | None) -> tuple[int | None, int]:
-        """The server and channel a request is made in."""
+    def _where(self, where: str, known: Known | None) -> tuple[Place, int]:
+        """The place a request is made in, and the channel whose latest game it asks for."""
         channel = self.going.channel_id if known is None else known.channel_id
         match where:
             case "channel":
-                return GUILD, channel
+                return Place(Spot.CHANNEL, channel, GUILD), channel
             case "elsewhere":
-                return GUILD, ELSEWHERE
+                return Place(Spot.CHANNEL, ELSEWHERE, GUILD), ELSEWHERE
             case "other server":
-                return GUILD + 1, channel
-        return None, channel
+                return Place(Spot.CHANNEL, channel, GUILD + 1), channel
+        return Place(Spot.PRIVATE, channel), channel
 
     async def ask(self, request: Request) -> None:
         """Make the request, then check its answer (see the module)."""
@@ -330,11 +331,11 @@ class Reader:
         else:
             game_id, known = self._game(request.game)
         user = PEOPLE[request.who]
-        guild, channel = self._where(request.where, known)
+        place, channel = self._where(request.where, known)
         if isinstance(request, Review):
             player = None if request.player is None else PEOPLE[request.player]
             page = request.page
-            run = lambda: reviews.review(guild, channel, user, game_id, player, page)  # noqa: E731
+            run = lambda: reviews.review(place, channel, user, game_id, player, page)  # noqa: E731
             seat = _seat_of(known, player or user)
             if seat is None and known is not None and known.over and player in (None, user):
                 seat = 0  # (someone who did not play: the first person's decisions)
@@ -342,7 +343,7 @@ class Reader:
             # (A page's button names its game: the channel's latest is the game going.)
             game_id = self.going.game_id if game_id is None else game_id
             seat, page, asked = request.seat, request.page, game_id
-            run = lambda: reviews.page(guild, user, asked, seat, page, channel_id=channel)  # noqa: E731
+            run = lambda: reviews.page(place, user, asked, seat, page)  # noqa: E731
         before = await self._stored(game_id)
         answer = await run()
         kind = type(request).__name__.lower()
