@@ -73,7 +73,13 @@ class WhichGame:
                 return NO_FACTS  # (no game is played there but a ranked one)
             record = await self._games.store.open_game_in_channel(place.channel_id)
             return Facts(seated_here=record is not None and record.seat_of(user_id) is not None)
-        return await self._ranked_facts(user_id) if reach in ABOUT_GAMES else NO_FACTS
+        if reach not in ABOUT_GAMES:
+            return NO_FACTS
+        facts = await self._ranked_facts(user_id)
+        if ask is Ask.CANCEL and place.moderator and facts.ranked_from == place.channel_id:
+            record = await self._games.store.open_game_in_channel(place.channel_id)
+            return replace(facts, place_game=record is not None)
+        return facts
 
     async def _ranked_facts(self, user_id: int) -> Facts:
         """Where ``user_id``'s live ranked entry was made, and their match's latest game: being

@@ -29,7 +29,6 @@ from bot.core.vocabulary import (
 )
 from bot.discord.interactions import (
     io_of,
-    is_moderator,
     offered,
     run_here,
     send_error,
@@ -243,9 +242,8 @@ class CribbageCommands(app_commands.Group):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel the game with no result: its creator in the lobby, a moderator at any time
         (Manage Messages in the channel, or Manage Server)."""
-        user = user_of(interaction)
+        user, moderator = user_of(interaction), place_of(interaction).moderator
         lobbies = _core(interaction).lobbies
-        moderator = is_moderator(interaction) if interaction.guild_id else False
         await run_here(
             interaction,
             lambda found: lobbies.ask_cancel(found.channel_id, user, moderator=moderator),

@@ -14,8 +14,8 @@ from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
 from bot.core.services import Services
-from bot.discord.interactions import Call, is_moderator, is_organiser, send_error, user_of
-from bot.discord.places import cannot_post, place_of
+from bot.discord.interactions import Call, is_organiser, send_error, user_of
+from bot.discord.places import cannot_post, is_moderator, place_of
 
 __all__ = ["Answering", "FeatureClicks"]
 
@@ -201,7 +201,7 @@ class FeatureClicks:
                 subject, user, yes, guild_id=guild_id
             )
         elif action == "cancel":
-            moderator = is_moderator(interaction) if guild_id else False
+            moderator = is_moderator(interaction)
             call = lambda: services.lobbies.confirm_cancel(  # noqa: E731
                 subject, user, yes, moderator=moderator, guild_id=guild_id
             )

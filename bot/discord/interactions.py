@@ -42,6 +42,7 @@ from bot.discord.places import (
     ask_of,
     bot_is_member,
     cannot_post,
+    is_moderator,
     place_of,
 )
 from bot.discord.rendering import clip, message_payload
@@ -54,7 +55,6 @@ __all__ = [
     "SORRY",
     "DiscordIO",
     "io_of",
-    "is_moderator",
     "is_organiser",
     "known_error_text",
     "run_here",
@@ -175,14 +175,6 @@ def is_organiser(interaction: discord.Interaction[Any]) -> bool:
     """Whether the user may run tournaments here: Manage Server or Manage Events."""
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.manage_events)
-
-
-def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the user is a moderator here, who may cancel any game at any time: Manage
-    Messages in this channel, or Manage Server (``interaction.permissions`` are the member's
-    permissions in the channel, overwrites included)."""
-    perms = interaction.permissions
-    return bool(perms.manage_messages or perms.manage_guild)
 
 
 def known_error_text(error: BaseException) -> str | None:
@@ -407,7 +399,7 @@ class DiscordIO:
             await self.launch(interaction)
             return
         user, guild_id = user_of(interaction), interaction.guild_id
-        moderator = is_moderator(interaction) if guild_id else False
+        moderator = is_moderator(interaction)
         clicked = clicked_of(interaction)
         lobbies, which, place = self.services.lobbies, self.services.which, place_of(interaction)
         # (Join is refused where /cribbage join would be: where the clicker's ranked match is.)

@@ -34,6 +34,7 @@ __all__ = [
     "ask_of",
     "bot_is_member",
     "cannot_post",
+    "is_moderator",
     "is_voice_chat",
     "place_of",
 ]
@@ -90,6 +91,16 @@ def activity_runs_in(channel: Any) -> bool:
     return getattr(channel, "type", None) is not discord.ChannelType.stage_voice
 
 
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user is a moderator here, who may cancel any game at any time: in a server,
+    Manage Messages in this channel, or Manage Server (``interaction.permissions`` are the
+    member's permissions in the channel, overwrites included). Nobody is, outside servers."""
+    if interaction.guild_id is None:
+        return False
+    perms = interaction.permissions
+    return bool(perms.manage_messages or perms.manage_guild)
+
+
 def place_of(interaction: discord.Interaction[Any]) -> Place:
     """The place ``interaction`` was made in, as the core decides with it (which game a
     command acts on: :mod:`bot.core.base.places`). (An application command's interaction
@@ -111,6 +122,7 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
         guild_id,
         parent_id=getattr(channel, "parent_id", None) if spot is Spot.THREAD else None,
         only_private=answers_only_privately(interaction),
+        moderator=is_moderator(interaction),
     )
 
 

@@ -206,3 +206,15 @@ async def test_one_game_of_yours_in_a_place_and_commands_never_act_on_another(
     assert pressed.words() == RANKED_HERE, pressed.words()
     # Bea, at the thread's game alone, is untouched by any of it.
     assert "Al" in await _status_of(world, bea, thread)
+    # Made a moderator, Al cancels Cy's lobby in #general by command, as its Cancel button
+    # would: a moderator's cancel is the place's game's, not his match's (issue 54).
+    world.guild.set_moderator(al)
+    cancelled = await fd.slash(al, world.general, "/cribbage cancel")
+    assert cancelled.words() == "Game cancelled.", cancelled.words()
+    assert not rows(
+        world.database,
+        "SELECT 1 FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+        (world.general.id,),
+    )
+    gone = await fd.slash(al, world.general, "/cribbage cancel")
+    assert gone.words() == RANKED_NOT_A_LOBBY, gone.words()

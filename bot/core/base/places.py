@@ -23,7 +23,9 @@ What the scopes say, in short:
   game not over (a lobby, or a game being played): the match would be played there too. Where
   their ranked match is played, or their search was made, they open or join no other game,
   and a control that names a game played apart is its two players' alone
-  (:func:`control_refusal`). So a command typed there never means two games.
+  (:func:`control_refusal`). So a command typed there never means two games. A moderator's
+  ``cancel`` is about the place's game, not theirs: where their own match is played it
+  cancels the game someone else plays there.
 - **Records and tournaments are a server's**: stats anywhere (outside servers, the games
   played in DMs and group DMs, ranked games included), the leaderboard, the hall of fame and
   the discard of the day in a server, a tournament in a text channel of a server that invited
@@ -105,15 +107,18 @@ class Spot(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a command or a control was used: what kind of place (``spot``), its channel (a
-    thread's own id), its server (None outside servers), a thread's channel (``parent_id``),
-    and whether Discord makes every answer there private to the person (``only_private``: a
-    server without the bot whose moderators turned *Use External Apps* off for them)."""
+    thread's own id), its server (None outside servers), a thread's channel (``parent_id``);
+    and, of the person there, whether Discord makes every answer to them private
+    (``only_private``: a server without the bot whose moderators turned *Use External Apps*
+    off for them) and whether they moderate it (``moderator``: Manage Messages there, or
+    Manage Server; they may cancel any game of the place)."""
 
     spot: Spot
     channel_id: int
     guild_id: int | None = None
     parent_id: int | None = None
     only_private: bool = False
+    moderator: bool = False
 
     @property
     def bot_member(self) -> bool:
@@ -389,8 +394,9 @@ class Facts:
     ranked entry was made from (``ranked_from``: searching, or ``matched``), the channel of
     their match's latest game (``ranked_game``: None before the first is dealt), whether that
     game is over with the match going on (``ranked_over``: the next is being dealt) or decided
-    by it (``decided``: its result being written), and whether they are seated in the place's
-    game not over (``seated_here``)."""
+    by it (``decided``: its result being written), whether they are seated in the place's
+    game not over (``seated_here``), and for a moderator's cancel where their ranked match is
+    played, whether the place holds a game not over (``place_game``)."""
 
     ranked_from: int | None = None
     matched: bool = False
@@ -398,6 +404,7 @@ class Facts:
     ranked_over: bool = False
     decided: bool = False
     seated_here: bool = False
+    place_game: bool = False
 
 
 #: Nothing known of the person (nothing read).
@@ -443,6 +450,10 @@ def resolve(ask: Ask | None, place: Place, facts: Facts = NO_FACTS) -> Resolved:
         if place.only_private:
             return _refused(place, NO_PRIVATE_SEARCH)
         return _refused(place, SEATED_HERE) if facts.seated_here else here
+    if ask is Ask.CANCEL and place.moderator and facts.place_game:
+        # A moderator's cancel is about the place's game, not a game of theirs (their own
+        # ranked match played from here is no lobby, and not what they mean).
+        return here
     return _game(reach, place, facts)
 
 

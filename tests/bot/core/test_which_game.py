@@ -7,6 +7,7 @@ would be refused, and an interaction reaches the table it may carry."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.core.base.places import (
     RANKED_DECIDED,
     RANKED_HERE,
     RANKED_NEXT_GAME,
+    RANKED_NOT_A_LOBBY,
     SEATED_HERE,
     Ask,
     Place,
@@ -188,3 +190,25 @@ async def test_a_game_over_that_decides_the_match_says_so(service: Services, sto
     await service.ranked.referee.idle()
     assert await store.live_entry(AL.id) is None
     assert await _acts_on(service, Ask.HAND, GENERAL, AL) == GENERAL.channel_id
+
+
+async def test_a_moderator_playing_ranked_from_a_channel_cancels_its_game_by_command(
+    service: Services, store: Store
+) -> None:
+    # Al moderates #general and plays his ranked match from there; Cy opens a game there.
+    await _dealt(service, store)
+    opened = await service.lobbies.new_game(SERVER, GENERAL.channel_id, CY)
+    assert opened.ok and opened.game_id is not None
+    moderating = replace(GENERAL, moderator=True)
+    assert await _acts_on(service, Ask.CANCEL, moderating, AL) == GENERAL.channel_id
+    cancelled = await service.which.run(
+        Ask.CANCEL,
+        moderating,
+        AL.id,
+        lambda found: service.lobbies.ask_cancel(found.channel_id, AL, moderator=True),
+    )
+    assert cancelled.ok, cancelled.reply.text
+    record = await store.get_game(opened.game_id)
+    assert record is not None and not record.is_open
+    # With no game there, his own match is still no lobby to cancel.
+    assert await _acts_on(service, Ask.CANCEL, moderating, AL) == RANKED_NOT_A_LOBBY

@@ -352,3 +352,22 @@ def where_table() -> str:
 def test_the_players_guide_shows_where_each_command_works_as_the_resolver_says() -> None:
     guide = (DOCS / "players.md").read_text(encoding="utf-8")
     assert where_table() in guide, where_table()
+
+
+@pytest.mark.parametrize("spot", SERVERS)
+def test_a_moderators_cancel_is_about_the_places_game_not_theirs(spot: Spot) -> None:
+    # A moderator whose ranked match is played here cancels the game someone else plays
+    # here (the lobby's Cancel button did already); with none here, theirs is no lobby.
+    place = replace(PLACES[spot], moderator=True)
+    theirs = facts(RANKED, place)
+    assert _outcome(resolve(Ask.CANCEL, place, replace(theirs, place_game=True)), place) == HERE
+    assert resolve(Ask.CANCEL, place, theirs).refusal == RANKED_NOT_A_LOBBY
+    # Leaving is about their own seat, whoever they are; and a player who is not a moderator
+    # is told how a ranked game ends.
+    assert resolve(Ask.LEAVE, place, replace(theirs, place_game=True)).refusal == (
+        RANKED_NOT_A_LOBBY
+    )
+    player = PLACES[spot]
+    assert resolve(Ask.CANCEL, player, replace(theirs, place_game=True)).refusal == (
+        RANKED_NOT_A_LOBBY
+    )
