@@ -164,6 +164,14 @@ class Transaction(Protocol):
         same key run one after the other, in whichever processes."""
         ...
 
+    async def serialize_place(self, channel_id: int) -> None:
+        """Hold the lock of the place ``channel_id`` (a channel, a thread, a DM...) until the
+        transaction ends, as :meth:`serialize` holds its key's: the writes that seat a person
+        at a game there, or queue them for a ranked match from there, take it first (before
+        any other lock, so none waits on another in a circle) and so run one after the other,
+        each seeing what the one before wrote."""
+        ...
+
 
 class MigrationTransaction(Transaction, Protocol):
     """The transaction migrations run in: statements, and whole migration scripts."""

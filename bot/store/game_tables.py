@@ -29,6 +29,8 @@ from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
 from bot.store.message_tables import first_answer, keep_answer
+from bot.store.one_game_here import OPEN as _OPEN
+from bot.store.one_game_here import humans, seated_here
 from bot.store.queries import Queries
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -37,7 +39,6 @@ from engine.variants import STANDARD
 __all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
 
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
-_OPEN = "('lobby', 'active')"
 #: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
 _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 
@@ -439,8 +440,9 @@ class GameTables(Queries):
         the seats it has from the start (every other seat a computer), ``deal``
         the first deal of a full table (its snapshot and log entries: the game is then
         active), and ``answered`` the message that answers the command (the lobby), kept with
-        it. Nothing is left behind if any of it fails. Raises
-        :class:`ChannelBusy`."""
+        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
+        :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
+        search waits or their match is played."""
         lobby = GameRecord(
             id=0,  # (the row's, once written)
             guild_id=guild_id,
@@ -463,13 +465,15 @@ class GameTables(Queries):
             rematch_of=rematch_of,
         )
         async with self._writing() as tx:
+            filled = None if fill is None else tuple(fill(lobby))
+            await seated_here(tx, channel_id, humans(filled or lobby.seats))
             record = await _open_lobby(tx, lobby)
             if rematch_of is not None:
                 await _replaying(tx, record, rematch_of)
-            if fill is not None:
+            if filled is not None:
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.
-                record = dataclasses.replace(record, seats=tuple(fill(record)), version=1)
+                record = dataclasses.replace(record, seats=filled, version=1)
             await _insert_seats(tx, record.id, record.seats)
             if deal is not None:
                 record = await _first_deal(tx, record, deal)
@@ -533,8 +537,19 @@ class GameTables(Queries):
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
         is answered with it; with ``players``, the number of players the lobby now seats;
         with ``table``, the variant, target and rule for game points it is now played by);
-        returns the new version. Raises :class:`VersionConflict`."""
+        returns the new version. Raises :class:`VersionConflict`, and
+        :class:`~bot.core.base.store_errors.RankedHere` for a person newly seated where their
+        ranked search waits or their match is played."""
         async with self._writing() as tx:
+            rows = await tx.fetch(
+                "SELECT g.channel_id, s.user_id FROM games g LEFT JOIN seats s"
+                " ON s.game_id = g.id AND s.held_until IS NULL WHERE g.id = ?",
+                (game_id,),
+            )
+            if rows:
+                # (Read before the version is checked: seats changed since are its conflict.)
+                newly = humans(seats) - {row[1] for row in rows}
+                await seated_here(tx, int(rows[0][0]), newly)
             await self._bump(tx, game_id, version, now=now, answered=answered)
             if players is not None:
                 await tx.execute(

@@ -89,6 +89,31 @@ class _PostgresTransaction:
         self._owner.round_trips += 1
         await self._connection.execute("SELECT pg_advisory_xact_lock($1)", key)
 
+    async def serialize_place(self, channel_id: int) -> None:
+        """A transaction-level advisory lock on the place: PostgreSQL's two-key advisory
+        locks are the places' (the channel's 64 bits, as two signed 32-bit halves), its
+        one-key locks the rest's (``serialize``): the two never collide ("these two key
+        spaces do not overlap", PostgreSQL's Advisory Lock Functions)."""
+        self._owner.round_trips += 1
+        await self._connection.execute("SELECT pg_advisory_xact_lock($1, $2)", *_halves(channel_id))
+
+
+def _halves(key: int) -> tuple[int, int]:
+    """A 64-bit key (a Discord id, or a game played apart's negative channel) as two signed
+    32-bit integers.
+
+    >>> _halves(1), _halves(-1), _halves(2**32 + 5)
+    ((0, 1), (-1, -1), (1, 5))
+    """
+    whole = key & 0xFFFF_FFFF_FFFF_FFFF
+    high, low = whole >> 32, whole & 0xFFFF_FFFF
+    return _signed(high), _signed(low)
+
+
+def _signed(half: int) -> int:
+    """32 bits as a signed integer (PostgreSQL's ``integer``)."""
+    return half - 2**32 if half >= 2**31 else half
+
 
 class _PostgresMigration(_PostgresTransaction):
     """The statements of the migrations, inside their transaction."""

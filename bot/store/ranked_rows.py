@@ -19,7 +19,6 @@ from bot.store.rows import columns, reader
 
 __all__ = [
     "ENTRY_COLUMNS",
-    "LIVE",
     "MATCH_COLUMNS",
     "RATING_COLUMNS",
     "R_RATING_COLUMNS",
@@ -39,7 +38,6 @@ read_game, read_line = reader(MatchGame), reader(MatchLine)
 #: The rating's columns of a query that names ranked_ratings ``r``.
 R_RATING_COLUMNS = ", ".join(f"r.{c.strip()}" for c in RATING_COLUMNS.split(","))
 #: An entry's statuses while it is live (searching or matched), as SQL.
-LIVE = "('searching', 'matched')"
 
 
 def live_or_ended_since(table: str, selected: str, live: str) -> str:

@@ -35,13 +35,13 @@ from bot.core.ranked.records import (
 from bot.core.ranked.storage import Card, Joined, Pick
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.message_tables import first_answer
+from bot.store.one_game_here import LIVE, queued_here
 from bot.store.queries import marks
 from bot.store.ranked_block_tables import BlockTables, blocks_among
 from bot.store.ranked_ladder_tables import LadderTables
 from bot.store.ranked_match_tables import MatchTables
 from bot.store.ranked_rows import (
     ENTRY_COLUMNS,
-    LIVE,
     MATCH_COLUMNS,
     R_RATING_COLUMNS,
     RATING_COLUMNS,
@@ -96,6 +96,7 @@ class QueueTables(EntryChanges):
         if one was made, and every entry changed. Raises :class:`AlreadyRanked` when they
         are searching or in a match already."""
         async with self._writing() as tx:
+            await queued_here(tx, search.channel_id, search.user_id)
             try:
                 rows = await tx.fetch(_INSERT_ENTRY, _searched(search, now))
             except UniqueViolation as broken:

@@ -150,6 +150,15 @@ class _SqliteTransaction:
         """Nothing to do: a write transaction here began with ``BEGIN IMMEDIATE``, which holds
         the database's one write lock until it ends."""
 
+    async def serialize_place(self, channel_id: int) -> None:
+        """The database's one write lock, from now until the transaction ends: taken at once
+        (``BEGIN IMMEDIATE``) when nothing was written yet, since the reads that follow it
+        must see what another connection to the file committed last (a transaction begun by
+        a write holds it already)."""
+        if not self._db.in_transaction:
+            self._owner.round_trips += 1
+            await self._db.execute("BEGIN IMMEDIATE")
+
 
 def statements(script: str) -> list[str]:
     r"""The statements of a script, one by one. SQLite's own test of a complete statement says

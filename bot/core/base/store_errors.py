@@ -6,8 +6,17 @@ from __future__ import annotations
 
 from bot.core.base import refusals
 from bot.core.base.faults import Cause, Fault
+from bot.core.base.places import RANKED_HERE, SEARCHING_HERE, SEATED_HERE
 
-__all__ = ["ChannelBusy", "StoreError", "StoreUnavailable", "UnusableStore", "VersionConflict"]
+__all__ = [
+    "ChannelBusy",
+    "RankedHere",
+    "SeatedHere",
+    "StoreError",
+    "StoreUnavailable",
+    "UnusableStore",
+    "VersionConflict",
+]
 
 
 class StoreError(refusals.Refused):
@@ -26,6 +35,23 @@ class ChannelBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__(refusals.CHANNEL_BUSY)
+
+
+class RankedHere(StoreError):
+    """A seat at a game in a place where the person's ranked search waits (``matched``
+    False) or their match is played: one game of theirs in a place, whichever write came
+    first (:mod:`bot.core.base.places`)."""
+
+    def __init__(self, *, matched: bool) -> None:
+        super().__init__(RANKED_HERE if matched else SEARCHING_HERE)
+        self.matched = matched
+
+
+class SeatedHere(StoreError):
+    """A ranked search from a place where its player sits at a game not over."""
+
+    def __init__(self) -> None:
+        super().__init__(SEATED_HERE)
 
 
 class StoreUnavailable(StoreError, Fault):

@@ -6,6 +6,7 @@ would be refused, and an interaction reaches the table it may carry."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from bot.core.base.places import (
     RANKED_HERE,
     RANKED_NEXT_GAME,
     RANKED_NOT_A_LOBBY,
+    SEARCHING_HERE,
     SEATED_HERE,
     Ask,
     Place,
@@ -212,3 +214,31 @@ async def test_a_moderator_playing_ranked_from_a_channel_cancels_its_game_by_com
     assert record is not None and not record.is_open
     # With no game there, his own match is still no lobby to cancel.
     assert await _acts_on(service, Ask.CANCEL, moderating, AL) == RANKED_NOT_A_LOBBY
+
+
+@pytest.mark.parametrize("search_first", [True, False])
+async def test_a_search_and_a_join_at_the_same_place_at_once_seat_nobody_in_both(
+    service: Services, store: Store, search_first: bool
+) -> None:
+    # Issue 54: a ranked search and a lobby's Join take different locks; asked at the same
+    # instant each found the other not yet written, and Al was seated in both. The store
+    # decides: one is written, the other refused in its own words.
+    opened = await service.lobbies.new_game(SERVER, GENERAL.channel_id, CY)
+    assert opened.ok and opened.game_id is not None
+
+    async def join() -> Answer:
+        return await service.which.run(
+            Ask.JOIN, GENERAL, AL.id, lambda found: service.lobbies.join(found.channel_id, AL)
+        )
+
+    calls = (_search(service, AL, GENERAL), join())
+    searched, joined = await asyncio.gather(*(calls if search_first else calls[::-1]))
+    if not search_first:
+        searched, joined = joined, searched
+    assert searched.ok != joined.ok, (searched.reply.text, joined.reply.text)
+    assert searched.ok or searched.reply.text == SEATED_HERE
+    assert joined.ok or joined.reply.text == SEARCHING_HERE
+    entry = await store.live_entry(AL.id)
+    record = await store.get_game(opened.game_id)
+    assert record is not None
+    assert (entry is not None) != (record.seat_of(AL.id) is not None)

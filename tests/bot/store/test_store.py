@@ -255,10 +255,25 @@ async def test_migration_009_makes_seats_again_keeping_every_row(tmp_path: Path)
     folder = _migrations_before(tmp_path, 9)
     db = tmp_path / "old.db"
     old = await Store.open(db, migrations_dir=folder)
+    computer = SeatRecord(1, None, "Computer (hard)", True, "hard")
     try:
-        game_id = await _lobby(old)
-        computer = SeatRecord(1, None, "Computer (hard)", True, "hard")
-        await old.set_seats(game_id, 0, [AL, computer], now=101.0)
+        # Its rows as that release wrote them (today's store seats a person only where it can
+        # read their ranked entries, a table from 022).
+        async with old.db.transaction() as tx:
+            rows = await tx.fetch(
+                "INSERT INTO games (guild_id, channel_id, creator_id, num_players, target,"
+                " version, created_at, updated_at) VALUES (5, 10, ?, 2, 121, 1, 100.0, 101.0)"
+                " RETURNING id",
+                (AL.user_id,),
+            )
+            game_id = int(rows[0][0])
+            await tx.executemany(
+                _INSERT_SEAT,
+                [
+                    (game_id, 0, AL.user_id, AL.name, 0, None),
+                    (game_id, 1, None, computer.name, 1, "hard"),
+                ],
+            )
         with pytest.raises(sqlite3.IntegrityError):
             async with old.db.transaction() as tx:
                 await tx.execute(_INSERT_SEAT, (game_id, 2, None, "Computer (expert)", 1, "expert"))
