@@ -240,6 +240,9 @@ def seats_leaving(record: GameRecord, user: User, now: float) -> list[SeatRecord
     business, since then no seats remain to store); a seat kept for them is free to anyone
     from ``now`` on."""
     if record.status is not GameStatus.LOBBY:
+        # (Someone not playing is told so, not to resign a game that is not theirs.)
+        if record.seat_of(user.id) is None:
+            raise Refused(refusals.NOT_SEATED)
         raise Refused(refusals.LEAVE_STARTED)
     kept = record.held_for(user.id)
     if kept is not None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base import refusals
 from bot.core.base.keys import LOBBY
 from bot.core.base.replies import Click
 from bot.core.base.store_errors import ChannelBusy
@@ -122,6 +123,17 @@ async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: Servi
     record = await store.open_game_in_channel(CHANNEL)
     assert record is not None
     assert [(s.seat, s.name) for s in record.seats] == [(0, "Al"), (1, "Cy")]
+
+
+async def test_leaving_a_game_dealt_tells_its_player_to_resign_and_anyone_else_they_sit_out(
+    service: Services,
+) -> None:
+    await open_table(service, [AL, BEA])
+    played = await service.lobbies.leave(CHANNEL, BEA)
+    assert not played.ok and played.reply.text == refusals.LEAVE_STARTED
+    # Not "use /cribbage resign to concede" to someone not playing: the game isn't theirs.
+    watching = await service.lobbies.leave(CHANNEL, CY)
+    assert not watching.ok and watching.reply.text == refusals.NOT_SEATED
 
 
 async def test_creator_leaving_closes_the_lobby(store: Store, service: Services) -> None:
