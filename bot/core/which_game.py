@@ -22,6 +22,7 @@ from bot.core.base.places import (
     NO_FACTS,
     Ask,
     Facts,
+    Here,
     Place,
     Reach,
     Resolved,
@@ -76,10 +77,19 @@ class WhichGame:
         if reach not in ABOUT_GAMES:
             return NO_FACTS
         facts = await self._ranked_facts(user_id)
-        if ask is Ask.CANCEL and place.moderator and facts.ranked_from == place.channel_id:
-            record = await self._games.store.open_game_in_channel(place.channel_id)
-            return replace(facts, place_game=record is not None)
-        return facts
+        played_here = facts.matched and facts.ranked_from == place.channel_id
+        if played_here and not (ask is Ask.CANCEL and place.moderator):
+            return facts  # (their ranked game's, not the place's)
+        if place.spot is Spot.BOT_DM and reach is not Reach.LOOKS_UP:
+            return facts  # (no game but a ranked one is played there)
+        return replace(facts, here=await self._here(place.channel_id))
+
+    async def _here(self, channel_id: int) -> Here:
+        """What the place ``channel_id`` holds: a game open, its last game over, or none."""
+        store = self._games.store
+        if await store.open_game_in_channel(channel_id) is not None:
+            return Here.OPEN
+        return Here.EMPTY if await store.last_game_in_channel(channel_id) is None else Here.OVER
 
     async def _ranked_facts(self, user_id: int) -> Facts:
         """Where ``user_id``'s live ranked entry was made, and their match's latest game: being
@@ -141,8 +151,9 @@ class WhichGame:
         there would be refused (where their ranked match is played, or their search waits).
         None: they may."""
         spot = Spot.CHANNEL if guild_id is not None else Spot.PRIVATE
-        found = await self.resolved(Ask.JOIN, Place(spot, channel_id, guild_id), user_id)
-        return found.refusal
+        # (Of the person alone: whether a game is open there is the caller's to know.)
+        facts = await self._ranked_facts(user_id)
+        return resolve(Ask.JOIN, Place(spot, channel_id, guild_id), facts).refusal
 
     async def ranked_game(self, channel_id: int, user_id: int) -> int | None:
         """The channel of the ranked game ``user_id`` plays from ``channel_id`` (their place),

@@ -18,8 +18,8 @@ from bot.core.base.places import (
     NO_HALL_OF_FAME_HERE,
     NO_LEADERBOARD_HERE,
 )
+from bot.core.base.refusals import nothing_to_look_up
 from bot.core.base.replies import Answer
-from bot.core.review.review import NO_GAME_HERE
 from bot.core.services import Services
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
@@ -96,7 +96,7 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
         ("/cribbage leaderboard", NO_LEADERBOARD_HERE),
         ("/cribbage daily", DAILY_NEEDS_A_SERVER),
         ("/cribbage halloffame", NO_HALL_OF_FAME_HERE),
-        ("/cribbage review", NO_GAME_HERE),
+        ("/cribbage review", nothing_to_look_up("my DMs")),
     ):
         reply = await fd.slash(world.players[0], dm, line)
         assert reply.ephemeral and reply.words() == said, line
@@ -364,15 +364,15 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
     async with in_club(
         bots, tmp_path / "bot.db", "Al", "Bea", service=_slow_service, defer_after=0.1
     ) as (fd, _, general, (al, bea), _, running):
-        slow = await fd.slash(al, general, "/cribbage status")
-        assert slow.response is not None and slow.response.type == 5, "deferred"
-        settled = await slow.wait_settled()
-        assert settled is not None and "no game" in settled.words().lower()
-
-        # A slow click is deferred (type 6), then its message is edited all the same.
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None
+        slow = await fd.slash(al, general, "/cribbage status")
+        assert slow.response is not None and slow.response.type == 5, "deferred"
+        settled = await slow.wait_settled()
+        assert settled is not None and "Seated (1/2): Al" in settled.words(), settled.words()
+
+        # A slow click is deferred (type 6), then its message is edited all the same.
         join = await fd.click(bea, lobby, label="Join")
         assert join.response is not None and join.response.type == 6
         await until(fd, lambda: "Al, Bea" in lobby.words())

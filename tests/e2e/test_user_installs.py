@@ -15,8 +15,7 @@ from bot.core.base.places import (
     NO_PUBLIC_TABLE,
     TOURNAMENTS_NEED_A_CHANNEL,
 )
-from bot.core.base.refusals import NO_GAME
-from bot.core.review.review import NO_GAME_HERE
+from bot.core.base.refusals import no_game, nothing_to_look_up
 from bot.discord.places import ONLY_YOU_SEE_THIS
 from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
@@ -81,18 +80,21 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
     group = fd.private_channel(al, bea, cy)
     fd.counters = Counters()
     for channel in (dm, group):
+        # Named as the place it is (issue 54: "There's no game in this channel").
         for line in GAME_COMMANDS:
             answer = await fd.slash(bea, channel, line)
-            assert answer.ephemeral and answer.words() == NO_GAME, (line, answer.words())
+            said = no_game("this conversation")
+            assert answer.ephemeral and answer.words() == said, (line, answer.words())
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
         board = await fd.slash(al, channel, "/cribbage leaderboard")
         assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE, board.words()
         # What is a server's says so, and what works here is answered as in a server.
-        for line, said in (*SERVERS_ONLY, ("/cribbage review", NO_GAME_HERE)):
+        nothing_here = nothing_to_look_up("this conversation")
+        for line, said in (*SERVERS_ONLY, ("/cribbage review", nothing_here)):
             answer = await fd.slash(cy if channel is group else bea, channel, line)
             assert answer.ephemeral and answer.words() == said, (line, answer.words())
         checked = await fd.slash(al, channel, "/cribbage verify")
-        assert checked.ephemeral and checked.words() == NO_GAME_HERE, checked.words()
+        assert checked.ephemeral and checked.words() == nothing_here, checked.words()
         # A record outside servers is a person's own: shown, though there is none yet.
         record = await fd.slash(al, channel, "/cribbage stats")
         assert not record.ephemeral, record.words()
@@ -136,7 +138,10 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     fd.counters = Counters()
     for line in GAME_COMMANDS:
         answer = await fd.slash(al, lounge, line)
-        assert answer.ephemeral and answer.words() == NO_GAME, (line, answer.words())
+        assert answer.ephemeral and answer.words() == no_game("this channel"), (
+            line,
+            answer.words(),
+        )
     assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
     # Tournaments make threads with the bot's own token: they need the bot in the server
     # (not the thread permissions a server that invited it may lack).

@@ -48,7 +48,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
 
-from bot.core.base.refusals import NOT_A_PLAYER, OTHER_SERVER
+from bot.core.base.refusals import (
+    NOT_A_PLAYER,
+    OTHER_SERVER,
+    busy,
+    game_over,
+    no_game,
+    nothing_to_look_up,
+)
 
 __all__ = [
     "ABOUT_GAMES",
@@ -72,10 +79,12 @@ __all__ = [
     "RANKED_NOT_A_LOBBY",
     "SCOPES",
     "SEARCHING_HERE",
+    "SEARCH_WAITS",
     "SEATED_HERE",
     "TOURNAMENTS_NEED_A_CHANNEL",
     "Ask",
     "Facts",
+    "Here",
     "Place",
     "Reach",
     "Resolved",
@@ -121,10 +130,36 @@ class Place:
     moderator: bool = False
 
     @property
+    def named(self) -> str:
+        """The place as a sentence names it ("There's no game in this thread.")."""
+        return _NAMED[self.spot]
+
+    @property
     def bot_member(self) -> bool:
         """Whether the bot is a member here (its own token reaches the channel): not in a DM
         or group DM between people, nor a server that did not invite it."""
         return self.spot not in (Spot.PRIVATE, Spot.UNINVITED)
+
+
+_NAMED = {
+    Spot.CHANNEL: "this channel",
+    Spot.THREAD: "this thread",
+    Spot.VOICE_CHAT: "this voice channel's chat",
+    Spot.BOT_DM: "my DMs",
+    Spot.PRIVATE: "this conversation",
+    Spot.UNINVITED: "this channel",
+}
+
+
+class Here(Enum):
+    """What a place holds, as the store says (read for a command that would act on it)."""
+
+    #: A game not over (a lobby, or a game being played).
+    OPEN = auto()
+    #: No game open, its last one over (finished, cancelled or expired).
+    OVER = auto()
+    #: No game ever.
+    EMPTY = auto()
 
 
 # -- the commands and how far each reaches ------------------------------------------------------
@@ -251,6 +286,12 @@ RANKED_NEXT_GAME = (
 RANKED_DECIDED = (
     "Your ranked match's last game decided it: the result comes on your card and that game's "
     "table here in a moment."
+)
+#: A player's command or ``leave`` where their ranked search waits and no other game of theirs
+#: is (not "Start one with /cribbage new", which is refused there).
+SEARCH_WAITS = (
+    "Your ranked search waits here, and no other game of yours is here: your match's games are "
+    "played here once you're paired (`/cribbage ranked leave` stops the search)."
 )
 #: ``new``, ``join`` or ``start`` (or a lobby's *Join*) where the person's ranked match is played.
 RANKED_HERE = (
@@ -395,8 +436,8 @@ class Facts:
     their match's latest game (``ranked_game``: None before the first is dealt), whether that
     game is over with the match going on (``ranked_over``: the next is being dealt) or decided
     by it (``decided``: its result being written), whether they are seated in the place's
-    game not over (``seated_here``), and for a moderator's cancel where their ranked match is
-    played, whether the place holds a game not over (``place_game``)."""
+    game not over (``seated_here``), and what the place holds (``here``: None, not read),
+    for a command that would act on its game."""
 
     ranked_from: int | None = None
     matched: bool = False
@@ -404,7 +445,7 @@ class Facts:
     ranked_over: bool = False
     decided: bool = False
     seated_here: bool = False
-    place_game: bool = False
+    here: Here | None = None
 
 
 #: Nothing known of the person (nothing read).
@@ -450,17 +491,18 @@ def resolve(ask: Ask | None, place: Place, facts: Facts = NO_FACTS) -> Resolved:
         if place.only_private:
             return _refused(place, NO_PRIVATE_SEARCH)
         return _refused(place, SEATED_HERE) if facts.seated_here else here
-    if ask is Ask.CANCEL and place.moderator and facts.place_game:
+    if ask is Ask.CANCEL and place.moderator and facts.here is Here.OPEN:
         # A moderator's cancel is about the place's game, not a game of theirs (their own
         # ranked match played from here is no lobby, and not what they mean).
         return here
-    return _game(reach, place, facts)
+    assert ask is not None
+    return _game(ask, place, facts)
 
 
-def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
+def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
     """A command about a game: the person's ranked game where they play it from, else the
     place's (see the module's docstring)."""
-    here = Resolved(place.channel_id, place.guild_id)
+    reach = ask.scope.reach
     ranked_here = facts.ranked_from == place.channel_id
     if reach in (Reach.PLAYS, Reach.LOOKS_UP):
         if ranked_here and facts.matched:
@@ -472,7 +514,7 @@ def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
             return Resolved(facts.ranked_game, None)
         if reach is Reach.PLAYS and place.spot is Spot.BOT_DM:
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
-        return here
+        return _places_game(ask, place, facts)
     if reach is Reach.OPENS and place.only_private:
         return _refused(place, NO_PUBLIC_TABLE)
     if place.spot is Spot.BOT_DM:
@@ -481,7 +523,29 @@ def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
         return _refused(place, RANKED_NOT_A_LOBBY if reach is Reach.ENDS else RANKED_HERE)
     if ranked_here and reach is not Reach.ENDS:
         return _refused(place, SEARCHING_HERE)
-    return here
+    return _places_game(ask, place, facts)
+
+
+def _places_game(ask: Ask, place: Place, facts: Facts) -> Resolved:
+    """A command on the place's game, as the place holds one (``facts.here``; not read: the
+    call finds out): a game opened where one is, or a command about a game where none is open,
+    is refused in the place's own words (``status``, a review and a check act on the last
+    game, over)."""
+    reach, held = ask.scope.reach, facts.here
+    here = Resolved(place.channel_id, place.guild_id)
+    if held is None:
+        return here
+    if reach is Reach.OPENS:
+        return _refused(place, busy(place.named)) if held is Here.OPEN else here
+    if held is Here.OPEN:
+        return here
+    if held is Here.OVER and (reach is Reach.LOOKS_UP or ask is Ask.STATUS):
+        return here
+    if reach is Reach.LOOKS_UP:
+        return _refused(place, nothing_to_look_up(place.named))
+    if facts.ranked_from == place.channel_id:
+        return _refused(place, SEARCH_WAITS)  # (a match played here is decided before)
+    return _refused(place, game_over(place.named) if held is Here.OVER else no_game(place.named))
 
 
 def _tournament(place: Place, *, opening: bool) -> Resolved:

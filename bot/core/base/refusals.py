@@ -11,7 +11,16 @@ from collections.abc import Sequence
 
 from engine.cards import written_like
 
-__all__ = ["Departed", "Refused", "StaleControl", "or_list"]
+__all__ = [
+    "Departed",
+    "Refused",
+    "StaleControl",
+    "busy",
+    "game_over",
+    "no_game",
+    "nothing_to_look_up",
+    "or_list",
+]
 
 
 class Refused(Exception):
@@ -48,8 +57,32 @@ def or_list(words: Sequence[str]) -> str:
 
 
 # -- finding the game ---------------------------------------------------------------------------
-NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
-CHANNEL_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
+def no_game(where: str) -> str:
+    """No game in a place (``where``: "this channel", "this conversation"...)."""
+    return f"There's no game in {where}. Start one with `/cribbage new`."
+
+
+def busy(where: str) -> str:
+    """A game opened where one is open already."""
+    return f"There's already a game in {where} — see it with `/cribbage status`."
+
+
+def game_over(where: str) -> str:
+    """A player's command where the last game is over and none is open."""
+    return (
+        f"The game in {where} is over: `/cribbage status` shows how it ended, and "
+        "`/cribbage new` opens another."
+    )
+
+
+def nothing_to_look_up(where: str) -> str:
+    """``/cribbage review`` or ``verify`` without a number where no game was ever played."""
+    return f"There's no game in {where} to review or check: give the game's number."
+
+
+#: The same, where the place is known only as a channel (a control, a race).
+NO_GAME = no_game("this channel")
+CHANNEL_BUSY = busy("this channel")
 UNKNOWN_GAME = "I can't find that game."
 OTHER_SERVER = "That control belongs to a game on another server."
 OTHER_CHANNEL = "That control belongs to a game in another channel."

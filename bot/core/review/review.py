@@ -30,7 +30,7 @@ from typing import Protocol
 
 from bot.core.base.apart import is_apart
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
-from bot.core.base.refusals import Refused
+from bot.core.base.refusals import Refused, nothing_to_look_up
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
 from bot.core.base.views import BoardPicture, MessageView, ReviewPages
@@ -118,7 +118,7 @@ STILL_GOING = "That game is still going: only its players can review it before i
 OWN_ONLY = "While the game goes on, you can review only your own decisions."
 NOT_A_PLAYER = "That person didn't play in that game."
 NOTHING_YET = "Nothing to review yet: the first deal of that game isn't over."
-NO_GAME_HERE = "There is no game in this channel to review: give the game's number."
+NO_GAME_HERE = nothing_to_look_up("this channel")
 
 
 @dataclass(frozen=True, slots=True)

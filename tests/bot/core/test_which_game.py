@@ -26,6 +26,7 @@ from bot.core.base.places import (
     Resolved,
     Spot,
 )
+from bot.core.base.refusals import no_game
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
@@ -109,10 +110,12 @@ async def test_a_ranked_players_commands_reach_their_ranked_game_at_their_place_
     ranked = await _dealt(service, store)
     assert await _acts_on(service, Ask.HAND, GENERAL, AL) == ranked
     assert await _acts_on(service, Ask.STATUS, BEAS_DM, BEA) == ranked
-    assert await _acts_on(service, Ask.HAND, THREAD, AL) == THREAD.channel_id
+    # (The thread's game: there is none, said in the thread's words.)
+    assert await _acts_on(service, Ask.HAND, THREAD, AL) == no_game("this thread")
     assert await _acts_on(service, Ask.JOIN, GENERAL, AL) == RANKED_HERE
     assert await _acts_on(service, Ask.JOIN, BEAS_DM, BEA) == GAMES_NOT_IN_MY_DMS
-    assert await _acts_on(service, Ask.JOIN, GENERAL, CY) == GENERAL.channel_id
+    assert await _acts_on(service, Ask.JOIN, GENERAL, CY) == no_game("this channel")
+    assert await _acts_on(service, Ask.NEW, GENERAL, CY) == GENERAL.channel_id
     # The Activity's question: which ranked game a person plays from a channel.
     assert await service.which.ranked_game(GENERAL.channel_id, AL.id) == ranked
     assert await service.which.ranked_game(GENERAL.channel_id, BEA.id) is None
@@ -191,7 +194,7 @@ async def test_a_game_over_that_decides_the_match_says_so(service: Services, sto
     await service.ranked.referee.start()
     await service.ranked.referee.idle()
     assert await store.live_entry(AL.id) is None
-    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == GENERAL.channel_id
+    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == no_game("this channel")
 
 
 async def test_a_moderator_playing_ranked_from_a_channel_cancels_its_game_by_command(
@@ -242,3 +245,15 @@ async def test_a_search_and_a_join_at_the_same_place_at_once_seat_nobody_in_both
     record = await store.get_game(opened.game_id)
     assert record is not None
     assert (entry is not None) != (record.seat_of(AL.id) is not None)
+
+
+async def test_a_seat_at_the_table_is_the_persons_question_not_whether_a_game_is_open(
+    service: Services, store: Store
+) -> None:
+    # The table inside Discord opens a game where none is: only the person's ranked play
+    # there may refuse them a seat.
+    which = service.which
+    assert await which.seat_refusal(GENERAL.channel_id, SERVER, CY.id) is None
+    assert await which.seat_refusal(GROUP.channel_id, None, CY.id) is None
+    await _dealt(service, store)
+    assert await which.seat_refusal(GENERAL.channel_id, SERVER, AL.id) == RANKED_HERE

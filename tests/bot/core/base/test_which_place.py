@@ -30,11 +30,13 @@ from bot.core.base.places import (
     RANKED_HERE,
     RANKED_NEXT_GAME,
     RANKED_NOT_A_LOBBY,
+    SEARCH_WAITS,
     SEARCHING_HERE,
     SEATED_HERE,
     TOURNAMENTS_NEED_A_CHANNEL,
     Ask,
     Facts,
+    Here,
     Place,
     Reach,
     Resolved,
@@ -42,7 +44,14 @@ from bot.core.base.places import (
     control_refusal,
     resolve,
 )
-from bot.core.base.refusals import NOT_A_PLAYER, OTHER_SERVER
+from bot.core.base.refusals import (
+    NOT_A_PLAYER,
+    OTHER_SERVER,
+    busy,
+    game_over,
+    no_game,
+    nothing_to_look_up,
+)
 
 SERVER, ELSEWHERE = 1, 2
 #: One place of each kind (the thread is #10's; the server without the bot is another).
@@ -360,14 +369,55 @@ def test_a_moderators_cancel_is_about_the_places_game_not_theirs(spot: Spot) -> 
     # here (the lobby's Cancel button did already); with none here, theirs is no lobby.
     place = replace(PLACES[spot], moderator=True)
     theirs = facts(RANKED, place)
-    assert _outcome(resolve(Ask.CANCEL, place, replace(theirs, place_game=True)), place) == HERE
+    assert _outcome(resolve(Ask.CANCEL, place, replace(theirs, here=Here.OPEN)), place) == HERE
     assert resolve(Ask.CANCEL, place, theirs).refusal == RANKED_NOT_A_LOBBY
     # Leaving is about their own seat, whoever they are; and a player who is not a moderator
     # is told how a ranked game ends.
-    assert resolve(Ask.LEAVE, place, replace(theirs, place_game=True)).refusal == (
+    assert resolve(Ask.LEAVE, place, replace(theirs, here=Here.OPEN)).refusal == (
         RANKED_NOT_A_LOBBY
     )
     player = PLACES[spot]
-    assert resolve(Ask.CANCEL, player, replace(theirs, place_game=True)).refusal == (
+    assert resolve(Ask.CANCEL, player, replace(theirs, here=Here.OPEN)).refusal == (
         RANKED_NOT_A_LOBBY
     )
+
+
+#: How each kind of place is named in a sentence.
+NAMED = {
+    Spot.CHANNEL: "this channel",
+    Spot.THREAD: "this thread",
+    Spot.VOICE_CHAT: "this voice channel's chat",
+    Spot.PRIVATE: "this conversation",
+    Spot.UNINVITED: "this channel",
+}
+
+
+@pytest.mark.parametrize("spot", list(NAMED))
+def test_what_the_place_holds_is_said_in_its_own_words(spot: Spot) -> None:
+    # Issue 54: "There's no game in this channel" in a DM or group DM; "Start one with
+    # /cribbage new" to someone whose search waits there (where /cribbage new is refused);
+    # /cribbage verify told "no game to review".
+    place = PLACES[spot]
+    where = NAMED[spot]
+    empty, over, open_ = Facts(here=Here.EMPTY), Facts(here=Here.OVER), Facts(here=Here.OPEN)
+    for ask in (Ask.JOIN, Ask.LEAVE, Ask.HAND, Ask.STATUS, Ask.RESIGN):
+        assert resolve(ask, place, empty).refusal == no_game(where)
+        assert _outcome(resolve(ask, place, open_), place) == HERE
+    for ask in (Ask.JOIN, Ask.CANCEL, Ask.HAND, Ask.PLAY, Ask.RESIGN):
+        assert resolve(ask, place, over).refusal == game_over(where)
+    assert _outcome(resolve(Ask.STATUS, place, over), place) == HERE  # (the last game's look)
+    for ask in (Ask.REVIEW, Ask.VERIFY):
+        assert resolve(ask, place, empty).refusal == nothing_to_look_up(where)
+        assert _outcome(resolve(ask, place, over), place) == HERE
+    assert resolve(Ask.NEW, place, open_).refusal == busy(where)
+    assert _outcome(resolve(Ask.NEW, place, over), place) == HERE
+    searching = Facts(ranked_from=place.channel_id, here=Here.EMPTY)
+    for ask in (Ask.LEAVE, Ask.CANCEL, Ask.HAND, Ask.STATUS):
+        assert resolve(ask, place, searching).refusal == SEARCH_WAITS
+    assert _outcome(resolve(Ask.HAND, place, replace(searching, here=Here.OPEN)), place) == HERE
+
+
+def test_in_the_bots_dm_no_game_to_look_up_is_said_of_my_dms() -> None:
+    place = PLACES[Spot.BOT_DM]
+    said = resolve(Ask.REVIEW, place, Facts(here=Here.EMPTY)).refusal
+    assert said == nothing_to_look_up("my DMs")
