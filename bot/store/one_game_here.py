@@ -36,9 +36,7 @@ _SEATED = (
 def humans(seats: Iterable[SeatRecord]) -> set[int]:
     """The people seated in ``seats`` (not the computer's, nor a rematch's seat kept for
     someone who has not taken it)."""
-    return {
-        s.user_id for s in seats if s.user_id is not None and not s.is_computer and not s.held
-    }
+    return {s.user_id for s in seats if s.user_id is not None and not s.is_computer and not s.held}
 
 
 async def seated_here(tx: Transaction, channel_id: int, people: set[int]) -> None:

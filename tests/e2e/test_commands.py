@@ -370,7 +370,8 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
-        assert settled is not None and "Seated (1/2): Al" in settled.words(), settled.words()
+        assert settled is not None
+        assert "Seated (1/2): Al" in settled.words(), settled.words()
 
         # A slow click is deferred (type 6), then its message is edited all the same.
         join = await fd.click(bea, lobby, label="Join")
