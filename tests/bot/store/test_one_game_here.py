@@ -141,3 +141,15 @@ async def test_a_search_and_a_seat_at_the_same_instant_never_both_hold(
             await searching.end_search(entry.id, EntryStatus.STOPPED, now=3.0)
     assert outcomes <= {("done", SEARCHING_HERE), (SEATED_HERE, "done")}, outcomes
     assert RANKED_HERE not in {said for pair in outcomes for said in pair}
+
+
+async def test_a_seat_kept_for_a_rematch_is_no_seat_until_it_is_taken(store: Store) -> None:
+    # A rematch keeps Al's seat at Cy's table; Al searches from there meanwhile (he sits at
+    # no game there), and then may not take the seat kept for him.
+    game_id, version = await _lobby(store, 10)
+    kept = SeatRecord(1, AL.user_id, "Al", held_until=1e12)
+    version = await store.set_seats(game_id, version, [CY, kept], now=2.0)
+    assert (await _queue(store, AL, 10)).status is EntryStatus.SEARCHING
+    with pytest.raises(RankedHere):
+        await store.set_seats(game_id, version, [CY, AL_JOINS], now=3.0)
+    assert not await _seated(store, AL, 10)
