@@ -487,7 +487,7 @@ class DiscordIO:
         """A ranked card's *Stop searching* or *Play the expert instead*: the card is updated in
         place; the expert's game is opened at the card's place (where the bot is not a member,
         the click's token carries its table there)."""
-        user, guild_id = user_of(interaction), interaction.guild_id
+        user, place = user_of(interaction), place_of(interaction)
         ranked, clicked = self.services.ranked.calls, clicked_of(interaction)
         if action != "expert":
             await self.click(interaction, lambda: ranked.stop(entry_id, user, clicked))
@@ -496,9 +496,7 @@ class DiscordIO:
         if lacking is not None:
             await send_error(interaction, lacking)
             return
-        await self.click(
-            interaction, lambda: ranked.expert(entry_id, user, clicked, guild_id=guild_id)
-        )
+        await self.click(interaction, lambda: ranked.expert(entry_id, user, clicked, place=place))
         # (At a private place the expert's game is a private table: this token posts it.)
         await self._carry(interaction, None, moved=False, shown=clicked)
 

@@ -19,6 +19,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.places import Place
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
 from bot.core.base.text import escape
@@ -191,21 +192,22 @@ class Ranked:
 
     @answers
     async def expert(
-        self, entry_id: int, user: User, clicked: Clicked | None, *, guild_id: int | None
+        self, entry_id: int, user: User, clicked: Clicked | None, *, place: Place
     ) -> Answer:
-        """*Play the expert instead* on a card: the search ends, and a game against the expert
-        opens here (not ranked: a game like any other against the computer); the card says
-        so. Its table is the channel's game's, sent as any other game's."""
+        """*Play the expert instead* on a card (clicked in ``place``, the card's): the search
+        ends, and a game against the expert opens here (not ranked: a game like any other
+        against the computer); the card says so. Its table is the channel's game's, sent as
+        any other game's."""
         entry = await self._searching(entry_id, user)
         if entry.place is PlaceKind.BOT_DM:
             raise Refused(NO_EXPERT_HERE)
         if await self._games.store.open_game_in_channel(entry.channel_id) is not None:
-            raise Refused(refusals.CHANNEL_BUSY)
+            raise Refused(refusals.busy(place.named))
         ended = await self.queue.stop(entry.id)
         if ended is None:
             raise Refused(IN_A_MATCH)
         opened = await self._lobbies.new_game(
-            guild_id,
+            place.guild_id,
             entry.channel_id,
             user,
             vs_computer=True,

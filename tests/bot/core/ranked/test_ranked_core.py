@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.core.base import refusals
 from bot.core.base.owners import Owner
+from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
@@ -408,7 +410,13 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     entry = await store.live_entry(BEA.id)
     assert entry is not None
     clock.advance(seconds=EXPERT_OFFER_AFTER)
-    answer = await service.ranked.calls.expert(entry.id, BEA, None, guild_id=None)
+    conversation = Place(Spot.PRIVATE, entry.channel_id)
+    # Cy's lobby there first: the place is named as it is (not "this channel").
+    assert (await service.lobbies.new_game(None, entry.channel_id, CY, private=True)).ok
+    busy = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
+    assert not busy.ok and busy.reply.text == refusals.busy("this conversation")
+    assert (await service.lobbies.cancel(entry.channel_id, CY)).ok
+    answer = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
     assert answer.ok and answer.reply.text == EXPERT_INSTEAD, answer.reply.text
     assert answer.update is not None and "Bea stopped searching" in answer.update.content
     assert await store.live_entry(BEA.id) is None
@@ -416,10 +424,10 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     assert game is not None and game.private and game.vs_computer
     assert [s.level for s in game.seats if s.is_computer] == ["expert"]
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
-    again = await service.ranked.calls.expert(entry.id, BEA, None, guild_id=None)
+    again = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
     assert not again.ok and again.reply.text == SEARCH_OVER
     dm = await _queued(store, CY, 999, clock().timestamp(), place=PlaceKind.BOT_DM)
-    refused = await service.ranked.calls.expert(dm.id, CY, None, guild_id=None)
+    refused = await service.ranked.calls.expert(dm.id, CY, None, place=Place(Spot.BOT_DM, 999))
     assert not refused.ok and refused.reply.text == NO_EXPERT_HERE
     assert await store.open_game_in_channel(999) is None
 
