@@ -458,9 +458,10 @@ class ActivityServer:
 
     async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
         """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table
-        shows it there, and so does their Activity): noted so its changes reach the page."""
+        shows it there, and so does their Activity; between two games of the match, the one
+        just over, until the next is dealt): noted so its changes reach the page."""
         here = await self._services.which.ranked_game(channel_id, user_id)
-        record = None if here is None else await self._store.open_game_in_channel(here)
+        record = None if here is None else await self._store.last_game_in_channel(here)
         if record is not None:
             self._ranked_at.setdefault(record.id, set()).add(channel_id)
         return record

@@ -121,3 +121,25 @@ async def test_where_a_players_search_waits_their_table_opens_or_joins_no_other_
     assert not answer["ok"] and answer["said"] == SEARCHING_HERE, answer
     record = await store.get_game(lobby.game_id)
     assert record is not None and record.seat_of(AL.id) is None
+
+
+async def test_between_two_games_of_the_match_the_activity_shows_the_one_just_over(
+    client: TestClient[Any, Any], service: Services, store: Store
+) -> None:
+    # Game 1 over (Bea resigned it), game 2 not dealt yet: Al's table shows his match's game
+    # just over, not the channel's (none, with a new game offered that he may not open).
+    await _queue(service, BEA, None, BEA_DM)
+    await _queue(service, AL, GUILD, CHANNEL)
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    (game,) = await store.match_games(entry.match_id)
+    record = await store.get_game(game.game_id)
+    assert record is not None
+    service.ranked.referee.stop()
+    assert (await service.moves.resign(record.channel_id, BEA)).ok
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    seen = await (await client.get("/activity/api/state", headers=al)).json()
+    assert seen["state"]["game"] == record.id, seen
+    assert seen["state"]["status"] != "none", seen
