@@ -20,7 +20,8 @@ bot's token per player action (interaction callbacks and webhook requests counte
 count toward the global limit), new channel messages and edits per deal, new DMs per player per
 deal, and the 429s the bot received. fakediscord enforces Discord's global and per-channel limits in
 these runs unless ``--no-limits``.
-docs/performance.md has the figures and what was changed to reach them.
+docs/performance.md has the latest figures; docs/performance-history.md what was changed to
+reach them.
 
 With ``--pace LO-HI`` the players act like people instead: each thinks LO to HI seconds
 (uniformly) before every action, the games open spread over the first minute, and the run
