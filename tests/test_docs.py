@@ -142,3 +142,30 @@ def test_who_deals_first_in_a_rematch_is_said_as_the_rules_help_says() -> None:
     players = _said((ROOT / "docs/players.md").read_text(encoding="utf-8"))
     assert FOLLOWING_DEAL in players
     assert FOLLOWING_DEAL in rules_text("deal")
+
+
+#: docs/performance.md holds today's figures and how to take them; the dated history is
+#: docs/performance-history.md (issue 55).
+PERFORMANCE_LINES = 300
+#: A benchmark named in the docs: its file, or its module as run (``benchmarks.NAME``).
+_BENCHMARK = re.compile(r"\bbenchmarks[/.](\w+)(?:\.py)?\b")
+
+
+def _benchmarks() -> set[str]:
+    """The modules under benchmarks/ (its package's ``__init__`` aside)."""
+    return {path.stem for path in (ROOT / "benchmarks").glob("*.py")} - {"__init__"}
+
+
+def test_the_performance_page_is_short_enough_to_find_todays_figures() -> None:
+    lines = (ROOT / "docs/performance.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= PERFORMANCE_LINES, (
+        f"docs/performance.md has {len(lines)} lines (at most {PERFORMANCE_LINES}): move the"
+        " older figures to docs/performance-history.md"
+    )
+
+
+def test_the_performance_page_names_every_benchmark_and_no_other() -> None:
+    named = set(_BENCHMARK.findall((ROOT / "docs/performance.md").read_text(encoding="utf-8")))
+    named.discard("NAME")  # the pattern of the command, `benchmarks.NAME`
+    assert sorted(_benchmarks() - named) == [], "benchmarks not in docs/performance.md"
+    assert sorted(named - _benchmarks()) == [], "docs/performance.md names no such benchmark"
