@@ -25,12 +25,11 @@ from bot.core.base.patrol import Patrol
 from bot.core.base.recent import Recent
 from bot.core.base.store_errors import UnusableStore
 from bot.core.ledger import transport
-from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.ledger.records import DmLink, PendingPost
-from bot.core.ledger.routes import Attempt, Way
+from bot.core.ledger.pacer import Pacer
+from bot.core.ledger.records import DmLink
 from bot.core.ledger.transport import *  # noqa: F403 (the transport port, whole, as the ledger defines it)
+from bot.core.ledger.transport import Attempt, PendingPost, RequestKind, ThreadRefused, Way
 from bot.core.store import CoreStore
-from bot.core.tournaments.director import ThreadRefused
 
 __all__ = [
     "Attempt",

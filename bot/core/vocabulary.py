@@ -24,21 +24,28 @@ Each is defined in its wing; this module gathers the outer layers' words, no mor
 from __future__ import annotations
 
 from bot.core.base.apart import is_apart
+from bot.core.base.choices import (
+    DEFAULT_FORMAT,
+    DEFAULT_LEVEL,
+    LEVEL_BLURBS,
+    TOURNAMENT_SEATS,
+    LadderSeason,
+    level_name,
+)
 from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.refusals import Refused
-from bot.core.base.text import MAX_MESSAGE, Names, plural
+from bot.core.base.text import Names, plural
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
-from bot.core.games.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS, level_name
+from bot.core.base.views import MAX_MESSAGE
+from bot.core.games.computer import LEVELS
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.hand_count import complete_cards
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.rules_help import HELP
-from bot.core.ranked.ladder import LadderSeason
 from bot.core.ranked.records import PlaceKind
 from bot.core.review.review import add_lines
-from bot.core.tournaments.tournaments import DEFAULT_FORMAT, TOURNAMENT_SEATS
 
 __all__ = [
     "ANSWER_WINDOW",

@@ -29,8 +29,7 @@ from discord import app_commands
 
 from bot.core.base.places import BUTTON_ASKS, Resolved
 from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
-from bot.core.base.views import TABLE_BUTTON, MessageView
-from bot.core.messages import HAND_BUTTON
+from bot.core.base.views import HAND_BUTTON, TABLE_BUTTON, MessageView
 from bot.core.ports import DmLink
 from bot.core.services import Services
 from bot.core.vocabulary import ANSWER_WINDOW, DEFER_AFTER, Fault, InteractionAges, Owner, OwnerKind

@@ -16,8 +16,15 @@ from typing import Any, cast
 
 import discord
 
-from bot.core.base.views import TABLE_BUTTON, BoardPicture, LobbyControls, MessageView, Style
-from bot.core.messages import MAX_LAID_OUT, draw_board
+from bot.core.base.views import (
+    MAX_LAID_OUT,
+    TABLE_BUTTON,
+    BoardPicture,
+    LobbyControls,
+    MessageView,
+    Style,
+)
+from bot.core.messages import draw_board
 from bot.core.vocabulary import MAX_MESSAGE
 from bot.discord.components import controls_view
 

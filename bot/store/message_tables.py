@@ -19,7 +19,8 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import answer_record
-from bot.core.ledger.records import DmLink, PendingPost
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.transport import PendingPost
 from bot.store.database import Dialect
 from bot.store.queries import Queries, Statement, marks
 from bot.store.rows import reader

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.ledger.pacer import RequestKind
+from bot.core.ledger.transport import RequestKind
 from bot.store.cluster import Cluster
 from fakediscord import Message
 from fakediscord.testing import BotLauncher

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 from bot.core.base.timing import CHANNEL_PERIOD
-from bot.core.ledger.pacer import CHANNEL_LIMIT, GLOBAL_LIMIT, RequestKind
+from bot.core.ledger.pacer import CHANNEL_LIMIT, GLOBAL_LIMIT
+from bot.core.ledger.transport import RequestKind
 from bot.discord.app import CribbageBot
 from bot.settings import Settings
 from bot.store import Store

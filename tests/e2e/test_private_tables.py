@@ -13,7 +13,8 @@ import aiohttp
 
 from bot.core.base.places import NO_LEADERBOARD_HERE
 from bot.core.base.text import plural
-from bot.core.messages.private_table import HAND_BUTTON, MOVED_ON
+from bot.core.base.views import HAND_BUTTON
+from bot.core.messages.private_table import MOVED_ON
 from engine.cards import Card
 from engine.phase import Phase
 from fakediscord import FakeDiscord

@@ -17,7 +17,7 @@ from bot.core.base.places import (
     SEARCHING_HERE,
     SEATED_HERE,
 )
-from bot.core.messages.private_table import HAND_BUTTON
+from bot.core.base.views import HAND_BUTTON
 from bot.core.review.review import NOT_IN_MY_DMS
 from engine.phase import Phase
 from fakediscord import Channel, Message, User

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.core.messages.private_table import HAND_BUTTON
+from bot.core.base.views import HAND_BUTTON
 from engine.cards import Card
 from engine.game import Game
 from engine.phase import Phase

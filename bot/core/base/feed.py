@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 
 __all__ = ["Change", "ChangeFeed", "Subscriber"]
 
@@ -46,6 +46,11 @@ class Change:
     version: int
     channel_id: int
     more_coming: bool = False
+
+    @property
+    def game_id(self) -> int | None:
+        """The game this is a change of (None: not a game's: a tournament's, a lobby's...)."""
+        return self.owner.id if self.owner.kind is OwnerKind.GAME else None
 
 
 #: Called with every change, as it is published.

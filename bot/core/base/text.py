@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from bot.core.base.views import MAX_MESSAGE
 from engine.cards import Card
 from engine.rules import Rules
 from engine.views import PublicView
 
 __all__ = [
-    "MAX_MESSAGE",
     "Names",
     "and_list",
     "card_labels",
@@ -28,8 +28,6 @@ __all__ = [
     "tagged",
 ]
 
-#: Discord's limit on one message's content.
-MAX_MESSAGE = 2000
 
 _MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\*_~`|>#[]()"})
 

@@ -22,8 +22,11 @@ from bot.core.pictures.canvas import Picture
 
 __all__ = [
     "DIGEST_VERSION",
+    "HAND_BUTTON",
     "LOBBY_ACTIONS",
     "LOBBY_LABELS",
+    "MAX_LAID_OUT",
+    "MAX_MESSAGE",
     "TABLE_BUTTON",
     "AgainLabel",
     "BoardPicture",
@@ -86,6 +89,14 @@ LOBBY_LABELS: dict[LobbyAction, str] = {
     "hand": "Your hand",
     "table": "Play at the table",
 }
+#: The lobby action of a private table's *Your hand* button.
+HAND_BUTTON: LobbyAction = "hand"
+
+#: Discord's limit on one message's content.
+MAX_MESSAGE = 2000
+#: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
+#: displays of a Components V2 message).
+MAX_LAID_OUT = 4000
 
 #: The two pools of a server's standings (the games a leaderboard ranks): games between people,
 #: and with a computer seat.

@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.base.choices import level_name
 from bot.core.games.records import GameRecord, SeatRecord
 from bot.core.worker.thinking import WorkerThinking
 from engine.cards import Card
@@ -35,9 +36,7 @@ from engine.variants import STANDARD, named
 from engine.views import PublicView, SeatView
 
 __all__ = [
-    "DEFAULT_LEVEL",
     "LEVELS",
-    "LEVEL_BLURBS",
     "THINKS_AT_LENGTH",
     "ComputerPlayers",
     "Step",
@@ -45,26 +44,10 @@ __all__ = [
     "computer_moves",
     "computer_name",
     "computer_to_move",
-    "level_name",
     "level_note",
     "level_of",
     "snapshot_views",
 ]
-
-#: The level a game against the computer gets when none is chosen: ``hard``, a real game that
-#: a newcomer still wins now and then. ``expert``, stronger than a club player, is for those
-#: who ask for it.
-DEFAULT_LEVEL = "hard"
-
-#: What each level is like, in a few words (the "Add computer" menu and ``/cribbage new``
-#: show them); every level has one (a test checks).
-LEVEL_BLURBS: dict[str, str] = {
-    "easy": "Greedy, and a random move one time in five",
-    "medium": "Good discards, simple pegging",
-    "hard": "Strong discards, looks ahead when pegging",
-    "expert": "Strongest: reads your discard, plays each card out, plays for the game",
-}
-
 
 #: Levels whose plays take milliseconds rather than microseconds (``expert`` plays each card
 #: out against sampled hands): a person's move is answered before such a seat thinks about its
@@ -83,15 +66,6 @@ class Step:
     events: Sequence[Event]
     before: Mapping[int, SeatView]
     table: PublicView
-
-
-def level_name(level: str) -> str:
-    """A computer level as a player's name: "Hard bot". Short, and without brackets, since it
-    stands in the calls' running scores ("(Hard bot 17)"), beside a partner ("Al & Easy
-    bot 2") and in the leaderboard's narrow table."""
-    if level not in LEVELS:
-        raise ValueError(f"There is no computer level called “{level}”.")
-    return f"{level.capitalize()} bot"
 
 
 def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:

@@ -58,6 +58,16 @@ class HandCounter:
         hand, cut = _read(cards, starter, self.rules)
         return Answer.say(count_text(hand, cut, crib=crib, rules=self.rules), ephemeral=not show)
 
+    def complete_hand(self, current: str) -> list[str]:
+        """Autocomplete for the hand's cards, as typed so far (:func:`complete_cards`)."""
+        return complete_cards(current, self.rules.kept)
+
+    @staticmethod
+    def complete_starter(current: str, hand: str) -> list[str]:
+        """Autocomplete for the starter: one card, none of those typed in ``hand``."""
+        named = hand.upper().split()
+        return [card for card in complete_cards(current, 1) if card not in named]
+
 
 def _spelt(n: int) -> str:
     return _WORDS.get(n, str(n))

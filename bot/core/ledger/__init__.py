@@ -34,7 +34,8 @@ from bot.core.ledger.keeper import MessageKeeper
 from bot.core.ledger.lanes import Lane
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing
-from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.pacer import Pacer
+from bot.core.ledger.transport import RequestKind
 
 __all__ = [
     "AlwaysSender",

@@ -1,6 +1,6 @@
 """One message sent: the ways its route names, tried in order, each under the sender's fence.
 
-:func:`~bot.core.ledger.routes.route` names the ways (:class:`~bot.core.ledger.routes.Attempt`),
+:func:`~bot.core.ledger.routes.route` names the ways (:class:`~bot.core.ledger.transport.Attempt`),
 a pure function of what is known; :class:`Attempts` makes them through the Discord layer
 (:class:`~bot.core.ledger.transport.Transport`) until one goes, moving on when one cannot be
 used (a token Discord calls dead, a message found deleted), and says what it went as. Every
@@ -26,11 +26,12 @@ from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing, Send
 from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.records import DmLink
-from bot.core.ledger.routes import Attempt, Facts, Route, Way, route, through
+from bot.core.ledger.routes import Facts, Route, route, through
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.tokens import DmLinks, FollowupBudget
 from bot.core.ledger.touches import Touches
 from bot.core.ledger.transport import (
+    Attempt,
     Carried,
     ChannelClosed,
     DmsClosed,
@@ -43,6 +44,7 @@ from bot.core.ledger.transport import (
     TokenLapsed,
     TokenUnreachable,
     Transport,
+    Way,
 )
 from bot.core.ledger.writes import WriteBehind
 

@@ -24,9 +24,8 @@ from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lane
 from bot.core.ledger.life import Owing
-from bot.core.ledger.pacer import RequestKind
 from bot.core.ledger.routes import answer_on_its_way
-from bot.core.ledger.transport import Superseded
+from bot.core.ledger.transport import RequestKind, Superseded
 
 __all__ = ["PROMPT_RESERVE", "Hands"]
 

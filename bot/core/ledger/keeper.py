@@ -48,9 +48,9 @@ from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing
 from bot.core.ledger.outage import Outage, WatchedTransport
-from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.takeover import Takeover
-from bot.core.ledger.transport import NotSender, Superseded, Transport, Unavailable
+from bot.core.ledger.transport import NotSender, RequestKind, Superseded, Transport, Unavailable
 
 __all__ = ["MessageKeeper"]
 

@@ -78,7 +78,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, CHANNEL_WRITES, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.routes import Attempt, answer_on_its_way
+from bot.core.ledger.routes import answer_on_its_way
+from bot.core.ledger.transport import Attempt
 
 __all__ = [
     "SENT_KEPT",

@@ -20,9 +20,16 @@ from collections.abc import Callable, Iterator
 
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
-from bot.core.ledger.records import PendingPost
-from bot.core.ledger.routes import Attempt
-from bot.core.ledger.transport import Carried, Fence, Transport, Unavailable, Unsent, Unwritten
+from bot.core.ledger.transport import (
+    Attempt,
+    Carried,
+    Fence,
+    PendingPost,
+    Transport,
+    Unavailable,
+    Unsent,
+    Unwritten,
+)
 
 __all__ = ["SAID_EVERY", "Outage", "WatchedTransport"]
 

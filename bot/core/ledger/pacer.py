@@ -25,7 +25,6 @@ import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from enum import Enum
 
 from bot.core.base.timing import (
     CHANNEL_PERIOD,
@@ -34,7 +33,7 @@ from bot.core.base.timing import (
     WEBHOOK_PERIOD,
     WEBHOOK_WRITES,
 )
-from bot.core.ledger.transport import Unwritten
+from bot.core.ledger.transport import RequestKind, Unwritten
 
 __all__ = ["Bucket", "Pacer", "RequestKind"]
 
@@ -55,13 +54,6 @@ WEBHOOK_LIMIT = WEBHOOK_WRITES
 #: Buckets made between two looks for empty ones (a bucket whose window is empty is dropped:
 #: it would let a request through at once anyway).
 SWEEP_AFTER = 256
-
-
-class RequestKind(Enum):
-    """What a request does to a channel, for the per-channel counts."""
-
-    POST = "post"
-    EDIT = "edit"
 
 
 class Bucket:

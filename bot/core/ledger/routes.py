@@ -31,7 +31,6 @@ import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 
 from bot.core.base.delivery import Owed, live, token_lives
 from bot.core.base.keys import VIA, MessageKey
@@ -39,62 +38,18 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.records import DmLink
+from bot.core.ledger.transport import Attempt, Way
 
 __all__ = [
-    "Attempt",
     "Carrying",
     "Facts",
     "Route",
-    "Way",
     "answer_on_its_way",
     "carrier_among",
     "post_nonce",
     "route",
     "through",
 ]
-
-
-class Way(Enum):
-    """How a request reaches a message."""
-
-    #: Edit it through an interaction's token (its original response or a follow-up).
-    EDIT_THROUGH = "edit through a token"
-    #: Edit it with the bot's token.
-    EDIT_AS_BOT = "edit as the bot"
-    #: Post it as a follow-up of an interaction (no nonce).
-    POST_THROUGH = "post through a token"
-    #: Post it with the bot's token (with a nonce); to a user's DM, opened first if need be.
-    POST_AS_BOT = "post as the bot"
-
-    @property
-    def posts(self) -> bool:
-        return self in (Way.POST_THROUGH, Way.POST_AS_BOT)
-
-    @property
-    def through_token(self) -> bool:
-        return self in (Way.EDIT_THROUGH, Way.POST_THROUGH)
-
-
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """One way to try. ``keep`` is the record kept once it went (for a post, with the channel
-    and id Discord gives; its digest emptied if Discord gave back an earlier post showing
-    something else). ``channel_id`` is where (None: the DM of ``user_id``, opened first),
-    ``message_id`` what is edited, ``token`` (and ``original``: its original response rather
-    than a follow-up) the interaction's token it goes through, ``nonce`` a bot's post's nonce,
-    ``urgent`` whether a player waits on it to move (it goes first when the bot's requests are
-    many)."""
-
-    way: Way
-    keep: MessageRecord
-    channel_id: int | None = None
-    message_id: int | None = None
-    token: str | None = None
-    token_at: float | None = None
-    original: bool = False
-    user_id: int | None = None
-    nonce: str | None = None
-    urgent: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ from typing import Protocol
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.records import DmLink, PendingPost
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.transport import PendingPost
 
 __all__ = ["MessageRecords"]
 

@@ -19,9 +19,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.timing import CHANNEL_PERIOD, LEASE_SAFETY, REQUEST_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.attempts import Attempts, Crew
-from bot.core.ledger.pacer import RequestKind
 from bot.core.ledger.touches import TOUCHED_KEPT
-from bot.core.ledger.transport import NotSender, Unavailable
+from bot.core.ledger.transport import NotSender, RequestKind, Unavailable
 
 __all__ = ["RECOVERED_KEPT", "Takeover"]
 

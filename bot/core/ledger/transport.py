@@ -1,10 +1,14 @@
-"""What the Discord layer does for the ledger: carry one request, and say how it went.
+"""What the Discord layer does for the core: carry one request, say how it went, and keep
+Discord's limits while it does.
 
 The core decides everything about a message (what it should show, which way it goes, what is
 kept of it: :mod:`bot.core.ledger.life`, :mod:`bot.core.ledger.routes`); the Discord layer's
-:class:`Transport` carries one :class:`~bot.core.ledger.routes.Attempt` at a time and reports
-either what Discord made of it (:class:`Carried`) or, as one of the exceptions here, why it did
-not go. It keeps nothing of the core's.
+:class:`Transport` carries one :class:`Attempt` at a time (one :class:`Way` to reach a message)
+and reports either what Discord made of it (:class:`Carried`) or, as one of the exceptions here,
+why it did not go. It keeps nothing of the core's. What it needs besides are here too: a post
+on its way that a stop may have left behind (:class:`PendingPost`), the pacing of every
+request against Discord's limits (:class:`Pacing`, by :class:`RequestKind`), and the threads
+a tournament's games are played in (:class:`Threads`, and :class:`ThreadRefused`).
 
 Every request is made under a :data:`Fence`: called right before the request is written to the
 network (after any wait for its turn, inside discord.py or not), it raises :class:`NotSender`
@@ -16,15 +20,17 @@ lease while a request waited can never write it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageView
-from bot.core.ledger.records import PendingPost
-from bot.core.ledger.routes import Attempt
+from bot.core.base.views import MessageRecord, MessageView
 
 __all__ = [
+    "Attempt",
     "Carried",
     "ChannelClosed",
     "DmsClosed",
@@ -32,15 +38,82 @@ __all__ = [
     "FollowupsUsedUp",
     "MessageGone",
     "NotSender",
+    "Pacing",
+    "PendingPost",
     "Rejected",
+    "RequestKind",
     "Superseded",
+    "ThreadRefused",
+    "Threads",
     "TokenLapsed",
     "TokenUnreachable",
     "Transport",
     "Unavailable",
     "Unsent",
     "Unwritten",
+    "Way",
 ]
+
+
+class Way(Enum):
+    """How a request reaches a message."""
+
+    #: Edit it through an interaction's token (its original response or a follow-up).
+    EDIT_THROUGH = "edit through a token"
+    #: Edit it with the bot's token.
+    EDIT_AS_BOT = "edit as the bot"
+    #: Post it as a follow-up of an interaction (no nonce).
+    POST_THROUGH = "post through a token"
+    #: Post it with the bot's token (with a nonce); to a user's DM, opened first if need be.
+    POST_AS_BOT = "post as the bot"
+
+    @property
+    def posts(self) -> bool:
+        return self in (Way.POST_THROUGH, Way.POST_AS_BOT)
+
+    @property
+    def through_token(self) -> bool:
+        return self in (Way.EDIT_THROUGH, Way.POST_THROUGH)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One way to try. ``keep`` is the record kept once it went (for a post, with the channel
+    and id Discord gives; its digest emptied if Discord gave back an earlier post showing
+    something else). ``channel_id`` is where (None: the DM of ``user_id``, opened first),
+    ``message_id`` what is edited, ``token`` (and ``original``: its original response rather
+    than a follow-up) the interaction's token it goes through, ``nonce`` a bot's post's nonce,
+    ``urgent`` whether a player waits on it to move (it goes first when the bot's requests are
+    many)."""
+
+    way: Way
+    keep: MessageRecord
+    channel_id: int | None = None
+    message_id: int | None = None
+    token: str | None = None
+    token_at: float | None = None
+    original: bool = False
+    user_id: int | None = None
+    nonce: str | None = None
+    urgent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPost:
+    """A DM that was about to be posted (since ``since``, a Unix time) when last heard of: if
+    its id was never kept, the process died between the post and the keeping."""
+
+    key: MessageKey
+    channel_id: int
+    since: float
+
+
+class RequestKind(Enum):
+    """What a request does to a channel, for the per-channel counts."""
+
+    POST = "post"
+    EDIT = "edit"
+
 
 #: Called right before a request is written: raises :class:`NotSender` or :class:`Superseded`
 #: if it may not go.
@@ -142,4 +215,52 @@ class Transport(Protocol):
 
     async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
         """Delete one of the bot's messages (a second copy left by a crash)."""
+        ...
+
+
+class Pacing(Protocol):
+    """Discord's rate limits, kept before each request the Discord layer makes (the core's
+    :class:`~bot.core.ledger.pacer.Pacer`): the transport's sends, the tournaments' threads,
+    the member lookups."""
+
+    #: Requests waiting for their turn now.
+    waiting: int
+
+    def turn(
+        self, channel_id: int | None, kind: RequestKind, *, urgent: bool = False
+    ) -> AbstractAsyncContextManager[None]:
+        """A request with the bot's token (in ``channel_id``; None: none, or a DM not yet
+        opened), made inside the block once one more may go (``urgent``: a player waits on
+        it)."""
+        ...
+
+    def through(self, token: str) -> AbstractAsyncContextManager[None]:
+        """A request through an interaction's webhook, made inside the block once one more may
+        go."""
+        ...
+
+
+class ThreadRefused(Exception):
+    """Discord refused to post a pairing's message or start its thread (a permission is
+    missing, the channel is gone): the director tries again later."""
+
+
+class Threads(Protocol):
+    """What the director asks of Discord for a pairing."""
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        """Post ``text`` in the channel (``nonce``: the same post made again gives back the
+        message made the first time); its id."""
+        ...
+
+    async def start_thread(
+        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
+    ) -> int:
+        """Start a public thread from a message (or find the one it started), with
+        ``members`` added to it; the thread's id."""
+        ...
+
+    async def archive(self, thread_id: int) -> None:
+        """Archive a thread (it leaves the channel's list; a message in it reopens it); one
+        archived already, or gone, is left as it is."""
         ...

@@ -18,8 +18,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.timing import WRITE_BEHIND
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import Lives, replaces
-from bot.core.ledger.records import PendingPost
 from bot.core.ledger.storage import MessageRecords
+from bot.core.ledger.transport import PendingPost
 
 __all__ = ["WRITE_RETRY", "WriteBehind"]
 

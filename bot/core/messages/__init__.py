@@ -14,6 +14,7 @@ person at their own table sees it (:func:`lobby_seen`), and the limits
 
 from __future__ import annotations
 
+from bot.core.base.views import HAND_BUTTON, MAX_LAID_OUT
 from bot.core.games.chances import chances
 from bot.core.games.everyone import FEWEST_AT_A_TABLE, lobby_seen
 from bot.core.games.lobby import partners_text, table_kind, teams_text
@@ -21,11 +22,10 @@ from bot.core.games.series import again_of, series_text
 from bot.core.messages.boards import board_alt, draw_board
 from bot.core.messages.game_messages import ratings_line
 from bot.core.messages.hand import coach_text
-from bot.core.messages.private_table import HAND_BUTTON
 from bot.core.messages.projection import owes_move
 from bot.core.messages.prompts import controls_for
 from bot.core.messages.spectator import TableSeen, table_seen, title_of
-from bot.core.messages.table import MAX_LAID_OUT, deal_text, result_line
+from bot.core.messages.table import deal_text, result_line
 from bot.core.pictures.board import picture_size
 
 __all__ = [

@@ -1,17 +1,17 @@
-"""The board picture a message names (:class:`~bot.core.base.views.BoardPicture`), drawn or
-described: the pictures themselves know nothing of messages nor of the rules
-(:mod:`bot.core.pictures`), so the lines the game's scale puts on the board are read from the
-rules value here."""
+"""The board picture a message names (:class:`~bot.core.base.views.BoardPicture`), drawn,
+described or measured: what the Discord layer attaches and the pages show. The pictures
+themselves know nothing of messages nor of the rules (:mod:`bot.core.pictures`), so the lines
+the game's scale puts on the board are read from the rules value here."""
 
 from __future__ import annotations
 
 from bot.core.base.views import BoardPicture
-from bot.core.pictures.board import BoardState, Side, board_alt_text, board_picture
+from bot.core.pictures.board import BoardState, Side, board_alt_text, board_picture, picture_size
 from bot.core.pictures.canvas import Picture
 from engine.outcome import Scoring
 from engine.rules import Rules
 
-__all__ = ["board_alt", "board_lines", "draw_board"]
+__all__ = ["board_alt", "board_lines", "board_size", "draw_board"]
 
 
 def board_lines(rules: Rules) -> tuple[tuple[int, str], ...]:
@@ -47,3 +47,8 @@ def draw_board(board: BoardPicture) -> Picture:
 def board_alt(board: BoardPicture) -> str:
     """The alt text :func:`draw_board` gives ``board``'s picture, without drawing it."""
     return board_alt_text(_state(board))
+
+
+def board_size(board: BoardPicture) -> tuple[int, int]:
+    """The width and height of ``board``'s picture, in pixels, without drawing it."""
+    return picture_size(len(board.sides), board.target)

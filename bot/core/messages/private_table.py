@@ -22,8 +22,10 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot.core.base.delivery import Owed, live
 from bot.core.base.keys import LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
-from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
+    HAND_BUTTON,
+    MAX_LAID_OUT,
+    MAX_MESSAGE,
     TABLE_BUTTON,
     LobbyAction,
     LobbyControls,
@@ -38,11 +40,9 @@ from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.messages.projection import owes_move
-from bot.core.messages.table import MAX_LAID_OUT
 from engine.phase import Phase
 
 __all__ = [
-    "HAND_BUTTON",
     "MOVED_ON",
     "TABLE",
     "hand_carrier",
@@ -54,8 +54,6 @@ __all__ = [
 
 #: The key of a private table's one channel message (the answer to ``/cribbage new``).
 TABLE = LOBBY
-#: The lobby action of the table's *Your hand* button.
-HAND_BUTTON: LobbyAction = "hand"
 #: What an older copy of the table says once a token reaches it (the table was posted again
 #: below it, after a pause longer than any token's life).
 MOVED_ON = "↓ This table moved: the game carries on in a newer message below."

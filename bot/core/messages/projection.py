@@ -21,6 +21,7 @@ from bot.core.base.delivery import Owed
 from bot.core.base.keys import AWAY, DM_CLOSED, ENDED, LEFT, LOBBY, REMIND, RESULT, MessageKey
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
+    MAX_LAID_OUT,
     TABLE_BUTTON,
     BoardPicture,
     Controls,
@@ -48,7 +49,7 @@ from bot.core.messages.hand import (
     turn_reminder,
 )
 from bot.core.messages.prompts import controls_for
-from bot.core.messages.table import MAX_LAID_OUT, deal_layout, deal_text, result_line
+from bot.core.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
+from bot.core.base.text import Names, and_list, plural, tagged
+from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.deck.seeded import Seal, verify_command
 from bot.core.games.chances import chances_line
 from bot.core.games.endings import Ended, said
@@ -29,7 +30,6 @@ from engine.views import PublicView
 
 __all__ = [
     "LEFT_OUT",
-    "MAX_LAID_OUT",
     "NOT_SEALED",
     "PLAY_OVER",
     "DealText",
@@ -42,9 +42,6 @@ __all__ = [
     "standing_text",
 ]
 
-#: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
-#: displays of a Components V2 message).
-MAX_LAID_OUT = 4000
 #: Said in place of the plays that scored nothing when a deal's table is too long for them.
 LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
 #: Said under the deal, where a sealed shuffle's seal would be, in a game begun before

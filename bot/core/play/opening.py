@@ -18,6 +18,7 @@ import functools
 from collections.abc import Awaitable, Callable
 
 from bot.core.base import refusals
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.entry import answers
 from bot.core.base.faults import UnreadableGame
@@ -29,10 +30,7 @@ from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games import lobby
-from bot.core.games.computer import (
-    DEFAULT_LEVEL,
-    LEVELS,
-)
+from bot.core.games.computer import LEVELS
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text

@@ -9,12 +9,10 @@ first; a season over is its final standings (nothing changes it once its month h
 
 from __future__ import annotations
 
-from typing import Literal
-
+from bot.core.base.choices import LadderSeason
 from bot.core.base.replies import User
 from bot.core.base.text import escape
-from bot.core.base.views import MessageView, laid_out
-from bot.core.messages.table import MAX_LAID_OUT
+from bot.core.base.views import MAX_LAID_OUT, MessageView, laid_out
 from bot.core.ranked.rating import (
     PLACEMENT_MATCHES,
     next_rank,
@@ -29,11 +27,8 @@ from bot.core.ranked.records import RatingRecord
 from bot.core.ranked.storage import LadderStore
 from bot.core.ranked.words import match_line, rating_words
 
-__all__ = ["LADDER_SHOWN", "LadderSeason", "ladder_view"]
+__all__ = ["LADDER_SHOWN", "ladder_view"]
 
-#: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
-#: standings, or every season's champion.
-LadderSeason = Literal["this", "last", "champions"]
 #: Players a season's ladder lists.
 LADDER_SHOWN = 50
 #: A reader's latest matches the ladder lists.

@@ -28,7 +28,7 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MessageRecord, MessageView, Style, laid_out
+from bot.core.base.views import MAX_LAID_OUT, MessageRecord, MessageView, Style, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
@@ -40,7 +40,6 @@ from bot.core.messages.private_table import (
     with_mentions,
 )
 from bot.core.messages.projection import hand_message, owes_move, settled
-from bot.core.messages.table import MAX_LAID_OUT
 from bot.core.ranked.scoreboard import MatchView
 from bot.core.ranked.storage import RankedReads
 from bot.core.ranked.turns import TurnClock

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.base import refusals
+from bot.core.base.choices import LadderSeason
 from bot.core.base.delivery import AnswerKept, Carriers, MessageNews
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -29,7 +30,7 @@ from bot.core.games.games import Games
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD, CardMessages, card_view
-from bot.core.ranked.ladder import LadderSeason, ladder_view
+from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
 from bot.core.ranked.records import (

@@ -32,8 +32,8 @@ from bot.core.base.apart import is_apart
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused, nothing_to_look_up
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
-from bot.core.base.views import BoardPicture, MessageView, ReviewPages
+from bot.core.base.text import Names, escape, tagged
+from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Games, Loaded

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.core.base.choices import level_name
 from bot.core.base.text import (
-    MAX_MESSAGE,
     chunk,
     code_safe,
     escape,
@@ -17,8 +17,7 @@ from bot.core.base.text import (
     signed_text,
     tagged,
 )
-from bot.core.base.views import Pool
-from bot.core.games.computer import level_name
+from bot.core.base.views import MAX_MESSAGE, Pool
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import Ranked, Rival, Standing
 from engine.variants import find, title_unless_standard

@@ -35,7 +35,6 @@ import dataclasses
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
@@ -45,6 +44,7 @@ from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.ledger.transport import ThreadRefused, Threads
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -55,7 +55,7 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, progress_of
 
-__all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
+__all__ = ["TournamentDirector", "pair_next"]
 
 log = logging.getLogger(__name__)
 
@@ -67,32 +67,6 @@ STEPS = 50
 SETTLE_EVERY = 1.0
 #: ... and at most this long (a table that cannot be sent, its thread deleted, say).
 SETTLE_AT_MOST = 120.0
-
-
-class ThreadRefused(Exception):
-    """Discord refused to post a pairing's message or start its thread (a permission is
-    missing, the channel is gone): the director tries again later."""
-
-
-class Threads(Protocol):
-    """What the director asks of Discord for a pairing."""
-
-    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
-        """Post ``text`` in the channel (``nonce``: the same post made again gives back the
-        message made the first time); its id."""
-        ...
-
-    async def start_thread(
-        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
-    ) -> int:
-        """Start a public thread from a message (or find the one it started), with
-        ``members`` added to it; the thread's id."""
-        ...
-
-    async def archive(self, thread_id: int) -> None:
-        """Archive a thread (it leaves the channel's list; a message in it reopens it); one
-        archived already, or gone, is left as it is."""
-        ...
 
 
 def pair_next(event: Event) -> list[tuple[int, int | None]]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
+from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -47,7 +48,6 @@ from engine.outcome import Scoring
 from engine.variants import STANDARD, find, listed
 
 __all__ = [
-    "DEFAULT_FORMAT",
     "MIN_ENTRANTS",
     "ROUND_HOURS",
     "TournamentMessages",
@@ -55,8 +55,6 @@ __all__ = [
     "Tournaments",
 ]
 
-#: The format of a tournament opened without one (a name in :mod:`engine.formats`).
-DEFAULT_FORMAT = "swiss"
 #: A tournament starts with at least this many entrants.
 MIN_ENTRANTS = 3
 #: How long a round may take, in hours: from 15 minutes to 14 days.
@@ -92,8 +90,6 @@ BAD_ROUNDS = "`rounds` must be from 1 to 9."
 BAD_HOURS = "`round_hours` must be from 0.25 (15 minutes) to 336 (14 days)."
 NO_SUCH_PAIRING = "Those two players have no game in this round of the tournament."
 BAD_WINNER = "The winner must be one of the two players."
-#: A tournament's games are between two players.
-TOURNAMENT_SEATS = 2
 #: Said to a ``variant`` a tournament cannot play (one not for two players).
 TWO_PLAYER_VARIANTS = (
     "A tournament's games are for two: `variant` is "

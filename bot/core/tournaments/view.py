@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.base.text import MAX_MESSAGE, escape, fitted, plural, signed_text
+from bot.core.base.text import escape, fitted, plural, signed_text
+from bot.core.base.views import MAX_MESSAGE
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,

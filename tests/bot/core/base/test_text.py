@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.base.text import MAX_MESSAGE, SHOWN_BASE, SHOWN_SCALE, fitted, more_left, ratings_text
+from bot.core.base.text import SHOWN_BASE, SHOWN_SCALE, fitted, more_left, ratings_text
+from bot.core.base.views import MAX_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[4]
 

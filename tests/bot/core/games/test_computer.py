@@ -9,10 +9,11 @@ import re
 
 import pytest
 
+from bot.core.base.choices import LEVEL_BLURBS
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import Names
 from bot.core.base.views import LobbyControls
-from bot.core.games.computer import LEVEL_BLURBS, LEVELS
+from bot.core.games.computer import LEVELS
 from bot.core.pictures.board import WIDTH as BOARD_WIDTH
 from bot.core.pictures.canvas import drawable, fit
 from bot.core.services import Services

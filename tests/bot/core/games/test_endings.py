@@ -8,10 +8,11 @@ import html
 
 import pytest
 
-from bot.core.base.text import MAX_MESSAGE, Names
+from bot.core.base.text import Names
+from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.games.endings import Ended, Ending, cancelled_note, said
 from bot.core.messages.spectator import table_seen
-from bot.core.messages.table import MAX_LAID_OUT, result_line
+from bot.core.messages.table import result_line
 from bot.core.review.replay import replay
 from bot.core.services import Services
 from bot.store import Store

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import LOBBY_ACTIONS
-from bot.core.games.computer import DEFAULT_LEVEL, LEVELS
+from bot.core.games.computer import LEVELS
 from bot.core.games.lobby import TEAMS
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.services import Services

@@ -25,14 +25,15 @@ from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
 from bot.core.ledger import hands as hands_module
 from bot.core.ledger import lanes as lanes_module
-from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.ledger.records import PendingPost
-from bot.core.ledger.routes import Attempt
+from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.transport import (
+    Attempt,
     Carried,
     DmsClosed,
     Fence,
     NotSender,
+    PendingPost,
+    RequestKind,
 )
 from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.services import Services

@@ -12,8 +12,7 @@ import pytest
 from bot.core.base.views import MessageView
 from bot.core.ledger import lanes as lanes_module
 from bot.core.ledger.pacer import Pacer
-from bot.core.ledger.routes import Attempt
-from bot.core.ledger.transport import Carried, Fence, Unavailable
+from bot.core.ledger.transport import Attempt, Carried, Fence, Unavailable
 from bot.core.services import Services
 from tests.bot.core.ledger.test_keeper import FakeCourier, make_keeper
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from bot.core.ledger.pacer import WEBHOOK_LIMIT, Bucket, Pacer, RequestKind
-from bot.core.ledger.transport import NotSender, Superseded, TokenLapsed
+from bot.core.ledger.pacer import WEBHOOK_LIMIT, Bucket, Pacer
+from bot.core.ledger.transport import NotSender, RequestKind, Superseded, TokenLapsed
 from tests.helpers.cast import CHANNEL
 
 

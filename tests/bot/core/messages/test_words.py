@@ -8,20 +8,14 @@ import random
 
 import pytest
 
-from bot.core.base.text import MAX_MESSAGE, Names, chunk
+from bot.core.base.text import Names, chunk
+from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.games.endings import Ended, Ending
 from bot.core.games.lobby import lobby_text
 from bot.core.games.rules_help import RULES_TOPICS, rules_text
 from bot.core.messages.hand import hand_text
 from bot.core.messages.status import board, status_text
-from bot.core.messages.table import (
-    LEFT_OUT,
-    MAX_LAID_OUT,
-    DealText,
-    deal_layout,
-    deal_text,
-    result_line,
-)
+from bot.core.messages.table import LEFT_OUT, DealText, deal_layout, deal_text, result_line
 from bot.core.standings.records import Ranked, Standing
 from bot.core.standings.words import leaderboard_text, rank_line, stats_text
 from engine import events as ev

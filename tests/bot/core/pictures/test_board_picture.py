@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.core.games.computer import LEVELS, level_name
+from bot.core.base.choices import level_name
+from bot.core.games.computer import LEVELS
 from bot.core.messages.boards import board_lines
 from bot.core.pictures import board as board_module
 from bot.core.pictures.board import (

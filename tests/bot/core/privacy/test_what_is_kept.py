@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from bot.core.base.replies import User
-from bot.core.base.text import MAX_MESSAGE
-from bot.core.base.views import DailyPick
+from bot.core.base.views import MAX_MESSAGE, DailyPick
 from bot.core.ledger.records import DmLink
 from bot.core.privacy import inventory
 from bot.core.privacy.inventory import (

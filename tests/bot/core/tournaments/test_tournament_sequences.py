@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 
+from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, User
@@ -43,7 +44,7 @@ from bot.core.tournaments.records import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.core.tournaments.tournaments import DEFAULT_FORMAT, TOURNAMENT_SEATS, read_event
+from bot.core.tournaments.tournaments import read_event
 from bot.core.tournaments.view import Event, champion_of
 from bot.store import Store
 from engine import formats

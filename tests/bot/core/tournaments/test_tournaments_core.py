@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.core.base.replies import User
-from bot.core.base.text import MAX_MESSAGE
+from bot.core.base.views import MAX_MESSAGE
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.core.tournaments import records as tr

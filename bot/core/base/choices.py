@@ -1,0 +1,59 @@
+"""The fixed choices the bot offers, and their words: what ``/cribbage`` commands list in their
+options and the Activity in its menus, defined here (low in the core) so that the wings that
+act on a choice and the outer layers that offer it read one definition.
+
+- the computer's levels (:data:`engine.players.LEVELS`) as players see them: each level's
+  name at the table (:func:`level_name`), its blurb (:data:`LEVEL_BLURBS`), and the level a
+  game against the computer gets when none is chosen (:data:`DEFAULT_LEVEL`);
+- a tournament's format when none is chosen (:data:`DEFAULT_FORMAT`) and its games' seats
+  (:data:`TOURNAMENT_SEATS`);
+- the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.players import LEVELS
+
+__all__ = [
+    "DEFAULT_FORMAT",
+    "DEFAULT_LEVEL",
+    "LEVEL_BLURBS",
+    "TOURNAMENT_SEATS",
+    "LadderSeason",
+    "level_name",
+]
+
+#: The level a game against the computer gets when none is chosen: ``hard``, a real game that
+#: a newcomer still wins now and then. ``expert``, stronger than a club player, is for those
+#: who ask for it.
+DEFAULT_LEVEL = "hard"
+
+#: What each level is like, in a few words (the "Add computer" menu and ``/cribbage new``
+#: show them); every level has one (a test checks).
+LEVEL_BLURBS: dict[str, str] = {
+    "easy": "Greedy, and a random move one time in five",
+    "medium": "Good discards, simple pegging",
+    "hard": "Strong discards, looks ahead when pegging",
+    "expert": "Strongest: reads your discard, plays each card out, plays for the game",
+}
+
+
+def level_name(level: str) -> str:
+    """A computer level as a player's name: "Hard bot". Short, and without brackets, since it
+    stands in the calls' running scores ("(Hard bot 17)"), beside a partner ("Al & Easy
+    bot 2") and in the leaderboard's narrow table."""
+    if level not in LEVELS:
+        raise ValueError(f"There is no computer level called “{level}”.")
+    return f"{level.capitalize()} bot"
+
+
+#: The format of a tournament opened without one (a name in :mod:`engine.formats`).
+DEFAULT_FORMAT = "swiss"
+#: A tournament's games are between two players.
+TOURNAMENT_SEATS = 2
+
+#: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
+#: standings, or every season's champion.
+LadderSeason = Literal["this", "last", "champions"]
