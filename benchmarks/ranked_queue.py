@@ -26,9 +26,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.core.base.places import PlaceKind
 from bot.core.base.replies import User
 from bot.core.ranked.matching import ANYONE_AFTER, WINDOW_AT_FIRST
-from bot.core.ranked.records import PlaceKind, Search
+from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.postgres import PostgresServer
@@ -53,7 +54,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 async def _join(service: Services, user: User, channel: int) -> bool:
-    answer = await service.ranked.calls.play(
+    answer = await service.ranked.play(
         user, avatar=None, guild_id=None, channel_id=channel, place=PlaceKind.PRIVATE, token=None
     )
     return answer.ok
@@ -105,7 +106,7 @@ async def sweep_time(target: str | Path, waiting: int) -> tuple[float, int]:
         await _waiting(store, waiting, clock().timestamp(), 3_000_000)
         clock.now += timedelta(seconds=ANYONE_AFTER)
         started = time.perf_counter()
-        made = await service.ranked.queue.sweep()
+        made = await service.ranked_play.queue.sweep()
         return time.perf_counter() - started, len(made)
 
 
@@ -129,7 +130,7 @@ async def operations(target: str | Path, players: int, concurrency: int) -> floa
                 assert await _join(service, user, 30_000 + n)
                 entry = await store.live_entry(user.id)
                 assert entry is not None
-                stopped = await service.ranked.calls.stop(entry.id, user, None)
+                stopped = await service.ranked.stop(entry.id, user, None)
                 assert stopped.ok, stopped.reply.text
 
         started = time.perf_counter()

@@ -148,7 +148,7 @@ class _LocalBot:
 async def _start_local_bot(fd: FakeDiscord, base: Settings) -> _LocalBot:
     """Start the real bot in this process against ``fd`` (already pointed at by discord.py),
     on ``base`` (:func:`playground_settings`) with the playground's own settings."""
-    from bot.discord.app import CribbageBot
+    from bot import assembly
     from fakediscord.runner import free_port
 
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
@@ -176,7 +176,7 @@ async def _start_local_bot(fd: FakeDiscord, base: Settings) -> _LocalBot:
         ops = f"http://{settings.ops_host}:{settings.ops_port}"
         print(f"Health and metrics (OPS_PORT): {ops}/healthz, {ops}/readyz, {ops}/metrics")
     print(f"Ranked turns: {settings.ranked_turn_seconds:g} s a move (RANKED_TURN_SECONDS)")
-    bot = CribbageBot(settings)
+    bot = assembly.client(settings)
     task = asyncio.create_task(bot.start(fd.bot_token), name="cribbage-bot")
     return _LocalBot(bot, task, scratch)
 
@@ -222,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import discord
 
-    from bot.discord.launch import run_bot
+    from bot.launch import run_bot
 
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -1,34 +1,42 @@
-"""The composition root: the one place the bot is put together.
+"""The composition root: the one place the bot is put together, above everything it builds.
 
-:func:`assemble` builds, on one store, the core (:meth:`bot.core.services.Services.build`: the
-games, the ledger, ranked play, tournaments, privacy...), the Discord transports around it (what
-answers interactions, the click handler, the keeper that sends the owners' messages and the
-courier it sends through), this process's place among the bot's processes, the web servers (the
-game pages and the Activity) and operations (health, readiness, metrics, the heartbeat). The
-Discord client (:class:`bot.discord.app.CribbageBot`) calls it once, in ``setup_hook``; nothing
-else wires parts together, and ``bot/discord`` and ``bot/web`` reach the core only through what
-this hands them (:class:`~bot.core.services.Services` and the ports the core defines).
+:func:`client` makes the Discord client (:class:`bot.discord.app.CribbageBot`) and hands it
+:func:`assemble`, which the client runs once, in ``setup_hook``, when Discord has taken the
+token: it brings the store to this release's schema, then builds on it the core
+(:meth:`bot.core.services.Services.build`: the games, the ledger, ranked play, tournaments,
+privacy...), the Discord transports around it (what answers interactions, the commands and
+the click handlers, the keeper that sends the owners' messages and the courier it sends
+through), this process's place among the bot's processes, the web servers (the game pages and
+the Activity) and operations (health, readiness, metrics, the heartbeat), and hands the client
+what it runs (:class:`~bot.discord.app.Assembled`). Nothing else wires parts together, and
+nothing under ``bot/discord``, ``bot/web`` or ``bot/core`` imports this module
+(``tests/bot/test_floors.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import functools
+import logging
 
-from discord.ext import commands
-
+from bot.core.base.store_errors import UnusableStore
+from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, period, policy_lines, public_lines
-from bot.core.services import Services
+from bot.core.services import Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
-from bot.discord.courier import Courier
+from bot.discord.app import Assembled, CribbageBot
+from bot.discord.commands import CribbageCommands
+from bot.discord.courier import Courier, fence_trace
 from bot.discord.feature_clicks import FeatureClicks
+from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO
 from bot.discord.members import DiscordMembers
 from bot.discord.operations import Operations, readiness_of
 from bot.discord.threads import DiscordThreads
+from bot.discord.traffic import count_traffic
+from bot.ops.health import Readiness
 from bot.ops.metrics import Metrics
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
@@ -39,40 +47,211 @@ from bot.web.links import PageLinks
 from bot.web.policy import PolicyFacts
 from bot.web.server import WebServer, review_source
 
-__all__ = ["Assembly", "Sending", "assemble", "policy_facts"]
+__all__ = ["assemble", "client", "policy_facts"]
+
+log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Sending:
-    """What the client does as this process starts or stops being the one that sends."""
+def client(
+    settings: Settings,
+    *,
+    store: Store | None = None,
+    services: Services | None = None,
+    defer_after: float = DEFER_AFTER,
+) -> CribbageBot:
+    """The bot's Discord client, which puts the bot together (:func:`assemble`) once Discord
+    has taken its token. ``store``: the store to use (start-up opens and checks it before
+    logging in; a test may bring its own), without one the bot opens ``settings.database`` and
+    closes it; ``services``: a core made elsewhere (tests), on that store; ``defer_after``:
+    seconds a call may take before its interaction is deferred."""
+    if services is not None and store is None:
+        raise ValueError("Give the bot its services' store too.")
+    # This process's metrics (bot.ops.metrics): every request to Discord is counted through
+    # the same trace that fences it.
+    metrics = Metrics()
+    trace = fence_trace()
+    count_traffic(trace, lambda: metrics)
+    put_together = functools.partial(
+        assemble, metrics=metrics, defer_after=defer_after, services=services
+    )
+    return CribbageBot(settings, put_together, store=store, http_trace=trace)
 
-    became_sender: Callable[[], Awaitable[None]]
-    stopped_sending: Callable[[], None]
-    resumed: Callable[[], Awaitable[None]]
+
+async def assemble(
+    bot: CribbageBot,
+    store: Store,
+    *,
+    metrics: Metrics,
+    defer_after: float = DEFER_AFTER,
+    services: Services | None = None,
+) -> Assembled:
+    """Put the bot together on ``store`` (brought to this release's schema first) for
+    ``bot``; ``services``: a core made elsewhere (tests), on that store. Starts the web
+    servers (a port that cannot be served is a :class:`StartupError`) and operations."""
+    settings = bot.settings
+    if not store.upgraded:
+        # Start-up only checked the database: Discord has taken the token now, so a start
+        # that Discord refuses has left it exactly as it was.
+        await _upgrade(store, settings)
+    pacer = Pacer()
+    members = DiscordMembers(bot, pacer, store, fresh=settings.member_check.total_seconds())
+    thinking = None
+    if services is None:
+        # Expert's plays are made in a worker process, beside the event loop (started when an
+        # expert seat first throws its cards).
+        thinking = WorkerThinking(THINKS_AT_LENGTH)
+        services = _core(settings, store, members, metrics, thinking)
+    # This process among the bot's processes (which one sends), and its readiness.
+    cluster = Cluster(
+        store,
+        services.feed,
+        services.ledger.answers,
+        became_sender=bot.became_sender,
+        stopped_sending=bot.stopped_sending,
+        resumed=bot.resumed_sending,
+    )
+    readiness = readiness_of(bot, store, cluster)
+    try:
+        web, activity = await _web(bot, settings, store, services, readiness)
+    except StartupError:
+        if thinking is not None:
+            thinking.close()
+        raise
+    io = DiscordIO(services, members, defer_after=defer_after)
+    game = GameIO(services, io, activity=activity is not None)
+    keeper = MessageKeeper(
+        services.ledger, Courier(bot, pacer), pacer, lease=cluster, faults=services.games.faults
+    )
+    operations = Operations(metrics, readiness, store, cluster, settings)
+    operations.watch(bot, pacer, web)
+    await operations.start()
+
+    async def close() -> None:
+        if thinking is not None:
+            thinking.close()
+        if web is not None:
+            await web.stop()
+        if activity is not None:
+            await activity.close()
+
+    return Assembled(
+        services=services,
+        sending=Sending(services, keeper, DiscordThreads(bot, pacer)),
+        io=io,
+        clicks=FeatureClicks(services, io, game),
+        commands=CribbageCommands(services, io, game),
+        launch=game.launch,
+        pacer=pacer,
+        cluster=cluster,
+        operations=operations,
+        activity=activity is not None,
+        close=close,
+    )
 
 
-@dataclass(frozen=True, slots=True)
-class Assembly:
-    """The bot, put together: the core and everything around it of one process."""
+async def _upgrade(store: Store, settings: Settings) -> None:
+    """Bring the database start-up checked to this release's schema; what stops that (a newer
+    release migrated it meanwhile, the PostgreSQL server went away) is a
+    :class:`StartupError` naming the setting, with nothing changed."""
+    try:
+        await store.upgrade()
+    except UnusableStore as error:
+        raise StartupError(f"{settings.database_label}: {error}") from None
+    except OSError as error:
+        raise StartupError(f"{settings.database_label}: cannot connect ({error}).") from None
+    version = await store.user_version()
+    applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
+    log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
+    newer = await store.newer_migrations()
+    if newer:
+        log.warning(
+            "the database has migrations of a newer release (%s), which say this release runs"
+            " beside them: an upgrade is under way",
+            ", ".join(newer),
+        )
 
-    services: Services
-    #: Runs core calls for interactions and answers them.
-    io: DiscordIO
-    #: The clicks on every control (a hand's and a lobby's passed on to ``io``).
-    clicks: FeatureClicks
-    keeper: MessageKeeper
-    #: Paces every request to Discord (Discord's limits, per route and in all).
-    pacer: Pacer
-    cluster: Cluster
-    operations: Operations
-    #: The game pages' server, when WEB_PORT is set.
-    web: WebServer | None
-    #: What the Activity's server asks of Discord, when the Activity is on.
-    activity_discord: DiscordActivity | None
-    #: The tournaments' threads (made by the process that sends).
-    threads: DiscordThreads
-    #: The worker the expert's plays are made in (None: a core made elsewhere, by a test).
-    thinking: WorkerThinking | None
+
+def _core(
+    settings: Settings,
+    store: Store,
+    members: DiscordMembers,
+    metrics: Metrics,
+    thinking: WorkerThinking,
+) -> Services:
+    """The core on ``store``, as the settings say."""
+    links = page_links(settings)
+    return Services.build(
+        store,
+        idle_expiry=settings.idle_expiry,
+        remind_after=settings.turn_reminder,
+        muggins_window=settings.muggins_window,
+        count_timeout=settings.count_timeout,
+        shared=store.dialect is Dialect.POSTGRES,
+        membership=members,
+        retention=settings.retention,
+        thinking=thinking,
+        page_link=links.url if links is not None and links.public_url else None,
+        activity=_activity_on(settings),
+        meters=metrics,
+        left_server_grace=settings.left_server_grace,
+        policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
+        contact=settings.privacy_contact,
+        ranked_turn=settings.ranked_turn,
+    )
+
+
+async def _web(
+    bot: CribbageBot, settings: Settings, store: Store, services: Services, health: Readiness
+) -> tuple[WebServer | None, DiscordActivity | None]:
+    """The game pages' server, started, and what the Activity's server asks of Discord (each
+    None when not served): a port that cannot be served is a :class:`StartupError`."""
+    links = page_links(settings)
+    if links is None or settings.web_port is None:
+        return None, None
+    reviews = review_source(services.reviews)
+    table, activity = None, None
+    if _activity_on(settings) and settings.client_secret and settings.web_secret:
+        activity = DiscordActivity(bot, settings.client_secret)
+        table = ActivityServer(
+            services,
+            store,
+            activity,
+            Sessions(settings.web_secret),
+            reviews=reviews,
+            pages=links.url if links.public_url else None,
+        )
+    web = WebServer(
+        services.games,
+        services.feed,
+        links,
+        store,
+        host=settings.web_host,
+        port=settings.web_port,
+        reviews=reviews,
+        activity=table,
+        health=health,
+        policy=policy_facts(
+            Figures(settings.retention, settings.idle_expiry, settings.left_server_grace),
+            settings.privacy_contact,
+        ),
+    )
+    try:
+        await web.start()
+    except OSError as error:
+        if activity is not None:
+            await activity.close()
+        raise StartupError(
+            f"WEB_HOST={settings.web_host} WEB_PORT={settings.web_port}: cannot serve "
+            f"the game pages there ({error.strerror or error}); choose another port, or "
+            "leave WEB_PORT empty to serve no pages."
+        ) from None
+    return web, activity
+
+
+def _activity_on(settings: Settings) -> bool:
+    """Whether the Activity is on: asked for (CLIENT_SECRET), and served by the game pages'
+    server (WEB_PORT and WEB_SECRET set)."""
+    return settings.activity and page_links(settings) is not None
 
 
 def policy_facts(figures: Figures, contact: str | None) -> PolicyFacts:
@@ -94,125 +273,3 @@ def page_links(settings: Settings) -> PageLinks | None:
     if settings.web_port is None or settings.web_secret is None:
         return None
     return PageLinks(settings.web_secret, settings.public_url)
-
-
-async def assemble(
-    client: commands.AutoShardedBot,
-    settings: Settings,
-    store: Store,
-    *,
-    metrics: Metrics,
-    sending: Sending,
-    defer_after: float,
-    services: Services | None = None,
-) -> Assembly:
-    """Put the bot together on ``store`` (upgraded) for ``client``; ``services``: a core made
-    elsewhere (tests), on that store. Starts the web servers (a port that cannot be served is a
-    :class:`StartupError`) and operations."""
-    pacer = Pacer()
-    members = DiscordMembers(client, pacer, store, fresh=settings.member_check.total_seconds())
-    links = page_links(settings)
-    # The Activity is served by the game pages' server (CLIENT_SECRET and WEB_PORT set).
-    activity = settings.activity and links is not None
-    thinking = None
-    if services is None:
-        # Expert's plays are made in a worker process, beside the event loop (started when an
-        # expert seat first throws its cards).
-        thinking = WorkerThinking(THINKS_AT_LENGTH)
-        services = Services.build(
-            store,
-            idle_expiry=settings.idle_expiry,
-            remind_after=settings.turn_reminder,
-            muggins_window=settings.muggins_window,
-            count_timeout=settings.count_timeout,
-            shared=store.dialect is Dialect.POSTGRES,
-            membership=members,
-            retention=settings.retention,
-            thinking=thinking,
-            page_link=links.url if links is not None and links.public_url else None,
-            activity=activity,
-            meters=metrics,
-            left_server_grace=settings.left_server_grace,
-            policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
-            contact=settings.privacy_contact,
-            ranked_turn=settings.ranked_turn,
-        )
-    # This process among the bot's processes (which one sends), and its readiness.
-    cluster = Cluster(
-        store,
-        services.feed,
-        services.ledger.answers,
-        became_sender=sending.became_sender,
-        stopped_sending=sending.stopped_sending,
-        resumed=sending.resumed,
-    )
-    readiness = readiness_of(client, store, cluster)
-    web, activity_discord = None, None
-    if links is not None and settings.web_port is not None:
-        reviews = review_source(services.reviews)
-        table = None
-        if activity and settings.client_secret and settings.web_secret:
-            activity_discord = DiscordActivity(client, settings.client_secret)
-            table = ActivityServer(
-                services,
-                store,
-                activity_discord,
-                Sessions(settings.web_secret),
-                reviews=reviews,
-                pages=links.url if links.public_url else None,
-            )
-        web = WebServer(
-            services.games,
-            services.feed,
-            links,
-            store,
-            host=settings.web_host,
-            port=settings.web_port,
-            reviews=reviews,
-            activity=table,
-            health=readiness,
-            policy=policy_facts(
-                Figures(settings.retention, settings.idle_expiry, settings.left_server_grace),
-                settings.privacy_contact,
-            ),
-        )
-        try:
-            await web.start()
-        except OSError as error:
-            if activity_discord is not None:
-                await activity_discord.close()
-            if thinking is not None:
-                thinking.close()
-            raise StartupError(
-                f"WEB_HOST={settings.web_host} WEB_PORT={settings.web_port}: cannot serve "
-                f"the game pages there ({error.strerror or error}); choose another port, or "
-                "leave WEB_PORT empty to serve no pages."
-            ) from None
-    # (The Discord layer keeps a DM click's link with the ledger's part that knows them.)
-    dm_links = services.ledger.dm_links
-    io = DiscordIO(
-        services,
-        members,
-        remember_dm=dm_links.linked,
-        defer_after=defer_after,
-        activity=activity_discord is not None,
-    )
-    keeper = MessageKeeper(
-        services.ledger, Courier(client, pacer), pacer, lease=cluster, faults=services.games.faults
-    )
-    operations = Operations(metrics, readiness, store, cluster, settings)
-    operations.watch(client, pacer, web)
-    await operations.start()
-    return Assembly(
-        services=services,
-        io=io,
-        clicks=FeatureClicks(io),
-        keeper=keeper,
-        pacer=pacer,
-        threads=DiscordThreads(client, pacer),
-        cluster=cluster,
-        operations=operations,
-        web=web,
-        activity_discord=activity_discord,
-        thinking=thinking,
-    )

@@ -8,7 +8,7 @@ any two bytecodes, so that exception can come up where Python does not pass it o
 - inside a weakref callback of the import system, or a ``__del__``, Python drops it, printing
   "Exception ignored in: ..." and a traceback. The stop would be lost and the bot start as if
   never asked to stop; so the handler notes the request too, start-up looks at the note once
-  its own handlers are in place (:func:`bot.discord.launch.run_bot`), and that print is kept
+  its own handlers are in place (:func:`bot.launch.run_bot`), and that print is kept
   quiet (a host reads it as a crash);
 - inside a class's ``__set_name__`` (Python 3.11), Python raises a ``RuntimeError`` caused by
   it, which would end the process with status 1 and a traceback; :func:`run` takes that for

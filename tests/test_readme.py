@@ -80,7 +80,7 @@ def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
 def test_the_commands_table_names_every_subcommand() -> None:
     from discord import app_commands
 
-    from bot.discord.commands import CribbageCommands
+    from tests.helpers.commands import the_commands
 
     table = _section("Commands")
 
@@ -94,7 +94,7 @@ def test_the_commands_table_names_every_subcommand() -> None:
                 found.append(path)
         return found
 
-    for name in names(CribbageCommands(), "/cribbage"):
+    for name in names(the_commands(), "/cribbage"):
         assert f"`{name}`" in table, name
 
 

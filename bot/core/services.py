@@ -22,28 +22,37 @@
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 | ``privacy`` | ``/cribbage privacy``: what is kept about a person, its file, its deletion |
 | ``servers`` | the servers the bot left: their data deleted after the grace period |
-| ``ranked`` | ranked play across servers: the queue, the matches' referee, the ladder |
+| ``ranked`` | ranked play across servers: a search, leaving, the ladder, blocks, a card's buttons |
+| ``ranked_play`` | ranked play as the process that sends runs it: the queue's sweep, the referee |
 | ``resume`` | the tokens of the interactions at a private table, to bring its table back |
 | ``which`` | which game a command or a control acts on, for a person in a place |
 
-The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
-back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
+This module is the core's face to the outer layers (``bot/discord``, ``bot/web``): they call
+the parts above, one call each (a part's own parts are the core's), send each
+:class:`~bot.core.base.replies.Answer` and hand it back with :meth:`Services.answered`; what
+else they need of the core is a method of :class:`Services` here (an answer carried at a
+private table, a DM answered, an autocomplete's choices, a fault said, a person's stats).
+:class:`Sending` is what the process that sends runs: the keeper following the feed and asking
+the ledger alone, the clock, the director, the referee.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
-from bot.core.base.faults import Faults
+from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.replies import Answer, Clicked
+from bot.core.base.places import Place
+from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.daily.daily import DailyDiscard
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games.coach_settings import CoachSettings
@@ -52,10 +61,13 @@ from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
-from bot.core.games.rules_help import rules_text
-from bot.core.ledger import MessageLedger
+from bot.core.games.rules_help import HELP, rules_text
+from bot.core.ledger import MessageKeeper, MessageLedger
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.tokens import DmLinks
+from bot.core.ledger.transport import Threads
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
@@ -69,11 +81,12 @@ from bot.core.play.table_info import TableInfo
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.privacy.servers import ServerData
+from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TURN_SECONDS
 from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
-from bot.core.review.review import Reviews
+from bot.core.review.review import Reviews, add_lines
 from bot.core.review.verify import ShuffleChecks
 from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.standings.standings import Standings
@@ -83,7 +96,7 @@ from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, To
 from bot.core.which_game import WhichGame
 from bot.core.worker.thinking import WorkerThinking
 
-__all__ = ["Services", "ServicesStore"]
+__all__ = ["Sending", "Services", "ServicesStore"]
 
 
 class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
@@ -117,12 +130,15 @@ class Services:
     hands: HandCounter
     privacy: PlayerData
     servers: ServerData
-    ranked: RankedPlay
+    ranked: Ranked
+    ranked_play: RankedPlay
     resume: PrivateResume
     which: WhichGame
-    #: The ledger's parts the calls below use (its clicks' answers, the copies tokens reach).
+    #: The ledger's parts the calls below use (its clicks' answers, the copies tokens reach,
+    #: the players' DM links).
     _answers: Answers
     _copies: Copies
+    _dm_links: DmLinks
 
     @classmethod
     def build(
@@ -161,124 +177,29 @@ class Services:
         runs the bot, which ``/cribbage privacy`` names; ``ranked_turn``: how long a ranked turn
         lasts."""
         system = random.SystemRandom()
-        now = clock or (lambda: datetime.now(UTC))
-        feed = ChangeFeed()
-        faults = Faults()
-        ledger = MessageLedger(store, feed, now, shared=shared, faults=faults)
-        # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
-        # publishes changes, the copies tokens reach to what carries a private table's.)
-        answers, copies = ledger.answers, ledger.copies
-        games = Games(
-            store,
-            feed,
-            answers,
-            rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
-            clock=now,
-            departures=Departures(membership),
-            shared=shared,
-            meters=meters,
-            faults=faults,
-        )
-        coach = CoachSettings(store, now)
-        computers = ComputerPlayers(computer_rng or system, thinking)
-        moves = Moves(
-            games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
-        )
-        drawn = GameMessages(
-            games,
-            store,
-            coach,
-            remind_after=remind_after,
-            retention=retention,
-            page_link=page_link,
-            asked=copies.asked,
-            launch=activity,
-        )
-        ledger.add(OwnerKind.GAME, drawn)
-        stamp = lambda: now().timestamp()  # noqa: E731
-        ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
-        deals = FirstDeals(games, computers)
-        lobbies = Lobbies(games, deals, launch=activity)
-
-        reviews = Reviews(games, store, now, thinking, membership)
-        ranked = ranked_play(
-            store,
-            feed,
-            games,
-            lobbies,
-            moves,
-            answers,
-            copies,
-            ledger.add,
-            coach,
-            clock=stamp,
-            turn_seconds=ranked_turn.total_seconds(),
-            page_link=page_link,
-            launch=activity,
-            retention=None if retention is None else retention.total_seconds(),
-        )
-
-        def forget(owner: Owner) -> None:
-            ledger.forget(owner)
-            drawn.forget(owner.id)
-
-        async def settle(answer: Answer) -> None:
-            # An answer made for nobody (a game ended before a person's data is deleted).
-            if answer.ok and answer.sequel is not None:
-                await answers.answered(answer.sequel, False, None, None)
-
-        tournaments = Tournaments(store, feed, stamp, games.faults)
-        privacy = PlayerData(
-            store,
-            games,
-            resign=moves.resign,
-            leave=lobbies.leave,
-            withdraw=tournaments.withdraw,
-            settle=settle,
-            quit_ranked=ranked.calls.quit,
-            forgotten=coach.forget,
-            retention=retention or timedelta(days=30),
+        options = _Options(
             idle_expiry=idle_expiry,
-            grace=left_server_grace,
+            rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
+            now=clock or (lambda: datetime.now(UTC)),
+            computer_rng=computer_rng or system,
+            remind_after=remind_after,
+            muggins_window=muggins_window,
+            count_timeout=count_timeout,
+            shared=shared,
+            membership=membership,
+            retention=retention,
+            thinking=thinking,
+            page_link=page_link,
+            activity=activity,
+            meters=meters,
+            left_server_grace=left_server_grace,
             policy_url=policy_url,
             contact=contact,
-            clock=now,
+            ranked_turn=ranked_turn,
         )
+        return _Wiring(store, options).services()
 
-        return cls(
-            feed=feed,
-            games=games,
-            lobbies=lobbies,
-            dealing_in=DealingIn(games, lobbies),
-            rematches=Rematches(games, deals, lobbies, launch=activity),
-            moves=moves,
-            table=TableInfo(games, coach, store),
-            ledger=ledger,
-            standings=Standings(store, games.faults, membership),
-            coach=coach,
-            housekeeping=Housekeeping(
-                games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
-            ),
-            clock=GameClock(moves, feed, clock=stamp),
-            tournaments=tournaments,
-            director=TournamentDirector(
-                store, feed, games, lobbies, clock=stamp, settled=ledger.settled
-            ),
-            seasons=Seasons(store, now, games.faults, membership),
-            reviews=reviews,
-            daily=DailyDiscard(store, now),
-            auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
-            shuffles=ShuffleChecks(reviews),
-            hands=HandCounter(games.faults),
-            privacy=privacy,
-            servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
-            ranked=ranked,
-            resume=PrivateResume(games, copies),
-            which=WhichGame(games, store),
-            _answers=answers,
-            _copies=copies,
-        )
-
+    # -- what an answer leads to ----------------------------------------------------------------
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
         """``answer`` was sent to the person who acted (``landed``), or could not be: the look
         it gave a message is confirmed or forgotten (``shown``: the message that now shows it),
@@ -347,7 +268,362 @@ class Services:
             original=clicked is None,
         )
 
+    async def carry(
+        self,
+        place: Place,
+        user_id: int,
+        answer: Answer | None,
+        shown: Callable[[], Awaitable[Clicked]],
+        *,
+        moved: bool,
+    ) -> None:
+        """An interaction of ``user_id`` in ``place`` was answered where a table is reached
+        through tokens alone: its token may post the table again there once no other token
+        reaches it (a game left for more than 15 minutes, resumed by whatever comes next: a
+        move, a refused click or command, a hand asked for). That is a private table (where
+        the bot is not a member), or a ranked player's place (wherever it is). ``answer``: what
+        the interaction was answered with (None, or one about nothing: the player's ranked
+        place here, or the place's open game, if any); ``shown``: the interaction's original
+        response, asked for only when it is needed; ``moved``: it made a move (see
+        :meth:`PrivateResume.answered`). A fault is noted here (the answer itself went)."""
+        try:
+            owner = answer.sequel.owner if answer is not None and answer.sequel else None
+            owner = owner or await self.which.carried(place, user_id)
+            if owner is None or owner.kind not in (OwnerKind.PLACE, OwnerKind.GAME):
+                return
+            if owner.kind is OwnerKind.GAME and place.bot_member:
+                return  # (the bot's own token reaches a server's tables)
+            if owner.kind is OwnerKind.PLACE:
+                await self.ranked.carry(owner, await shown(), moved=moved)
+            else:
+                await self.resume.answered(owner, await shown(), moved=moved)
+        except Fault as fault:
+            self.games.faults.note(fault)
+
+    async def dm_answered(self, user_id: int, channel_id: int, token: str) -> None:
+        """An interaction of ``user_id`` in their DM with the bot (``channel_id``) was
+        answered: its token may post their next hand there, for free."""
+        await self._dm_links.linked(DmLink(user_id, channel_id, token, time.time()))
+
+    # -- what the outer layers need besides ------------------------------------------------------
+    async def offer(self, find: Awaitable[list[Choice]]) -> list[Choice]:
+        """An autocomplete's choices: what ``find`` offers; none while the store is out of
+        reach (the fault noted once, as a call's is), since an autocomplete has no answer that
+        could say so."""
+        try:
+            return await find
+        except Fault as fault:
+            self.games.faults.note(fault)
+            return []
+
+    def fault_said(self, error: BaseException) -> str | None:
+        """The sentence for ``error`` if it is a fault of the core met outside a call on it
+        (the store failing while a DM is remembered, say): noted once per cause and game, and
+        said as the core says it. None for any other error."""
+        if not isinstance(error, Fault):
+            return None
+        self.games.faults.note(error)
+        return str(error)
+
+    async def stats(
+        self, guild_id: int | None, user: User, against: User | None, *, here: int | None
+    ) -> Answer:
+        """``/cribbage stats``: a player's record (:meth:`Standings.stats`), with the accuracy
+        of their reviewed games and their discards of the day; or, ``against`` someone, their
+        head to head alone."""
+        answer = await self.standings.stats(guild_id, user, against, here=here)
+        if against is not None:
+            return answer
+        # The accuracy of the reviewed games, outside servers too (the games there are
+        # reviewed as a server's are); the discard of the day is a server's alone.
+        answer = await self.reviews.with_stats(answer, guild_id, user.id)
+        daily = await self.daily.stats_line(guild_id, user.id)
+        return add_lines(answer, [daily] if daily else [])
+
     @staticmethod
     def rules(topic: str | None = None) -> Answer:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
         return Answer.say(rules_text(topic))
+
+    @staticmethod
+    def help() -> Answer:
+        """``/cribbage help``: the commands a newcomer needs first."""
+        return Answer.say(HELP)
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What :meth:`Services.build` was given, its defaults filled in."""
+
+    idle_expiry: timedelta
+    rng_factory: RngFactory
+    now: Callable[[], datetime]
+    computer_rng: random.Random
+    remind_after: timedelta
+    muggins_window: timedelta
+    count_timeout: timedelta
+    shared: bool
+    membership: Membership | None
+    retention: timedelta | None
+    thinking: WorkerThinking | None
+    page_link: Callable[[int], str | None] | None
+    activity: bool
+    meters: Meters
+    left_server_grace: timedelta
+    policy_url: str | None
+    contact: str | None
+    ranked_turn: timedelta
+
+    def stamp(self) -> float:
+        """The clock as a Unix time (the parts that count seconds)."""
+        return self.now().timestamp()
+
+
+class _Wiring:
+    """The core being put together on one store, one feed and one ledger, wing by wing (each
+    method builds what one job needs from the parts built before it)."""
+
+    def __init__(self, store: ServicesStore, options: _Options) -> None:
+        self.store, self.options = store, options
+        self.feed = ChangeFeed()
+        faults = Faults()
+        self.ledger = MessageLedger(
+            store, self.feed, options.now, shared=options.shared, faults=faults
+        )
+        # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
+        # publishes changes, the copies tokens reach to what carries a private table's, the
+        # DM links to what hears of a DM answered.)
+        self.answers, self.copies = self.ledger.answers, self.ledger.copies
+        self.games = Games(
+            store,
+            self.feed,
+            self.answers,
+            rng_factory=options.rng_factory,
+            clock=options.now,
+            departures=Departures(options.membership),
+            shared=options.shared,
+            meters=options.meters,
+            faults=faults,
+        )
+        self.coach = CoachSettings(store, options.now)
+        self.computers = ComputerPlayers(options.computer_rng, options.thinking)
+        self.moves = Moves(
+            self.games,
+            self.coach,
+            self.computers,
+            muggins_window=options.muggins_window,
+            count_timeout=options.count_timeout,
+        )
+        self.deals = FirstDeals(self.games, self.computers)
+        self.lobbies = Lobbies(self.games, self.deals, launch=options.activity)
+
+    def messages(self) -> GameMessages:
+        """The games' and the tournaments' messages, drawn for the ledger."""
+        options = self.options
+        drawn = GameMessages(
+            self.games,
+            self.store,
+            self.coach,
+            remind_after=options.remind_after,
+            retention=options.retention,
+            page_link=options.page_link,
+            asked=self.copies.asked,
+            launch=options.activity,
+        )
+        self.ledger.add(OwnerKind.GAME, drawn)
+        self.ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(self.store, options.stamp))
+        return drawn
+
+    def ranked(self) -> tuple[Ranked, RankedPlay]:
+        """Ranked play, its messages drawn for the ledger."""
+        options = self.options
+        retention = options.retention
+        return ranked_play(
+            self.store,
+            self.feed,
+            self.games,
+            self.lobbies,
+            self.moves,
+            self.answers,
+            self.copies,
+            self.ledger.add,
+            self.coach,
+            clock=options.stamp,
+            turn_seconds=options.ranked_turn.total_seconds(),
+            page_link=options.page_link,
+            launch=options.activity,
+            retention=None if retention is None else retention.total_seconds(),
+        )
+
+    def privacy(self, tournaments: Tournaments, ranked: Ranked) -> PlayerData:
+        """What is kept about a person, its file and its deletion, by every wing that keeps
+        something of them."""
+        options, answers = self.options, self.answers
+
+        async def settle(answer: Answer) -> None:
+            # An answer made for nobody (a game ended before a person's data is deleted).
+            if answer.ok and answer.sequel is not None:
+                await answers.answered(answer.sequel, False, None, None)
+
+        return PlayerData(
+            self.store,
+            self.games,
+            resign=self.moves.resign,
+            leave=self.lobbies.leave,
+            withdraw=tournaments.withdraw,
+            settle=settle,
+            quit_ranked=ranked.quit,
+            forgotten=self.coach.forget,
+            retention=options.retention or timedelta(days=30),
+            idle_expiry=options.idle_expiry,
+            grace=options.left_server_grace,
+            policy_url=options.policy_url,
+            contact=options.contact,
+            clock=options.now,
+        )
+
+    def services(self) -> Services:
+        """The core, every part built."""
+        store, options, games, ledger = self.store, self.options, self.games, self.ledger
+        drawn = self.messages()
+        ranked, ranked_wing = self.ranked()
+
+        def forget(owner: Owner) -> None:
+            ledger.forget(owner)
+            drawn.forget(owner.id)
+
+        tournaments = Tournaments(store, self.feed, options.stamp, games.faults)
+        reviews = Reviews(games, store, options.now, options.thinking, options.membership)
+        return Services(
+            feed=self.feed,
+            games=games,
+            lobbies=self.lobbies,
+            dealing_in=DealingIn(games, self.lobbies),
+            rematches=Rematches(games, self.deals, self.lobbies, launch=options.activity),
+            moves=self.moves,
+            table=TableInfo(games, self.coach, store),
+            ledger=ledger,
+            standings=Standings(store, games.faults, options.membership),
+            coach=self.coach,
+            housekeeping=Housekeeping(
+                games,
+                store,
+                idle_expiry=options.idle_expiry,
+                retention=options.retention,
+                forget=forget,
+            ),
+            clock=GameClock(self.moves, self.feed, clock=options.stamp),
+            tournaments=tournaments,
+            director=TournamentDirector(
+                store,
+                self.feed,
+                games,
+                self.lobbies,
+                clock=options.stamp,
+                settled=ledger.settled,
+            ),
+            seasons=Seasons(store, options.now, games.faults, options.membership),
+            reviews=reviews,
+            daily=DailyDiscard(store, options.now),
+            auto_reviews=AutoReviews(reviews, games, store, self.feed, clock=options.stamp),
+            shuffles=ShuffleChecks(reviews),
+            hands=HandCounter(games.faults),
+            privacy=self.privacy(tournaments, ranked),
+            servers=ServerData(
+                store, grace=options.left_server_grace, clock=options.now, forget=forget
+            ),
+            ranked=ranked,
+            ranked_play=ranked_wing,
+            resume=PrivateResume(games, self.copies),
+            which=WhichGame(games, store),
+            _answers=self.answers,
+            _copies=self.copies,
+            _dm_links=ledger.dm_links,
+        )
+
+
+class Sending:
+    """What the process that sends runs (one process of the bot at a time: the one that holds
+    the sender's lease): its keeper sends what every owner owes, following the feed; the game
+    clock makes the moves time makes; the director runs the tournaments (their threads
+    through ``threads``), the referee the ranked matches, and finished games are reviewed.
+    Each is started and stopped here, and what the messages show brought up to date at a
+    start or a takeover."""
+
+    def __init__(self, services: Services, keeper: MessageKeeper, threads: Threads) -> None:
+        self._services = services
+        #: Sends what every owner owes (the keeper of :mod:`bot.core.ledger`).
+        self.keeper = keeper
+        self._threads = threads
+        #: The director's and the referee's start (each reads the store): cancelled by a stop.
+        self._starting: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """This process sends: its keeper and its game clock follow the change feed, finished
+        games are reviewed (in the review worker, one at a time, at low priority), and the
+        tournaments are directed and the ranked matches refereed, from the store."""
+        services = self._services
+        self.keeper.follow(services.feed)
+        services.clock.start()
+        services.auto_reviews.start()
+        loop = asyncio.get_running_loop()
+        self._starting = [
+            loop.create_task(services.director.start(self._threads), name="crib-direct"),
+            loop.create_task(services.ranked_play.start(), name="crib-referee"),
+        ]
+
+    def stop(self) -> None:
+        """Another process sends now: stop following the feed."""
+        self.keeper.unfollow()
+        self._stop_parts()
+
+    def _stop_parts(self) -> None:
+        services = self._services
+        services.clock.stop()
+        services.director.stop()
+        services.ranked_play.stop()
+        services.auto_reviews.stop()
+
+    def took_over(self) -> None:
+        """This process took over from another that stopped sending: what it kept of the
+        messages is read again, and it sends from now on."""
+        self._services.ledger.sending_again()
+        self.start()
+
+    def resumed(self) -> None:
+        """This process stayed the sender, but its lease lapsed a while by its own clock (it
+        was frozen, or the database slow) and nobody took it: what it held back meanwhile goes
+        now (what it kept of the messages is read again, in case another process sent in
+        between)."""
+        self._services.ledger.sending_again()
+        self.keeper.resume()
+
+    async def reconcile(self, *, taking_over: bool = False, handed_over: bool = False) -> int:
+        """Bring every open or recently ended game's messages up to date, and make the timed
+        moves that fell due while nobody was looking (start-up; taking over: then first wait
+        out what the sender before may still have on its way, see
+        :meth:`MessageKeeper.take_over`; ``handed_over``: the one before stepped down
+        cleanly). How many games were looked at."""
+        if taking_over:
+            owners = await self.keeper.take_over(handed_over=handed_over)
+        else:
+            owners = await self.keeper.reconcile()
+        self._services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)
+        return len(owners)
+
+    async def caught_up(self) -> None:
+        """Once the sends a reconciliation asked for are all made."""
+        await self.keeper.caught_up()
+
+    async def cancel_starts(self) -> None:
+        """Cancel the director's and the referee's start, if still under way (a stop: each
+        reads the store, which closes at the end of the stop; the next start does it again)."""
+        for task in self._starting:
+            task.cancel()
+        await asyncio.gather(*self._starting, return_exceptions=True)
+
+    async def close(self, timeout: float) -> Sequence[Owner]:
+        """The process stops: the clock, the director, the referee and the reviews stop, and
+        what is owed is sent within ``timeout`` seconds; the owners still owed something."""
+        self._stop_parts()
+        return await self.keeper.flush(timeout, last=True)

@@ -34,6 +34,7 @@ from bot.core.base.choices import (
 )
 from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.places import PlaceKind
 from bot.core.base.refusals import Refused
 from bot.core.base.text import Names, plural
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
@@ -44,7 +45,6 @@ from bot.core.games.games import Loaded
 from bot.core.games.hand_count import complete_cards
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.rules_help import HELP
-from bot.core.ranked.records import PlaceKind
 from bot.core.review.review import add_lines
 
 __all__ = [

@@ -5,8 +5,8 @@
   Activities are turned on in the developer portal, so syncing it replaces that one (an app
   has one Entry Point command at most). Its handler is ``APP_HANDLER`` (1): Discord sends the
   bot the interaction, and the bot answers it with ``LAUNCH_ACTIVITY`` (callback type 12), the
-  same answer as a table's *Play at the table* button (:meth:`DiscordIO.launch
-  <bot.discord.interactions.DiscordIO.launch>`), so both open the Activity the same way, and
+  same answer as a table's *Play at the table* button (:meth:`GameIO.launch
+  <bot.discord.game_io.GameIO.launch>`), so both open the Activity the same way, and
   nothing is posted in the channel for it (with ``DISCORD_LAUNCH_ACTIVITY`` Discord would
   launch it itself and post a message there). discord.py's command tree has no type for it:
   :class:`CribbageTree` takes its interactions before the tree looks for a command, and the
@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import aiohttp
@@ -81,13 +81,16 @@ class CribbageTree(app_commands.CommandTree[Any]):
     """The bot's command tree: an Entry Point command's interaction opens the Activity
     (discord.py's tree knows no command of that type, and would fail to find one)."""
 
+    #: What opens the Activity for an Entry Point command's interaction (handed in once the bot
+    #: is put together: the game's table, as its *Play at the table* does).
+    launch: Callable[[discord.Interaction[Any]], Awaitable[None]] | None = None
+
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Let the tree handle every interaction but the Entry Point command's."""
         data: dict[str, Any] = dict(interaction.data or {})
         if data.get("type") == PRIMARY_ENTRY_POINT:
-            io = getattr(interaction.client, "io", None)
-            if io is not None:
-                await io.launch(interaction)
+            if self.launch is not None:
+                await self.launch(interaction)
             return False
         return True
 

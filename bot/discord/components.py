@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Self, assert_never, cast
 
 import discord
 
+from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.replies import Click, ClickKind
 from bot.core.base.views import (
     LOBBY_ACTIONS,
@@ -42,7 +43,6 @@ from bot.core.base.views import (
     ResultControls,
     ReviewPages,
 )
-from bot.core.vocabulary import LEVEL_BLURBS, level_name
 from bot.discord import custom_ids as ids
 from bot.discord.clicks import Clicks
 from bot.discord.custom_ids import IdFormat

@@ -1,7 +1,7 @@
 """Carrying the ledger's requests to Discord, and saying how they went.
 
 The core decides which way a message goes (:mod:`bot.core.ledger.routes`) and what is kept of
-it; the :class:`Courier` makes one :class:`~bot.core.ledger.routes.Attempt` at a time with
+it; the :class:`Courier` makes one :class:`~bot.core.ledger.transport.Attempt` at a time with
 discord.py (paced by the core's :class:`~bot.core.ledger.pacer.Pacer`) and turns what Discord
 answers into what it means (:mod:`bot.core.ledger.transport`: the token is dead, the message is
 gone, the DMs are closed, the channel is not ours). It keeps nothing of the core's.
@@ -31,8 +31,9 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
+from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
-from bot.core.ports import (
+from bot.core.ledger.transport import (
     Attempt,
     Carried,
     ChannelClosed,
@@ -40,7 +41,7 @@ from bot.core.ports import (
     Fence,
     FollowupsUsedUp,
     MessageGone,
-    Pacer,
+    Pacing,
     PendingPost,
     Rejected,
     RequestKind,
@@ -50,7 +51,6 @@ from bot.core.ports import (
     Unsent,
     Way,
 )
-from bot.core.vocabulary import Owner
 from bot.discord.custom_ids import game_prefix
 from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
@@ -213,7 +213,7 @@ def _bot_failure(error: discord.HTTPException) -> Exception | None:
 class Courier:
     """Makes the ledger's attempts for one bot (the core's ``Transport``)."""
 
-    def __init__(self, client: discord.Client, pacer: Pacer) -> None:
+    def __init__(self, client: discord.Client, pacer: Pacing) -> None:
         self._client = client
         self._pacer = pacer
 

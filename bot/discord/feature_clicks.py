@@ -1,12 +1,13 @@
 """The clicks on the controls around the games (and, passed on, a hand's and a lobby's): a
 leaderboard's pages, a tournament's Join and Leave, a review's pages, a result's *Rematch*, the
-discard of the day's menu, the privacy buttons, and Yes or No under a question asked before
-something that cannot be taken back. Each is one call on the core, run and answered as every
-click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
+discard of the day's menu, the privacy buttons, a ranked card's buttons, and Yes or No under a
+question asked before something that cannot be taken back. Each is one call on the core, run
+and answered as every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import io
+from typing import Any
 
 import discord
 
@@ -14,72 +15,49 @@ from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
 from bot.core.services import Services
-from bot.discord.interactions import Call, is_organiser, send_error, user_of
+from bot.discord.game_io import GameIO
+from bot.discord.interactions import (
+    Call,
+    DiscordIO,
+    clicked_of,
+    is_organiser,
+    send_error,
+    user_of,
+)
 from bot.discord.places import cannot_post, is_moderator, place_of
 
-__all__ = ["Answering", "FeatureClicks"]
+__all__ = ["NOT_YOUR_DATA", "FeatureClicks"]
 
-
-class Answering(Protocol):
-    """What runs a core call for an interaction and answers it (the bot's
-    :class:`~bot.discord.interactions.DiscordIO`)."""
-
-    services: Services
-
-    async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
-        """Run ``call`` for a click and answer it."""
-        ...
-
-    async def command(
-        self, interaction: discord.Interaction[Any], call: Call, *, ephemeral: bool = True
-    ) -> None:
-        """Run ``call`` for a command and answer it."""
-        ...
-
-    async def data_file(self, interaction: discord.Interaction[Any], subject: int) -> None:
-        """Send person ``subject`` (who must be the one who clicked) their data, privately."""
-        ...
-
-    async def ranked_click(
-        self, interaction: discord.Interaction[Any], entry_id: int, action: str
-    ) -> None:
-        """A ranked card's button, run and answered."""
-        ...
-
-    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """A hand's control, run and answered."""
-        ...
-
-    async def lobby_click(
-        self, interaction: discord.Interaction[Any], game_id: int, action: str
-    ) -> None:
-        """A lobby's control, run and answered."""
-        ...
+#: The answer to a click on another person's privacy buttons.
+NOT_YOUR_DATA = "These buttons are someone else's: use `/cribbage privacy` for yours."
 
 
 class FeatureClicks:
-    """Turns the clicks on the controls around the games into calls on the core, and hands a
-    hand's and a lobby's controls to ``io`` (the bot's :class:`~bot.discord.clicks.Clicks`)."""
+    """Turns the clicks on the controls around the games into calls on ``services``, run and
+    answered through ``io``, and hands a hand's and a lobby's controls to ``game`` (the bot's
+    :class:`~bot.discord.clicks.Clicks`)."""
 
-    def __init__(self, io: Answering) -> None:
+    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+        self._services = services
         self._io = io
+        self._game = game
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: a discard, a card played, a count claimed, muggins called."""
-        await self._io.hand_click(interaction, click)
+        await self._game.hand_click(interaction, click)
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
     ) -> None:
         """A lobby button, or a level chosen in its "Add computer" menu."""
-        await self._io.lobby_click(interaction, game_id, action)
+        await self._game.lobby_click(interaction, game_id, action)
 
     async def page_click(
         self, interaction: discord.Interaction[Any], table: Pool, page: int, variant: str
     ) -> None:
         """A leaderboard's Previous, Next or other-table button (of ``variant``'s tables):
         that page, in place (where ``/cribbage leaderboard`` works: a server)."""
-        standings, which = self._io.services.standings, self._io.services.which
+        standings, which = self._services.standings, self._services.which
         place, user_id = place_of(interaction), interaction.user.id
         await self._io.click(
             interaction,
@@ -99,7 +77,7 @@ class FeatureClicks:
         """A tournament message's Join or Leave button (answered privately; the message is
         edited by the keeper)."""
         user, guild_id = user_of(interaction), interaction.guild_id
-        tournaments = self._io.services.tournaments
+        tournaments = self._services.tournaments
         await self._io.click(
             interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
         )
@@ -111,7 +89,7 @@ class FeatureClicks:
         answer; or a review page's Previous / Next: that page, in place."""
         # (Where it was clicked: a game outside servers is found only in its conversation.)
         user, place = user_of(interaction), place_of(interaction)
-        reviews = self._io.services.reviews
+        reviews = self._services.reviews
         if seat is None:
             await self._io.command(
                 interaction,
@@ -133,7 +111,7 @@ class FeatureClicks:
             await send_error(interaction, lacking)
             return
         user, guild_id, place = user_of(interaction), interaction.guild_id, place_of(interaction)
-        services, token = self._io.services, interaction.token
+        services, token = self._services, interaction.token
         rematches, which = services.rematches, services.which
         await self._io.command(
             interaction,
@@ -160,7 +138,7 @@ class FeatureClicks:
         """The discard of the day chosen: the answer replaces the menu's message (where
         ``/cribbage daily`` works: a server)."""
         user, place = user_of(interaction), place_of(interaction)
-        daily, which = self._io.services.daily, self._io.services.which
+        daily, which = self._services.daily, self._services.which
         await self._io.click(
             interaction,
             lambda: which.run(
@@ -177,9 +155,9 @@ class FeatureClicks:
         """``/cribbage privacy``'s buttons: the file of ``subject``'s data, or the question
         before it is deleted (in place)."""
         if action == "data":
-            await self._io.data_file(interaction, subject)
+            await self._data_file(interaction, subject)
             return
-        user, privacy = user_of(interaction), self._io.services.privacy
+        user, privacy = user_of(interaction), self._services.privacy
         await self._io.click(interaction, lambda: privacy.ask_forget(subject, user))
 
     async def confirm_click(
@@ -194,7 +172,7 @@ class FeatureClicks:
         moderator's permissions as they are at the click)."""
         user = user_of(interaction)
         guild_id = interaction.guild_id
-        services = self._io.services
+        services = self._services
         call: Call
         if action == "resign":
             call = lambda: services.moves.confirm_resign(  # noqa: E731
@@ -213,7 +191,7 @@ class FeatureClicks:
             privacy = services.privacy
             call = lambda: privacy.confirm_forget(subject, user, yes)  # noqa: E731
         elif action == "leave_match":
-            call = lambda: services.ranked.calls.confirm_leave(subject, user, yes)  # noqa: E731
+            call = lambda: services.ranked.confirm_leave(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
             call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
@@ -225,5 +203,36 @@ class FeatureClicks:
         self, interaction: discord.Interaction[Any], entry_id: int, action: str
     ) -> None:
         """A ranked card's *Stop searching* or *Play the expert instead*: the card says what
-        was done, in place (the expert's game is opened here, its table sent as any game's)."""
-        await self._io.ranked_click(interaction, entry_id, action)
+        was done, in place; the expert's game is opened at the card's place, its table sent as
+        any game's (where the bot is not a member, the click's token carries it there)."""
+        user, place = user_of(interaction), place_of(interaction)
+        ranked, clicked = self._services.ranked, clicked_of(interaction)
+        if action != "expert":
+            await self._io.click(interaction, lambda: ranked.stop(entry_id, user, clicked))
+            return
+        lacking = cannot_post(interaction)
+        if lacking is not None:
+            await send_error(interaction, lacking)
+            return
+        await self._io.click(
+            interaction, lambda: ranked.expert(entry_id, user, clicked, place=place)
+        )
+        # (At a private place the expert's game is a private table: this token posts it.)
+        await self._io.carry(interaction, None, moved=False, shown=clicked)
+
+    async def _data_file(self, interaction: discord.Interaction[Any], subject: int) -> None:
+        """*Send me my data* (``/cribbage privacy``): everything kept about the person who
+        clicked, as a file in a reply only they see (the interaction is deferred first: a
+        long record takes a while to gather). Someone else's button is refused."""
+
+        async def send() -> None:
+            user = user_of(interaction)
+            if subject != user.id:
+                await send_error(interaction, NOT_YOUR_DATA)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            made = await self._services.privacy.data_file(user)
+            attached = discord.File(io.BytesIO(made.data), filename=made.filename)
+            await interaction.followup.send(made.line, file=attached, ephemeral=True)
+
+        await self._io.entered(interaction, send())

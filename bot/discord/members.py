@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.core.ports import Pacer, RequestKind
+from bot.core.ledger.transport import Pacing, RequestKind
 from bot.discord.places import is_voice_chat
 from bot.store import Store
 
@@ -44,7 +44,7 @@ class DiscordMembers:
     def __init__(
         self,
         client: discord.Client,
-        pacer: Pacer,
+        pacer: Pacing,
         store: Store | None,
         *,
         fresh: float,

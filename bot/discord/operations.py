@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.core.ports import Pacer
+from bot.core.ledger.transport import Pacing
 from bot.ops.health import HEARTBEAT_SECONDS, Readiness
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
@@ -85,7 +85,7 @@ class Operations:
     _sender: str | None = None
     _wake: asyncio.Event | None = None
 
-    def watch(self, bot: commands.AutoShardedBot, pacer: Pacer, web: WebServer | None) -> None:
+    def watch(self, bot: commands.AutoShardedBot, pacer: Pacing, web: WebServer | None) -> None:
         """Serve what is read at each scrape, and count every interaction."""
         metrics, store, cluster = self.metrics, self.store, self.cluster
         store.db.observe = metrics.database_unit

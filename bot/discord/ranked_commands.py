@@ -1,5 +1,5 @@
-"""``/cribbage ranked ...``: ranked play across servers, a thin line over
-:class:`bot.core.ranked.ranked.Ranked`.
+"""``/cribbage ranked ...``: ranked play across servers, a thin line over the core's
+``services.ranked`` (:class:`bot.core.ranked.ranked.Ranked`).
 
 ``play`` works wherever the app reaches: a server's channel (that invited the bot or not), the
 bot's DM, a DM or group DM between people through the user install; not where the player is
@@ -17,8 +17,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.vocabulary import LadderSeason, PlaceKind
-from bot.discord.interactions import io_of, offered, run_here, user_of
+from bot.core.base.choices import LadderSeason
+from bot.core.base.places import PlaceKind
+from bot.core.services import Services
+from bot.discord.interactions import DiscordIO, user_of
 from bot.discord.places import place_of
 
 __all__ = ["RankedCommands"]
@@ -31,10 +33,13 @@ _SEASONS = [
 
 
 class RankedCommands(app_commands.Group):
-    """``/cribbage ranked``: play, leave, ladder, block, unblock."""
+    """``/cribbage ranked``: play, leave, ladder, block, unblock; run on ``services`` and
+    answered through ``io``."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services, io: DiscordIO) -> None:
         super().__init__(name="ranked", description="Ranked matches against players anywhere")
+        self._core = services
+        self._io = io
 
     @app_commands.command(
         name="play", description="Find a ranked opponent from any server or DM: a best of three"
@@ -44,9 +49,9 @@ class RankedCommands(app_commands.Group):
         tables below it."""
         user, place = user_of(interaction), place_of(interaction)
         avatar = str(interaction.user.display_avatar.url)
-        ranked = io_of(interaction).services.ranked.calls
+        ranked = self._core.ranked
         token = interaction.token
-        await run_here(
+        await self._io.run_here(
             interaction,
             lambda found: ranked.play(
                 user,
@@ -65,8 +70,8 @@ class RankedCommands(app_commands.Group):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """A search stops at once; a match asks first, privately."""
         user = user_of(interaction)
-        ranked = io_of(interaction).services.ranked.calls
-        await io_of(interaction).command(interaction, lambda: ranked.ask_leave(user))
+        ranked = self._core.ranked
+        await self._io.command(interaction, lambda: ranked.ask_leave(user))
 
     @app_commands.command(
         name="ladder", description="The ranked ladder: the top 50, your place, your matches"
@@ -83,37 +88,35 @@ class RankedCommands(app_commands.Group):
         which: LadderSeason = "this"
         if season is not None and season.value in ("last", "champions"):
             which = "last" if season.value == "last" else "champions"
-        ranked = io_of(interaction).services.ranked.calls
-        await io_of(interaction).command(
-            interaction, lambda: ranked.ladder(user, which), ephemeral=False
-        )
+        ranked = self._core.ranked
+        await self._io.command(interaction, lambda: ranked.ladder(user, which), ephemeral=False)
 
     @app_commands.command(name="block", description="Never be matched with this player again")
     @app_commands.describe(player="Someone you've met in a ranked match")
     async def block(self, interaction: discord.Interaction[Any], player: str) -> None:
         """Block a past opponent (privately)."""
         user = user_of(interaction)
-        ranked = io_of(interaction).services.ranked.calls
-        await io_of(interaction).command(interaction, lambda: ranked.block(user, player))
+        ranked = self._core.ranked
+        await self._io.command(interaction, lambda: ranked.block(user, player))
 
     @block.autocomplete("player")
     async def _block_whom(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        ranked = io_of(interaction).services.ranked.calls
-        return await offered(interaction, ranked.opponents(interaction.user.id, current))
+        ranked = self._core.ranked
+        return await self._io.offered(interaction, ranked.opponents(interaction.user.id, current))
 
     @app_commands.command(name="unblock", description="Let a player you blocked be matched again")
     @app_commands.describe(player="Someone you blocked")
     async def unblock(self, interaction: discord.Interaction[Any], player: str) -> None:
         """Lift a block (privately)."""
         user = user_of(interaction)
-        ranked = io_of(interaction).services.ranked.calls
-        await io_of(interaction).command(interaction, lambda: ranked.unblock(user, player))
+        ranked = self._core.ranked
+        await self._io.command(interaction, lambda: ranked.unblock(user, player))
 
     @unblock.autocomplete("player")
     async def _unblock_whom(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        ranked = io_of(interaction).services.ranked.calls
-        return await offered(interaction, ranked.blocked(interaction.user.id, current))
+        ranked = self._core.ranked
+        return await self._io.offered(interaction, ranked.blocked(interaction.user.id, current))

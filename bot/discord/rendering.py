@@ -18,14 +18,14 @@ import discord
 
 from bot.core.base.views import (
     MAX_LAID_OUT,
+    MAX_MESSAGE,
     TABLE_BUTTON,
     BoardPicture,
     LobbyControls,
     MessageView,
     Style,
 )
-from bot.core.messages import draw_board
-from bot.core.vocabulary import MAX_MESSAGE
+from bot.core.messages.boards import draw_board
 from bot.discord.components import controls_view
 
 __all__ = [

@@ -1,5 +1,5 @@
 """A tournament pairing's place on Discord: its message in the tournament's channel and the
-public thread started from it (the director's :class:`~bot.core.tournaments.director.Threads`).
+public thread started from it (the director's :class:`~bot.core.ledger.transport.Threads`).
 
 Both are made so that making them again after a stop makes nothing new: the message is posted
 with a nonce (Discord's ``enforce_nonce`` gives back the message made the first time), and a
@@ -17,7 +17,7 @@ from typing import Literal
 
 import discord
 
-from bot.core.ports import Pacer, RequestKind, ThreadRefused
+from bot.core.ledger.transport import Pacing, RequestKind, ThreadRefused
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 
@@ -34,7 +34,7 @@ ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
 class DiscordThreads:
     """Posts a pairing's message and starts its thread, with the bot's token."""
 
-    def __init__(self, client: discord.Client, pacer: Pacer) -> None:
+    def __init__(self, client: discord.Client, pacer: Pacing) -> None:
         self._client = client
         self._pacer = pacer
 

@@ -19,11 +19,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.services import Services
-from bot.core.vocabulary import DEFAULT_FORMAT, TOURNAMENT_SEATS
-from bot.discord.interactions import io_of, is_organiser, run_here, user_of
+from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, variant_choices
 from engine import formats
 from engine.outcome import Scoring
@@ -82,10 +82,12 @@ def _may_thread(interaction: discord.Interaction[Any]) -> bool:
 
 class TournamentCommands(app_commands.Group):
     """``/cribbage tournament``: open, enter, leave, start, cancel, standings, withdraw,
-    result."""
+    result; run on ``services`` and answered through ``io``."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services, io: DiscordIO) -> None:
         super().__init__(name="tournament", description="Tournaments on this server")
+        self._core = services
+        self._io = io
 
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
     @app_commands.describe(
@@ -115,7 +117,7 @@ class TournamentCommands(app_commands.Group):
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
         user, moderator = user_of(interaction), is_organiser(interaction)
-        core = io_of(interaction).services.tournaments
+        core = self._core.tournaments
         await self._threads_here(
             interaction,
             lambda found: core.new(
@@ -134,9 +136,8 @@ class TournamentCommands(app_commands.Group):
             ),
         )
 
-    @staticmethod
     async def _threads_here(
-        interaction: discord.Interaction[Any], act: Callable[[Resolved], Awaitable[Answer]]
+        self, interaction: discord.Interaction[Any], act: Callable[[Resolved], Awaitable[Answer]]
     ) -> None:
         """A command that starts threads in the tournament's channel: ``act`` on it, once the
         core found one here and the bot may start threads there (else the refusal)."""
@@ -145,13 +146,12 @@ class TournamentCommands(app_commands.Group):
         async def act_if_threads(found: Resolved) -> Answer:
             return await act(found) if may_thread else Answer.refuse(THREADS_NEEDED)
 
-        await run_here(interaction, act_if_threads)
+        await self._io.run_here(interaction, act_if_threads)
 
-    @staticmethod
-    async def _here(interaction: discord.Interaction[Any], act: Act) -> None:
+    async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
         """A command on the tournament here, if the core finds one here (else its refusal)."""
-        core, user = io_of(interaction).services, user_of(interaction)
-        await run_here(interaction, lambda found: act(core, found.channel_id, user))
+        core, user = self._core, user_of(interaction)
+        await self._io.run_here(interaction, lambda found: act(core, found.channel_id, user))
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -171,7 +171,7 @@ class TournamentCommands(app_commands.Group):
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""
         mod, user = is_organiser(interaction), user_of(interaction)
-        core = io_of(interaction).services.tournaments
+        core = self._core.tournaments
         await self._threads_here(
             interaction, lambda found: core.start(found.channel_id, user, moderator=mod)
         )

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import aiohttp
 import discord
 
-from bot.core.ports import Unwritten
+from bot.core.ledger.transport import Unwritten
 from bot.ops.metrics import Metrics
 
 __all__ = ["count_traffic", "route_of"]

@@ -428,7 +428,7 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
         assert lobby is not None
         before = await store.open_game_in_channel(general.id)
         # SIGTERM's first step: no new moves from here on, only the ones in flight finish.
-        running.client.io.closing = True
+        running.client.parts.io.closing = True
         join = await fd.click(bea, lobby, label="Join")
         assert join.ephemeral and join.words() == RESTARTING
         status = await fd.slash(bea, general, "/cribbage status")
@@ -438,7 +438,7 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
         assert before is not None and after is not None
         assert after.version == before.version and len(after.seats) == len(before.seats)
         assert "Bea" not in lobby.words()
-        running.client.io.closing = False
+        running.client.parts.io.closing = False
 
 
 async def test_any_hand_is_counted_privately_or_for_the_channel(

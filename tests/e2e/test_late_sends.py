@@ -53,7 +53,7 @@ async def test_an_edit_that_waited_while_the_lease_was_lost_is_never_written(
         await _choose(fd, al, hand)
         await fd.wait_for(lambda: fault.hits == 1)
         lease[0] = False
-        keeper = club.running.client.keeper
+        keeper = club.running.client.parts.sending.keeper
 
         def outcome() -> str | None:
             edits = [r for r in fd.requests[mark:] if re.match(table, r.route)]
@@ -153,7 +153,7 @@ async def test_the_turn_reaches_a_player_moving_by_command_where_they_typed(
         # Whoever plays first: their DM's edits are all spent for the next five seconds.
         dms = {u.id: fd.dm_channel(u).id for u in (al, bea)}
         for user in (al, bea):
-            club.running.client.pacer.spent_before(dms[user.id], RequestKind.EDIT, [0.0] * 5)
+            club.running.client.parts.pacer.spent_before(dms[user.id], RequestKind.EDIT, [0.0] * 5)
 
         def turn() -> tuple[Any, Message] | None:
             for user in (al, bea):

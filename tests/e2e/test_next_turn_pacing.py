@@ -15,10 +15,10 @@ import re
 import time
 from pathlib import Path
 
+from bot import assembly
 from bot.core.base.timing import CHANNEL_PERIOD
 from bot.core.ledger.pacer import CHANNEL_LIMIT, GLOBAL_LIMIT
 from bot.core.ledger.transport import RequestKind
-from bot.discord.app import CribbageBot
 from bot.settings import Settings
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Message, User
@@ -60,9 +60,9 @@ async def test_the_next_turn_comes_while_the_channels_edits_are_spent(
         settings = Settings(
             discord_token=fd.bot_token, dev_guild_id=guild.id, member_check_seconds=0.0
         )
-        running = await bots.in_process(lambda: CribbageBot(settings, store=store))
+        running = await bots.in_process(lambda: assembly.client(settings, store=store))
         client = running.client
-        pacer = client.pacer
+        pacer = client.parts.pacer
 
         def lobby() -> Message | None:
             joinable = (
@@ -94,7 +94,7 @@ async def test_the_next_turn_comes_while_the_channels_edits_are_spent(
         assert turn is not None
         mover, hand = turn
         other = bea if mover is al else al
-        await fd.wait_for(lambda: not client.keeper.busy)
+        await fd.wait_for(lambda: not client.parts.sending.keeper.busy)
 
         # The channel's edits are spent, and stay so for the rest of the test.
         bucket = pacer._channel(general.id, RequestKind.EDIT)

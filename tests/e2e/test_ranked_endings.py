@@ -74,7 +74,7 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         await driver.next_game()
         first = driver.game_id
         clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-        core.ranked.referee.look(match_id)
+        core.ranked_play.referee.look(match_id)
         ran_out = "Bea's clock ran out — 🏆 Al wins"
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.core.base.places import NO_THREADS_IN_VOICE
-from bot.discord.interactions import NO_TABLE_ON_STAGE
+from bot.discord.game_io import NO_TABLE_ON_STAGE
 from engine.phase import Phase
 from fakediscord import Channel, Message, User
 from fakediscord.model import walk_components

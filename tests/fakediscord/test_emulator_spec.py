@@ -67,10 +67,10 @@ async def test_an_integer_option_over_2_53_minus_1_refuses_the_whole_command_lis
 async def test_the_bots_commands_fit_the_description_and_discords_size_limit() -> None:
     from discord import app_commands
 
-    from bot.discord.commands import CribbageCommands
+    from tests.helpers.commands import the_commands
 
     tree = app_commands.CommandTree(discord_client())
-    tree.add_command(CribbageCommands())
+    tree.add_command(the_commands())
     [command] = [c.to_dict(tree) for c in tree.get_commands()]
     judge = openapi.load()
     found = judge.operation("PUT", "/applications/1/commands")

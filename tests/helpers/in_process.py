@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from bot import assembly
 from bot.core.services import Services
 from bot.discord.app import CribbageBot
 from bot.settings import Settings
@@ -93,8 +94,8 @@ async def start_in_process(
 
     def make() -> CribbageBot:
         if defer_after is None:
-            return CribbageBot(settings, store=store, services=service)
-        return CribbageBot(settings, store=store, services=service, defer_after=defer_after)
+            return assembly.client(settings, store=store, services=service)
+        return assembly.client(settings, store=store, services=service, defer_after=defer_after)
 
     return await bots.in_process(make)
 
@@ -144,7 +145,9 @@ async def everywhere(
     async with await Store.open(database) as store:
         core = service(store)
         settings = Settings(discord_token=bots.fd.bot_token)
-        running = await bots.in_process(lambda: CribbageBot(settings, store=store, services=core))
+        running = await bots.in_process(
+            lambda: assembly.client(settings, store=store, services=core)
+        )
         try:
             yield core
         finally:

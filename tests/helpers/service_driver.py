@@ -14,12 +14,12 @@ from bot.core.base.delivery import Owed
 from bot.core.base.feed import Change
 from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
+from bot.core.base.places import PlaceKind
 from bot.core.base.replies import Answer, Click, Clicked, User
 from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
-from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -369,7 +369,7 @@ async def search_ranked(
     """``/cribbage ranked play`` by ``user`` from ``channel_id`` (a server's channel with
     ``guild_id``, else their DM through their own install); its answer, which says yes."""
     place = PlaceKind.SERVER if guild_id is not None else PlaceKind.PRIVATE
-    answer = await service.ranked.calls.play(
+    answer = await service.ranked.play(
         user, avatar=avatar, guild_id=guild_id, channel_id=channel_id, place=place, token=None
     )
     assert answer.ok, answer.reply.text

@@ -86,6 +86,7 @@ __all__ = [
     "Facts",
     "Here",
     "Place",
+    "PlaceKind",
     "Reach",
     "Resolved",
     "Scope",
@@ -160,6 +161,29 @@ class Here(Enum):
     OVER = auto()
     #: No game ever.
     EMPTY = auto()
+
+
+class PlaceKind(StrEnum):
+    """What the place a player queued from is, as far as the bot's token goes."""
+
+    #: A channel of a server that invited the bot.
+    SERVER = "server"
+    #: Where the bot is not a member: a DM or group DM between people, or a server that did not
+    #: invite it, reached through the player's user install.
+    PRIVATE = "private"
+    #: The player's DM with the bot.
+    BOT_DM = "bot_dm"
+
+    @classmethod
+    def of(cls, place: Place) -> PlaceKind:
+        """The kind of ``place``, as far as the bot's token goes.
+
+        >>> PlaceKind.of(Place(Spot.THREAD, 5, guild_id=1)), PlaceKind.of(Place(Spot.BOT_DM, 6))
+        (<PlaceKind.SERVER: 'server'>, <PlaceKind.BOT_DM: 'bot_dm'>)
+        """
+        if not place.bot_member:
+            return cls.PRIVATE
+        return cls.BOT_DM if place.spot is Spot.BOT_DM else cls.SERVER
 
 
 # -- the commands and how far each reaches ------------------------------------------------------

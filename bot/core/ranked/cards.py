@@ -16,12 +16,13 @@ from collections.abc import Callable, Mapping
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
+from bot.core.base.places import PlaceKind
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
 from bot.core.games.records import ordinal
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
-from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord
+from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, RatingRecord
 from bot.core.ranked.storage import CardStore
 from bot.core.ranked.words import rating_words
 

@@ -20,7 +20,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.places import Place
+from bot.core.base.places import Place, PlaceKind
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
 from bot.core.base.text import escape
@@ -33,14 +33,7 @@ from bot.core.ranked.cards import CARD, CardMessages, card_view
 from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
-from bot.core.ranked.records import (
-    AlreadyRanked,
-    EntryRecord,
-    EntryStatus,
-    MatchRecord,
-    PlaceKind,
-    Search,
-)
+from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, Search
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,

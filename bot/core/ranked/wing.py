@@ -2,10 +2,11 @@
 referee, and the projectors of its messages, built on the games, the ledger's port and one store.
 
 :func:`ranked_play` is the one place the rest of the core meets this wing: it hands the cards'
-and the places' projectors to the ledger (``draw_with``), makes each change of a game played apart a
-change of its places (in every process), and hands back :class:`RankedPlay`, whose
-:meth:`~RankedPlay.start` and :meth:`~RankedPlay.stop` the process that sends calls (the
-referee, and the sweep of the queue every few seconds).
+and the places' projectors to the ledger (``draw_with``), makes each change of a game played
+apart a change of its places (in every process), and hands back the calls (what a person asks
+of ranked play) and :class:`RankedPlay`, whose :meth:`~RankedPlay.start` and
+:meth:`~RankedPlay.stop` the process that sends calls (the referee, and the sweep of the queue
+every few seconds).
 """
 
 from __future__ import annotations
@@ -42,10 +43,9 @@ LOOK_AT_MATCHES_EVERY = 15.0
 
 @dataclass(eq=False)
 class RankedPlay:
-    """Ranked play's parts: ``calls`` (what the Discord layer asks), the ``queue``, the
-    ``referee`` and the turn clock."""
+    """Ranked play as the process that sends runs it: the ``queue`` (swept every few
+    seconds), the ``referee`` and the turn clock."""
 
-    calls: Ranked
     queue: Matchmaker
     referee: Referee
     turns: TurnClock
@@ -106,10 +106,11 @@ def ranked_play(
     page_link: Callable[[int], str | None] | None = None,
     launch: bool = False,
     retention: float | None = None,
-) -> RankedPlay:
+) -> tuple[Ranked, RankedPlay]:
     """Ranked play on ``store``: its projectors handed to the ledger (``draw_with``), what its
     calls' answers keep told to it (``news``), the interactions that carry its places'
-    messages given to it (``carriers``), the places following ``feed``; the parts.
+    messages given to it (``carriers``), the places following ``feed``; its calls, and the
+    parts the process that sends runs.
     ``turn_seconds``: how long a turn lasts; the rest as the games' messages take them."""
     turns = TurnClock(turn_seconds)
     places = PlaceFeed(feed)
@@ -134,4 +135,4 @@ def ranked_play(
         store, feed, games, lobbies, moves.resign, carriers, turns, matches, places, clock=clock
     )
     calls = Ranked(store, games, lobbies, news, carriers, feed, queue, cards, clock=clock)
-    return RankedPlay(calls, queue, referee, turns, clock)
+    return calls, RankedPlay(queue, referee, turns, clock)

@@ -23,12 +23,12 @@ from bot.core.base.places import (
     SEATED_HERE,
     Ask,
     Place,
+    PlaceKind,
     Resolved,
     Spot,
 )
 from bot.core.base.refusals import no_game
 from bot.core.base.replies import Answer, Choice, User
-from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.store import Store
 
@@ -44,7 +44,7 @@ GROUP = Place(Spot.PRIVATE, 30)
 async def _done(service: Services) -> AsyncIterator[None]:
     """After each test: stop refereeing, and write what was sent (before the store closes)."""
     yield
-    service.ranked.stop()
+    service.ranked_play.stop()
     await service.ledger.writes.flush()
 
 
@@ -52,7 +52,7 @@ async def _search(service: Services, user: User, place: Place) -> Answer:
     """``/cribbage ranked play`` by ``user`` in ``place``, through the resolver."""
 
     async def play(found: Resolved) -> Answer:
-        return await service.ranked.calls.play(
+        return await service.ranked.play(
             user,
             avatar=None,
             guild_id=found.guild_id,
@@ -69,8 +69,8 @@ async def _dealt(service: Services, store: Store) -> int:
     its channel."""
     assert (await _search(service, AL, GENERAL)).ok
     assert (await _search(service, BEA, BEAS_DM)).ok
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None
     [game] = await store.match_games(entry.match_id)
@@ -163,7 +163,7 @@ async def test_between_two_games_of_a_match_its_players_are_told_the_next_is_bei
     # Game 1 over (Bea resigned it), game 2 not dealt yet (the referee stopped a moment):
     # not "There's no game in this channel" at Al's place, where he cannot open one either.
     first = await _dealt(service, store)
-    service.ranked.referee.stop()
+    service.ranked_play.referee.stop()
     assert (await service.moves.resign(first, BEA)).ok
     for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS, Ask.RESIGN):
         assert await _acts_on(service, ask, GENERAL, AL) == RANKED_NEXT_GAME
@@ -172,8 +172,8 @@ async def test_between_two_games_of_a_match_its_players_are_told_the_next_is_bei
     # A review, or a check of the shuffles, acts on the game just over.
     assert await _acts_on(service, Ask.REVIEW, GENERAL, AL) == first
     # The next game dealt, the commands act on it.
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     second = await _acts_on(service, Ask.HAND, GENERAL, AL)
     assert isinstance(second, int) and second != first
     assert await service.which.ranked_game(GENERAL.channel_id, AL.id) == second
@@ -182,17 +182,17 @@ async def test_between_two_games_of_a_match_its_players_are_told_the_next_is_bei
 async def test_a_game_over_that_decides_the_match_says_so(service: Services, store: Store) -> None:
     first = await _dealt(service, store)
     assert (await service.moves.resign(first, BEA)).ok
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.idle()
     second = await _acts_on(service, Ask.HAND, GENERAL, AL)
     assert isinstance(second, int)
     # Al won game 1; Bea resigns game 2 before the referee counts it: it decides the match.
-    service.ranked.referee.stop()
+    service.ranked_play.referee.stop()
     assert (await service.moves.resign(second, BEA)).ok
     assert await _acts_on(service, Ask.STATUS, GENERAL, AL) == RANKED_DECIDED
     assert await _acts_on(service, Ask.HAND, BEAS_DM, BEA) == RANKED_DECIDED
     # Once decided, the match is over: Al's commands at #general are the place's again.
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     assert await store.live_entry(AL.id) is None
     assert await _acts_on(service, Ask.HAND, GENERAL, AL) == no_game("this channel")
 

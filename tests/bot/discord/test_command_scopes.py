@@ -7,7 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.core.base.places import SCOPES, Ask
-from bot.discord.commands import CribbageCommands
+from tests.helpers.commands import the_commands
 
 
 def _names(group: app_commands.Group, prefix: str = "") -> list[str]:
@@ -23,6 +23,6 @@ def _names(group: app_commands.Group, prefix: str = "") -> list[str]:
 
 
 def test_every_command_has_a_scope_and_every_scope_a_command() -> None:
-    declared = _names(CribbageCommands())
+    declared = _names(the_commands())
     assert sorted(declared) == sorted(ask.value for ask in Ask)
     assert set(SCOPES) == set(Ask)

@@ -13,7 +13,7 @@ from typing import Any
 from discord import app_commands
 
 from bot.core.games.rules_help import HELP, RULES_TOPICS
-from bot.discord.commands import CribbageCommands
+from tests.helpers.commands import the_commands
 
 ROOT = Path(__file__).resolve().parents[3]
 #: A command in code spans: `/cribbage ...`.
@@ -76,7 +76,7 @@ def _problem(line: str, group: app_commands.Group) -> str | None:
 
 
 def test_every_command_written_is_one_that_can_be_typed() -> None:
-    group = CribbageCommands()
+    group = the_commands()
     problems = [
         f"{where}: `{line}`: {problem}"
         for where, text in _texts()

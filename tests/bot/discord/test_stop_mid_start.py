@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot import early_stop
+from bot import assembly, early_stop
 from bot.core.base.owners import Owner
 from bot.core.ledger import MessageKeeper
 from bot.discord.app import CribbageBot
-from bot.discord.launch import run_bot
+from bot.launch import run_bot
 from bot.settings import Settings
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
@@ -54,7 +54,7 @@ async def test_a_stop_during_the_start_ups_reconciliation_cancels_it_before_the_
         dev_guild_id=guild.id,
         database_path=str(tmp_path / "bot.db"),
     )
-    running = await bots.in_process(lambda: CribbageBot(settings))
+    running = await bots.in_process(lambda: assembly.client(settings))
     await asyncio.wait_for(entered.wait(), timeout=30)
 
     await running.stop()  # closes the bot, and the store it opened
@@ -71,7 +71,7 @@ async def test_on_ready_after_a_stop_began_reads_nothing(
         dev_guild_id=guild.id,
         database_path=str(tmp_path / "bot.db"),
     )
-    running = await bots.in_process(lambda: CribbageBot(settings))
+    running = await bots.in_process(lambda: assembly.client(settings))
     bot: CribbageBot = running.client
     await running.stop()  # closes the bot, and the store it opened
     asked: list[str] = []

@@ -153,10 +153,10 @@ async def test_the_ranked_queue_is_read_from_the_database(service: Services, sto
     assert other.registry.get_sample_value("cribbage_queue_length", queue) == 1
     waiting = await store.live_entry(CY.id)
     assert waiting is not None
-    assert (await service.ranked.calls.stop(waiting.id, CY, None)).ok
+    assert (await service.ranked.stop(waiting.id, CY, None)).ok
     await metrics.refresh()
     assert metrics.registry.get_sample_value("cribbage_queue_length", queue) == 0
-    service.ranked.stop()
+    service.ranked_play.stop()
     await service.ledger.writes.flush()
 
 

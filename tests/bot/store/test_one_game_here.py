@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.places import RANKED_HERE, SEARCHING_HERE, SEATED_HERE
+from bot.core.base.places import RANKED_HERE, SEARCHING_HERE, SEATED_HERE, PlaceKind
 from bot.core.base.store_errors import RankedHere, SeatedHere, StoreError
 from bot.core.games.records import SeatRecord
-from bot.core.ranked.records import EntryRecord, EntryStatus, PlaceKind, Search
+from bot.core.ranked.records import EntryRecord, EntryStatus, Search
 from bot.store import Store
 
 AL, BEA, CY = SeatRecord(0, 1, "Al"), SeatRecord(1, 2, "Bea"), SeatRecord(0, 3, "Cy")

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, PlaceKind, Search
+from bot.core.base.places import PlaceKind
+from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
 
 

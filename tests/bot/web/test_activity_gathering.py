@@ -201,7 +201,7 @@ async def test_nobody_is_dealt_in_where_their_ranked_search_waits(
     assert answer["ok"], answer
     record = await _game(service)
     assert [s.name for s in record.seats] == ["Al", "Cy (server)"]
-    service.ranked.stop()
+    service.ranked_play.stop()
     await service.ledger.writes.flush()
 
 

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core.base.places import SEARCHING_HERE
+from bot.core.base.places import SEARCHING_HERE, PlaceKind
 from bot.core.base.replies import User
-from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.activity.server import ActivityServer
@@ -45,13 +44,13 @@ async def client(service: Services, store: Store) -> AsyncIterator[TestClient[An
     async with TestClient(TestServer(server.app())) as test_client:
         yield test_client
     activity.stop()
-    service.ranked.stop()
+    service.ranked_play.stop()
     await service.ledger.writes.flush()
 
 
 async def _queue(service: Services, user: User, guild: int | None, channel: int) -> None:
     place = PlaceKind.SERVER if guild is not None else PlaceKind.PRIVATE
-    answer = await service.ranked.calls.play(
+    answer = await service.ranked.play(
         user, avatar=None, guild_id=guild, channel_id=channel, place=place, token=None
     )
     assert answer.ok, answer.reply.text
@@ -62,8 +61,8 @@ async def test_the_activity_at_a_players_place_shows_their_ranked_game(
 ) -> None:
     await _queue(service, BEA, None, BEA_DM)
     await _queue(service, AL, GUILD, CHANNEL)
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None
     (game,) = await store.match_games(entry.match_id)
@@ -130,14 +129,14 @@ async def test_between_two_games_of_the_match_the_activity_shows_the_one_just_ov
     # just over, not the channel's (none, with a new game offered that he may not open).
     await _queue(service, BEA, None, BEA_DM)
     await _queue(service, AL, GUILD, CHANNEL)
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None
     (game,) = await store.match_games(entry.match_id)
     record = await store.get_game(game.game_id)
     assert record is not None
-    service.ranked.referee.stop()
+    service.ranked_play.referee.stop()
     assert (await service.moves.resign(record.channel_id, BEA)).ok
     al = {"Authorization": "Bearer " + await _session(client, AL)}
     seen = await (await client.get("/activity/api/state", headers=al)).json()

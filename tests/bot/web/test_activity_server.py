@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.core.base.replies import Answer, User
 from bot.core.games.games import Loaded
 from bot.core.services import Services
-from bot.discord.commands import _PLAYERS
+from bot.discord.game_commands import PLAYERS as _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused

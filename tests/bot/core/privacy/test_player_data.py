@@ -155,8 +155,8 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     await store.block_player(BEA.id, AL.id, AL.name, now=5.0)
     for user, place in ((AL, 7001), (di, 7004)):
         await search_ranked(service, user, place)
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None and entry.match_id != first
     second = entry.match_id
@@ -166,7 +166,7 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert {m["id"] for m in data["ranked_matches"]} == {first, second}
     done = await service.privacy.confirm_forget(AL.id, AL, True)
     assert done.ok, done.reply.text
-    service.ranked.stop()
+    service.ranked_play.stop()
     left = await store.ranked_match(second)
     assert left is not None and left.how == "left" and left.winner == di.id
     [game] = await store.match_games(second)

@@ -159,7 +159,7 @@ async def test_every_trace_of_a_person_is_in_the_inventory_in_the_file_and_then_
 
     done = await service.privacy.confirm_forget(ZED.id, ZED, True)
     assert done.ok, done.reply.text
-    service.ranked.stop()
+    service.ranked_play.stop()
     assert await _where(store, ZED) == {}, "his id or name is still there"
     await service.ledger.writes.flush()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from bot.core.base.places import PlaceKind
 from bot.core.ranked.matching import (
     ANYONE_AFTER,
     WINDOW_AT_FIRST,
@@ -14,7 +15,7 @@ from bot.core.ranked.matching import (
     pick,
     window,
 )
-from bot.core.ranked.records import EntryRecord, EntryStatus, PlaceKind
+from bot.core.ranked.records import EntryRecord, EntryStatus
 
 
 def entry(

@@ -13,7 +13,7 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.owners import Owner
-from bot.core.base.places import Place, Spot
+from bot.core.base.places import Place, PlaceKind, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
@@ -21,14 +21,7 @@ from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
 from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
-from bot.core.ranked.records import (
-    EntryRecord,
-    EntryStatus,
-    MatchRecord,
-    MatchStatus,
-    PlaceKind,
-    Search,
-)
+from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, MatchStatus, Search
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -64,7 +57,7 @@ def _place(user: User) -> tuple[int | None, int, PlaceKind]:
 async def _play(service: Services, user: User) -> Answer:
     """``/cribbage ranked play`` by ``user`` from their place; its answer, landed."""
     guild, channel, place = _place(user)
-    answer = await service.ranked.calls.play(
+    answer = await service.ranked.play(
         user, avatar=None, guild_id=guild, channel_id=channel, place=place, token=f"t{user.id}"
     )
     if answer.ok:
@@ -77,7 +70,7 @@ async def _play(service: Services, user: User) -> Answer:
 async def _done(service: Services) -> AsyncIterator[None]:
     """After each test: stop refereeing, and write what was sent (before the store closes)."""
     yield
-    service.ranked.stop()
+    service.ranked_play.stop()
     await service.ledger.writes.flush()
 
 
@@ -88,8 +81,8 @@ async def _entry_status(store: Store, user: User) -> EntryStatus | None:
 
 async def _dealt(service: Services, store: Store, match_id: int) -> GameRecord:
     """Referee until the match's next game is dealt; it."""
-    await service.ranked.referee.start()
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
     games = await store.match_games(match_id)
     record = await store.get_game(games[-1].game_id)
     assert record is not None and record.status == "active"
@@ -133,9 +126,9 @@ async def test_one_queue_or_one_match_at_a_time(service: Services, store: Store)
         assert await _entry_status(store, user) is EntryStatus.MATCHED
     entry = await store.live_entry(AL.id)
     assert entry is not None
-    stop = await service.ranked.calls.stop(entry.id, AL, None)
+    stop = await service.ranked.stop(entry.id, AL, None)
     assert not stop.ok and stop.reply.text == IN_A_MATCH
-    stranger = await service.ranked.calls.stop(entry.id, CY, None)
+    stranger = await service.ranked.stop(entry.id, CY, None)
     assert not stranger.ok and "someone else's" in stranger.reply.text
 
 
@@ -158,11 +151,11 @@ async def test_no_search_while_a_process_of_a_release_before_ranked_play_runs(
 
 
 async def _leave(service: Services, store: Store, user: User) -> None:
-    asked = await service.ranked.calls.ask_leave(user)
+    asked = await service.ranked.ask_leave(user)
     assert asked.ok and asked.reply.view is not None
     controls = asked.reply.view.controls
     match_id = getattr(controls, "subject", 0)
-    left = await service.ranked.calls.confirm_leave(match_id, user, True)
+    left = await service.ranked.confirm_leave(match_id, user, True)
     assert left.ok, left.reply.text
 
 
@@ -177,7 +170,7 @@ async def test_never_the_same_opponent_twice_in_a_row_and_blocks_hold(
     await _play(service, AL)
     await _play(service, BEA)
     clock.advance(seconds=ANYONE_AFTER)
-    assert await service.ranked.queue.sweep() == []
+    assert await service.ranked_play.queue.sweep() == []
     assert await _entry_status(store, AL) is EntryStatus.SEARCHING
     # Al blocked Cy (they met before: Al's list offers him): Cy is paired with Bea instead.
     await store.block_player(AL.id, CY.id, CY.name, now=clock().timestamp())
@@ -191,7 +184,7 @@ async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
     service: Services, store: Store, clock: Clock
 ) -> None:
     now = clock().timestamp()
-    queue = service.ranked.queue
+    queue = service.ranked_play.queue
     far = [
         await _queued(store, user, 300 + n, now, mu=mu)
         for n, (user, mu) in enumerate(((AL, 15.0), (BEA, 35.0)))
@@ -293,12 +286,12 @@ async def _lost_on_the_clock(
     mover = User(other.user_id or 0, other.name)
     thrown = await service.moves.discard(game.channel_id, mover, f"{hand[0].code} {hand[1].code}")
     assert thrown.ok, thrown.reply.text
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.idle()
     still = await store.get_game(game.id)
     assert still is not None and still.status == "active", "not before its time"
     clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-    service.ranked.referee.look(match_id)
-    await service.ranked.referee.idle()
+    service.ranked_play.referee.look(match_id)
+    await service.ranked_play.referee.idle()
     return game
 
 
@@ -312,13 +305,13 @@ async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_o
     await _lost_on_the_clock(service, store, clock, match_id, AL)
     await _lost_on_the_clock(service, store, clock, match_id, BEA)
     third = await _dealt(service, store, match_id)
-    asked = await service.ranked.calls.ask_leave(BEA)
+    asked = await service.ranked.ask_leave(BEA)
     assert "You lose the match (and the game being played)" in asked.reply.text
-    left = await service.ranked.calls.confirm_leave(match_id, BEA, True)
+    left = await service.ranked.confirm_leave(match_id, BEA, True)
     assert left.ok and left.reply.text == (
         "You left the match: Al wins it 2–1 (with the game being played)."
     )
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.idle()
     match = await store.ranked_match(match_id)
     assert match is not None and (match.winner, match.how) == (AL.id, Ending.LEFT)
     assert (match.wins_of(AL.id), match.wins_of(BEA.id)) == (2, 1)
@@ -345,7 +338,7 @@ async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_o
         card = await service.ledger.owed(Owner.ranked(entry_id))
         assert card is not None
         assert "Al won 2–1 (Bea left the match)." in card.owed[0].view.content
-    ladder = (await service.ranked.calls.ladder(BEA)).reply.text
+    ladder = (await service.ranked.ladder(BEA)).reply.text
     assert "**Bea's latest matches**" in ladder
     assert "Lost 1–2 against **Al** (Bea left the match) · " in ladder, ladder
 
@@ -357,7 +350,7 @@ async def test_a_match_left_before_anything_was_won_reads_1_0(
     match_id = await _matched(service, store)
     game = await _dealt(service, store, match_id)
     await _leave(service, store, AL)
-    await service.ranked.referee.idle()
+    await service.ranked_play.referee.idle()
     match = await store.ranked_match(match_id)
     assert match is not None and (match.wins_of(BEA.id), match.wins_of(AL.id)) == (1, 0)
     owing = await service.ledger.owed(Owner.place(game.id, 1))
@@ -372,7 +365,7 @@ async def test_block_says_why_it_cannot_block_each_choice(
     # Issue 54, item 17: nobody met yet, yourself, someone never met (by name or by id), a
     # name two opponents share, someone blocked already: each its own sentence. A name typed
     # as the list shows it blocks that player.
-    calls = service.ranked.calls
+    calls = service.ranked
     refused = await calls.block(AL, "Bea")
     assert not refused.ok and refused.reply.text == BLOCK_NOBODY_MET
     await _play(service, AL)
@@ -413,10 +406,10 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     conversation = Place(Spot.PRIVATE, entry.channel_id)
     # Cy's lobby there first: the place is named as it is (not "this channel").
     assert (await service.lobbies.new_game(None, entry.channel_id, CY, private=True)).ok
-    busy = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
+    busy = await service.ranked.expert(entry.id, BEA, None, place=conversation)
     assert not busy.ok and busy.reply.text == refusals.busy("this conversation")
     assert (await service.lobbies.cancel(entry.channel_id, CY)).ok
-    answer = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
+    answer = await service.ranked.expert(entry.id, BEA, None, place=conversation)
     assert answer.ok and answer.reply.text == EXPERT_INSTEAD, answer.reply.text
     assert answer.update is not None and "Bea stopped searching" in answer.update.content
     assert await store.live_entry(BEA.id) is None
@@ -424,10 +417,10 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     assert game is not None and game.private and game.vs_computer
     assert [s.level for s in game.seats if s.is_computer] == ["expert"]
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
-    again = await service.ranked.calls.expert(entry.id, BEA, None, place=conversation)
+    again = await service.ranked.expert(entry.id, BEA, None, place=conversation)
     assert not again.ok and again.reply.text == SEARCH_OVER
     dm = await _queued(store, CY, 999, clock().timestamp(), place=PlaceKind.BOT_DM)
-    refused = await service.ranked.calls.expert(dm.id, CY, None, place=Place(Spot.BOT_DM, 999))
+    refused = await service.ranked.expert(dm.id, CY, None, place=Place(Spot.BOT_DM, 999))
     assert not refused.ok and refused.reply.text == NO_EXPERT_HERE
     assert await store.open_game_in_channel(999) is None
 
@@ -450,7 +443,7 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
             " updated_at, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*row, row[3] - 3 * row[4]),
         )
-    this = await service.ranked.calls.ladder(AL, "this")
+    this = await service.ranked.ladder(AL, "this")
     assert this.ok and not this.reply.ephemeral
     text = this.reply.text
     listed = [line for line in text.splitlines() if line[:1].isdigit() and ". " in line]
@@ -462,10 +455,10 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
         and "1 more match before a rank" in text
     )
     assert f"Champion of {season_name(before)}: **Bea**" in text
-    last = await service.ranked.calls.ladder(CY, "last")
+    last = await service.ranked.ladder(CY, "last")
     assert "Final standings" in last.reply.text and "Champion: **Bea**" in last.reply.text
     assert "**Cy**: #2 of 2" in last.reply.text
-    champions = await service.ranked.calls.ladder(CY, "champions")
+    champions = await service.ranked.ladder(CY, "champions")
     assert f"**{season_name(before)}**: Bea" in champions.reply.text
     assert len(text) <= 4000
 
@@ -484,10 +477,10 @@ async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
         return await matches_since(since)
 
     monkeypatch.setattr(store, "matches_since", slow_matches_since)
-    starting = asyncio.create_task(service.ranked.start())
+    starting = asyncio.create_task(service.ranked_play.start())
     await reading.wait()
-    service.ranked.stop()
+    service.ranked_play.stop()
     go_on.set()
     await starting
-    assert not service.ranked.referee.running
-    assert not service.ranked.sweeping
+    assert not service.ranked_play.referee.running
+    assert not service.ranked_play.sweeping

@@ -1,4 +1,6 @@
-"""Starting the bot: the store opened and checked before logging in, closed on every way out.
+"""Starting the bot (``python -m bot`` runs :func:`run_bot`): the store opened and checked before
+logging in, the client the composition root makes (:func:`bot.assembly.client`) logged in and
+connected, the store closed on every way out.
 
 :func:`run_bot` (as discord.py's ``examples/advanced_startup.py`` does) opens the store (which
 checks the file, refuses a newer schema or a read-only file, and changes nothing) before
@@ -17,14 +19,15 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import aiohttp
 import discord
 import yarl
 
-from bot import early_stop
-from bot.core.ports import UnusableStore
+from bot import assembly, early_stop
+from bot.core.base.store_errors import UnusableStore
 from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError
@@ -53,7 +56,7 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
 async def open_store(settings: Settings) -> Store:
     """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked but not yet brought
     to this release's schema (the bot does that once Discord has taken its token, see
-    :meth:`CribbageBot.setup_hook <bot.discord.app.CribbageBot.setup_hook>`); a
+    :func:`bot.assembly.assemble`); a
     :class:`StartupError` naming the setting when it cannot be used (nothing on disk changed
     then)."""
     try:
@@ -123,7 +126,6 @@ async def run_bot(settings: Settings) -> None:
     raise_open_files()
     held = HeldLog()
     new_file = _new_database_file(settings)
-    loop = asyncio.get_running_loop()
     starting = asyncio.current_task()
     assert starting is not None
     bot: CribbageBot | None = None
@@ -143,36 +145,47 @@ async def run_bot(settings: Settings) -> None:
             # cancelling unwinds whatever was opened so far, the store included.
             starting.cancel()
 
+    with _on_stop_signals(stop):
+        if early_stop.requested():
+            # A stop signal came before these handlers, and Python dropped the SystemExit it
+            # raised (inside an import's weakref callback, say): stop now, as it asked.
+            stop()
+        try:
+            store = await open_store(settings)
+            try:
+                bot = assembly.client(settings, store=store)
+                async with bot:
+                    await _log_in(bot, token, settings)
+                    held.release()
+                    await bot.connect()
+            finally:
+                log.info("database round trips: %d", store.db.round_trips)
+                # The store's worker thread would keep the process alive: close it whatever
+                # happened (shielded, so a stop signal now cannot leave it half closed).
+                await asyncio.shield(store.close())
+        except asyncio.CancelledError:
+            if not stopping:
+                raise
+            held.release()
+            log.info("stopped during start-up")
+        finally:
+            held.drop()
+            if new_file is not None and not (bot is not None and bot.reached_gateway):
+                _remove_database_file(new_file)
+
+
+@contextlib.contextmanager
+def _on_stop_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """Inside the block, :data:`STOP_SIGNALS` call ``stop``; the handlers before are put back
+    after it."""
+    loop = asyncio.get_running_loop()
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
     for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop)
-    if early_stop.requested():
-        # A stop signal came before these handlers, and Python dropped the SystemExit it
-        # raised (inside an import's weakref callback, say): stop now, as it asked.
-        stop()
     try:
-        store = await open_store(settings)
-        try:
-            bot = CribbageBot(settings, store=store)
-            async with bot:
-                await _log_in(bot, token, settings)
-                held.release()
-                await bot.connect()
-        finally:
-            log.info("database round trips: %d", store.db.round_trips)
-            # The store's worker thread would keep the process alive: close it whatever
-            # happened (shielded, so a stop signal now cannot leave it half closed).
-            await asyncio.shield(store.close())
-    except asyncio.CancelledError:
-        if not stopping:
-            raise
-        held.release()
-        log.info("stopped during start-up")
+        yield
     finally:
-        held.drop()
-        if new_file is not None and not (bot is not None and bot.reached_gateway):
-            _remove_database_file(new_file)
         for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(sig)

@@ -1,0 +1,186 @@
+"""A game's table, as Discord reaches it: its hand's controls and its lobby's, a private
+table's *Your hand* and ``/cribbage hand`` (the hand, privately, kept up to date through that
+interaction's token), and *Play at the table* and the Entry Point command (the Activity). Each
+is one call on the core, run and answered as every interaction is
+(:class:`~bot.discord.interactions.DiscordIO`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.core.base.places import BUTTON_ASKS
+from bot.core.base.replies import Click
+from bot.core.base.views import HAND_BUTTON, TABLE_BUTTON
+from bot.core.services import Services
+from bot.discord.interactions import (
+    Call,
+    DiscordIO,
+    clicked_of,
+    in_time,
+    reached,
+    send_error,
+    user_of,
+)
+from bot.discord.places import activity_runs_in, is_moderator, place_of
+from bot.discord.rendering import message_payload
+
+__all__ = ["LAUNCH_REFUSED", "NO_TABLE", "NO_TABLE_ON_STAGE", "GameIO"]
+
+log = logging.getLogger(__name__)
+
+#: *Play at the table* (or the Entry Point command) where Discord would not open the Activity.
+LAUNCH_REFUSED = (
+    "Discord couldn't open the table here: play with the buttons and `/cribbage` commands."
+)
+#: *Play at the table* in a stage channel's chat, where Discord runs no Activity.
+NO_TABLE_ON_STAGE = (
+    "Discord has no Activities in stage channels, so the table can't open here: play with the"
+    " buttons and `/cribbage` commands, or open a game in a voice or text channel to play at"
+    " the table."
+)
+#: *Play at the table* (or the Entry Point command) where the Activity is off.
+NO_TABLE = (
+    "The table inside Discord isn't open on this bot (its owner hasn't set up the Activity): "
+    "play here with the buttons and `/cribbage` commands."
+)
+
+
+class GameIO:
+    """The interactions of a game's table, run on ``services`` and answered through ``io``."""
+
+    def __init__(self, services: Services, io: DiscordIO, *, activity: bool = False) -> None:
+        """``activity``: the game's Activity is on (*Play at the table* and the Entry Point
+        command open it)."""
+        self._services = services
+        self._io = io
+        self._activity = activity
+
+    async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """``/cribbage hand``: the hand, privately, as the command's answer, which the bot keeps
+        up to date through the command's token from then on: at a private table or a ranked
+        place, that seat's hand message; at a server's game, a copy of the one by DM."""
+        await self._io.entered(interaction, self._own_hand_typed(interaction, call))
+
+    async def _own_hand_typed(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        answer = await self._io.call(interaction, call, update=False, ephemeral=True)
+        if answer is None:
+            return
+        self._services.opening(answer)
+        try:
+            await in_time(interaction, self._io.reply(interaction, answer.reply))
+            if not answer.ok or answer.reply.view is None:
+                await self._io.carry(interaction, None, moved=False)
+                return
+            message = await interaction.original_response()
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hand asked for did not reach Discord (%s)", error)
+            await self._services.opened(answer, shown=None, clicked=None)
+            return
+        shown = reached(interaction, message)
+        await self._services.opened(answer, shown=shown, clicked=None)
+        await self._io.carry(interaction, answer, moved=False)
+
+    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A hand's control: the crib select, a card button, a count menu, Muggins!."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
+        moves = self._services.moves
+        await self._io.click(
+            interaction, lambda: moves.click(click, user, clicked, guild_id=guild_id)
+        )
+
+    async def lobby_click(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str
+    ) -> None:
+        """A lobby button or the lobby's "Add computer" menu."""
+        if action == HAND_BUTTON:
+            await self._io.entered(interaction, self._own_hand(interaction, game_id))
+            return
+        if action == TABLE_BUTTON:
+            await self.launch(interaction)
+            return
+        user, guild_id = user_of(interaction), interaction.guild_id
+        moderator = is_moderator(interaction)
+        clicked = clicked_of(interaction)
+        lobbies, which, place = self._services.lobbies, self._services.which, place_of(interaction)
+        # (Join is refused where /cribbage join would be: where the clicker's ranked match is.)
+        await self._io.click(
+            interaction,
+            lambda: which.run(
+                BUTTON_ASKS.get(action),
+                place,
+                user.id,
+                lambda _: lobbies.click(
+                    game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
+                ),
+            ),
+        )
+
+    async def launch(self, interaction: discord.Interaction[Any]) -> None:
+        """*Play at the table*, or the Entry Point command: open the Activity for whoever
+        acted, in this channel (answered with ``LAUNCH_ACTIVITY``; the Activity finds the
+        channel's game itself, and who may see what there)."""
+        await self._io.entered(interaction, self._launched(interaction))
+
+    async def _launched(self, interaction: discord.Interaction[Any]) -> None:
+        if not self._activity:
+            await send_error(interaction, NO_TABLE)
+            return
+        if not activity_runs_in(interaction.channel):
+            # (The App Launcher is not offered there; a table's button may be, where the
+            # channel was not known when it was drawn.)
+            await send_error(interaction, NO_TABLE_ON_STAGE)
+            return
+
+        async def launch() -> None:
+            await interaction.response.launch_activity()
+
+        try:
+            await in_time(interaction, launch())
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("the Activity could not be launched (%s)", error)
+            if not interaction.response.is_done():
+                await send_error(interaction, LAUNCH_REFUSED)
+
+    async def _own_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A private table's *Your hand*: the click is answered by a deferred update of the
+        table (so its token may edit the table), then the hand goes to the clicker alone as
+        the click's ephemeral follow-up; both are reached through that token from then on."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        table = self._services.table
+        answer = await self._io.call(
+            interaction,
+            lambda: table.own_hand(game_id, user, guild_id=guild_id),
+            update=True,
+            ephemeral=True,
+        )
+        if answer is None:
+            return
+        view = answer.reply.view
+        if not answer.ok or view is None:
+            await self._io.reply(interaction, answer.reply)
+            await self._io.carry(interaction, None, moved=False)
+            return
+        self._services.opening(answer)
+        try:
+            if not interaction.response.is_done():
+
+                async def defer() -> None:
+                    await interaction.response.defer()
+
+                await in_time(interaction, defer())
+            payload = await message_payload(view, editing=False)
+            sent = await interaction.followup.send(ephemeral=True, wait=True, **payload)
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hand opened from the table did not reach Discord (%s)", error)
+            await self._services.opened(answer, shown=None, clicked=None)
+            return
+        shown = reached(interaction, sent)
+        await self._services.opened(answer, shown=shown, clicked=clicked_of(interaction))
+        # (Clicked on the table, the click's token now edits it, and nothing more is done;
+        # on an older copy of it, the table comes back if no token reaches it. The deferred
+        # update made the clicked message the click's original response.)
+        await self._io.carry(interaction, answer, moved=False, shown=clicked_of(interaction))
