@@ -148,12 +148,11 @@ async def run(watchers: int, moves: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         store = await Store.open(Path(scratch) / "bench.db")
         service = make_service(store, Clock())
-        activity = ActivityServer(service, store, StandInDiscord(people), Sessions(SECRET))
+        activity = ActivityServer(service, StandInDiscord(people), Sessions(SECRET))
         web = WebServer(
-            service.games,
+            service.pages,
             service.feed,
             PageLinks(SECRET),
-            store,
             port=0,
             activity=activity,
             limits=Capacity(connections=1000, live_pages=500),

@@ -170,7 +170,7 @@ async def run(requests: int, pages: int, moves: int) -> None:
         store = await Store.open(Path(scratch) / "bench.db")
         try:
             service = make_service(store, Clock())
-            web = WebServer(service.games, service.feed, LINKS, store, port=0)
+            web = WebServer(service.pages, service.feed, LINKS, port=0)
             await web.start()
             live = await _game(service, 1, moves=9)
             over = await _game(service, 2, moves=None)

@@ -208,23 +208,21 @@ async def _web(
     links = page_links(settings)
     if links is None or settings.web_port is None:
         return None, None
-    reviews = review_source(services.reviews)
+    reviews = review_source(services.pages)
     table, activity = None, None
     if _activity_on(settings) and settings.client_secret and settings.web_secret:
         activity = DiscordActivity(bot, settings.client_secret)
         table = ActivityServer(
             services,
-            store,
             activity,
             Sessions(settings.web_secret),
             reviews=reviews,
             pages=links.url if links.public_url else None,
         )
     web = WebServer(
-        services.games,
+        services.pages,
         services.feed,
         links,
-        store,
         host=settings.web_host,
         port=settings.web_port,
         reviews=reviews,

@@ -26,6 +26,7 @@
 | ``ranked_play`` | ranked play as the process that sends runs it: the queue's sweep, the referee |
 | ``resume`` | the tokens of the interactions at a private table, to bring its table back |
 | ``which`` | which game a command or a control acts on, for a person in a place |
+| ``pages`` | what the game pages and the Activity show of a game, for the web servers |
 
 This module is the core's face to the outer layers (``bot/discord``, ``bot/web``): they call
 the parts above, one call each (a part's own parts are the core's), send each
@@ -71,6 +72,7 @@ from bot.core.ledger.transport import Threads
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
+from bot.core.pages import GamePages
 from bot.core.play.clock import GameClock
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.everyone import DealingIn
@@ -134,6 +136,7 @@ class Services:
     ranked_play: RankedPlay
     resume: PrivateResume
     which: WhichGame
+    pages: GamePages
     #: The ledger's parts the calls below use (its clicks' answers, the copies tokens reach,
     #: the players' DM links).
     _answers: Answers
@@ -536,6 +539,7 @@ class _Wiring:
             ranked_play=ranked_wing,
             resume=PrivateResume(games, self.copies),
             which=WhichGame(games, store),
+            pages=GamePages(games, store, self.coach, reviews),
             _answers=self.answers,
             _copies=self.copies,
             _dm_links=ledger.dm_links,

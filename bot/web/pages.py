@@ -23,11 +23,11 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.core.base.recent import Recent
 from bot.core.base.views import BoardPicture, MessageView
-from bot.core.messages import TableSeen, board_alt, picture_size
-from bot.core.ports import Recent
+from bot.core.messages.boards import board_alt, board_size
+from bot.core.messages.spectator import TableSeen
 from bot.core.review.replay import DealReplay, GameReplay, ShowReplay
-from bot.core.vocabulary import Names
 from engine.cards import Card, Suit
 from engine.scoring import ScoreItem, ScoreKind
 
@@ -35,6 +35,7 @@ __all__ = [
     "SCRIPT",
     "document",
     "home_page",
+    "markdown_html",
     "markdown_line",
     "message_html",
     "not_found_page",
@@ -210,6 +211,11 @@ def message_html(view: MessageView, people: dict[int, str] | None = None) -> str
     return "".join(f"<p>{line}</p>" for line in lines)
 
 
+def markdown_html(text: str) -> str:
+    """Text in Discord's markdown (what the bot says) as an HTML block, escaped."""
+    return message_html(MessageView(text))
+
+
 def _card(card: Card) -> str:
     red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
     return f'<span class="red">{card}</span>' if red else str(card)
@@ -240,7 +246,7 @@ def document(title: str, body: str) -> str:
 def _figure(board: BoardPicture, src: str, caption: str, *, image_id: str = "") -> str:
     """The board picture (its size given, so the page does not jump as it loads)."""
     ident = f' id="{image_id}"' if image_id else ""
-    width, height = picture_size(len(board.sides), board.target)
+    width, height = board_size(board)
     return (
         f'<figure><img class="board"{ident} src="{html.escape(src)}"'
         f' alt="{html.escape(board_alt(board))}" width="{width}" height="{height}">'
@@ -298,8 +304,8 @@ def _items(items: Sequence[ScoreItem]) -> str:
     )
 
 
-def _show(names: Names, show: ShowReplay) -> str:
-    whose = f"{names.raw[show.seat]}'s {'crib' if show.crib else 'hand'}"
+def _show(names: Sequence[str], show: ShowReplay) -> str:
+    whose = f"{names[show.seat]}'s {'crib' if show.crib else 'hand'}"
     return (
         f'<tr><th scope="row">{html.escape(whose)}</th>'
         f"<td>{_cards(show.cards)} + {_card(show.starter)}<ul>{_items(show.items)}</ul></td>"
@@ -326,7 +332,7 @@ def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
     )
     dealer = html.escape(names.raw[deal.dealer])
     starter = _card(deal.starter) if deal.starter is not None else "not cut"
-    shows = "".join(_show(names, s) for s in deal.shows)
+    shows = "".join(_show(names.raw, s) for s in deal.shows)
     show_table = (
         "<table><caption>The show</caption><thead><tr><th>Whose</th><th>Cards and items</th>"
         f"<th>Points</th><th>Score</th></tr></thead><tbody>{shows}</tbody></table>"

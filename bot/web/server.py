@@ -49,12 +49,14 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 from PIL import Image, ImageDraw
 
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.patrol import Patrol
+from bot.core.base.recent import Recent
 from bot.core.base.views import MessageView
-from bot.core.messages import TableSeen, draw_board, ratings_line, table_seen
-from bot.core.ports import Change, ChangeFeed, CoreStore, Patrol, Recent
-from bot.core.review.replay import GameReplay, replay
-from bot.core.review.review import Reviews, page_view
-from bot.core.vocabulary import GameRecord, Loaded, OwnerKind, Refused
+from bot.core.games.records import GameRecord
+from bot.core.messages.boards import draw_board
+from bot.core.messages.spectator import TableSeen
+from bot.core.review.replay import GameReplay
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
@@ -114,28 +116,22 @@ ReviewSource = Callable[[GameRecord], Awaitable[str | None]]
 _PAGING = re.compile(r"^(Use \*\*(Next|Previous)\*\*.*|Page \d+ of \d+)$")
 
 
-def review_source(reviews: Reviews) -> ReviewSource:
-    """The reviews of every seat of a finished game, every page of each (the summary with
-    accuracy, the points given up and the biggest mistakes, then deal by deal), as the Discord
-    review shows them to someone who did not play: made once in the worker, kept with the
-    game."""
+def review_source(pages: Pages) -> ReviewSource:
+    """The reviews of every seat of a finished game, every page of each, as the Discord review
+    shows them to someone who did not play (:meth:`GamePages.review_pages
+    <bot.core.pages.GamePages.review_pages>`), each an article of the page, without the lines
+    about paging on Discord."""
 
     async def source(record: GameRecord) -> str | None:
         people = _people(record)
         parts = []
-        for seat in record.seats:
-            try:
-                report = await reviews.report(record, seat.seat)
-            except Refused:
-                continue  # (a game too old to review, or nothing in it to show)
-            for page in range(report.pages):
-                content = page_view(report, page).content
-                kept = "\n".join(
-                    line for line in content.split("\n") if not _PAGING.match(line.strip())
-                )
-                parts.append(
-                    f'<article class="msg">{message_html(MessageView(kept), people)}</article>'
-                )
+        for content in await pages.review_pages(record):
+            kept = "\n".join(
+                line for line in content.split("\n") if not _PAGING.match(line.strip())
+            )
+            parts.append(
+                f'<article class="msg">{message_html(MessageView(kept), people)}</article>'
+            )
         return "".join(parts) or None
 
     return source
@@ -246,15 +242,24 @@ class _Closed(asyncio.Protocol):
         transport.close()
 
 
-class Games(Protocol):
-    """What the pages read of the games (the core's ``services.games``)."""
+class Pages(Protocol):
+    """What the pages read of the games (the core's ``services.pages``,
+    :class:`bot.core.pages.GamePages`)."""
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
         ...
 
-    async def for_page(self, record: GameRecord, archives: CoreStore) -> Loaded | None:
-        """The started game of ``record`` (None: a lobby, or pruned with no archive)."""
+    async def seen(self, record: GameRecord) -> TableSeen:
+        """The game as its channel shows it now."""
+        ...
+
+    async def replay(self, record: GameRecord) -> GameReplay | None:
+        """The ended game told again (None: while it is played, or when it cannot be)."""
+        ...
+
+    async def review_pages(self, record: GameRecord) -> list[str]:
+        """Every page of the review of each seat of a finished game."""
         ...
 
 
@@ -263,10 +268,9 @@ class WebServer:
 
     def __init__(
         self,
-        games: Games,
+        pages: Pages,
         feed: ChangeFeed,
         links: PageLinks,
-        store: CoreStore,
         *,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -286,10 +290,9 @@ class WebServer:
         served)."""
         self._health = health
         self._policy = policy
-        self._games = games
+        self._pages = pages
         self._reviews = reviews
         self.links = links
-        self._store = store
         self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
@@ -440,19 +443,19 @@ class WebServer:
     # -- the feed -----------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
         """A game changed: if a page watches it, draw its new look once for all of them."""
-        owner = change.owner
-        if owner.kind is not OwnerKind.GAME or owner.id not in self._viewers:
+        game_id = change.game_id
+        if game_id is None or game_id not in self._viewers:
             return
-        self._patrol.ask(owner.id)
+        self._patrol.ask(game_id)
 
     async def _draw(self, game_id: int) -> float | None:
         """Draw the game's look once for all the pages that watch it; never again by a timer
         (the feed says when it changes)."""
         try:
-            record = await self._games.record(game_id)
+            record = await self._pages.record(game_id)
             viewers = self._viewers.get(game_id)
             if record is not None and viewers:
-                seen = await self._seen(record)
+                seen = await self._pages.seen(record)
                 text = table_fragment(seen, self._board_src(seen), _people(record))
                 for viewer in tuple(viewers):
                     viewer.give(seen.version, text, seen.over)
@@ -461,21 +464,12 @@ class WebServer:
         return None
 
     # -- what a page shows --------------------------------------------------------------------
-    async def _loaded(self, record: GameRecord) -> Loaded | None:
-        """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        return await self._games.for_page(record, self._store)
-
-    async def _seen(self, record: GameRecord) -> TableSeen:
-        ratings = await ratings_line(self._store, record)
-        return table_seen(record, await self._loaded(record), ratings)
-
     async def _replay(self, record: GameRecord) -> GameReplay | None:
         """The replay of an ended game, made once (on a worker thread: a whole game)."""
         kept = self._replays.get(record.id)
         if kept is not None and kept[0] == record.version:
             return kept[1]
-        loaded = await self._loaded(record)
-        told = None if loaded is None else await asyncio.to_thread(replay, loaded)
+        told = await self._pages.replay(record)
         self._replays.keep(record.id, (record.version, told))
         return told
 
@@ -491,7 +485,7 @@ class WebServer:
         canonical = text.isascii() and text.isdecimal() and text == str(int(text))
         if not canonical or len(text) > 18 or not self.links.check(int(text), signature):
             raise _not_found(BAD_LINK)
-        record = await self._games.record(int(text))
+        record = await self._pages.record(int(text))
         if record is None:
             raise _not_found(GONE)
         return record
@@ -538,7 +532,7 @@ class WebServer:
     async def _page(self, request: web.Request) -> web.Response:
         record = await self._record(request)
         path = self.links.path(record.id)
-        seen = await self._seen(record)
+        seen = await self._pages.seen(record)
         people = _people(record)
         if not seen.over:
             return _html(spectator_page(seen, path, people))
@@ -559,7 +553,7 @@ class WebServer:
             key = (record.id, f"s{min(int(step_text), len(told.steps) - 1)}")
             board = told.board(int(step_text))
         else:
-            seen = await self._seen(record)
+            seen = await self._pages.seen(record)
             if seen.board is None:
                 raise _not_found(GONE)
             key = (record.id, f"v{seen.version}")

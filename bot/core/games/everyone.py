@@ -26,17 +26,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.base import refusals
+from bot.core.base.choices import MOST_AT_A_TABLE
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.views import MessageView
 from bot.core.games.lobby import Table, lobby_view, offered, table_asked, table_kind
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from engine.outcome import Scoring
-from engine.variants import listed, named
+from engine.variants import named
 
 __all__ = [
-    "FEWEST_AT_A_TABLE",
-    "MOST_AT_A_TABLE",
     "Everyone",
     "LobbySeen",
     "everyone_kinds",
@@ -44,11 +43,6 @@ __all__ = [
     "lobby_seen",
     "seats_everyone",
 ]
-
-#: The most players any variant seats (six-hand).
-MOST_AT_A_TABLE = max(n for variant in listed() for n in variant.seats)
-#: The fewest players any variant seats: *Deal everyone in* with fewer at the table has no game.
-FEWEST_AT_A_TABLE = min(n for variant in listed() for n in variant.seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,10 @@ person at their own table sees it (:func:`lobby_seen`), and the limits
 
 from __future__ import annotations
 
+from bot.core.base.choices import FEWEST_AT_A_TABLE
 from bot.core.base.views import HAND_BUTTON, MAX_LAID_OUT
 from bot.core.games.chances import chances
-from bot.core.games.everyone import FEWEST_AT_A_TABLE, lobby_seen
+from bot.core.games.everyone import lobby_seen
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.games.series import again_of, series_text
 from bot.core.messages.boards import board_alt, draw_board

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["ActivityDiscord", "ActivityPerson", "ActivityPlace", "ActivityRefused"]
+__all__ = ["ActivityDiscord", "ActivityPerson", "ActivityPlace", "ActivityRefused", "avatar_url"]
 
 
 class ActivityRefused(Exception):
@@ -80,3 +80,11 @@ class ActivityDiscord(Protocol):
         """The names people are seated by, as Discord gives them to the bot (a server member's
         display name there), for those Discord knows (raises :class:`ActivityRefused`)."""
         ...
+
+
+def avatar_url(user_id: int, avatar: str | None) -> str | None:
+    """A person's avatar on Discord's CDN (which Discord lets an Activity load), or None for
+    Discord's default one (the page draws their initial instead)."""
+    if not avatar:
+        return None
+    return f"https://cdn.discordapp.com/avatars/{user_id}/{avatar}.png?size=64"

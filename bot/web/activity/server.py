@@ -45,19 +45,19 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot.core.base.choices import FEWEST_AT_A_TABLE
+from bot.core.base.feed import Change
+from bot.core.base.patrol import Patrol
 from bot.core.base.replies import Answer, Click, User
-from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, MessageView
-from bot.core.messages import FEWEST_AT_A_TABLE, series_text
-from bot.core.ports import Change, CoreStore, Patrol
+from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
+from bot.core.games.records import GameRecord, GameStatus
 from bot.core.services import Services
-from bot.core.vocabulary import GameRecord, GameStatus, Loaded, OwnerKind
 from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
-from bot.web.activity.identity import ActivityDiscord, ActivityRefused
+from bot.web.activity.identity import ActivityDiscord, ActivityRefused, avatar_url
 from bot.web.activity.page import ActivityPage
 from bot.web.activity.sessions import Session, Sessions
-from bot.web.activity.state import activity_state
 from bot.web.capacity import SEND_SECONDS, no_room
-from bot.web.pages import message_html
+from bot.web.pages import markdown_html
 from engine.variants import STANDARD, UnknownVariant, named
 
 __all__ = [
@@ -320,13 +320,17 @@ def _text(body: dict[str, Any], name: str, *, limit: int = 100) -> str:
     return value
 
 
+def _state_json(state: dict[str, Any]) -> str:
+    """A reader's table as the live page's message."""
+    return json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+
+
 class ActivityServer:
     """The Activity's routes and live pages (mounted on :class:`bot.web.server.WebServer`)."""
 
     def __init__(
         self,
         services: Services,
-        store: CoreStore,
         discord: ActivityDiscord,
         sessions: Sessions,
         *,
@@ -337,7 +341,6 @@ class ActivityServer:
         """``pages``: a game's page in the browser (None: the pages have no public address),
         which a finished game's *Share* names."""
         self._services = services
-        self._store = store
         self._discord = discord
         self._sessions = sessions
         self._reviews = reviews
@@ -346,7 +349,7 @@ class ActivityServer:
         self._pages: dict[int, set[_Page]] = {}
         #: The game each channel changed last (the channel's game, without a read).
         self._games_of: dict[int, int] = {}
-        #: Avatars of the people who opened the Activity, by user id.
+        #: The avatars' addresses of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
         #: The channels each ranked game is watched from (its players' places, where a page of
         #: theirs was drawn it), by game id.
@@ -421,8 +424,9 @@ class ActivityServer:
             return _refuse(str(refused), refused.status)
         if place is None or person.id not in place.users:
             return _refuse(NOT_IN_ACTIVITY, 403)
-        if person.avatar:
-            self._avatars[person.id] = person.avatar
+        avatar = avatar_url(person.id, person.avatar)
+        if avatar is not None:
+            self._avatars[person.id] = avatar
         session = self._sessions.new(
             person.id, person.name, person.avatar, place.channel_id, place.guild_id, instance
         )
@@ -438,30 +442,22 @@ class ActivityServer:
     # -- the channel's game -------------------------------------------------------------------
     async def _channel_game(self, channel_id: int) -> GameRecord | None:
         """The channel's open game, else its last one (None: it never had one)."""
-        games = self._services.games
+        pages = self._services.pages
         known = self._games_of.get(channel_id)
-        record = None if known is None else await games.record(known)
+        record = None if known is None else await pages.record(known)
         if record is not None and record.is_open:
             return record
-        store = games.store
-        found = await store.open_game_in_channel(channel_id)
-        if found is None:
-            found = await store.last_game_in_channel(channel_id)
+        found = await pages.open_game(channel_id) or await pages.last_game(channel_id)
         if found is not None:
             self._games_of[channel_id] = found.id
         return found
-
-    async def _loaded(self, record: GameRecord | None) -> Loaded | None:
-        if record is None:
-            return None
-        return await self._services.games.for_page(record, self._store)
 
     async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
         """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table
         shows it there, and so does their Activity; between two games of the match, the one
         just over, until the next is dealt): noted so its changes reach the page."""
         here = await self._services.which.ranked_game(channel_id, user_id)
-        record = None if here is None else await self._store.last_game_in_channel(here)
+        record = None if here is None else await self._services.pages.last_game(here)
         if record is not None:
             self._ranked_at.setdefault(record.id, set()).add(channel_id)
         return record
@@ -477,42 +473,36 @@ class ActivityServer:
         """The channel's game as each reader sees it: by seated player (their user id), and
         everyone else once (None); a reader playing a ranked game from this channel sees it
         (by their user id)."""
+        pages = self._services.pages
         drawn: dict[int | None, str] = {}
         for reader in sorted(readers):
             ranked = await self._ranked_game(channel_id, reader)
             if ranked is not None:
-                state = activity_state(
+                states = await pages.activity(
                     ranked,
-                    await self._loaded(ranked),
-                    reader,
-                    coach=reader not in await self._services.coach.off([reader]),
+                    [reader],
+                    html=markdown_html,
                     avatars=self._avatars,
                     can_open=False,
                     shareable=False,
                 )
-                drawn[reader] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+                drawn[reader] = _state_json(states[reader])
         readers = readers - {r for r in drawn if r is not None}
         record = await self._channel_game(channel_id)
-        loaded = await self._loaded(record)
-        series = "" if record is None else await series_text(self._store, record)
-        seated = {r for r in readers if record is not None and record.seat_of(r) is not None}
-        off = await self._services.coach.off(sorted(seated)) if seated else set()
-        can_open = self._discord.bot_in(guild_id)
+        seated = sorted(r for r in readers if record is not None and record.seat_of(r) is not None)
         page = None if record is None or self._game_page is None else self._game_page(record.id)
-        for watcher in (*sorted(seated), None):
-            if watcher is None and not readers - seated:
-                continue
-            state = activity_state(
-                record,
-                loaded,
-                watcher if watcher is not None else 0,
-                coach=watcher not in off,
-                avatars=self._avatars,
-                can_open=can_open,
-                page=page,
-                series=series,
-            )
-            drawn[watcher] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+        # (Everyone not seated sees the game alike: drawn once, for nobody's seat.)
+        watchers = [*seated, 0] if readers - set(seated) else seated
+        states = await pages.activity(
+            record,
+            watchers,
+            html=markdown_html,
+            avatars=self._avatars,
+            can_open=self._discord.bot_in(guild_id),
+            page=page,
+        )
+        for watcher, state in states.items():
+            drawn[watcher or None] = _state_json(state)
         return record, drawn
 
     async def _state_of(self, session: Session) -> str:
@@ -526,17 +516,18 @@ class ActivityServer:
 
     # -- live pages ---------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
-        if change.owner.kind is not OwnerKind.GAME:
+        game_id = change.game_id
+        if game_id is None:
             return
-        for channel_id in self._ranked_at.get(change.owner.id, ()):
+        for channel_id in self._ranked_at.get(game_id, ()):
             # (A ranked game, watched from its players' places.)
             if channel_id in self._pages:
                 self._patrol.ask(channel_id)
         if change.channel_id not in self._pages:
             return
         known = self._games_of.get(change.channel_id)
-        if known is None or change.owner.id >= known:
-            self._games_of[change.channel_id] = change.owner.id
+        if known is None or game_id >= known:
+            self._games_of[change.channel_id] = game_id
         self._patrol.ask(change.channel_id)
 
     async def _draw(self, channel_id: int) -> float | None:
@@ -672,7 +663,7 @@ class ActivityServer:
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
         # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)
-        html = message_html(MessageView(said)) if said else ""
+        html = markdown_html(said) if said else ""
         return _json({"ok": answer.ok, "said": said, "said_html": html, "state": state})
 
     async def _new(self, request: web.Request) -> web.Response:

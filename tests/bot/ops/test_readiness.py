@@ -62,10 +62,9 @@ async def test_the_public_port_says_ready_or_not_and_nothing_more(
     readiness = _readiness(database_up=database_up)
     ops = OpsServer(readiness, Metrics(), host="127.0.0.1", port=0)
     pages = WebServer(
-        service.games,
+        service.pages,
         service.feed,
         PageLinks("one secret that is long enough"),
-        store,
         health=readiness,
     )
     await ops.start()

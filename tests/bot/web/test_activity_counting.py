@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.core.base.text import plural
 from bot.store import Store
-from bot.web.activity.state import activity_state
 from tests.bot.core.games.test_counting import CLAIM_VALUES, first_count, worth
+from tests.helpers.activity_states import activity_state
 from tests.helpers.cast import AL, BEA, CHANNEL
 from tests.helpers.service_driver import Clock
 

@@ -351,12 +351,12 @@ async def served(
     its places, made as examples ask for them."""
     side = ActivitySide()
     sessions = Sessions(SECRET)
-    reviews = review_source(service.reviews)
-    activity = ActivityServer(service, store, side, sessions, reviews=reviews, clock=Clockwork())
+    reviews = review_source(service.pages)
+    activity = ActivityServer(service, side, sessions, reviews=reviews, clock=Clockwork())
     # Room for every live socket the examples open: none is refused for want of it.
     limits = Capacity(connections=1000, live_pages=1000)
     links = PageLinks(SECRET)
-    server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
+    server = WebServer(service.pages, service.feed, links, activity=activity, limits=limits)
     activity.start()
     async with TestClient(TestServer(server.app())) as client:
         try:

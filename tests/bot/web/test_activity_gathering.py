@@ -16,19 +16,19 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.base import refusals
 from bot.core.base.replies import User
+from bot.core.messages import presence
 from bot.core.services import Services
 from bot.core.vocabulary import GameRecord, Loaded
 from bot.store import Store
-from bot.web.activity import presence
 from bot.web.activity.gathering import MOST_NAMED, NOT_IN_ACTIVITY
 from bot.web.activity.identity import ActivityPlace
 from bot.web.activity.server import NOBODY_ELSE, ActivityServer
 from bot.web.activity.sessions import Sessions
-from bot.web.activity.state import activity_state
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.bot.web.test_activity_ranked import _queue
 from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
+from tests.helpers.activity_states import activity_state
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, open_table
 
 PAGES = "https://crib.example"
@@ -65,8 +65,8 @@ async def client(
     service: Services, store: Store, side: InTheCall
 ) -> AsyncIterator[TestClient[Any, Any]]:
     links = PageLinks(SECRET, PAGES)
-    activity = ActivityServer(service, store, side, Sessions(SECRET), pages=links.url)
-    server = WebServer(service.games, service.feed, links, store, activity=activity)
+    activity = ActivityServer(service, side, Sessions(SECRET), pages=links.url)
+    server = WebServer(service.pages, service.feed, links, activity=activity)
     activity.start()
     async with TestClient(TestServer(server.app())) as test_client:
         yield test_client

@@ -31,12 +31,11 @@ BEA_DM = 777_001
 
 @pytest.fixture
 async def client(service: Services, store: Store) -> AsyncIterator[TestClient[Any, Any]]:
-    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    activity = ActivityServer(service, FakeDiscordSide(), Sessions(SECRET))
     server = WebServer(
-        service.games,
+        service.pages,
         service.feed,
         PageLinks(SECRET),
-        store,
         activity=activity,
         limits=Capacity(connections=100, live_pages=10),
     )

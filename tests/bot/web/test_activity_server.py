@@ -29,12 +29,12 @@ from bot.web.activity.server import (
     ActivityServer,
 )
 from bot.web.activity.sessions import Sessions
-from bot.web.activity.state import activity_state
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from engine.cards import Card
 from engine.phase import Phase
+from tests.helpers.activity_states import activity_state
 from tests.helpers.card_leaks import cards_named, revealed_by
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, drive, open_table
 
@@ -124,10 +124,10 @@ async def test_each_person_is_sent_only_what_they_may_see(service: Services) -> 
 
 @pytest.fixture
 async def client(service: Services, store: Store) -> AsyncIterator[TestClient[Any, Any]]:
-    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    activity = ActivityServer(service, FakeDiscordSide(), Sessions(SECRET))
     limits = Capacity(connections=100, live_pages=10)
     links = PageLinks(SECRET)
-    server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
+    server = WebServer(service.pages, service.feed, links, activity=activity, limits=limits)
     activity.start()
     async with TestClient(TestServer(server.app())) as test_client:
         yield test_client
@@ -345,8 +345,8 @@ async def test_partners_are_named_and_changed_at_the_table_by_the_games_opener(
 async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(
     service: Services, store: Store
 ) -> None:
-    activity = ActivityServer(service, store, FakeDiscordSide(bot_in=False), Sessions(SECRET))
-    server = WebServer(service.games, service.feed, PageLinks(SECRET), store, activity=activity)
+    activity = ActivityServer(service, FakeDiscordSide(bot_in=False), Sessions(SECRET))
+    server = WebServer(service.pages, service.feed, PageLinks(SECRET), activity=activity)
     async with TestClient(TestServer(server.app())) as client:
         al = {"Authorization": "Bearer " + await _session(client, AL)}
         state = await (await client.get("/activity/api/state", headers=al)).json()
@@ -393,10 +393,10 @@ async def test_a_live_page_that_goes_leaves_no_task_behind(
     test server cancels a handler whose connection is lost), with nothing left pending: the
     wait for news was left behind, and the loop logged "Task was destroyed but it is
     pending!" as an error once it was collected."""
-    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    activity = ActivityServer(service, FakeDiscordSide(), Sessions(SECRET))
     limits = Capacity(connections=100, live_pages=10)
     links = PageLinks(SECRET)
-    server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
+    server = WebServer(service.pages, service.feed, links, activity=activity, limits=limits)
     async with TestClient(TestServer(server.app())) as client:
         session = await _session(client, AL)
         before = asyncio.all_tasks()

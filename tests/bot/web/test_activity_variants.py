@@ -8,9 +8,9 @@ import json
 import pytest
 
 from bot.core.services import Services
-from bot.web.activity.state import activity_state
 from engine.phase import Phase
 from engine.variants import named
+from tests.helpers.activity_states import activity_state
 from tests.helpers.card_leaks import cards_named, revealed_by
 from tests.helpers.service_driver import AL, CHANNEL, GUILD
 

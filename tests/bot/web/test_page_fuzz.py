@@ -194,11 +194,10 @@ async def pages(
     live page the examples open."""
     limits = Capacity(connections=1000, live_pages=1000)
     server = WebServer(
-        service.games,
+        service.pages,
         service.feed,
         LINKS,
-        store,
-        reviews=review_source(service.reviews),
+        reviews=review_source(service.pages),
         limits=limits,
     )
     await server.start()

@@ -56,7 +56,7 @@ async def _finished(
     await drive(service, table, list(users))
     game_id = table.outcomes[0].game_id or 0
     server = WebServer(
-        service.games, service.feed, LINKS, store, limits=Capacity(connections=50, live_pages=50)
+        service.pages, service.feed, LINKS, limits=Capacity(connections=50, live_pages=50)
     )
     await server.start()
     try:

@@ -35,7 +35,7 @@ _OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_the_policy_and_the_terms_in_a_browser(service: Services, store: Store) -> None:
-    server = WebServer(service.games, service.feed, LINKS, store, policy=FACTS)
+    server = WebServer(service.pages, service.feed, LINKS, policy=FACTS)
     await server.start()
     try:
         async with aiohttp.ClientSession() as session:

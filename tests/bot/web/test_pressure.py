@@ -38,7 +38,7 @@ async def _served(
     service: Services, store: Store, limits: Capacity | None
 ) -> AsyncIterator[WebServer]:
     """The pages' server, started, with ``limits``; stopped after."""
-    server = WebServer(service.games, service.feed, LINKS, store, limits=limits)
+    server = WebServer(service.pages, service.feed, LINKS, limits=limits)
     await server.start()
     try:
         yield server

@@ -35,7 +35,7 @@ async def test_the_review_shows_under_the_replay_when_there_is_one(
         asked.append(record.id)
         return "<p>Both sides, decision by decision.</p>"
 
-    server = WebServer(service.games, service.feed, LINKS, store, reviews=reviews)
+    server = WebServer(service.pages, service.feed, LINKS, reviews=reviews)
     async with TestClient(TestServer(server.app())) as client:
         response = await client.get(LINKS.path(game_id))
         page = await response.text()
@@ -48,7 +48,7 @@ async def test_without_reviews_the_page_has_no_review_section(
     service: Services, store: Store
 ) -> None:
     game_id = await _finished(service)
-    server = WebServer(service.games, service.feed, LINKS, store)
+    server = WebServer(service.pages, service.feed, LINKS)
     async with TestClient(TestServer(server.app())) as client:
         response = await client.get(LINKS.path(game_id))
         page = await response.text()
@@ -63,9 +63,7 @@ async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
     service: Services, store: Store
 ) -> None:
     game_id = await _finished(service)
-    server = WebServer(
-        service.games, service.feed, LINKS, store, reviews=review_source(service.reviews)
-    )
+    server = WebServer(service.pages, service.feed, LINKS, reviews=review_source(service.pages))
     async with TestClient(TestServer(server.app())) as client:
         response = await client.get(LINKS.path(game_id))
         page = await response.text()
@@ -83,7 +81,7 @@ async def test_a_game_has_one_address_and_the_pages_an_icon(
     """``/g/01/<signature>`` is not game 1's page (a changed link finds nothing), and the
     icon every browser asks for is there."""
     game_id = await _finished(service)
-    server = WebServer(service.games, service.feed, LINKS, store)
+    server = WebServer(service.pages, service.feed, LINKS)
     path = LINKS.path(game_id)
     signature = path.rsplit("/", 1)[1]
     async with TestClient(TestServer(server.app())) as client:

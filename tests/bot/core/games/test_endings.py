@@ -16,9 +16,9 @@ from bot.core.messages.table import result_line
 from bot.core.review.replay import replay
 from bot.core.services import Services
 from bot.store import Store
-from bot.web.activity.state import activity_state
 from engine.outcome import EndReason, GameResult, ResultKind
 from engine.rules import Rules
+from tests.helpers.activity_states import activity_state
 from tests.helpers.service_driver import (
     AL,
     BEA,

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.vocabulary import GameRecord, GameStatus, Loaded
+from bot.core.games.games import Loaded
+from bot.core.games.records import GameRecord, GameStatus
 from engine.variants import named, title_unless_standard
 
 __all__ = ["PLAYING", "WATCHING", "presence_of"]

@@ -1,4 +1,4 @@
-"""What one person's Activity shows of a channel's game, as JSON for its page.
+"""What one person's Activity shows of a channel's game, as plain data for its page (JSON).
 
 Drawn from the stored game alone, for one reader: a player gets the game's public view and
 their own seat's view (``Game.view(seat)``: their hand, what they kept and threw, what they may
@@ -10,47 +10,38 @@ not see it: nothing else here reads a hidden card.
 The calls are the channel's own (the deal's table, :func:`~bot.core.messages.table.
 deal_text`), the show is the public view's last show item by item, the chances are the board's
 (:mod:`bot.core.games.chances`), the coach's line is the player's own, and the result is the
-result message's line. Text that carries Discord's markdown is sent as HTML, escaped
-(:func:`bot.web.pages.message_html`); names are sent as typed, for the page to set as text.
+result message's line. Text that carries Discord's markdown is sent as HTML, made by the
+``html`` the page's server gives (``bot.web.pages.message_html``: escaped); names are sent as
+typed, for the page to set as text. What the person's Discord status says is
+:func:`~bot.core.messages.presence.presence_of`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.replies import User
-from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls, MessageView
-from bot.core.messages import (
-    again_of,
-    chances,
-    coach_text,
-    controls_for,
-    deal_text,
-    lobby_seen,
-    owes_move,
-    partners_text,
-    result_line,
-    table_kind,
-    teams_text,
-    title_of,
-)
-from bot.core.vocabulary import (
-    LEVEL_BLURBS,
-    LEVELS,
-    DealLog,
-    GameRecord,
-    GameStatus,
-    Loaded,
-    Names,
-    level_name,
-    plural,
-)
-from bot.web.activity.presence import presence_of
-from bot.web.pages import message_html
+from bot.core.base.text import Names, plural
+from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls
+from bot.core.games.chances import chances
+from bot.core.games.deal_log import DealLog
+from bot.core.games.everyone import lobby_seen
+from bot.core.games.games import Loaded
+from bot.core.games.lobby import partners_text, table_kind, teams_text
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.series import again_of
+from bot.core.messages.hand import coach_text
+from bot.core.messages.presence import presence_of
+from bot.core.messages.projection import owes_move
+from bot.core.messages.prompts import controls_for
+from bot.core.messages.spectator import title_of
+from bot.core.messages.table import deal_text, result_line
 from engine import events as ev
 from engine.cards import Card, Suit
 from engine.phase import Phase
+from engine.players import LEVELS
 from engine.players.win_chance import holds
 from engine.scoring import Score, ScoreKind
 from engine.speech import say_pegging, say_score
@@ -60,7 +51,6 @@ from engine.views import PublicView, SeatView
 __all__ = [
     "CARD_NAMES",
     "activity_state",
-    "avatar_url",
     "card_json",
     "card_name",
     "variant_choice",
@@ -111,16 +101,12 @@ def _cards(cards: Sequence[Card]) -> list[dict[str, Any]]:
     return [card_json(c) for c in cards]
 
 
-def avatar_url(user_id: int, avatar: str | None) -> str | None:
-    """A person's avatar on Discord's CDN (which Discord lets an Activity load), or None for
-    Discord's default one (the page draws their initial instead)."""
-    if not avatar:
-        return None
-    return f"https://cdn.discordapp.com/avatars/{user_id}/{avatar}.png?size=64"
+#: Text in Discord's markdown as HTML, for the page (the page's server gives it).
+Html = Callable[[str], str]
 
 
-def _html(text: str) -> str:
-    return message_html(MessageView(text)) if text else ""
+def _html(html: Html, text: str) -> str:
+    return html(text) if text else ""
 
 
 def _items(score: Score) -> list[dict[str, Any]]:
@@ -240,9 +226,7 @@ def _seats(
             "you": seat.user_id == viewer,
             # (Whom the page's list of the people at the table finds seated.)
             "user": None if seat.user_id is None else str(seat.user_id),
-            "avatar": None
-            if seat.user_id is None
-            else avatar_url(seat.user_id, avatars.get(seat.user_id)),
+            "avatar": None if seat.user_id is None else avatars.get(seat.user_id),
         }
         if view is not None and loaded is not None:
             data.update(
@@ -256,7 +240,7 @@ def _seats(
     return seats
 
 
-def _lobby(record: GameRecord, viewer: int, series: str) -> dict[str, Any]:
+def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str, Any]:
     """The lobby as the chat's lobby has it (its words, its buttons with their labels, its
     computer menu), less what this reader may not press, and for its creator what *Deal
     everyone in* would play for each number of players (:func:`~bot.core.messages.
@@ -273,7 +257,7 @@ def _lobby(record: GameRecord, viewer: int, series: str) -> dict[str, Any]:
         "seated": record.seat_of(viewer) is not None,
         "creator": record.creator_id == viewer,
         "free": record.num_players - taken,
-        "html": _html(seen.view.content),
+        "html": _html(html, seen.view.content),
         "buttons": [{"action": b, "label": LOBBY_LABELS[b]} for b in controls.buttons],
         "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
         "levels": [
@@ -322,7 +306,9 @@ def variant_choice(variant: Variant) -> dict[str, Any]:
     }
 
 
-def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) -> dict[str, Any]:
+def _played_out(
+    record: GameRecord, loaded: Loaded, viewer: int, coach: bool, html: Html
+) -> dict[str, Any]:
     """A started game as the reader may see it."""
     game, log = loaded.game, loaded.log
     view = game.public_view()
@@ -349,7 +335,7 @@ def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) ->
         "series": _cards(view.series),
         "starter": None if view.starter is None else card_json(view.starter),
         "crib": {"owner": view.dealer, "size": view.crib_size},
-        "calls": [_html(line) for line in text.play.split("\n") if line],
+        "calls": [_html(html, line) for line in text.play.split("\n") if line],
         "caption": _caption(names, events),
         "show": {"deal": shown_deal, "hands": _show(names, view.last_show)},
         "counting": None
@@ -374,7 +360,7 @@ def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) ->
         line = result_line(names, result, record.ended(game))
         state["result"] = {
             "said": line,
-            "html": _html(line),
+            "html": _html(html, line),
             "winner": result.winner,
             "points": result.game_points,
             "scores": list(result.scores),
@@ -401,6 +387,7 @@ def activity_state(
     loaded: Loaded | None,
     viewer: int,
     *,
+    html: Html,
     coach: bool = True,
     avatars: Mapping[int, str] | None = None,
     can_open: bool = True,
@@ -409,13 +396,14 @@ def activity_state(
     series: str = "",
 ) -> dict[str, Any]:
     """What ``viewer``'s Activity shows of ``record`` (the channel's open game, or its last
-    one; None: it never had one), ``loaded`` once it was dealt. ``coach``: the viewer's coach
-    is on; ``avatars``: the avatars known, by user id; ``can_open``: a new game may be opened
+    one; None: it never had one), ``loaded`` once it was dealt. ``html``: markdown as HTML for
+    the page; ``coach``: the viewer's coach is on; ``avatars``: the avatars' addresses known,
+    by user id; ``can_open``: a new game may be opened
     from the Activity here (the bot is a member where it runs; elsewhere only a command
     opens one); ``page``: the game's page in the browser, if the pages have a public address;
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
     with someone from another place). ``presence`` is what the viewer's Discord status says
-    (:mod:`bot.web.activity.presence`); a finished game's ``result.share`` what *Share* posts
+    (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
     (the result's line, and the page); ``series``: the line of the series a rematch's lobby
     or a finished game's result says."""
     known = avatars or {}
@@ -442,28 +430,28 @@ def activity_state(
         options=_options(record),
         seats=_seats(record, loaded, viewer, known),
         you=record.seat_of(viewer),
-        end_note=_html(record.end_note or ""),
+        end_note=_html(html, record.end_note or ""),
     )
     if record.status is GameStatus.LOBBY:
-        state["lobby"] = _lobby(record, viewer, series)
+        state["lobby"] = _lobby(record, viewer, series, html)
         return state
     if loaded is not None:
-        state.update(_played_out(record, loaded, viewer, coach))
+        state.update(_played_out(record, loaded, viewer, coach, html))
         state["review"] = record.status is GameStatus.FINISHED and loaded.shuffles is not None
         result = state.get("result")
         if result is not None and shareable and record.status is GameStatus.FINISHED:
             # (A message of Discord's: markdown, as the line is written; at most 1,000
             # characters, as SHARE_LINK takes.)
             result["share"] = (result["said"] + (f"\n{page}" if page else ""))[:SHARE_MOST]
-        state["rematch"] = _rematch(record, series)
+        state["rematch"] = _rematch(record, series, html)
     return state
 
 
-def _rematch(record: GameRecord, series: str) -> dict[str, Any] | None:
+def _rematch(record: GameRecord, series: str, html: Html) -> dict[str, Any] | None:
     """What the result offers to play again, as its message in the chat does: *Rematch* or
     *Play again* (None: nothing), and the series the game continued (HTML, or None)."""
     again = again_of(record)
     if again is None:
         return None
     label = "Play again" if again == "again" else "Rematch"
-    return {"label": label, "series": _html(series) or None}
+    return {"label": label, "series": _html(html, series) or None}
