@@ -1,46 +1,281 @@
-"""The outer layers reach the core through its doors (issue 48): ``bot/discord`` and ``bot/web``
-each import at most a few core modules: ``Services``, the ports (:mod:`bot.core.ports`), the
-vocabulary (:mod:`bot.core.vocabulary`), a message's look and a person's reply, and a wing's face
-(:mod:`bot.core.messages`, the review's), never a wing's insides."""
+"""The outer layers reach the core through a few doors (issues 48 and 55): what ``bot/discord``
+and ``bot/web`` import of the core is *defined* in at most a few core modules, counted where
+each name is defined (a name imported from a module that only imports it in turn is followed
+to its definition, as often as it is passed on), and no door imports a wing above it (neither
+a module defining what they import nor one passing it on; nor is a door at the core's root but
+the core's face): the doors are ``Services``' face (:mod:`bot.core.services`) and the values,
+protocols and words defined low in the core for the outside."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import pytest
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
-#: The most distinct ``bot.core`` modules one outer package may import.
-MOST = 8
+from tests.helpers.imports import imported_modules
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The most core modules one outer package may import names defined in.
+MOST = 10
+#: The core's face: its module may import every wing (it puts them together).
+FACE = "bot.core.services"
 
 
-def core_modules(package: Path) -> set[str]:
-    """The distinct ``bot.core`` modules the package's files import."""
-    found: set[str] = set()
-    for path in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.core"):
-                module = node.module or ""
-                if module == "bot.core":
-                    found.update(f"bot.core.{alias.name}" for alias in node.names)
+@dataclass
+class Sources:
+    """Python modules under ``root``, read by name (parsed, never run)."""
+
+    root: Path
+    _bindings: dict[str, dict[str, str | None]] = field(default_factory=dict)
+
+    def path(self, module: str) -> Path | None:
+        """The file of ``module`` (a package's ``__init__``), None for one not here."""
+        base = self.root.joinpath(*module.split("."))
+        for candidate in (base / "__init__.py", base.with_suffix(".py")):
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def bindings(self, module: str) -> dict[str, str | None]:
+        """Each top-level name of ``module``: the module it was imported from (``"*"`` stands
+        for its star imports, by module), or None where ``module`` defines it."""
+        if module not in self._bindings:
+            found: dict[str, str | None] = {}
+            path = self.path(module)
+            tree = ast.parse(path.read_text(encoding="utf-8")) if path else ast.Module([], [])
+            for node in tree.body:
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    for alias in node.names:
+                        name = alias.asname or alias.name
+                        if alias.name == "*":
+                            found[f"*{node.module}"] = node.module
+                        elif self.path(f"{node.module}.{alias.name}") is not None:
+                            found[name] = f"{node.module}.{alias.name}:"  # (a module itself)
+                        else:
+                            found[name] = f"{node.module}:{alias.name}"
                 else:
-                    found.add(module)
-            elif isinstance(node, ast.Import):
-                found.update(a.name for a in node.names if a.name.startswith("bot.core"))
-    return found
+                    found.update(dict.fromkeys(_defined(node)))
+            self._bindings[module] = found
+        return self._bindings[module]
+
+    def defining(self, module: str, name: str) -> str:
+        """The module that defines ``name`` as ``module`` has it, following each import."""
+        seen: set[tuple[str, str]] = set()
+        while (module, name) not in seen:
+            seen.add((module, name))
+            found = self.bindings(module)
+            source = found.get(name, _starred(found, name, self))
+            if source is None:
+                return module
+            where, _, passed = source.partition(":")
+            if not passed or self.path(where) is None:
+                return where  # (a module imported whole, or a name from outside this tree)
+            module, name = where, passed
+        return module
+
+    def core_names(self, package: str) -> set[tuple[str, str]]:
+        """``(module, name)`` for each name the files of ``package`` import from the core (a
+        core module imported whole is its own name)."""
+        found: set[tuple[str, str]] = set()
+        for path in sorted(self.root.joinpath(*package.split(".")).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.core"):
+                    found.update((node.module or "", alias.name) for alias in node.names)
+                elif isinstance(node, ast.Import):
+                    found.update(
+                        (alias.name, "")
+                        for alias in node.names
+                        if alias.name.startswith("bot.core")
+                    )
+        return found
+
+    def doors(self, package: str) -> set[str]:
+        """The core modules defining what ``package`` imports of the core."""
+        found = (
+            self.defining(module, name) if name else module
+            for module, name in self.core_names(package)
+        )
+        return {module for module in found if module.startswith("bot.core")}
+
+    def passages(self, package: str) -> set[str]:
+        """The core modules ``package`` imports from, and those that define what it imports
+        (a module that passes a name on is a door the name goes through)."""
+        return {module for module, _ in self.core_names(package)} | self.doors(package)
+
+    @cached_property
+    def core(self) -> dict[str, set[str]]:
+        """Each core module: the core modules it imports (parsed: any import, at any depth)."""
+        graph: dict[str, set[str]] = {}
+        for path in sorted(self.root.joinpath("bot", "core").rglob("*.py")):
+            module = ".".join(path.relative_to(self.root).with_suffix("").parts)
+            module = module.removesuffix(".__init__")
+            text = path.read_text(encoding="utf-8")
+            found = {m for _, m in imported_modules(text) if m.startswith("bot.core.")}
+            # (``from bot.core.base import refusals`` imports the module refusals too.)
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.ImportFrom) and node.module in found:
+                    named = (f"{node.module}.{alias.name}" for alias in node.names)
+                    found.update(m for m in named if self.path(m) is not None)
+            graph[module] = found
+        return graph
+
+    def reached(self, module: str) -> set[str]:
+        """The core modules ``module`` imports, and those they import, and on."""
+        seen: set[str] = set()
+        todo = [module]
+        while todo:
+            for found in self.core.get(todo.pop(), ()):
+                if found not in seen:
+                    seen.add(found)
+                    todo.append(found)
+        return seen
+
+    def at_root(self, module: str) -> bool:
+        """Whether ``module`` is a module at the core's root (not a wing's folder)."""
+        path = self.path(module)
+        return len(module.split(".")) == 3 and path is not None and path.name != "__init__.py"
+
+    def wing(self, module: str) -> str:
+        """A core module's wing: its folder under ``bot/core`` (a module at the core's root is
+        a wing of its own)."""
+        return ".".join(module.split(".")[:3])
+
+    def wings(self, leaving_out: set[str]) -> dict[str, set[str]]:
+        """Each wing: the wings it imports, and those they import, and on (the imports of
+        the modules ``leaving_out`` left out)."""
+        direct: dict[str, set[str]] = {}
+        for module, imported in self.core.items():
+            mine = direct.setdefault(self.wing(module), set())
+            if module not in leaving_out:
+                mine.update(self.wing(m) for m in imported)
+        closed: dict[str, set[str]] = {}
+        for wing in direct:
+            seen: set[str] = set()
+            todo = [wing]
+            while todo:
+                for found in direct.get(todo.pop(), ()):
+                    if found not in seen:
+                        seen.add(found)
+                        todo.append(found)
+            closed[wing] = seen - {wing}
+        return closed
+
+    def above(self, door: str) -> set[str]:
+        """The wings above ``door``'s: each imports it (without the door, and what the door
+        imports of its own wing), and it imports none of them."""
+        mine = self.wing(door)
+        own = {door} | {m for m in self.reached(door) if self.wing(m) == mine}
+        wings = self.wings(own)
+        return {w for w, below in wings.items() if mine in below} - wings[mine]
+
+    def too_high(self, door: str) -> list[str]:
+        """What ``door`` imports of the wings above its own (its own wing, at the core's
+        root: a door there other than the face stands above every wing it gathers)."""
+        if door == FACE:
+            return []
+        if self.at_root(door) and self.core.get(door):
+            return [f"{door} is at the core's root: {sorted(self.core[door])}"]
+        above = self.above(door)
+        return sorted(m for m in self.reached(door) if self.wing(m) in above)
 
 
-@pytest.mark.parametrize("package", ["discord", "web"])
-def test_an_outer_layer_reaches_the_core_through_its_doors(package: str) -> None:
-    modules = core_modules(BOT / package)
-    assert len(modules) <= MOST, sorted(modules)
+def _defined(node: ast.stmt) -> Iterable[str]:
+    """The names a top-level statement defines (not an import)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name
+    elif isinstance(node, ast.Assign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            yield from (n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    elif isinstance(node, ast.Import):
+        yield from ((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    elif isinstance(node, ast.If | ast.Try):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                yield from _defined(child)
 
 
-def test_the_count_sees_every_kind_of_import(tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(
-        "from bot.core.services import Services\nimport bot.core.ports\n"
-        "from bot.core import vocabulary\nfrom bot.web import pages\n",
-        encoding="utf-8",
+def _starred(found: dict[str, str | None], name: str, sources: Sources) -> str | None:
+    """Where ``name`` comes from through a star import of ``found``'s module (as
+    ``module:name``), or None: defined there, or nowhere."""
+    for key, module in found.items():
+        if key.startswith("*") and module is not None and name in sources.bindings(module):
+            return f"{module}:{name}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def tree() -> Sources:
+    return Sources(ROOT)
+
+
+@pytest.mark.parametrize("package", ["bot.discord", "bot.web"])
+def test_an_outer_layer_reads_the_core_from_a_few_doors(tree: Sources, package: str) -> None:
+    doors = tree.doors(package)
+    assert len(doors) <= MOST, sorted(doors)
+
+
+@pytest.mark.parametrize("package", ["bot.discord", "bot.web"])
+def test_no_door_imports_a_wing_above_it(tree: Sources, package: str) -> None:
+    doors = sorted(tree.passages(package))
+    assert {door: high for door in doors if (high := tree.too_high(door))} == {}
+
+
+def _write(root: Path, files: dict[str, str]) -> Sources:
+    for name, text in files.items():
+        path = root.joinpath(*name.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return Sources(root)
+
+
+def test_a_name_passed_on_is_counted_where_it_is_defined(tmp_path: Path) -> None:
+    tree = _write(
+        tmp_path,
+        {
+            "bot/core/__init__.py": "",
+            "bot/core/base/__init__.py": "",
+            "bot/core/base/owners.py": "class Owner: ...\nKINDS = 2\n",
+            "bot/core/base/list.py": "from bot.core.base.owners import *  # noqa\n",
+            "bot/core/gathered.py": (
+                "from bot.core.base.list import Owner as Owner\nfrom bot.core.base import owners\n"
+            ),
+            "bot/outer/a.py": (
+                "from bot.core.gathered import Owner, owners\n"
+                "from bot.core.base.list import KINDS\n"
+                "import bot.core.base.list\nfrom bot.web import pages\n"
+            ),
+        },
     )
-    assert core_modules(tmp_path) == {"bot.core.services", "bot.core.ports", "bot.core.vocabulary"}
+    assert tree.defining("bot.core.gathered", "Owner") == "bot.core.base.owners"
+    assert tree.doors("bot.outer") == {
+        "bot.core.base.owners",  # Owner and KINDS, through two lists, and the module itself
+        "bot.core.base.list",  # imported whole
+    }
+
+
+def test_a_door_that_imports_a_wing_above_it_is_found(tmp_path: Path) -> None:
+    tree = _write(
+        tmp_path,
+        {
+            "bot/core/__init__.py": "",
+            "bot/core/services.py": "from bot.core.high import deal\nfrom bot.core.base import v\n",
+            "bot/core/base/__init__.py": "",
+            "bot/core/base/v.py": "from bot.core.high.deal import Refused\nclass View: ...\n",
+            "bot/core/base/w.py": "class Word: ...\n",
+            "bot/core/high/__init__.py": "",
+            "bot/core/high/deal.py": "from bot.core.base.w import Word\nclass Refused: ...\n",
+            "bot/core/mid/__init__.py": "",
+            "bot/core/mid/m.py": "from bot.core.base.w import Word\nclass M: ...\n",
+            "bot/core/ports.py": "from bot.core.base.w import Word\nclass Port: ...\n",
+        },
+    )
+    assert tree.too_high("bot.core.base.v") == ["bot.core.high.deal"]
+    assert tree.too_high("bot.core.base.w") == []
+    assert tree.too_high("bot.core.mid.m") == []  # (base is below it)
+    assert tree.too_high("bot.core.services") == []
+    assert tree.too_high("bot.core.ports") != []  # a door at the core's root

@@ -16,9 +16,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.base import refusals
 from bot.core.base.replies import User
+from bot.core.games.games import Loaded
+from bot.core.games.records import GameRecord
 from bot.core.messages import presence
 from bot.core.services import Services
-from bot.core.vocabulary import GameRecord, Loaded
 from bot.store import Store
 from bot.web.activity.gathering import MOST_NAMED, NOT_IN_ACTIVITY
 from bot.web.activity.identity import ActivityPlace
