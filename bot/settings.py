@@ -432,57 +432,69 @@ class Settings:
             ops_host=ops_host,
             ops_port=ops_port,
             privacy_contact=_contact(env),
-            left_server_days=_days(
-                env,
-                "LEFT_SERVER_DAYS",
-                DEFAULT_LEFT_SERVER_DAYS,
-                MIN_LEFT_SERVER_DAYS,
-                MAX_LEFT_SERVER_DAYS,
-                "1",
-            ),
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),
             discord_gateway_url=_optional(env, "DISCORD_GATEWAY_URL"),
-            idle_expiry_days=_days(
-                env,
-                "IDLE_EXPIRY_DAYS",
-                DEFAULT_IDLE_EXPIRY_DAYS,
-                MIN_IDLE_EXPIRY_DAYS,
-                MAX_IDLE_EXPIRY_DAYS,
-                f"1 hour ({MIN_IDLE_EXPIRY_DAYS:.3f})",
-            ),
-            retention_days=_days(
-                env,
-                "RETENTION_DAYS",
-                DEFAULT_RETENTION_DAYS,
-                MIN_RETENTION_DAYS,
-                MAX_RETENTION_DAYS,
-                "1",
-            ),
-            turn_reminder_seconds=_seconds(
-                env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
-            ),
-            muggins_seconds=_seconds(env, "MUGGINS_SECONDS", DEFAULT_MUGGINS_SECONDS),
-            member_check_seconds=_seconds(
-                env, "MEMBER_CHECK_SECONDS", DEFAULT_MEMBER_CHECK_SECONDS, or_none=True
-            ),
-            count_timeout_seconds=_seconds(
-                env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
-            ),
-            ranked_turn_seconds=_seconds(env, "RANKED_TURN_SECONDS", DEFAULT_RANKED_TURN_SECONDS),
-            guild_ready_seconds=_seconds_within(
-                env,
-                "GUILD_READY_SECONDS",
-                DEFAULT_GUILD_READY_SECONDS,
-                0.0,
-                MAX_GUILD_READY_SECONDS,
-            ),
-            heartbeat_timeout_seconds=_seconds_within(
-                env,
-                "HEARTBEAT_TIMEOUT_SECONDS",
-                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
-                MIN_HEARTBEAT_TIMEOUT_SECONDS,
-                MAX_HEARTBEAT_TIMEOUT_SECONDS,
-            ),
+            **_periods(env),
+            **_clocks(env),
         )
+
+
+def _periods(env: Mapping[str, str]) -> dict[str, float]:
+    """The settings counted in days: how long a server's data outlives the bot's removal,
+    how long a game may sit idle, how long ended games are kept."""
+    return {
+        "left_server_days": _days(
+            env,
+            "LEFT_SERVER_DAYS",
+            DEFAULT_LEFT_SERVER_DAYS,
+            MIN_LEFT_SERVER_DAYS,
+            MAX_LEFT_SERVER_DAYS,
+            "1",
+        ),
+        "idle_expiry_days": _days(
+            env,
+            "IDLE_EXPIRY_DAYS",
+            DEFAULT_IDLE_EXPIRY_DAYS,
+            MIN_IDLE_EXPIRY_DAYS,
+            MAX_IDLE_EXPIRY_DAYS,
+            f"1 hour ({MIN_IDLE_EXPIRY_DAYS:.3f})",
+        ),
+        "retention_days": _days(
+            env,
+            "RETENTION_DAYS",
+            DEFAULT_RETENTION_DAYS,
+            MIN_RETENTION_DAYS,
+            MAX_RETENTION_DAYS,
+            "1",
+        ),
+    }
+
+
+def _clocks(env: Mapping[str, str]) -> dict[str, float]:
+    """The settings counted in seconds: the games' clocks (a reminder, muggins, a count, a
+    ranked turn), a member's check, and the gateway's waits."""
+    return {
+        "turn_reminder_seconds": _seconds(
+            env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
+        ),
+        "muggins_seconds": _seconds(env, "MUGGINS_SECONDS", DEFAULT_MUGGINS_SECONDS),
+        "member_check_seconds": _seconds(
+            env, "MEMBER_CHECK_SECONDS", DEFAULT_MEMBER_CHECK_SECONDS, or_none=True
+        ),
+        "count_timeout_seconds": _seconds(
+            env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
+        ),
+        "ranked_turn_seconds": _seconds(env, "RANKED_TURN_SECONDS", DEFAULT_RANKED_TURN_SECONDS),
+        "guild_ready_seconds": _seconds_within(
+            env, "GUILD_READY_SECONDS", DEFAULT_GUILD_READY_SECONDS, 0.0, MAX_GUILD_READY_SECONDS
+        ),
+        "heartbeat_timeout_seconds": _seconds_within(
+            env,
+            "HEARTBEAT_TIMEOUT_SECONDS",
+            DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
+            MIN_HEARTBEAT_TIMEOUT_SECONDS,
+            MAX_HEARTBEAT_TIMEOUT_SECONDS,
+        ),
+    }
