@@ -13,9 +13,10 @@
   ``deck``: the deck's procedure (each deal's seal, each shuffle's record).
 
 ``services`` puts one object per job together; ``store`` names the store as the whole core
-uses it; ``ports`` and ``vocabulary`` are the outer layers' doors (with ``Services``). Nothing
-under ``bot.core`` imports discord.py or a database driver
-(``tests/bot/core/test_core_purity.py`` checks it), so every rule of what the bot says and
-does can be tested without Discord. ``docs/glossary.md`` gives one meaning for each word
+uses it; ``pages`` is what the web servers read. The outer layers name only what the core's
+doors define (``Services``, and the values, protocols and words defined low for them:
+``tests/bot/test_doors.py``). Nothing under ``bot.core`` imports discord.py or a database
+driver (``tests/bot/core/test_core_purity.py`` checks it), so every rule of what the bot says
+and does can be tested without Discord. ``docs/glossary.md`` gives one meaning for each word
 the code uses.
 """

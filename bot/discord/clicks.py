@@ -2,7 +2,7 @@
 control (a hand's, a lobby's, and those around the games), so that each control in
 :mod:`bot.discord.components` hands its click on the same way. The bot's is
 :class:`bot.discord.feature_clicks.FeatureClicks`, which passes the hand's and the lobby's on
-to :class:`bot.discord.interactions.DiscordIO`."""
+to a game's table (:class:`bot.discord.game_io.GameIO`)."""
 
 from __future__ import annotations
 

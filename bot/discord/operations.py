@@ -2,8 +2,9 @@
 (what each part counts, and what is read at each scrape), its readiness, the HTTP server of
 both on ``OPS_PORT``, and its heartbeat in the database (``python -m bot health`` reads it).
 
-Built by the bot's ``setup_hook`` from the parts it made (the store, the core, the cluster, the
-pacer, the game pages' server), each given here as it is, so that the wiring is in one place.
+Built by the composition root (:func:`bot.assembly.assemble`) from the parts it made (the store,
+the core, the cluster, the pacer, the game pages' server), each given here as it is, so that
+the wiring is in one place.
 """
 
 from __future__ import annotations

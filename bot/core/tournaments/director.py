@@ -24,7 +24,7 @@ going by the score (the leader wins, without a lurch; level is a loss for both),
 which a player never moved forfeited by that player (by both if neither did).
 
 The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
-archiving it) is given as :class:`Threads`.
+archiving it) is given as :class:`~bot.core.ledger.transport.Threads`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
-"""The core's layout: wings that import one another in one direction only, none too big to
-find one's way in (see docs/bot-service.md, "The core, by wing")."""
+"""The core's layout: wings that import one another in one direction only, in the order the
+glossary gives them, none too big to find one's way in (see docs/bot-service.md, "The core, by
+wing")."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[3] / "bot" / "core"
+ROOT = Path(__file__).resolve().parents[3]
+CORE = ROOT / "bot" / "core"
 
 
 def _wing(parts: tuple[str, ...]) -> str:
@@ -54,3 +57,27 @@ def test_the_core_and_each_wing_stay_small() -> None:
             *(p for p in wing.iterdir() if p.is_dir() and p.name != "__pycache__"),
         ]:
             assert len(list(folder.glob("*.py"))) <= 20, folder
+
+
+def _glossary_order() -> list[str]:
+    """The wings as docs/glossary.md lists them, lowest first (its **wing** entry)."""
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    entry = re.search(r"^- \*\*wing\*\*:(.*?)(?=^- \*\*)", text, re.S | re.M)
+    assert entry is not None, "the glossary has no **wing** entry"
+    listed = re.search(r"lowest first, each importing only wings before it:(.*?)\(", entry[1], re.S)
+    assert listed is not None, "the **wing** entry lists no wings in order"
+    return re.findall(r"`(\w+)`", listed[1])
+
+
+def test_the_glossary_lists_every_wing_in_an_order_the_imports_keep() -> None:
+    order = _glossary_order()
+    wings = sorted(p.name for p in CORE.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert sorted(order) == wings
+    upward = [
+        f"{wing} imports {other}"
+        for wing, imported in _arrows().items()
+        if wing in order
+        for other in imported
+        if other in order and order.index(other) > order.index(wing)
+    ]
+    assert upward == []
