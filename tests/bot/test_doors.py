@@ -125,14 +125,7 @@ class Sources:
 
     def reached(self, module: str) -> set[str]:
         """The core modules ``module`` imports, and those they import, and on."""
-        seen: set[str] = set()
-        todo = [module]
-        while todo:
-            for found in self.core.get(todo.pop(), ()):
-                if found not in seen:
-                    seen.add(found)
-                    todo.append(found)
-        return seen
+        return _closure(module, self.core)
 
     def at_root(self, module: str) -> bool:
         """Whether ``module`` is a module at the core's root (not a wing's folder)."""
@@ -152,17 +145,7 @@ class Sources:
             mine = direct.setdefault(self.wing(module), set())
             if module not in leaving_out:
                 mine.update(self.wing(m) for m in imported)
-        closed: dict[str, set[str]] = {}
-        for wing in direct:
-            seen: set[str] = set()
-            todo = [wing]
-            while todo:
-                for found in direct.get(todo.pop(), ()):
-                    if found not in seen:
-                        seen.add(found)
-                        todo.append(found)
-            closed[wing] = seen - {wing}
-        return closed
+        return {wing: _closure(wing, direct) - {wing} for wing in direct}
 
     def above(self, door: str) -> set[str]:
         """The wings above ``door``'s: each imports it (without the door, and what the door
@@ -181,6 +164,18 @@ class Sources:
             return [f"{door} is at the core's root: {sorted(self.core[door])}"]
         above = self.above(door)
         return sorted(m for m in self.reached(door) if self.wing(m) in above)
+
+
+def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
+    """What ``start`` reaches along ``edges``, one step or more."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for found in edges.get(todo.pop(), ()):
+            if found not in seen:
+                seen.add(found)
+                todo.append(found)
+    return seen
 
 
 def _defined(node: ast.stmt) -> Iterable[str]:
