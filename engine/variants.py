@@ -60,8 +60,10 @@ from engine.registry import Registry, say_or
 from engine.rules import PlayEnd, Rules, Share
 
 __all__ = [
+    "FEWEST_AT_A_TABLE",
     "FIVE_CARD",
     "FIVE_HAND",
+    "MOST_AT_A_TABLE",
     "SEVEN_CARD",
     "SIX_HAND",
     "SIX_HAND_PAIRS",
@@ -374,3 +376,9 @@ SIX_HAND_PAIRS = register(
         build=_six_hand_pairs,
     )
 )
+
+#: The most players a variant registered here seats (six-hand).
+MOST_AT_A_TABLE = max(n for variant in listed() for n in variant.seats)
+#: The fewest players a variant registered here seats: fewer people have no game to play
+#: (*Deal everyone in* with fewer at the table refuses).
+FEWEST_AT_A_TABLE = min(n for variant in listed() for n in variant.seats)

@@ -7,9 +7,7 @@ act on a choice and the outer layers that offer it read one definition.
   game against the computer gets when none is chosen (:data:`DEFAULT_LEVEL`);
 - a tournament's format when none is chosen (:data:`DEFAULT_FORMAT`) and its games' seats
   (:data:`TOURNAMENT_SEATS`);
-- the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`);
-- how many players a table seats, the fewest and the most of any variant
-  (:data:`FEWEST_AT_A_TABLE`, :data:`MOST_AT_A_TABLE`: *Deal everyone in* asks them).
+- the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`).
 """
 
 from __future__ import annotations
@@ -17,14 +15,11 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.players import LEVELS
-from engine.variants import listed
 
 __all__ = [
     "DEFAULT_FORMAT",
     "DEFAULT_LEVEL",
-    "FEWEST_AT_A_TABLE",
     "LEVEL_BLURBS",
-    "MOST_AT_A_TABLE",
     "TOURNAMENT_SEATS",
     "LadderSeason",
     "level_name",
@@ -62,8 +57,3 @@ TOURNAMENT_SEATS = 2
 #: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
 #: standings, or every season's champion.
 LadderSeason = Literal["this", "last", "champions"]
-
-#: The most players any variant seats (six-hand).
-MOST_AT_A_TABLE = max(n for variant in listed() for n in variant.seats)
-#: The fewest players any variant seats: *Deal everyone in* with fewer at the table has no game.
-FEWEST_AT_A_TABLE = min(n for variant in listed() for n in variant.seats)

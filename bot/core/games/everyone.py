@@ -26,14 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.base import refusals
-from bot.core.base.choices import MOST_AT_A_TABLE
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.views import MessageView
 from bot.core.games.lobby import Table, lobby_view, offered, table_asked, table_kind
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from engine.outcome import Scoring
-from engine.variants import named
+from engine.variants import MOST_AT_A_TABLE, named
 
 __all__ = [
     "Everyone",

@@ -45,7 +45,6 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.core.base.choices import FEWEST_AT_A_TABLE
 from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
 from bot.core.base.replies import Answer, Click, User
@@ -58,7 +57,7 @@ from bot.web.activity.page import ActivityPage
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.capacity import SEND_SECONDS, no_room
 from bot.web.pages import markdown_html
-from engine.variants import STANDARD, UnknownVariant, named
+from engine.variants import FEWEST_AT_A_TABLE, STANDARD, UnknownVariant, named
 
 __all__ = [
     "ACTIVITY_CSP",

@@ -10,12 +10,12 @@ import doctest
 import pytest
 
 from bot.core.base import refusals
-from bot.core.base.choices import MOST_AT_A_TABLE
 from bot.core.base.replies import User
 from bot.core.games import everyone
 from bot.core.games.everyone import everyone_kinds, lobby_seen
 from bot.core.games.lobby import lobby_view, offered
 from bot.core.services import Services
+from engine.variants import MOST_AT_A_TABLE
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, FLO, GUILD
 from tests.helpers.views import controls
 
