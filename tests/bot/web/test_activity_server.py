@@ -489,8 +489,8 @@ async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
     state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
     assert state["rematch"] == {"label": "Rematch", "series": None}
     body = {"action": "rematch", "game": game}
-    elsewhere = ActivityServer(service, store, FakeDiscordSide(bot_in=False), Sessions(SECRET))
-    server = WebServer(service.games, service.feed, PageLinks(SECRET), store, activity=elsewhere)
+    elsewhere = ActivityServer(service, FakeDiscordSide(bot_in=False), Sessions(SECRET))
+    server = WebServer(service.pages, service.feed, PageLinks(SECRET), activity=elsewhere)
     async with TestClient(TestServer(server.app())) as outside:
         headers = {"Authorization": "Bearer " + await _session(outside, AL)}
         answer = await outside.post("/activity/api/act", json=body, headers=headers)
