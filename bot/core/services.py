@@ -68,7 +68,6 @@ from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.tokens import DmLinks
-from bot.core.ledger.transport import Threads
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
@@ -94,6 +93,7 @@ from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
 from bot.core.tournaments.director import TournamentDirector
+from bot.core.tournaments.threads import Threads
 from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, TournamentStore
 from bot.core.which_game import WhichGame
 from bot.core.worker.thinking import WorkerThinking

@@ -1,5 +1,5 @@
 """A tournament pairing's place on Discord: its message in the tournament's channel and the
-public thread started from it (the director's :class:`~bot.core.ledger.transport.Threads`).
+public thread started from it (the director's :class:`~bot.core.tournaments.threads.Threads`).
 
 Both are made so that making them again after a stop makes nothing new: the message is posted
 with a nonce (Discord's ``enforce_nonce`` gives back the message made the first time), and a
@@ -17,7 +17,8 @@ from typing import Literal
 
 import discord
 
-from bot.core.ledger.transport import Pacing, RequestKind, ThreadRefused
+from bot.core.ledger.transport import Pacing, RequestKind
+from bot.core.tournaments.threads import ThreadRefused
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 

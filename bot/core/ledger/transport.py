@@ -6,9 +6,10 @@ kept of it: :mod:`bot.core.ledger.life`, :mod:`bot.core.ledger.routes`); the Dis
 :class:`Transport` carries one :class:`Attempt` at a time (one :class:`Way` to reach a message)
 and reports either what Discord made of it (:class:`Carried`) or, as one of the exceptions here,
 why it did not go. It keeps nothing of the core's. What it needs besides are here too: a post
-on its way that a stop may have left behind (:class:`PendingPost`), the pacing of every
-request against Discord's limits (:class:`Pacing`, by :class:`RequestKind`), and the threads
-a tournament's games are played in (:class:`Threads`, and :class:`ThreadRefused`).
+on its way that a stop may have left behind (:class:`PendingPost`), and the pacing of every
+request against Discord's limits (:class:`Pacing`, by :class:`RequestKind`). (The threads a
+tournament's games are played in are the tournaments' to ask for, since no wing imports the
+ledger: :mod:`bot.core.tournaments.threads`.)
 
 Every request is made under a :data:`Fence`: called right before the request is written to the
 network (after any wait for its turn, inside discord.py or not), it raises :class:`NotSender`
@@ -43,8 +44,6 @@ __all__ = [
     "Rejected",
     "RequestKind",
     "Superseded",
-    "ThreadRefused",
-    "Threads",
     "TokenLapsed",
     "TokenUnreachable",
     "Transport",
@@ -237,30 +236,4 @@ class Pacing(Protocol):
     def through(self, token: str) -> AbstractAsyncContextManager[None]:
         """A request through an interaction's webhook, made inside the block once one more may
         go."""
-        ...
-
-
-class ThreadRefused(Exception):
-    """Discord refused to post a pairing's message or start its thread (a permission is
-    missing, the channel is gone): the director tries again later."""
-
-
-class Threads(Protocol):
-    """What the director asks of Discord for a pairing."""
-
-    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
-        """Post ``text`` in the channel (``nonce``: the same post made again gives back the
-        message made the first time); its id."""
-        ...
-
-    async def start_thread(
-        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
-    ) -> int:
-        """Start a public thread from a message (or find the one it started), with
-        ``members`` added to it; the thread's id."""
-        ...
-
-    async def archive(self, thread_id: int) -> None:
-        """Archive a thread (it leaves the channel's list; a message in it reopens it); one
-        archived already, or gone, is left as it is."""
         ...

@@ -24,7 +24,7 @@ going by the score (the leader wins, without a lurch; level is a loss for both),
 which a player never moved forfeited by that player (by both if neither did).
 
 The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
-archiving it) is given as :class:`~bot.core.ledger.transport.Threads`.
+archiving it) is given as :class:`~bot.core.tournaments.threads.Threads`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.ledger.transport import ThreadRefused, Threads
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -52,6 +51,7 @@ from bot.core.tournaments.records import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, progress_of
 
