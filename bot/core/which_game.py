@@ -134,6 +134,18 @@ class WhichGame:
             raise Refused(found.refusal)
         return await act(found)
 
+    @answers
+    async def run_rematch(self, place: Place, user_id: int, act: Act) -> Answer:
+        """A rematch pressed by ``user_id`` in ``place``: refused where ``/cribbage new`` would
+        be for the person and the place (a private answer, their ranked match or search
+        there), but not for the game open there, which the rematch reads itself (the rematch
+        already opened: a seat taken in it, or why not)."""
+        facts = await self.facts(Ask.NEW, place, user_id)
+        found = resolve(Ask.NEW, place, replace(facts, here=None))
+        if found.refusal is not None:
+            raise Refused(found.refusal)
+        return await act(found)
+
     async def offered(
         self, ask: Ask, place: Place, user_id: int, current: str, complete: Completer
     ) -> list[Choice]:

@@ -102,10 +102,10 @@ class FeatureClicks:
     async def rematch_click(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A result's *Rematch* or *Play again*: the rematch's lobby as the click's answer, a
         message of its own in the channel (the result stays as it was), as ``/cribbage
-        new``'s answer is, and refused where ``/cribbage new`` is (the which-game resolver's
-        :data:`~bot.core.base.places.Ask.NEW`: where the answer would be the presser's alone,
-        or their ranked match is played); or, once it is open, the presser's seat taken in
-        it, said to them alone (the keeper brings the lobby up to date)."""
+        new``'s answer is, and refused where ``/cribbage new`` is for the presser and the place
+        (:meth:`~bot.core.which_game.WhichGame.run_rematch`: where the answer would be the
+        presser's alone, or their ranked match is played); or, once it is open, the presser's
+        seat taken in it, said to them alone (the keeper brings the lobby up to date)."""
         lacking = cannot_post(interaction)
         if lacking is not None:
             await send_error(interaction, lacking)
@@ -115,8 +115,7 @@ class FeatureClicks:
         rematches, which = services.rematches, services.which
         await self._io.command(
             interaction,
-            lambda: which.run(
-                Ask.NEW,
+            lambda: which.run_rematch(
                 place,
                 user.id,
                 lambda found: rematches.press(

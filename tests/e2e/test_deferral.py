@@ -21,8 +21,10 @@ SLOW = 0.4
 
 def _slow(store: Store) -> Services:
     """A real core whose answers take longer than the bot waits before deferring (and whose
-    stats break, after a public deferral, for a player called Bug)."""
+    stats break, after a public deferral, for a player called Bug). Which game a command acts
+    on is slow too, so a refusal it says (a game open already) comes after the deferral."""
     services = bot_core(store)
+    slowed(services.which, "facts", SLOW)
     slowed(services.lobbies, "new_game", SLOW)
     slowed(services.table, "status", SLOW)
     slowed(services.standings, "leaderboard", SLOW)

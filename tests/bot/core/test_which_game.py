@@ -257,3 +257,27 @@ async def test_a_seat_at_the_table_is_the_persons_question_not_whether_a_game_is
     assert await which.seat_refusal(GROUP.channel_id, None, CY.id) is None
     await _dealt(service, store)
     assert await which.seat_refusal(GENERAL.channel_id, SERVER, AL.id) == RANKED_HERE
+
+
+async def test_a_rematch_is_refused_for_its_presser_and_place_not_for_the_game_open_there(
+    service: Services, store: Store
+) -> None:
+    # A rematch reads the game open at its place itself (the rematch opened already, where a
+    # second press is told it is seated): the resolver refuses it only as it would refuse
+    # /cribbage new for the presser there.
+    seen: list[int] = []
+
+    async def act(found: Resolved) -> Answer:
+        seen.append(found.channel_id)
+        return Answer.say("done")
+
+    assert (await service.lobbies.new_game(SERVER, THREAD.channel_id, CY)).ok
+    assert await _acts_on(service, Ask.NEW, THREAD, CY) != THREAD.channel_id
+    assert (await service.which.run_rematch(THREAD, CY.id, act)).ok
+    assert seen == [THREAD.channel_id]
+    await _dealt(service, store)
+    refused = await service.which.run_rematch(GENERAL, AL.id, act)
+    assert not refused.ok and refused.reply.text == RANKED_HERE
+    refused = await service.which.run_rematch(BEAS_DM, BEA.id, act)
+    assert not refused.ok and refused.reply.text == GAMES_NOT_IN_MY_DMS
+    assert seen == [THREAD.channel_id]
