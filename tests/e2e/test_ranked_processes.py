@@ -148,8 +148,10 @@ async def test_a_kill_mid_match_loses_nothing_and_the_match_goes_on(
     )
     assert changes[0][0] == 2, "the match was rated once"
     for seat, place in enumerate(places):
-        final = await until(fd, _table_saying(driver, seat, "Al wins the ranked match"))
-        # The game being played is hers to lose, said once; the match counts it: 1–0.
+        # The game being played is hers to lose, said once; the match counts it: 1–0. (The
+        # match is decided as she leaves, its game ended by the referee a moment after: the
+        # table may say the match's result a version before the game's.)
+        final = await until(fd, _table_saying(driver, seat, "Bea left the match — 🏆 Al wins"))
         assert final.words().count("Bea left the match — 🏆 Al wins") == 1, final.words()
         assert "Al wins the ranked match 1–0** (Bea left the match)." in final.words()
         tables = [
