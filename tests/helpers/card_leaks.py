@@ -33,6 +33,10 @@ CARD_SYMBOLS = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
 CARD_CODES = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])")
 #: The coach's line on a hand message, about the discard of an earlier deal.
 COACH_LINE = re.compile(r"^Coach, deal (\d+): .*$", re.MULTILINE)
+#: A hand message once its deal is over: "…, deal N is over." and then "You kept …; the show
+#: is …", naming the cards its reader kept in deal N (the edit may come after the next deal).
+DEAL_OVER = re.compile(r", deal (\d+) is over\.$", re.MULTILINE)
+KEPT_LINE = re.compile(r"^You kept .*; the show is .*$", re.MULTILINE)
 #: The cut for first deal on the first deal's table (its cards go back into the deck).
 CUT_LINE = re.compile(r"^Cut for deal — .*$", re.MULTILINE)
 _SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -151,7 +155,8 @@ class LeakWatch:
     name cards that by now may be in someone's hand without telling anything about it: the cut
     for first deal (the cards go back into the deck), checked against `cut`, and a coach's line
     ("Coach, deal N: ..."), which names the cards its reader was dealt in deal N, checked
-    against `dealt(seat, N)`. And a message about an earlier deal may name what that deal
+    against `dealt(seat, N)`, as is a hand message's "You kept …" once its deal N is over. And
+    a message about an earlier deal may name what that deal
     made public (`public`).
     """
 
@@ -191,16 +196,23 @@ class LeakWatch:
     ) -> None:
         self.versions_seen += 1
         text = version.text
-        for line in COACH_LINE.finditer(text):
+
+        # Lines that may name cards someone holds now, each checked against what it may name.
+        def own(deal: int) -> set[Card]:
+            return self.dealt(seat, deal) if seat is not None else set()
+
+        checked = [(m, own(int(m.group(1))), "coach line") for m in COACH_LINE.finditer(text)]
+        checked += [(m, self.cut, "cut for deal") for m in CUT_LINE.finditer(text)]
+        over = DEAL_OVER.search(text)
+        if over is not None:
+            kept = own(int(over.group(1)))
+            checked += [(m, kept, "kept cards") for m in KEPT_LINE.finditer(text)]
+        rest = text
+        for line, allowed, what in checked:
             named = cards_in_text(line.group(0))
             self.cards_seen += len(named)
-            own = self.dealt(seat, int(line.group(1))) if seat is not None else set()
-            assert named <= own, f"{user.name}'s coach line names {named - own}: {message!r}"
-        for line in CUT_LINE.finditer(text):
-            named = cards_in_text(line.group(0))
-            self.cards_seen += len(named)
-            assert named <= self.cut, f"the cut for deal names {named - self.cut}: {message!r}"
-        rest = CUT_LINE.sub("", COACH_LINE.sub("", text))
+            assert named <= allowed, f"{user.name}'s {what} names {named - allowed}: {message!r}"
+            rest = rest.replace(line.group(0), "")
         shown = _cards_in_parts(rest, version.components, version.attachments)
         self.cards_seen += len(shown)
         leaked = shown & hidden - self.public(message) if shown & hidden else set()
