@@ -39,6 +39,7 @@ __all__ = [
     "RESERVED",
     "RETRY_AFTER",
     "SEND_SECONDS",
+    "Admission",
     "Capacity",
     "capacity",
     "no_room",
@@ -91,6 +92,56 @@ def capacity(*, soft: int, in_use: int) -> Capacity:
     connections = min(MAX_CONNECTIONS, int(spare * MARGIN))
     live = min(MAX_LIVE_PAGES, max(0, connections - FETCH_ROOM))
     return Capacity(connections, live)
+
+
+class Admission:
+    """What the pages' server lets in within its share (:class:`Capacity`): another live page,
+    another connection. The first refusal of a spell is one warning, the rest are counted
+    until a live page is taken again (one line then): under pressure the log stays short."""
+
+    def __init__(self, limits: Capacity | None = None) -> None:
+        """``limits``: the share; without one it is worked out at :meth:`start` from the
+        process's open-file limit."""
+        self.limits = limits
+        #: Refusals since the last live page was taken (None: not refusing).
+        self._refusing: int | None = None
+
+    def start(self) -> Capacity:
+        """The share, worked out now from the open-file limit if none was given."""
+        if self.limits is None:
+            self.limits = capacity(soft=soft_limit(), in_use=open_files())
+        return self.limits
+
+    def live_page(self, watching: int) -> bool:
+        """Whether another live page may open with ``watching`` open (a game's page or the
+        Activity's); a page taken after refusals ends their spell."""
+        if self.limits is None or watching >= self.limits.live_pages:
+            self._refused("live pages", watching)
+            return False
+        if self._refusing is not None:
+            log.info("game pages: taking live pages again (%d refused)", self._refusing)
+            self._refusing = None
+        return True
+
+    def connection(self, open_now: int) -> bool:
+        """Whether another connection may be held with ``open_now`` held: beyond the share it
+        is closed at once, so the pages never take what Discord needs."""
+        if self.limits is None or open_now >= self.limits.connections:
+            self._refused("connections", open_now)
+            return False
+        return True
+
+    def _refused(self, what: str, count: int) -> None:
+        if self._refusing is None:
+            self._refusing = 0
+            log.warning(
+                "game pages: %d %s open, the most this process takes (its open-file limit is "
+                "%d): refusing more until some close",
+                count,
+                what,
+                soft_limit(),
+            )
+        self._refusing += 1
 
 
 def open_files() -> int:

@@ -60,7 +60,7 @@ from bot.core.review.replay import GameReplay
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
-from bot.web.capacity import SEND_SECONDS, Capacity, capacity, no_room, open_files, soft_limit
+from bot.web.capacity import SEND_SECONDS, Admission, Capacity, no_room
 from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
@@ -303,12 +303,11 @@ class WebServer:
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
-        self.limits = limits
+        #: What the server lets in within its share of open files.
+        self.admission = Admission(limits)
         self.activity = activity
         if activity is not None:
             activity.room = self._room
-        #: Live pages and connections refused since the last was taken (None: not refusing).
-        self._refusing: int | None = None
         self._server: asyncio.Server | None = None
 
     @property
@@ -323,14 +322,8 @@ class WebServer:
         return pages + (self.activity.watching if self.activity is not None else 0)
 
     def _room(self) -> bool:
-        """Whether another live page (a game's page or the Activity's) may open now; a
-        refusal is noted, and a page taken after refusals ends their spell."""
-        limits = self.limits
-        if limits is None or self.watching >= limits.live_pages:
-            self._refused("live pages", self.watching)
-            return False
-        self._taken()
-        return True
+        """Whether another live page (a game's page or the Activity's) may open now."""
+        return self.admission.live_page(self.watching)
 
     def app(self) -> web.Application:
         """The aiohttp application (its routes)."""
@@ -366,8 +359,7 @@ class WebServer:
 
     async def start(self) -> None:
         """Listen, and follow the change feed."""
-        if self.limits is None:
-            self.limits = capacity(soft=soft_limit(), in_use=open_files())
+        limits = self.admission.start()
         self._runner = self.runner()
         await self._runner.setup()
         server = self._runner.server
@@ -390,39 +382,18 @@ class WebServer:
         log.info(
             "game pages at %s (up to %d live pages, %d connections)",
             self.address,
-            self.limits.live_pages,
-            self.limits.connections,
+            limits.live_pages,
+            limits.connections,
         )
 
     def _connection(self) -> asyncio.BaseProtocol:
         """A new connection's protocol: aiohttp's, or, beyond the server's share of open
-        files, one that closes it at once (so the pages never take what Discord needs)."""
+        files, one that closes it at once."""
         runner = self._runner
         server = None if runner is None else runner.server
-        limits = self.limits
-        if server is None or limits is None or len(server.connections) >= limits.connections:
-            self._refused("connections", len(server.connections) if server else 0)
+        if server is None or not self.admission.connection(len(server.connections)):
             return _Closed()
         return server()
-
-    def _refused(self, what: str, count: int) -> None:
-        """Note a refusal; the first of a spell is a warning (one line), the rest are
-        counted until a live page is taken again."""
-        if self._refusing is None:
-            self._refusing = 0
-            log.warning(
-                "game pages: %d %s open, the most this process takes (its open-file limit is "
-                "%d): refusing more until some close",
-                count,
-                what,
-                soft_limit(),
-            )
-        self._refusing += 1
-
-    def _taken(self) -> None:
-        if self._refusing is not None:
-            log.info("game pages: taking live pages again (%d refused)", self._refusing)
-            self._refusing = None
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""

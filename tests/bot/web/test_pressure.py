@@ -113,7 +113,7 @@ async def test_the_server_sizes_its_share_from_the_open_file_limit(
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
     try:
         async with _served(service, store, None) as server:
-            limits = server.limits
+            limits = server.admission.limits
             assert limits is not None
             assert 0 < limits.live_pages < limits.connections <= 1024 - RESERVED
     finally:
