@@ -339,6 +339,18 @@ class Games:
         found = await asyncio.to_thread(archive.restore, kept)
         return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
+    def drawable(self, record: GameRecord) -> Loaded | None:
+        """The game of ``record`` loaded to draw its messages (None before its deal: no
+        snapshot). One whose snapshot cannot be read is noted in :attr:`faults` (once) and its
+        :class:`~bot.core.base.faults.UnreadableGame` raised: nothing of it can be drawn."""
+        if record.snapshot is None:
+            return None
+        try:
+            return self.loaded.load(record)
+        except UnreadableGame as fault:
+            self.faults.note(fault)
+            raise
+
     async def reread(self, game_id: int) -> GameRecord:
         """The game as stored now (games are never deleted)."""
         found = await self.store.get_game(game_id)

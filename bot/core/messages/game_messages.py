@@ -96,11 +96,10 @@ class GameMessages(Projector):
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
-            loaded = None if record.snapshot is None else self._games.loaded.load(record)
-        except UnreadableGame as fault:
-            # Noted once; nothing of it can be drawn while it is open (every pass would fail
-            # the same way), and once a moderator has ended it, what needs no snapshot.
-            self._games.faults.note(fault)
+            loaded = self._games.drawable(record)
+        except UnreadableGame:
+            # Nothing of it can be drawn while it is open (every pass would fail the same
+            # way), and once a moderator has ended it, what needs no snapshot.
             return None if record.is_open else _ended_unread(record, sent)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(

@@ -116,9 +116,8 @@ class PlaceMessages(Projector):
         if self._pruned(record, now):
             return None
         try:
-            loaded = None if record.snapshot is None else self._games.loaded.load(record)
-        except UnreadableGame as fault:
-            self._games.faults.note(fault)
+            loaded = self._games.drawable(record)
+        except UnreadableGame:
             return None
         if loaded is None:
             return None  # (a game played apart is dealt as it opens)
