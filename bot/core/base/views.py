@@ -52,6 +52,8 @@ __all__ = [
     "Style",
     "first_digest",
     "laid_out",
+    "layout_tail",
+    "text_tail",
 ]
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
@@ -457,6 +459,34 @@ def laid_out(groups: Sequence[Sequence[str]], *, framed: bool = False, **parts: 
     content = "\n".join(t for group in kept for t in group)
     style = Style.FRAMED if framed else Style.LAID_OUT
     return MessageView(content, layout=kept, style=style, **parts)
+
+
+def text_tail(text: str, room: int) -> str:
+    """The end of ``text`` within ``room`` characters, cut with "…" (a show is at a deal's
+    end)."""
+    if len(text) <= room:
+        return text
+    return "…" + text[-(room - 1) :] if room > 1 else ""
+
+
+def layout_tail(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], ...]:
+    """The end of a layout's ``groups`` within ``room`` characters, as Discord counts them
+    (the texts', across its text displays): whole texts from the end, and the tail of the
+    first one that does not fit (:func:`text_tail`)."""
+    kept: list[tuple[str, ...]] = []
+    for group in reversed(groups):
+        texts: list[str] = []
+        for text in reversed(group):
+            if len(text) > room:
+                texts.append(text_tail(text, room))
+                room = 0
+                break
+            texts.append(text)
+            room -= len(text)
+        kept.append(tuple(reversed(texts)))
+        if room <= 0:
+            break
+    return tuple(reversed(kept))
 
 
 @dataclass(frozen=True, slots=True)

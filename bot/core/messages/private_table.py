@@ -35,6 +35,8 @@ from bot.core.base.views import (
     ReviewPages,
     Style,
     laid_out,
+    layout_tail,
+    text_tail,
 )
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
@@ -80,34 +82,8 @@ def _people(record: GameRecord) -> list[SeatRecord]:
     return [s for s in record.seats if not s.is_computer and s.user_id is not None]
 
 
-def _tail(text: str, room: int) -> str:
-    """The end of ``text`` within ``room`` characters (a show is at a deal's end)."""
-    if len(text) <= room:
-        return text
-    return "…" + text[-(room - 1) :] if room > 1 else ""
-
-
 def _size(groups: Sequence[Sequence[str]]) -> int:
     return sum(len(text) for group in groups for text in group)
-
-
-def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], ...]:
-    """The end of a layout's ``groups`` within ``room`` characters (a show is at a deal's
-    end): whole texts from the end, and the tail of the first one that does not fit."""
-    kept: list[tuple[str, ...]] = []
-    for group in reversed(groups):
-        texts: list[str] = []
-        for text in reversed(group):
-            if len(text) > room:
-                texts.append(_tail(text, room))
-                room = 0
-                break
-            texts.append(text)
-            room -= len(text)
-        kept.append(tuple(reversed(texts)))
-        if room <= 0:
-            break
-    return tuple(reversed(kept))
 
 
 def _unsaid(
@@ -143,7 +119,7 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
         rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
         room = MAX_LAID_OUT - _size(groups) - _size(rule)
         if room > 200:
-            groups = [*_last(before.layout, room), *rule, *groups]
+            groups = [*layout_tail(before.layout, room), *rule, *groups]
             board = before.board
     if record.end_note:
         groups += _unsaid(groups, ((record.end_note,),))
@@ -154,7 +130,7 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     # privately, and its pages turn through their clicks' answers alone; and its Rematch.
     review = result.view.controls if result is not None else None
     return laid_out(
-        _last(groups, MAX_LAID_OUT),
+        layout_tail(groups, MAX_LAID_OUT),
         controls=review if isinstance(review, ReviewPages | ResultControls) else controls,
         board=board,
         framed=current.style is Style.FRAMED,
@@ -216,11 +192,11 @@ def moved_on(record: GameRecord, table: MessageView) -> MessageView:
     without its controls, saying that it moved (a copy posted again below it carries on)."""
     closed = LobbyControls(record.id, ())
     if table.layout:
-        groups = (*_last(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
+        groups = (*layout_tail(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
         return laid_out(
             groups, controls=closed, board=table.board, framed=table.style is Style.FRAMED
         )
-    text = _tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
+    text = text_tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
     return MessageView(f"{text}\n\n{MOVED_ON}", controls=closed, board=table.board)
 
 
@@ -262,7 +238,7 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
     who = " ".join(f"<@{u}>" for u in users)
     line = f"{who} — your turn: press **Your hand**."
     if view.layout:
-        groups = (*_last(view.layout, MAX_LAID_OUT - len(line)), (line,))
+        groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
         return laid_out(
             groups,
             controls=view.controls,
@@ -272,7 +248,7 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
         )
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
-        text = _tail(text, MAX_MESSAGE - len(line) - 2)
+        text = text_tail(text, MAX_MESSAGE - len(line) - 2)
     return MessageView(
         f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=users
     )

@@ -28,7 +28,14 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MAX_LAID_OUT, MessageRecord, MessageView, Style, laid_out
+from bot.core.base.views import (
+    MAX_LAID_OUT,
+    MessageRecord,
+    MessageView,
+    Style,
+    laid_out,
+    layout_tail,
+)
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
@@ -187,8 +194,8 @@ def _with_lines(view: MessageView, lines: tuple[Sequence[str], Sequence[str]]) -
     top, bottom = tuple(t for t in lines[0] if t), tuple(t for t in lines[1] if t)
     if not top and not bottom:
         return view
-    room = MAX_LAID_OUT - sum(len(t) + 1 for t in (*top, *bottom))
-    body = _tail(view.layout or ((view.content,),), room)
+    room = MAX_LAID_OUT - sum(len(t) for t in (*top, *bottom))
+    body = layout_tail(view.layout or ((view.content,),), room)
     groups = [g for g in (top, *body, bottom) if g]
     return laid_out(
         groups,
@@ -197,20 +204,3 @@ def _with_lines(view: MessageView, lines: tuple[Sequence[str], Sequence[str]]) -
         mentions=view.mentions,
         framed=view.style is Style.FRAMED,
     )
-
-
-def _tail(groups: Sequence[Sequence[str]], room: int) -> list[tuple[str, ...]]:
-    """The last of ``groups`` that fit in ``room`` characters (whole texts, from the end)."""
-    kept: list[tuple[str, ...]] = []
-    for group in reversed(groups):
-        texts: list[str] = []
-        for text in reversed(group):
-            if len(text) + 1 > room:
-                break
-            texts.append(text)
-            room -= len(text) + 1
-        if texts:
-            kept.append(tuple(reversed(texts)))
-        if len(texts) < len(group):
-            break
-    return list(reversed(kept))
