@@ -20,6 +20,7 @@ from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
+from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -374,3 +375,16 @@ async def search_ranked(
     )
     assert answer.ok, answer.reply.text
     return answer
+
+
+async def ranked_game(service: Services, store: Store, user: User) -> GameRecord:
+    """The referee matches the searches waiting and deals: the newest game of ``user``'s
+    match."""
+    await service.ranked_play.referee.start()
+    await service.ranked_play.referee.idle()
+    entry = await store.live_entry(user.id)
+    assert entry is not None and entry.match_id is not None
+    games = await store.match_games(entry.match_id)
+    record = await store.get_game(games[-1].game_id)
+    assert record is not None
+    return record

@@ -31,6 +31,7 @@ from bot.core.base.refusals import no_game
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.service_driver import ranked_game
 
 AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
 SERVER = 1
@@ -69,14 +70,7 @@ async def _dealt(service: Services, store: Store) -> int:
     its channel."""
     assert (await _search(service, AL, GENERAL)).ok
     assert (await _search(service, BEA, BEAS_DM)).ok
-    await service.ranked_play.referee.start()
-    await service.ranked_play.referee.idle()
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    [game] = await store.match_games(entry.match_id)
-    record = await store.get_game(game.game_id)
-    assert record is not None
-    return record.channel_id
+    return (await ranked_game(service, store, AL)).channel_id
 
 
 async def _acts_on(service: Services, ask: Ask, place: Place, user: User) -> int | str:

@@ -27,10 +27,18 @@ from bot.web.activity.server import NOBODY_ELSE, ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
-from tests.bot.web.test_activity_ranked import _queue
 from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
 from tests.helpers.activity_states import activity_state
-from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, open_table
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    GUILD,
+    open_table,
+    search_ranked,
+)
 
 PAGES = "https://crib.example"
 
@@ -194,7 +202,7 @@ async def test_nobody_is_dealt_in_where_their_ranked_search_waits(
 ) -> None:
     # Bea waits for a ranked match from this channel: as Join there is refused her, Deal
     # everyone in leaves her out (she watches).
-    await _queue(service, BEA, GUILD, CHANNEL)
+    await search_ranked(service, BEA, CHANNEL, guild_id=GUILD)
     heads = await _headers(client, AL)
     ids = [str(AL.id), str(BEA.id), str(CY.id)]
     dealt = await client.post("/activity/api/new", json={"everyone": ids}, headers=heads[AL.id])

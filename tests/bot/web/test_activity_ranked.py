@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core.base.places import SEARCHING_HERE, PlaceKind
-from bot.core.base.replies import User
+from bot.core.base.places import SEARCHING_HERE
+from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.activity.server import ActivityServer
@@ -23,7 +23,7 @@ from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
 from tests.helpers.card_leaks import cards_named
-from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, GUILD, ranked_game, search_ranked
 
 #: Bea plays from a DM of her own, far from the channel the Activity runs in.
 BEA_DM = 777_001
@@ -47,26 +47,18 @@ async def client(service: Services, store: Store) -> AsyncIterator[TestClient[An
     await service.ledger.writes.flush()
 
 
-async def _queue(service: Services, user: User, guild: int | None, channel: int) -> None:
-    place = PlaceKind.SERVER if guild is not None else PlaceKind.PRIVATE
-    answer = await service.ranked.play(
-        user, avatar=None, guild_id=guild, channel_id=channel, place=place, token=None
-    )
-    assert answer.ok, answer.reply.text
+async def _matched(service: Services, store: Store) -> GameRecord:
+    """Bea (from her DM) and Al (from the Activity's channel) search and are matched: their
+    first game, dealt."""
+    await search_ranked(service, BEA, BEA_DM)
+    await search_ranked(service, AL, CHANNEL, guild_id=GUILD)
+    return await ranked_game(service, store, AL)
 
 
 async def test_the_activity_at_a_players_place_shows_their_ranked_game(
     client: TestClient[Any, Any], service: Services, store: Store
 ) -> None:
-    await _queue(service, BEA, None, BEA_DM)
-    await _queue(service, AL, GUILD, CHANNEL)
-    await service.ranked_play.referee.start()
-    await service.ranked_play.referee.idle()
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    (game,) = await store.match_games(entry.match_id)
-    record = await store.get_game(game.game_id)
-    assert record is not None
+    record = await _matched(service, store)
     loaded = service.games.loaded.load(record)
     al_seat = record.seat_of(AL.id)
     assert al_seat is not None
@@ -103,7 +95,7 @@ async def test_the_activity_at_a_players_place_shows_their_ranked_game(
 async def test_where_a_players_search_waits_their_table_opens_or_joins_no_other_game(
     client: TestClient[Any, Any], service: Services, store: Store
 ) -> None:
-    await _queue(service, AL, GUILD, CHANNEL)
+    await search_ranked(service, AL, CHANNEL, guild_id=GUILD)
     al = {"Authorization": "Bearer " + await _session(client, AL)}
     opened = await client.post("/activity/api/new", json={"vs_computer": True}, headers=al)
     answer = await opened.json()
@@ -126,15 +118,7 @@ async def test_between_two_games_of_the_match_the_activity_shows_the_one_just_ov
 ) -> None:
     # Game 1 over (Bea resigned it), game 2 not dealt yet: Al's table shows his match's game
     # just over, not the channel's (none, with a new game offered that he may not open).
-    await _queue(service, BEA, None, BEA_DM)
-    await _queue(service, AL, GUILD, CHANNEL)
-    await service.ranked_play.referee.start()
-    await service.ranked_play.referee.idle()
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    (game,) = await store.match_games(entry.match_id)
-    record = await store.get_game(game.game_id)
-    assert record is not None
+    record = await _matched(service, store)
     service.ranked_play.referee.stop()
     assert (await service.moves.resign(record.channel_id, BEA)).ok
     al = {"Authorization": "Bearer " + await _session(client, AL)}
