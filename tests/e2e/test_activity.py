@@ -23,16 +23,13 @@ from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
+    Players,
     all_checked,
-    at_the_table,
     button,
+    dealt_at_the_table,
     fits,
-    in_chat,
-    moved,
-    next_move,
     open_page,
     shows,
-    tapped,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game
@@ -69,11 +66,9 @@ async def test_a_whole_game_at_the_table_inside_discord(
         al_page = await open_page(browser, fd, al, instance, phone=False)
         eve_page = await open_page(browser, fd, eve, instance, phone=False)
         people = [al_page, bea_page, eve_page]
-        for person in people:
-            await shows(person, game_id, read_game(db, game_id).version)
+        await shows(eve_page, game_id, read_game(db, game_id).version)
         # From the table: Bea takes her seat, Al deals.
-        await tapped(fd, db, game_id, bea_page, "join")
-        await tapped(fd, db, game_id, al_page, "start")
+        await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
         snap = read_game(db, game_id)
         assert snap.game is not None
         # The deal's table offers the table too (the lobby's button is closed now).
@@ -86,11 +81,8 @@ async def test_a_whole_game_at_the_table_inside_discord(
             timeout=30,
             stall=20,
         )
-        seat_of = {al.id: 0, bea.id: 1}
-        knowledge = Knowledge(seat_of)
-        by_seat = {0: al, 1: bea}
-        pages = {0: al_page, 1: bea_page}
-        claims: list[bool] = []
+        knowledge = Knowledge({al.id: 0, bea.id: 1})
+        players = Players(fd, db, game_id, general, {0: al, 1: bea}, {0: al_page, 1: bea_page})
         moves = cards = 0
         cut = False
         pictures: set[str] = set()
@@ -102,23 +94,19 @@ async def test_a_whole_game_at_the_table_inside_discord(
                 pictures.add(phase)
                 await fits(bea_page, tmp_path / f"phone-{phase}.png")
                 await fits(al_page, tmp_path / f"desktop-{phase}.png")
-            move = next_move(snap, [0, 1], claims)
+            move = players.next(snap)
             if moves == 6 and not cut:
                 # The line drops: a move made in the chat meanwhile is on every page once it
                 # is back.
                 cut = True
                 await fd.activity_host.drop_connections(refuse=True)
                 await eve_page.table.locator(".status", has_text="reconnecting").wait_for()
-                await in_chat(fd, by_seat[move.seat], general, move)
-                await moved(fd, db, game_id, snap.version)
+                snap = await players.make(snap, move, chat=True)
                 fd.activity_host.reconnect()
-            elif moves % 5 == 4 and move.kind in ("discard", "play", "count"):
-                await in_chat(fd, by_seat[move.seat], general, move)
             else:
-                await at_the_table(pages[move.seat], move)
+                typed = moves % 5 == 4 and move.kind in ("discard", "play", "count")
+                snap = await players.make(snap, move, chat=typed)
             moves += 1
-            await moved(fd, db, game_id, snap.version)
-            snap = read_game(db, game_id)
 
         assert cut and moves > 40
         cards += await all_checked(people, knowledge, game_id, snap)

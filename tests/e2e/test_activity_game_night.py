@@ -29,11 +29,10 @@ from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Person,
+    Players,
     button,
     fits,
-    in_chat,
-    moved,
-    next_move,
+    launched,
     open_page,
     shows,
     tapped,
@@ -93,11 +92,7 @@ async def test_game_night_in_a_voice_channel(
     al, bea, cy, di = world.players
     eve = world.spectator
     await with_the_activity(fd, bots, db, world.guild)
-    launched = await fd.launch(al, voice)
-    instance = launched.activity_instance
-    assert instance is not None
-    for friend in (bea, cy, di):
-        assert fd.activities.join(friend, voice) is instance
+    instance = await launched(fd, al, voice, bea, cy, di)
     # Cy will not let the app set his status; Di's Discord app has no such command.
     fd.activities.decline(cy, "rpc.activities.write")
 
@@ -170,13 +165,9 @@ async def test_game_night_in_a_voice_channel(
 
         # The game moves (in the chat): each status follows the score, its own side first.
         snap, moves = read_game(db, game_id), 0
-        claims: list[bool] = []
-        by_seat = {0: al, 1: bea, 2: cy, 3: di}
+        players = Players(fd, db, game_id, voice, {0: al, 1: bea, 2: cy, 3: di})
         while snap.game is not None and max(snap.game.public_view().scores) == 0 and moves < 40:
-            move = next_move(snap, [0, 1, 2, 3], claims)
-            await in_chat(fd, by_seat[move.seat], voice, move)
-            await moved(fd, db, game_id, snap.version)
-            snap, moves = read_game(db, game_id), moves + 1
+            snap, moves = await players.make(snap, players.next(snap)), moves + 1
         assert snap.game is not None
         ours, theirs = snap.game.public_view().scores
         assert ours or theirs, "nobody pegged"

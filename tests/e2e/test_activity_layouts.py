@@ -22,18 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from fakediscord import Channel, FakeDiscord, User
-from fakediscord.activities import Instance
 from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
     Person,
+    Players,
     all_checked,
-    at_the_table,
     check_looks,
-    in_chat,
-    moved,
-    next_move,
+    launched,
     open_page,
     shows,
     tapped,
@@ -179,13 +176,13 @@ async def _first_deal(
     seat_of = _seated(db, game_id)
     users = {seat_of[user.id]: user for user in players}
     pages = {seat_of[person.user.id]: person for person in on_pages}
+    moving = Players(fd, db, game_id, channel, users, pages)
     table = Table([users[seat].name for seat in sorted(users)], 2, kind)
     people = [*pages.values(), *watchers]
     knowledge = Knowledge({user.id: seat for seat, user in users.items()})
     snap = read_game(db, game_id)
     checked: set[str] = set()
     seen = 0
-    claims: list[bool] = []
     while snap.game is not None and snap.game.deal_number == 1:
         seen += await all_checked(people, knowledge, game_id, snap)
         phase = snap.game.phase.value
@@ -197,13 +194,7 @@ async def _first_deal(
                 await laid_out(person, table, cards=dealt)
             for person in watchers:
                 await laid_out(person, table, cards=0)
-        move = next_move(snap, sorted(users), claims)
-        if move.seat in pages:
-            await at_the_table(pages[move.seat], move)
-        else:
-            await in_chat(fd, users[move.seat], channel, move)
-        await moved(fd, db, game_id, snap.version)
-        snap = read_game(db, game_id)
+        snap = await moving.make(snap, moving.next(snap))
     seen += await all_checked(people, knowledge, game_id, snap)
     for person in people:
         await laid_out(person, table)
@@ -255,9 +246,7 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
     fd, general, more = await _start(world, bots, ("Wilhelmina Featherstonehaugh", "Flo"))
     db = world.database
     al, bea, eve = world.players[0], world.players[1], world.spectator
-    launched = await fd.launch(al, general)
-    instance: Instance | None = launched.activity_instance
-    assert instance is not None
+    instance = await launched(fd, al, general)
     async with open_browser() as browser:
         al_page = await open_page(browser, fd, al, instance, phone=True)
         table = al_page.table
@@ -302,8 +291,8 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
         for user in (bea, world.players[2], world.players[3], *more):
             joined = await fd.slash(user, general, "/cribbage join")
             assert joined.response is not None
-        fd.activities.join(bea, general)
-        fd.activities.join(eve, general)
+        assert fd.activities.join(bea, general) is instance
+        assert fd.activities.join(eve, general) is instance
         bea_page = await open_page(browser, fd, bea, instance, phone=False)
         eve_page = await open_page(browser, fd, eve, instance, phone=True)
         for person in (al_page, bea_page, eve_page):
@@ -335,10 +324,7 @@ async def test_seven_cards_at_the_table_on_a_phone_and_a_desktop(
     joined = await fd.slash(bea, general, "/cribbage join")
     assert joined.response is not None
     game_id = latest_game_id(db, general.id)
-    launched = await fd.launch(al, general)
-    instance = launched.activity_instance
-    assert instance is not None
-    fd.activities.join(bea, general)
+    instance = await launched(fd, al, general, bea)
     async with open_browser() as browser:
         al_page = await open_page(browser, fd, al, instance, phone=True)
         bea_page = await open_page(browser, fd, bea, instance, phone=False)
@@ -362,8 +348,7 @@ async def test_five_hand_gives_each_player_a_track_of_their_own(
     opened = await fd.slash(al, general, "/cribbage new players:5 vs_computer:True target:61")
     assert opened.response is not None
     game_id = latest_game_id(db, general.id)
-    launched = await fd.launch(al, general)
-    assert launched.activity_instance is not None
+    instance = await launched(fd, al, general)
     found = rows(
         db, "SELECT seat, display_name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
@@ -375,7 +360,7 @@ async def test_five_hand_gives_each_player_a_track_of_their_own(
     knowledge.note(snap)
     async with open_browser() as browser:
         for phone in (True, False):
-            page = await open_page(browser, fd, al, launched.activity_instance, phone=phone)
+            page = await open_page(browser, fd, al, instance, phone=phone)
             await shows(page, game_id, snap.version)
             assert check_looks(page, knowledge) > 0
             await laid_out(page, table, cards=dealt)

@@ -29,18 +29,15 @@ from fakediscord import Channel, Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.activity_pages import (
     Knowledge,
+    Players,
     all_checked,
-    at_the_table,
     button,
-    in_chat,
-    moved,
-    next_move,
+    dealt_at_the_table,
+    launched,
     open_page,
-    shows,
-    tapped,
     with_the_activity,
 )
-from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.bot_db import latest_game_id
 from tests.helpers.browser import open_browser
 from tests.helpers.delivery_checks import answered_in_time
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests
@@ -241,9 +238,7 @@ async def test_a_deal_through_the_activity(world: World, bots: BotLauncher, tmp_
     opened = await fd.slash(al, general, "/cribbage new players:2 target:61")
     lobby = opened.original
     assert lobby is not None
-    launched = await fd.launch(bea, general)
-    instance = launched.activity_instance
-    assert instance is not None
+    instance = await launched(fd, bea, general)
     await fd.click(al, lobby, button(lobby, "Play at the table"))
     db = world.database
     game_id = latest_game_id(db, general.id)
@@ -251,25 +246,17 @@ async def test_a_deal_through_the_activity(world: World, bots: BotLauncher, tmp_
         al_page = await open_page(browser, fd, al, instance, phone=False)
         bea_page = await open_page(browser, fd, bea, instance, phone=True)
         pages = {0: al_page, 1: bea_page}
-        for page in pages.values():
-            await shows(page, game_id, read_game(db, game_id).version)
-        await tapped(fd, db, game_id, bea_page, "join")
-        await tapped(fd, db, game_id, al_page, "start")
+        await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
         driver = world.driver([al, bea], 46, launch=True)
         snap = await driver.take_seats()
         knowledge = Knowledge({al.id: 0, bea.id: 1})
-        by_seat = {0: al, 1: bea}
+        players = Players(fd, db, game_id, general, {0: al, 1: bea}, pages)
         moves = 0
         assert snap.game is not None
         while snap.game is not None and snap.game.deal_number == 1:
             await all_checked(list(pages.values()), knowledge, game_id, snap)
-            move = next_move(snap, [0, 1], [])
-            if moves % 4 == 3:
-                await in_chat(fd, by_seat[move.seat], general, move)
-            else:
-                await at_the_table(pages[move.seat], move)
+            await players.make(snap, players.next(snap), chat=moves % 4 == 3)
             moves += 1
-            await moved(fd, db, game_id, snap.version)
             snap = await driver.expect_current()
         assert moves >= 8 and snap.game is not None
         assert snap.game.phase is not Phase.OVER

@@ -9,7 +9,14 @@ from bot.core.games.rules_help import FOLLOWING_DEAL
 from fakediscord import Message
 from fakediscord.model import Channel
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.activity_pages import open_page, shows, tapped, version_of, with_the_activity
+from tests.helpers.activity_pages import (
+    dealt_at_the_table,
+    launched,
+    open_page,
+    shows,
+    version_of,
+    with_the_activity,
+)
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
 from tests.helpers.private_driver import bot_token_requests
@@ -167,11 +174,7 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
     first = latest_game_id(db, general.id)
     await resign(fd, bea, general)
     await until(fd, lambda: _result(world, general, first))
-    launched = await fd.launch(al, general)
-    instance = launched.activity_instance
-    assert instance is not None
-    fd.activities.join(bea, general)
-    fd.activities.join(eve, general)
+    instance = await launched(fd, al, general, bea, eve)
     async with open_browser() as browser:
         al_page = await open_page(browser, fd, al, instance, phone=True)
         bea_page = await open_page(browser, fd, bea, instance, phone=False)
@@ -197,8 +200,7 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
         # The lobby at the table is the chat's, the series it continues and all.
         said = await bea_page.table.locator('[data-key="lobby-text"]').inner_text()
         assert "Al leads the series 2–0" in said and "kept for them until" in said, said
-        await tapped(fd, db, second, bea_page, "join")
-        await tapped(fd, db, second, al_page, "start")
+        await dealt_at_the_table(fd, db, second, al_page, bea_page)
         await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())
         game = read_game(db, second).game
         assert game is not None and game.dealer == 1 and game.given_dealer == 1

@@ -19,13 +19,10 @@ from fakediscord import Channel, Message, User
 from fakediscord.model import walk_components
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.activity_pages import (
-    at_the_table,
-    moved,
-    next_move,
+    Players,
+    dealt_at_the_table,
+    launched,
     open_page,
-    shows,
-    tapped,
-    version_of,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
@@ -76,10 +73,8 @@ async def test_a_game_at_the_table_launched_in_a_voice_channel(
     al, bea = world.players[:2]
     await with_the_activity(fd, bots, db, world.guild)
     # Al opens the table from the App Launcher in the voice channel; Bea joins him there.
-    launched = await fd.launch(al, voice)
-    instance = launched.activity_instance
-    assert instance is not None and instance.channel is voice
-    assert fd.activities.join(bea, voice) is instance
+    instance = await launched(fd, al, voice, bea)
+    assert instance.channel is voice
 
     async with open_browser() as browser:
         al_page = await open_page(browser, fd, al, instance, phone=False)
@@ -96,19 +91,11 @@ async def test_a_game_at_the_table_launched_in_a_voice_channel(
             stall=20,
         )
         assert lobby is not None and _offers_table(lobby)
-        for person in (al_page, bea_page):
-            await shows(person, game_id, version_of(db, game_id))
-        await tapped(fd, db, game_id, bea_page, "join")
-        await tapped(fd, db, game_id, al_page, "start")
-        pages = {0: al_page, 1: bea_page}
+        await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
+        players = Players(fd, db, game_id, voice, {0: al, 1: bea}, {0: al_page, 1: bea_page})
         snap, moves = read_game(db, game_id), 0
         while snap.game is not None and snap.game.phase is not Phase.OVER:
-            move = next_move(snap, [0, 1], [])
-            await shows(pages[move.seat], game_id, snap.version)
-            await at_the_table(pages[move.seat], move)
-            moves += 1
-            await moved(fd, db, game_id, snap.version)
-            snap = read_game(db, game_id)
+            snap, moves = await players.make(snap, players.next(snap)), moves + 1
         assert moves > 20 and snap.game is not None and snap.game.result is not None
         await al_page.table.locator(".over .result").wait_for()
         for person in (al_page, bea_page):

@@ -22,7 +22,7 @@ from fakediscord import Channel, FakeDiscord, Guild, Message, User
 from fakediscord.activities import Instance
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
-from tests.helpers.bot_db import Database, Snapshot, rows
+from tests.helpers.bot_db import Database, Snapshot, read_game, rows
 from tests.helpers.card_leaks import cards_named, revealed_by
 
 SECRET = "a test secret, long enough"
@@ -329,3 +329,57 @@ async def tapped(fd: FakeDiscord, db: Any, game_id: int, person: Person, key: st
     before = version_of(db, game_id)
     await person.table.locator(f'[data-key="{key}"]').click()
     await moved(fd, db, game_id, before)
+
+
+async def launched(fd: FakeDiscord, user: User, channel: Channel, *joining: User) -> Instance:
+    """The Activity's instance ``user`` opens in ``channel`` from the App Launcher (the Entry
+    Point command), with ``joining`` joining them there."""
+    instance = (await fd.launch(user, channel)).activity_instance
+    assert instance is not None
+    for friend in joining:
+        assert fd.activities.join(friend, channel) is instance
+    return instance
+
+
+async def dealt_at_the_table(
+    fd: FakeDiscord, db: Any, game_id: int, opener: Person, *joining: Person
+) -> None:
+    """From the lobby on their pages, ``joining`` take their seats and ``opener`` deals (each
+    tap waits for the game saved past it)."""
+    for person in (opener, *joining):
+        await shows(person, game_id, version_of(db, game_id))
+    for person in joining:
+        await tapped(fd, db, game_id, person, "join")
+    await tapped(fd, db, game_id, opener, "start")
+
+
+@dataclass
+class Players:
+    """A game's players as the tests move them: each seat's user (``users``), and the page of
+    those who play at the table (``pages``); a seat without one moves in ``channel``'s chat."""
+
+    fd: FakeDiscord
+    db: Any
+    game_id: int
+    channel: Channel
+    users: dict[int, User]
+    pages: dict[int, Person] = field(default_factory=dict)
+    #: Whether each claim made so far was short (see :func:`next_move`).
+    claims: list[bool] = field(default_factory=list)
+
+    def next(self, snap: Snapshot) -> Move:
+        """The move a sensible player makes next (:func:`next_move`)."""
+        return next_move(snap, sorted(self.users), self.claims)
+
+    async def make(self, snap: Snapshot, move: Move, *, chat: bool = False) -> Snapshot:
+        """``move`` tapped on its player's page once it shows ``snap`` (typed in the chat
+        with ``chat``, or for a seat without a page); answers the game once the bot saved it
+        past ``snap``."""
+        page = self.pages.get(move.seat)
+        if chat or page is None:
+            await in_chat(self.fd, self.users[move.seat], self.channel, move)
+        else:
+            await shows(page, self.game_id, snap.version)
+            await at_the_table(page, move)
+        await moved(self.fd, self.db, self.game_id, snap.version)
+        return read_game(self.db, self.game_id)
