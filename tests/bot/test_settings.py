@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
 
@@ -77,44 +78,75 @@ def test_dotenv_file_fills_unset_variables(tmp_path: Path, monkeypatch: pytest.M
         os.environ.pop("DATABASE_PATH", None)
 
 
+def _within_bounds(
+    name: str,
+    read: Callable[[Settings], object],
+    unset: object,
+    taken: Mapping[str, object],
+    refused: Mapping[str, str],
+) -> None:
+    """The setting ``name``, as ``read`` finds it: ``unset`` when it is not set, each value of
+    ``taken`` read as it maps to, each of ``refused`` refused with a message its pattern
+    finds."""
+    assert read(Settings.from_env({})) == unset
+    for value, found in taken.items():
+        assert read(Settings.from_env({name: value})) == found, value
+    for value, says in refused.items():
+        with pytest.raises(SettingsError, match=says):
+            Settings.from_env({name: value})
+
+
 def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
-    assert Settings.from_env({}).turn_reminder == timedelta(seconds=60)
-    assert Settings.from_env({"TURN_REMINDER_SECONDS": "5"}).turn_reminder == timedelta(seconds=5)
-    for bad in ("4", "86401", "soon", "nan", "inf"):
-        with pytest.raises(SettingsError, match="TURN_REMINDER_SECONDS"):
-            Settings.from_env({"TURN_REMINDER_SECONDS": bad})
+    _within_bounds(
+        "TURN_REMINDER_SECONDS",
+        lambda s: s.turn_reminder,
+        timedelta(seconds=60),
+        {"5": timedelta(seconds=5)},
+        dict.fromkeys(("4", "86401", "soon", "nan", "inf"), "TURN_REMINDER_SECONDS"),
+    )
 
 
 def test_how_long_membership_is_taken_as_seen_is_a_setting_within_bounds() -> None:
-    assert Settings.from_env({}).member_check == timedelta(minutes=10)
-    assert Settings.from_env({"MEMBER_CHECK_SECONDS": "30"}).member_check == timedelta(seconds=30)
     # 0: Discord is asked before every move by DM.
-    assert Settings.from_env({"MEMBER_CHECK_SECONDS": "0"}).member_check == timedelta(0)
-    for bad in ("3", "86401", "nan", "-1"):
-        with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS must be 0, or between 5"):
-            Settings.from_env({"MEMBER_CHECK_SECONDS": bad})
-    with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS must be a number of seconds"):
-        Settings.from_env({"MEMBER_CHECK_SECONDS": "always"})
+    _within_bounds(
+        "MEMBER_CHECK_SECONDS",
+        lambda s: s.member_check,
+        timedelta(minutes=10),
+        {"30": timedelta(seconds=30), "0": timedelta(0)},
+        {
+            **dict.fromkeys(
+                ("3", "86401", "nan", "-1"), "MEMBER_CHECK_SECONDS must be 0, or between 5"
+            ),
+            "always": "MEMBER_CHECK_SECONDS must be a number of seconds",
+        },
+    )
 
 
 def test_how_long_the_bot_waits_for_its_servers_after_ready_is_a_setting_within_bounds() -> None:
-    assert Settings.from_env({}).guild_ready_seconds == 2.0  # discord.py's own
-    assert Settings.from_env({"GUILD_READY_SECONDS": "0.05"}).guild_ready_seconds == 0.05
-    assert Settings.from_env({"GUILD_READY_SECONDS": "0"}).guild_ready_seconds == 0.0
-    for bad in ("-0.5", "61", "nan", "inf"):
-        with pytest.raises(SettingsError, match="GUILD_READY_SECONDS must be from 0 to 60"):
-            Settings.from_env({"GUILD_READY_SECONDS": bad})
-    with pytest.raises(SettingsError, match="GUILD_READY_SECONDS must be a number of seconds"):
-        Settings.from_env({"GUILD_READY_SECONDS": "soon"})
+    _within_bounds(
+        "GUILD_READY_SECONDS",
+        lambda s: s.guild_ready_seconds,
+        2.0,  # discord.py's own
+        {"0.05": 0.05, "0": 0.0},
+        {
+            **dict.fromkeys(
+                ("-0.5", "61", "nan", "inf"), "GUILD_READY_SECONDS must be from 0 to 60"
+            ),
+            "soon": "GUILD_READY_SECONDS must be a number of seconds",
+        },
+    )
 
 
 def test_how_long_the_gateway_may_say_nothing_is_a_setting_within_bounds() -> None:
-    assert Settings.from_env({}).heartbeat_timeout_seconds == 60.0  # discord.py's own
-    quick = Settings.from_env({"HEARTBEAT_TIMEOUT_SECONDS": "2.5"})
-    assert quick.heartbeat_timeout_seconds == 2.5
-    for bad in ("0.5", "601", "nan", "inf"):
-        with pytest.raises(SettingsError, match="HEARTBEAT_TIMEOUT_SECONDS must be from 1 to 600"):
-            Settings.from_env({"HEARTBEAT_TIMEOUT_SECONDS": bad})
+    _within_bounds(
+        "HEARTBEAT_TIMEOUT_SECONDS",
+        lambda s: s.heartbeat_timeout_seconds,
+        60.0,  # discord.py's own
+        {"2.5": 2.5},
+        dict.fromkeys(
+            ("0.5", "601", "nan", "inf"), "HEARTBEAT_TIMEOUT_SECONDS must be from 1 to 600"
+        ),
+    )
 
 
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
@@ -143,12 +175,13 @@ def test_log_levels_are_read_in_any_case() -> None:
 
 
 def test_retention_is_a_setting_of_days_within_bounds() -> None:
-    assert Settings.from_env({}).retention == timedelta(days=30)
-    assert Settings.from_env({"RETENTION_DAYS": "1"}).retention == timedelta(days=1)
-    assert Settings.from_env({"RETENTION_DAYS": "3650"}).retention_days == 3650
-    for bad in ("0.5", "3651", "inf", "nan", "forever", "-3"):
-        with pytest.raises(SettingsError, match="RETENTION_DAYS"):
-            Settings.from_env({"RETENTION_DAYS": bad})
+    _within_bounds(
+        "RETENTION_DAYS",
+        lambda s: s.retention,
+        timedelta(days=30),
+        {"1": timedelta(days=1), "3650": timedelta(days=3650)},
+        dict.fromkeys(("0.5", "3651", "inf", "nan", "forever", "-3"), "RETENTION_DAYS"),
+    )
 
 
 @pytest.mark.parametrize(
