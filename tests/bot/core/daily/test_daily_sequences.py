@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, note
 from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, User
@@ -30,6 +30,7 @@ from engine.cards import Card, full_deck
 from tests.helpers.answer_checks import check_fits, one_sentence
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO
 from tests.helpers.results import ODD
+from tests.helpers.sequences import over_sequences
 from tests.helpers.service_driver import Clock, make_service
 
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO, User(7, "Gus"), ODD)
@@ -266,10 +267,6 @@ def _thrown(codes: tuple[str, ...]) -> frozenset[str]:
     return frozenset(Card.parse(code).code for code in codes)
 
 
-SEQUENCES = settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-
 #: Everyone shown the day's hand; each kind of wrong choice; Al answers, twice at once, then
 #: again otherwise; everyone answers (the board full of names); the next day, yesterday's
 #: menu chosen from and today's; the other server and outside servers.
@@ -295,9 +292,7 @@ EVERY_DAY: list[Step] = [
 ]
 
 
-@SEQUENCES
-@given(sequence=st.lists(steps, min_size=3, max_size=20))
-@example(sequence=EVERY_DAY)
+@over_sequences(steps, most=20, examples=50, always=EVERY_DAY)
 async def test_any_sequence_of_daily_discards_is_answered_and_kept_once(
     store: Store, sequence: list[Step]
 ) -> None:

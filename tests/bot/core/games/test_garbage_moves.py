@@ -3,20 +3,19 @@ nothing it should not (property-based: Hypothesis writes the input)."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, EVE
+from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import open_table, state
 
 # Text like people type, plus card-shaped fragments so some inputs get past the parser.
 card_bits = st.sampled_from(["5H", "10d", "JC", "as", "QS", "kh", "1S", "TD", "5♥", ",", " "])
 garbage = st.one_of(st.text(max_size=40), st.lists(card_bits, max_size=6).map("".join))
-FAST = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+FAST = on_the_store(60)
 
 
 @FAST

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.choices import DEFAULT_LEVEL
@@ -27,6 +27,7 @@ from engine.outcome import Scoring
 from engine.variants import SIX_HAND, listed, named
 from tests.helpers.answer_checks import one_sentence
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
+from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import load, state
 
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO)
@@ -119,9 +120,7 @@ TABLES = tables()
 #: A channel of its own for each table of each example: the fixtures' store outlives the examples.
 CHANNELS = itertools.count(10_000)
 
-SEQUENCES = settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SEQUENCES = on_the_store(10)
 
 
 @dataclass

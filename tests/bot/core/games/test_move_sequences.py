@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Literal
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, Choice, Click, ClickKind, User
@@ -46,6 +46,7 @@ from engine.variants import FIVE_CARD
 from tests.helpers.answer_checks import one_sentence
 from tests.helpers.card_leaks import COACH_LINE, CUT_LINE, cards_in_text, public_cards
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
+from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import Clock, Transcript, open_table, state
 from tests.helpers.variant_tables import Table, every_table
 
@@ -669,9 +670,7 @@ SHORTEST = [Table(FIVE_CARD, 2)]
 MANUAL = (Counting.MANUAL,)
 BOTH = tuple(Counting)
 
-SEQUENCES = settings(
-    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SEQUENCES = on_the_store(4)
 
 
 @SEQUENCES

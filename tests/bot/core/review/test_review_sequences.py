@@ -21,7 +21,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.places import Place, Spot
@@ -35,6 +35,7 @@ from engine.phase import Phase
 from tests.helpers.answer_checks import check_fits, one_sentence
 from tests.helpers.card_leaks import cards_in_text
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
+from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import Clock, Transcript, drive, load, make_service, open_table
 from tests.helpers.variant_tables import Table, every_table
 
@@ -421,9 +422,7 @@ def _buttons(view: MessageView) -> list[tuple[int, int, int]]:
     return found
 
 
-SEQUENCES = settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SEQUENCES = on_the_store(10)
 
 #: Each finished game reviewed by its first player and by Gus, someone else's review asked
 #: for, every page of one turned through; the game going reviewed by its player before its

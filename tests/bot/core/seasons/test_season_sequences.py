@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, note
 from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer
@@ -23,6 +23,7 @@ from engine.variants import listed
 from tests.helpers.answer_checks import check_fits, one_sentence
 from tests.helpers.cast import AL, BEA, GUILD
 from tests.helpers.results import a_league
+from tests.helpers.sequences import over_sequences
 from tests.helpers.service_driver import Clock, make_service
 
 #: The variants asked for: each registered one, and names no variant has.
@@ -91,10 +92,6 @@ async def _stored(store: Store) -> tuple[object, ...]:
     )
 
 
-SEQUENCES = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-
 #: Every season of every table and variant this month (1 January: games that day) and last
 #: (December: most of the league's), the hall of fame; a month on, again.
 EVERYTHING: list[Request] = [
@@ -113,9 +110,7 @@ EVERYTHING: list[Request] = [
 ]
 
 
-@SEQUENCES
-@given(sequence=st.lists(requests, min_size=3, max_size=12))
-@example(sequence=EVERYTHING)
+@over_sequences(requests, most=12, examples=40, always=EVERYTHING)
 async def test_any_request_for_seasons_or_the_hall_of_fame_is_answered_within_discords_limits(
     store: Store, sequence: list[Request]
 ) -> None:

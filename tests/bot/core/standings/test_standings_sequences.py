@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, note
 from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, User
@@ -29,6 +29,7 @@ from engine.variants import listed
 from tests.helpers.answer_checks import check_fits, one_sentence
 from tests.helpers.cast import AL, BEA, CY, DEE, GUILD
 from tests.helpers.results import LEAGUE, ODD, a_league
+from tests.helpers.sequences import over_sequences
 
 GUS = User(7, "Gus")  # (no game anywhere)
 #: Whose standings are asked for: people with games in every table, in some, in none.
@@ -189,10 +190,6 @@ class Reader:
         )
 
 
-SEQUENCES = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-
 #: Every table of every variant at its first page and past its last, each button under the
 #: second page of the people's table, a page before the first; the stats of the odd name
 #: (games in every variant and table), of someone with none, head to head both ways and
@@ -220,9 +217,7 @@ EVERYTHING: list[Request] = [
 ]
 
 
-@SEQUENCES
-@given(sequence=st.lists(requests, min_size=3, max_size=12))
-@example(sequence=EVERYTHING)
+@over_sequences(requests, most=12, examples=40, always=EVERYTHING)
 async def test_any_request_for_the_standings_is_answered_within_discords_limits(
     store: Store, service: Services, sequence: list[Request]
 ) -> None:

@@ -27,7 +27,7 @@ import math
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
@@ -53,6 +53,7 @@ from engine.phase import Phase
 from engine.variants import STANDARD, listed
 from tests.helpers.answer_checks import check_fits, check_view_fits, one_sentence
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO
+from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import Clock, Transcript, load, make_service, state
 
 GUS = User(7, "Gus")
@@ -692,9 +693,7 @@ def _check_pairing(
         assert not game.is_open, f"decided, its game goes on: {p}"
 
 
-SEQUENCES = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SEQUENCES = on_the_store(12)
 
 
 def S(what: str, who: int = 0, moderator: bool = False, pick: int = 0) -> Step:
