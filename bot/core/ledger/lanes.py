@@ -197,13 +197,10 @@ class Lanes:
         pacing, a retry) are looked at now, reminders not yet due are dropped; wait (at most
         ``timeout`` seconds) until every task has ended."""
         self._stopping = True
-        for (owner, lane), (timer, channel_id) in list(self._timers.items()):
-            timer.cancel()
+        waiting = [(key, channel_id) for key, (_, channel_id) in self._timers.items()]
+        self.forget_timers()
+        for (owner, lane), channel_id in waiting:
             self.touch(owner, channel_id, (lane,))
-        self._timers.clear()
-        for reminder in self._reminders.values():
-            reminder.cancel()
-        self._reminders.clear()
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
             await asyncio.wait(list(self._tasks.values()), timeout=left)
