@@ -51,9 +51,7 @@ class TableInfo(OnGames):
         async def body(record: GameRecord) -> Answer:
             if record.private:
                 return await self._own(record, user)
-            loaded, seat = self._games.seated(record, user)
-            coach = user.id not in await self._coach.off([user.id])
-            view = hand_view(loaded, seat, coach=coach)
+            loaded, seat, view = await self._hand_of(record, user)
             deal = loaded.game.deal_number
             if loaded.game.phase is Phase.OVER:
                 return Answer.say(view.content, view=view)
@@ -81,14 +79,18 @@ class TableInfo(OnGames):
             game_id, lambda r: self._own(r, user), user=user, guild_id=guild_id
         )
 
+    async def _hand_of(self, record: GameRecord, user: User) -> tuple[Loaded, int, MessageView]:
+        """``user``'s seat at the game and their hand there, coached as they chose."""
+        loaded, seat = self._games.seated(record, user)
+        coach = user.id not in await self._coach.off([user.id])
+        return loaded, seat, hand_view(loaded, seat, coach=coach)
+
     async def _own(self, record: GameRecord, user: User) -> Answer:
         if not record.private:
             # Only a private table has the button (a forged click on a server's game: its
             # hands are the players' DMs).
             raise Refused(refusals.UNKNOWN_BUTTON)
-        loaded, seat = self._games.seated(record, user)
-        coach = user.id not in await self._coach.off([user.id])
-        view = hand_view(loaded, seat, coach=coach)
+        loaded, seat, view = await self._hand_of(record, user)
         deal = loaded.game.deal_number
         sequel = Sequel(
             self._games.owner_at(record, seat),
