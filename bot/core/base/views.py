@@ -53,6 +53,7 @@ __all__ = [
     "first_digest",
     "laid_out",
     "layout_tail",
+    "relaid",
     "text_tail",
 ]
 
@@ -459,6 +460,13 @@ def laid_out(groups: Sequence[Sequence[str]], *, framed: bool = False, **parts: 
     content = "\n".join(t for group in kept for t in group)
     style = Style.FRAMED if framed else Style.LAID_OUT
     return MessageView(content, layout=kept, style=style, **parts)
+
+
+def relaid(view: MessageView, groups: Sequence[Sequence[str]], **parts: Any) -> MessageView:
+    """``view`` laid out in ``groups`` instead (:func:`laid_out`), in its style, with its
+    controls, board and mentions but for those ``parts`` replace."""
+    kept = {"controls": view.controls, "board": view.board, "mentions": view.mentions}
+    return laid_out(groups, framed=view.style is Style.FRAMED, **(kept | parts))
 
 
 def text_tail(text: str, room: int) -> str:

@@ -36,6 +36,7 @@ from bot.core.base.views import (
     Style,
     laid_out,
     layout_tail,
+    relaid,
     text_tail,
 )
 from bot.core.games.games import Loaded
@@ -193,9 +194,7 @@ def moved_on(record: GameRecord, table: MessageView) -> MessageView:
     closed = LobbyControls(record.id, ())
     if table.layout:
         groups = (*layout_tail(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
-        return laid_out(
-            groups, controls=closed, board=table.board, framed=table.style is Style.FRAMED
-        )
+        return relaid(table, groups, controls=closed, mentions=())
     text = text_tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
     return MessageView(f"{text}\n\n{MOVED_ON}", controls=closed, board=table.board)
 
@@ -239,13 +238,7 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
     line = f"{who} — your turn: press **Your hand**."
     if view.layout:
         groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
-        return laid_out(
-            groups,
-            controls=view.controls,
-            board=view.board,
-            mentions=users,
-            framed=view.style is Style.FRAMED,
-        )
+        return relaid(view, groups, mentions=users)
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = text_tail(text, MAX_MESSAGE - len(line) - 2)

@@ -28,14 +28,7 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import (
-    MAX_LAID_OUT,
-    MessageRecord,
-    MessageView,
-    Style,
-    laid_out,
-    layout_tail,
-)
+from bot.core.base.views import MAX_LAID_OUT, MessageRecord, MessageView, layout_tail, relaid
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
@@ -197,10 +190,4 @@ def _with_lines(view: MessageView, lines: tuple[Sequence[str], Sequence[str]]) -
     room = MAX_LAID_OUT - sum(len(t) for t in (*top, *bottom))
     body = layout_tail(view.layout or ((view.content,),), room)
     groups = [g for g in (top, *body, bottom) if g]
-    return laid_out(
-        groups,
-        controls=view.controls,
-        board=view.board,
-        mentions=view.mentions,
-        framed=view.style is Style.FRAMED,
-    )
+    return relaid(view, groups)
