@@ -257,18 +257,12 @@ class Showing:
         opponents = [s for s in range(state.num_players) if state.side_of(s) != window.side]
         if any(s not in passed for s in opponents):
             return []
-        closed = self._shut_window()
-        if not state.to_count:
-            closed.extend(self._next_count())
-        return closed
+        return self._window_closed()
 
     def close_muggins(self, seat: int) -> list[Event]:
         """The muggins window on ``seat``'s claim (verified) closes with nobody calling it."""
         self.state.log({"type": "close_muggins", "seat": seat})
-        events = self._shut_window()
-        if not self.state.to_count:
-            events.extend(self._next_count())
-        return events
+        return self._window_closed()
 
     def auto_count(self, seat: int) -> list[Event]:
         """``seat`` did not claim in time (verified): the engine counts its hand."""
@@ -318,6 +312,15 @@ class Showing:
             cards=tuple(state.show_cards(seat, crib)),
             starter=state.the_starter(),
         )
+
+    def _window_closed(self) -> list[Event]:
+        """The open window shut with nobody calling it (:meth:`_shut_window`), and, when every
+        hand has been claimed (the last claim's window was all the show waited on), what
+        comes next."""
+        events = self._shut_window()
+        if not self.state.to_count:
+            events.extend(self._next_count())
+        return events
 
     def _shut_window(self) -> list[Event]:
         """Close an open muggins window with nobody calling it: the breakdown of its hand."""
