@@ -91,13 +91,6 @@ class Housekeeping:
                 return False  # it moved on between the read and the write: not idle
             return True
 
-    def pruned(self, record: GameRecord, now: float) -> bool:
-        """Whether ``record`` ended before the retention period (so it is, or is about to be,
-        pruned: nothing of it is drawn or sent any more)."""
-        if self.retention is None or record.is_open:
-            return False
-        return record.updated_at < now - self.retention.total_seconds()
-
     async def prune(self, now: datetime | None = None) -> int:
         """Prune every game that ended longer ago than the retention period: keep its results
         and one archive record that replays it, drop its snapshot, action log and messages. In

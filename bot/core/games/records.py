@@ -142,6 +142,12 @@ class GameRecord:
         """Whether the game may still change (a lobby or a game being played)."""
         return self.status in OPEN_STATUSES
 
+    def pruned(self, now: float, retention: float | None) -> bool:
+        """Whether the game ended more than ``retention`` seconds before ``now`` (so it is, or
+        is about to be, pruned: nothing of it is drawn or sent any more); never without a
+        retention."""
+        return retention is not None and not self.is_open and self.updated_at < now - retention
+
     @property
     def rules(self) -> Rules:
         """The rules the table's options give: its variant's for its players, target, scoring

@@ -74,7 +74,7 @@ class GameMessages(Projector):
         self._store = store
         self._coach = coach
         self._remind_after = remind_after.total_seconds()
-        self._retention = retention
+        self._retention = None if retention is None else retention.total_seconds()
         self._page_link = page_link
         self._launch = launch
         self._asked = asked
@@ -92,7 +92,7 @@ class GameMessages(Projector):
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
         record = await self._games.record(owner.id)
-        if record is None or self._pruned(record, now) or is_apart(record.channel_id):
+        if record is None or record.pruned(now, self._retention) or is_apart(record.channel_id):
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
@@ -157,13 +157,6 @@ class GameMessages(Projector):
     def moving(self, owner: Owner) -> bool:
         """Whether a move of the game is being applied and saved in this process now."""
         return self._games.moving(owner.id)
-
-    def _pruned(self, record: GameRecord, now: float) -> bool:
-        """Whether ``record`` ended before the retention period (so it is, or is about to be,
-        pruned: nothing of it is drawn or sent any more)."""
-        if self._retention is None or record.is_open:
-            return False
-        return record.updated_at < now - self._retention.total_seconds()
 
     async def _reminded_gone(
         self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[MessageKey, MessageRecord]

@@ -113,7 +113,7 @@ class PlaceMessages(Projector):
         record = await self._games.record(game_id)
         if record is None or not is_apart(record.channel_id) or seat >= len(record.seats):
             return None
-        if self._pruned(record, now):
+        if record.pruned(now, self._retention):
             return None
         try:
             loaded = self._games.drawable(record)
@@ -149,11 +149,6 @@ class PlaceMessages(Projector):
         drawn = settled(record, loaded, {}, coach_off, link=link, launch=self._launch)
         self._settled.keep(record.id, (key, drawn))
         return drawn
-
-    def _pruned(self, record: GameRecord, now: float) -> bool:
-        if self._retention is None or record.is_open:
-            return False
-        return record.updated_at < now - self._retention
 
     def moving(self, owner: Owner) -> bool:
         """Whether a move of the place's game is being applied and saved here now."""
