@@ -13,7 +13,7 @@ from fakediscord import FakeDiscord, gateway
 from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.emulator_world import TinyWorld
 from tests.helpers.tinybot import TinyBot, make_bot
-from tests.helpers.wire import receive
+from tests.helpers.wire import gateway_socket, receive
 
 
 async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
@@ -41,11 +41,7 @@ async def test_member_request_op8_gets_a_members_chunk(fake_discord: FakeDiscord
     guild = fake_discord.add_guild("TinyWorld")
     al = fake_discord.add_user("Al")
     guild.add_member(al)
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 2}})
         await receive(ws)  # READY
         await receive(ws)  # GUILD_CREATE
@@ -61,28 +57,16 @@ async def test_resume_beyond_the_replay_buffer_is_invalid_session(
     fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(gateway, "REPLAY_BUFFER", 3)
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 0}})
         ready = await receive(ws)
     for n in range(6):
         await fake_discord.gateway.dispatch("TEST_EVENT", {"n": n})
     resume = {"token": fake_discord.bot_token, "session_id": ready["d"]["session_id"]}
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         await ws.send_json({"op": 6, "d": resume | {"seq": 1}})
         assert (await receive(ws))["op"] == 9
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         await ws.send_json({"op": 6, "d": resume | {"seq": 5}})
         replayed = [await receive(ws) for _ in range(3)]
         assert [(f["t"], f["s"]) for f in replayed] == [
@@ -93,22 +77,14 @@ async def test_resume_beyond_the_replay_buffer_is_invalid_session(
 
 
 async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord) -> None:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
         msg = await ws.receive(timeout=10)
         assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4004
 
 
 async def test_resume_of_an_unknown_session_is_invalid_session(fake_discord: FakeDiscord) -> None:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         resume = {"token": fake_discord.bot_token, "session_id": "nope", "seq": 3}
         await ws.send_json({"op": 6, "d": resume})
         assert await receive(ws) == {"op": 9, "d": False, "s": None, "t": None}

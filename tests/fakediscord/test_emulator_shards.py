@@ -15,7 +15,7 @@ import pytest
 from fakediscord import Channel, FakeDiscord, Guild, Limits, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.tinybot import ShardedTinyBot
-from tests.helpers.wire import call, receive
+from tests.helpers.wire import call, gateway_socket, receive
 
 TINYBOT = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
 MESSAGE_INTENTS = (1 << 9) | (1 << 12) | (1 << 15)  # guild, direct messages; content
@@ -139,11 +139,7 @@ async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_0(two: Two
 
 
 async def test_a_shard_id_out_of_range_closes_4010(fake_discord: FakeDiscord) -> None:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.ws_connect(fake_discord.gateway_url) as ws,
-    ):
-        await receive(ws)
+    async with gateway_socket(fake_discord.gateway_url) as ws:
         data = {"token": fake_discord.bot_token, "intents": 0, "shard": [2, 2]}
         await ws.send_json({"op": 2, "d": data})
         msg = await ws.receive(timeout=10)

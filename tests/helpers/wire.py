@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -46,6 +48,14 @@ async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
     assert msg.type == aiohttp.WSMsgType.TEXT, msg
     frame: dict[str, Any] = json.loads(msg.data)
     return frame
+
+
+@contextlib.asynccontextmanager
+async def gateway_socket(url: str) -> AsyncIterator[aiohttp.ClientWebSocketResponse]:
+    """A raw connection to the gateway at ``url``, its HELLO (op 10) read."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        assert (await receive(ws))["op"] == 10
+        yield ws
 
 
 def multipart(payload: dict[str, Any], files: list[tuple[str, bytes]]) -> aiohttp.FormData:
