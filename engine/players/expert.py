@@ -31,11 +31,15 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.players.base import Player, crib_sign, playable
+from engine.players.base import crib_sign, playable
+from engine.players.deliberation import Deliberating, Deliberation, Part, Weighed, ranked
 from engine.players.discard_ev import unseen_starters
 from engine.players.expert_discard import (
     ENDGAME_CANDIDATES,
     ENDGAME_NEED,
+    PEGGING_WEIGHT,
+    Split,
+    crib_weighed,
     discard_splits,
     pone_win_chance,
 )
@@ -86,32 +90,39 @@ def endgame_outcome(view: SeatView) -> Outcome | None:
     return outcome
 
 
-class ExpertPlayer(Player):
+class ExpertPlayer(Deliberating):
     """Role tables and pegging values in the discard; play-outs in the play; the game's
-    end in both (see the module)."""
+    end in both (see the module). Each choice is the first option of its deliberation
+    (:mod:`engine.players.deliberation`), which a hint says in words."""
 
     name = "expert"
 
     def __init__(self, *, samples: int = SAMPLES) -> None:
         self.samples = samples
 
-    def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
-        """The best split by its expected points, or near the end by its chance to win."""
+    def weigh_discards(self, view: SeatView, rng: random.Random) -> Deliberation[tuple[Card, ...]]:
+        """Every split by its expected points (hand, crib, play), best first; or near the end
+        the few best splits by the chance to win."""
         sign = crib_sign(view, view.seat)
         splits = discard_splits(view.hand, view.discard_count, crib_sign=sign, rules=view.rules)
         needs = _needs(view)
         if needs is None or not holds(view.rules) or sign > 0:
             # The dealer keeps to points: weighing its hand and crib by the chance to win
             # measured slightly worse than the points (the crib's spread is not modelled).
-            return splits[0].thrown
+            return ranked([_weighed(split, split.total, view) for split in splits], "points")
         unseen = unseen_starters(view.hand)
-        best = max(
-            splits[:ENDGAME_CANDIDATES],
-            key=lambda split: pone_win_chance(
-                split, unseen, my_needs=needs[0], their_needs=needs[1], rules=view.rules
-            ),
-        )
-        return best.thrown
+        chances = [
+            _weighed(
+                split,
+                pone_win_chance(
+                    split, unseen, my_needs=needs[0], their_needs=needs[1], rules=view.rules
+                ),
+                view,
+            )
+            for split in splits[:ENDGAME_CANDIDATES]
+        ]
+        best = max(range(len(chances)), key=lambda i: chances[i].value)
+        return ranked(chances, "chance", best)
 
     def samples_for(self, view: SeatView) -> int:
         """The guesses each card is played out against: fewer when four other hands or more
@@ -119,11 +130,23 @@ class ExpertPlayer(Player):
         others = sum(1 for seat, held in enumerate(view.hand_sizes) if held and seat != view.seat)
         return min(self.samples, CROWDED_SAMPLES) if others >= CROWDED_HANDS else self.samples
 
-    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
-        """The card whose play-outs are worth most (see the module)."""
+    def weigh_plays(self, view: SeatView, rng: random.Random) -> Deliberation[Card]:
+        """Each card (one of each rank) by its play-outs' worth (see the module)."""
         playable(view)  # refuse a view with nothing to play before valuing nothing
-        values = play_values(
-            view, rng, samples=self.samples_for(view), outcome=endgame_outcome(view)
-        )
+        outcome = endgame_outcome(view)
+        values = play_values(view, rng, samples=self.samples_for(view), outcome=outcome)
         best = max(value for _, value in values)
-        return next(card for card, value in values if value >= best - 1e-12)
+        chosen = next(i for i, (_, value) in enumerate(values) if value >= best - 1e-12)
+        options = [Weighed(card, value, (("playouts", value),)) for card, value in values]
+        return ranked(options, "points" if outcome is None else "chance", chosen)
+
+
+def _weighed(split: Split, value: float, view: SeatView) -> Weighed[tuple[Card, ...]]:
+    """A split as an option worth ``value``, with its parts: the hand, the crib where a table
+    weighs it for the rules, and the play where the pegging table does."""
+    parts: list[tuple[Part, float]] = [("hand", split.hand)]
+    if crib_weighed(view.rules, view.discard_count):
+        parts.append(("crib", split.crib))
+    if split.pegging:
+        parts.append(("play", PEGGING_WEIGHT * split.pegging))
+    return Weighed(split.thrown, value, tuple(parts))

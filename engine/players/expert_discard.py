@@ -54,6 +54,7 @@ __all__ = [
     "PEGGING_WEIGHT",
     "Split",
     "coach_choices",
+    "crib_weighed",
     "discard_splits",
     "pone_win_chance",
 ]
@@ -183,6 +184,13 @@ def pone_win_chance(
     return won / len(split.points)
 
 
+def crib_weighed(rules: Rules, discard_count: int) -> bool:
+    """Whether a split's crib is weighed in a game played by ``rules`` (a table holds for
+    them: the role tables for two cards thrown, the one-card table): where none does, every
+    split's crib is 0 and nothing can be said of it."""
+    return (role_crib.holds(rules) and discard_count == 2) or crib_table.holds(rules)
+
+
 def coach_choices(
     hand: Sequence[Card], discard_count: int, *, crib_sign: int, rules: Rules
 ) -> list[DiscardChoice]:
@@ -192,7 +200,7 @@ def coach_choices(
     has no room for, is left out."""
     splits = discard_splits(hand, discard_count, crib_sign=crib_sign, rules=rules)
     # Where no table holds for the rules the crib is not weighed, and the line says so.
-    weighed = (role_crib.holds(rules) and discard_count == 2) or crib_table.holds(rules)
+    weighed = crib_weighed(rules, discard_count)
     choices = [
         DiscardChoice(
             kept=split.kept,
