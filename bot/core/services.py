@@ -7,6 +7,7 @@
 | ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
 | ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
 | ``moves`` | the moves of a game being played, the computer's answers, ``catch_up`` for time |
+| ``hints`` | a hand's *Hint*: the expert's choice in the asker's place, said to them alone |
 | ``table`` | a person's private hand, the table's status, autocomplete |
 | ``ledger`` | what every owner's Discord messages should show, and what was sent |
 | ``standings`` | the leaderboard, stats and head to head |
@@ -75,6 +76,7 @@ from bot.core.pages import GamePages
 from bot.core.play.clock import GameClock
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.everyone import DealingIn
+from bot.core.play.hints import Hints
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.rematch import Rematches
@@ -116,6 +118,7 @@ class Services:
     dealing_in: DealingIn
     rematches: Rematches
     moves: Moves
+    hints: Hints
     table: TableInfo
     ledger: MessageLedger
     standings: Standings
@@ -504,6 +507,7 @@ class _Wiring:
             dealing_in=DealingIn(games, self.lobbies),
             rematches=Rematches(games, self.deals, self.lobbies, launch=options.activity),
             moves=self.moves,
+            hints=Hints(games, self.computers),
             table=TableInfo(games, self.coach, store),
             ledger=ledger,
             standings=Standings(store, games.faults, options.membership),

@@ -180,10 +180,11 @@ class ComputerSelect(_Control, formats=(ids.COMPUTER,)):
         await clicks.lobby_click(interaction, self.game_id, f"computer:{level}")
 
 
-# A card button names its card; the Muggins! button has none.
-class HandButton(_Control, formats=(ids.PLAY, ids.CALL)):
+# A card button names its card; the Muggins! and Hint buttons have none.
+class HandButton(_Control, formats=(ids.PLAY, ids.CALL, ids.HINT)):
     """A button on a hand: one card of your hand on your turn (disabled when it cannot be
-    played now), or Muggins! to take the points an opponent's claim missed."""
+    played now), Muggins! to take the points an opponent's claim missed, or Hint (what the
+    expert would do now, said to you alone)."""
 
     def __init__(
         self,
@@ -205,6 +206,13 @@ class HandButton(_Control, formats=(ids.PLAY, ids.CALL)):
             )
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=label or code, style=style, custom_id=custom_id, disabled=not enabled
+            )
+        elif kind == "hint":
+            button = discord.ui.Button(
+                label="💡 Hint",
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.HINT.build(game=game_id, stamp=stamp),
+                row=2,
             )
         elif kind == "pass":
             # Lets the claim stand, so the table need not wait out the muggins window.
@@ -228,6 +236,8 @@ class HandButton(_Control, formats=(ids.PLAY, ids.CALL)):
         game, stamp = int(fields["game"]), int(fields["stamp"])
         if made is ids.PLAY:
             return cls(game, "play", stamp, fields["card"])
+        if made is ids.HINT:
+            return cls(game, "hint", stamp)
         kind: ClickKind = "pass" if fields["call"] == "pass" else "muggins"
         return cls(game, kind, stamp)
 
@@ -625,6 +635,8 @@ def _hand_controls(controls: HandControls) -> discord.ui.View:
             made.add_item(
                 HandButton(game, "play", stamp, card.code, card.label, enabled=card.enabled)
             )
+    if controls.hint and controls.kind in ("discard", "play"):
+        made.add_item(HandButton(game, "hint", stamp))
     return made
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "ENTRY",
     "FORGET",
     "GAME_QUESTION",
+    "HINT",
     "LEAVE_MATCH",
     "LOBBY",
     "PLAY",
@@ -122,6 +123,9 @@ PLAY = IdFormat(
 CALL = IdFormat(
     _GAME + "{call}:{stamp}", {"game": _GAME_ID, "call": "muggins|pass", "stamp": _STAMP}
 )
+#: ``crib:<game>:hint:<stamp>``: *Hint* on a hand's discard or play (the expert's choice,
+#: said to the clicker alone).
+HINT = IdFormat(_GAME + "hint:{stamp}", {"game": _GAME_ID, "stamp": _STAMP})
 #: ``crib:<game>:discard:<stamp>``: the crib select menu.
 DISCARD = IdFormat(_GAME + "discard:{stamp}", {"game": _GAME_ID, "stamp": _STAMP})
 #: ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual

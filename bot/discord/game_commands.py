@@ -104,6 +104,8 @@ class GameCommands(app_commands.Group):
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
         variant="Standard (default), five-card, seven-card, five-hand or six-hand cribbage",
         teams="Six players only: two teams of three (default) or three teams of two",
+        hints="Every player may ask the expert for a hint (default off; always on against "
+        "the computer alone)",
     )
     @app_commands.choices(players=PLAYERS, target=TARGET_CHOICES)
     @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
@@ -119,6 +121,7 @@ class GameCommands(app_commands.Group):
         counting: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
         teams: app_commands.Choice[str] | None = None,
+        hints: bool | None = None,
     ) -> None:
         """Open a game; you take the first seat (against the computer: it deals at once)."""
         if difficulty is not None and vs_computer is False:
@@ -157,6 +160,7 @@ class GameCommands(app_commands.Group):
                 teams=layout,
                 token=interaction.token,
                 private=private,
+                hints=bool(hints),
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )

@@ -84,13 +84,33 @@ class GameIO:
         await self._io.carry(interaction, answer, moved=False)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """A hand's control: the crib select, a card button, a count menu, Muggins!."""
+        """A hand's control: the crib select, a card button, a count menu, Muggins!, Hint."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        if click.kind == "hint":
+            hints = self._services.hints
+            call: Call = lambda: hints.hint(click, user, guild_id=guild_id)  # noqa: E731
+            await self._io.entered(interaction, self._hinted(interaction, call))
+            return
         clicked = clicked_of(interaction)
         moves = self._services.moves
         await self._io.click(
             interaction, lambda: moves.click(click, user, clicked, guild_id=guild_id)
         )
+
+    async def _hinted(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """*Hint*: the click's own answer, a message only the clicker sees (deferred, so
+        privately, when the expert takes long), and nothing else: the hand clicked is left
+        as it is, and no table is brought back through the click's token."""
+        answer = await self._io.call(interaction, call, update=False, ephemeral=True)
+        if answer is None:
+            return
+        try:
+            await in_time(interaction, self._io.reply(interaction, answer.reply))
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hint did not reach Discord (%s)", error)
+            return
+        # (A hint from an older hand: that message is looked at again.)
+        await self._services.answered(answer, landed=True, shown=clicked_of(interaction))
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str

@@ -104,6 +104,17 @@ class ArchiveTables(Queries):
             (user_id, int(on), now),
         )
 
+    async def offer_learn(self, user_id: int, *, now: float) -> bool:
+        """Note that ``/cribbage learn`` was offered to ``user_id`` now; False when it was
+        offered before (one statement: two asks at once offer it once)."""
+        rows = await self._read_write(
+            "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
+            " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
+            (user_id, now, now),
+        )
+        return bool(rows)
+
     # -- leases: work one process of the bot may start once in a while ----------------------
     async def take_lease(self, name: str, holder: str, *, now: float, seconds: float) -> bool:
         """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from ``now``;

@@ -47,7 +47,7 @@ _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
     " g.scoring, g.counting, g.private_table, g.occasion, g.variant, g.ending,"
-    " g.rematch_of, g.series,"
+    " g.rematch_of, g.series, g.hints, g.lesson,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -110,6 +110,8 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 ending=None if first["ending"] is None else Ending(first["ending"]),
                 rematch_of=first["rematch_of"],
                 series=first["series"],
+                hints=bool(first["hints"]),
+                lesson=bool(first["lesson"]),
             )
         )
     return games
@@ -199,9 +201,18 @@ _INSERT_RESULTS = (
 #: The unique index that keeps one open game per channel, as each database names it when a
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
 #: "this channel is busy" but the one that keeps one rematch a game (migration 024): the
-#: table has moved on. Breaking any other is a bug.
+#: table has moved on; and the one that keeps one open lesson a person. Breaking any other
+#: is a bug.
 _ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_id"})
 _ONE_REMATCH = frozenset({"games_one_rematch", "games.rematch_of"})
+#: ... and the one that keeps one open lesson a person (migration 025): they have one.
+_ONE_OPEN_LESSON = frozenset({"games_one_open_lesson", "games.creator_id"})
+#: Copies a finished game's count of hints per seat into its results (migration 025).
+_HINTS_KEPT = (
+    "UPDATE results SET hints = (SELECT t.hints FROM hints_taken t"
+    " WHERE t.game_id = results.game_id AND t.seat = results.seat)"
+    " WHERE game_id = ? AND seat IN (SELECT seat FROM hints_taken WHERE game_id = ?)"
+)
 #: A game's next version: the check that makes two racing writes fail one way.
 _BUMP = (
     "UPDATE games SET version = version + 1, updated_at = ?,"
@@ -328,6 +339,17 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
         # A standard game takes the column's default (migration 020), as every game before
         # variants did.
         await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (record.variant, record.id))
+    if record.hints or record.lesson:
+        # (Any other game takes the columns' defaults, migration 025.)
+        try:
+            await tx.execute(
+                "UPDATE games SET hints = ?, lesson = ? WHERE id = ?",
+                (int(record.hints), int(record.lesson), record.id),
+            )
+        except UniqueViolation as broken:
+            if broken.names in _ONE_OPEN_LESSON:
+                raise ChannelBusy() from None
+            raise
     return record
 
 
@@ -428,6 +450,8 @@ class GameTables(Queries):
         private: bool = False,
         occasion: str | None = None,
         rematch_of: int | None = None,
+        hints: bool = False,
+        lesson: bool = False,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], AnswerKept | None] | None = None,
@@ -436,7 +460,9 @@ class GameTables(Queries):
         options (``variant``: the name of the variant it is played in; ``private``: where the
         bot is not a member, a game reached through
         interactions' tokens alone; ``occasion``: what it is part of, a tournament's round;
-        ``rematch_of``: the game whose *Rematch* opens it: :func:`_replaying`); ``fill`` gives
+        ``rematch_of``: the game whose *Rematch* opens it: :func:`_replaying`; ``hints``: its
+        opener allows hints; ``lesson``: a first game of ``/cribbage learn``, one open a
+        person at most, else :class:`ChannelBusy`); ``fill`` gives
         the seats it has from the start (every other seat a computer), ``deal``
         the first deal of a full table (its snapshot and log entries: the game is then
         active), and ``answered`` the message that answers the command (the lobby), kept with
@@ -463,6 +489,8 @@ class GameTables(Queries):
             occasion=occasion,
             variant=variant,
             rematch_of=rematch_of,
+            hints=hints,
+            lesson=lesson,
         )
         async with self._writing() as tx:
             filled = None if fill is None else tuple(fill(lobby))
@@ -653,12 +681,46 @@ class GameTables(Queries):
         found = await tx.fetch(derived.NEXT_ORDER, (game_id,))
         guild_id, order = found[0]  # the game was just updated in this transaction
         await tx.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
+        # Each seat's hints, as counted while the game was played, kept with its result.
+        await tx.execute(_HINTS_KEPT, (game_id, game_id))
         game = derived.Finished(game_id, order, guild_id, now, tuple(results))
         standings = await tx.fetch(*derived.standings_query(game))
         rivals = await tx.fetch(*derived.rivals_query(game))
         rated = derived.rate(game, standings, rivals)
         for sql, rows in derived.writes(rated):
             await tx.executemany(sql, rows)
+
+    async def take_hint(self, game_id: int, seat: int) -> None:
+        """Count one more hint for ``seat`` of a game being played (its result keeps the
+        count once it ends)."""
+        await self.db.execute(
+            "INSERT INTO hints_taken (game_id, seat, hints) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET hints = hints_taken.hints + 1",
+            (game_id, seat),
+        )
+
+    async def hints_taken(self, game_id: int) -> dict[int, int]:
+        """How many hints each seat of a game asked for, by seat (only those that did): as
+        its result keeps them once it ended, else as counted."""
+        rows = await self._read(
+            "SELECT seat, hints FROM results WHERE game_id = ? AND hints > 0"
+            " UNION SELECT seat, hints FROM hints_taken WHERE game_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM results WHERE game_id = ?)",
+            (game_id, game_id, game_id),
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def open_lesson(self, user_id: int) -> GameRecord | None:
+        """``user_id``'s lesson not over (``/cribbage learn``), if they have one."""
+        found = await self._games(
+            f"g.creator_id = ? AND g.lesson = 1 AND g.status IN {_OPEN}", (user_id,)
+        )
+        return found[0] if found else None
+
+    async def has_played(self, user_id: int) -> bool:
+        """Whether ``user_id`` has sat at any game (a lobby's seat counts)."""
+        rows = await self._read("SELECT 1 FROM seats WHERE user_id = ? LIMIT 1", (user_id,))
+        return bool(rows)
 
     async def games_changed_since(self, since: float) -> list[tuple[int, int, int]]:
         """(game id, version, channel id) of every game changed since ``since`` (by the index

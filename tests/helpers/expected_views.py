@@ -137,31 +137,43 @@ def _board_mismatch(
 # -- hands ------------------------------------------------------------------------------------
 
 
-def _controls(game: Game, seat: int, game_id: int, version: int) -> HandControls:
+def _controls(game: Game, seat: int, game_id: int, version: int, hint: bool) -> HandControls:
+    """A hand's controls (``hint``: the table offers *Hint*, after them)."""
     view = game.view(seat)
     if view.phase is Phase.DISCARD and seat in view.pending_discards:
         options = tuple((c.code, str(c)) for c in view.hand)
         count = view.discard_count
         select_id = f"crib:{game_id}:discard:{view.deal_number}"
-        return (("select", select_id, options, count, count, False),)
-    if view.phase is Phase.PLAY and view.turn == seat:
+        hinted = f"crib:{game_id}:hint:{view.deal_number}"
+        made: HandControls = (("select", select_id, options, count, count, False),)
+    elif view.phase is Phase.PLAY and view.turn == seat:
         playable = set(view.playable)
         prefix = f"crib:{game_id}:play:{version}:"
-        return tuple(("button", prefix + c.code, str(c), c not in playable) for c in view.hand)
-    return ()
+        hinted = f"crib:{game_id}:hint:{version}"
+        made = tuple(("button", prefix + c.code, str(c), c not in playable) for c in view.hand)
+    else:
+        return ()
+    return (*made, ("button", hinted, "💡 Hint", False)) if hint else made
 
 
 def current_hand(
-    game: Game, seat: int, game_id: int, version: int, channel_id: int, coach: str | None
+    game: Game,
+    seat: int,
+    game_id: int,
+    version: int,
+    channel_id: int,
+    coach: str | None,
+    *,
+    hint: bool = False,
 ) -> Rendering:
     """The seat's hand message for the deal being played (`coach`: the coach's line about the
-    deal before, when the player gets one)."""
+    deal before, when the player gets one; ``hint``: the table offers *Hint*)."""
     view = game.view(seat)
     assert view.phase is not Phase.OVER, "a finished game's hands are closed: closed_hand"
     said = coach_text(view.deal_number - 1, coach) if coach else None
     shown = view.hand if view.phase is Phase.PLAY or seat in view.pending_discards else view.kept
     return Rendering(
-        hand_text(view, channel_id, said), _controls(game, seat, game_id, version), shown
+        hand_text(view, channel_id, said), _controls(game, seat, game_id, version, hint), shown
     )
 
 
@@ -302,12 +314,14 @@ def owed_views(
     coach: Mapping[tuple[int, int], str],
     launch: bool = False,
     again: str | None = None,
+    hint: bool = False,
 ) -> dict[str, Rendering]:
     """Every message the game owes in the replayed state at `version`, by key: the tables of
     this deal and the one before, and the hand messages of the seats in `hands` (the people
     whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat).
     ``launch``: the Activity is on; ``again``: the label of the result's rematch button
-    ("🔁 Rematch", "🔁 Play again"), where the game offers one."""
+    ("🔁 Rematch", "🔁 Play again"), where the game offers one; ``hint``: its hands offer
+    *Hint* (against the computer alone)."""
     game = replay.game
     deal = game.deal_number
     over = game.phase is Phase.OVER
@@ -337,7 +351,7 @@ def owed_views(
             found[f"hand:{deal}:{seat}"] = closed
         else:
             said = coach.get((deal - 1, seat))
-            now = current_hand(game, seat, game_id, version, channel_id, said)
+            now = current_hand(game, seat, game_id, version, channel_id, said, hint=hint)
             found[f"hand:{deal}:{seat}"] = now
         # The deal before is closed, over or not: a game can end in a deal begun and ended
         # by the computer's answers to one move (a seat dealt only the four it keeps throws

@@ -155,6 +155,7 @@ class TableChecks:
             launch=self.launch,
             # (Read once the game is over: only a result offers it.)
             again=self._again() if self.replay.game.phase is Phase.OVER else None,
+            hint=self.hints(),
         )
         line = ratings_line(self.database, self.game_id) if "result" in views else ""
         if line:
@@ -165,6 +166,15 @@ class TableChecks:
             states = self._states.setdefault(key, [])
             if not states or states[-1] != view:
                 states.append(view)
+
+    def hints(self) -> bool:
+        """Whether the game's hands offer *Hint*: against the computer alone (none of the
+        tables driven here is opened with ``hints:True``); never at a tournament's game or a
+        ranked one (as ``bot.core.games.hinting`` decides)."""
+        [(occasion, channel)] = rows(
+            self.database, "SELECT occasion, channel_id FROM games WHERE id = ?", (self.game_id,)
+        )
+        return occasion is None and channel >= 0 and len(self.seats) == 1
 
     def _again(self) -> str | None:
         """The label of the result's rematch button: *Play again* for one person against the

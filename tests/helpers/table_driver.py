@@ -485,7 +485,9 @@ class TableDriver(TableChecks):
         if game.phase is Phase.OVER:
             return self._last_hand(game, seat)
         coach = self.coach(deal - 1, seat)
-        return current_hand(game, seat, self.game_id, snap.version, self.channel.id, coach)
+        return current_hand(
+            game, seat, self.game_id, snap.version, self.channel.id, coach, hint=self.hints()
+        )
 
     async def prompt(self, snap: Snapshot, seat: int) -> Message:
         """The message with `seat`'s controls: their hand message by DM, once it shows exactly

@@ -204,6 +204,17 @@ REMATCH_SEATED = (
 )
 REMATCH_STARTED = "The rematch has started already: it's on the table."
 MOVED_ON = "This table has moved on: a newer game was opened here since."
+REMATCH_LESSON = (
+    "A lesson has no rematch: `/cribbage new vs_computer:True` plays the computer, and "
+    "`/cribbage learn` starts another lesson."
+)
+HINTS_RANKED = "There are no hints in ranked play: a ranked match is the players' own play alone."
+HINTS_TOURNAMENT = "There are no hints in tournament games: each is the players' own play alone."
+HINTS_OFF = (
+    "Hints are off at this table: its opener can allow them when opening a game "
+    "(`/cribbage new hints:True`); against the computer alone they are always on."
+)
+STALE_HINT = "That hand has moved on: ask for a hint on your newest one."
 
 
 def kept_for(name: str, until: float) -> str:

@@ -62,8 +62,8 @@ class Clicked:
     token: str
 
 
-#: What a hand's control does.
-ClickKind = Literal["discard", "play", "count", "muggins", "pass"]
+#: What a hand's control does (``hint``: asks the expert, changes nothing).
+ClickKind = Literal["discard", "play", "count", "muggins", "pass", "hint"]
 
 
 @dataclass(frozen=True, slots=True)

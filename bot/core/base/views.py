@@ -130,7 +130,9 @@ class HandControls:
 
     ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
     version otherwise); it comes back with the click (:class:`bot.core.base.replies.Click`) so that
-    a control from an earlier moment gets a clear answer, not a move.
+    a control from an earlier moment gets a clear answer, not a move. ``hint``: a discard's
+    or a play's controls offer *Hint* (the expert's choice in the player's place, said to
+    them alone: :mod:`bot.core.play.hints`), where the table allows it.
     """
 
     game_id: int
@@ -140,6 +142,9 @@ class HandControls:
     stamp: int
     claims: tuple[int, ...] = ()
     muggins: bool = False
+    # (Left out of the repr, and so of the digests of hands without it: every hand sent before
+    # there were hints still shows what it should. The digest adds it when it is there.)
+    hint: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +400,8 @@ class MessageView:
             if self.thumbnail is not None:
                 # (Added only when there is one, so every digest stored before stays true.)
                 shown += repr(self.thumbnail)
+            if isinstance(self.controls, HandControls) and self.controls.hint:
+                shown += repr("hint")  # (likewise)
             worked_out = hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
             object.__setattr__(self, "_digest", f"{DIGEST_VERSION}:{worked_out}")
         return self._digest

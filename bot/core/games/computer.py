@@ -28,8 +28,9 @@ from bot.core.worker.thinking import WorkerThinking
 from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
+from engine.hint import Hint, hint
 from engine.phase import Phase
-from engine.players import LEVELS, Player, make_player, role_crib
+from engine.players import LEVELS, Level, Player, make_player, role_crib
 from engine.players.claims import calls_muggins, computer_claim
 from engine.rules import PlayEnd
 from engine.variants import STANDARD, named
@@ -130,6 +131,14 @@ class ComputerPlayers:
         if self.thinking is not None and level in self.thinking.levels:
             return await self.thinking.choose_play(level, view, self.rng.getrandbits(63))
         return self._players[level].choose_play(view, self.rng)
+
+    async def hint(self, view: SeatView, seed: int) -> Hint:
+        """The expert's hint for a person's seat (:mod:`engine.hint`), its play-outs drawn
+        from ``seed``: made where the expert thinks (the worker process, when there is one),
+        never holding the loop. ``ValueError`` when the seat has nothing to decide."""
+        if self.thinking is not None:
+            return await self.thinking.hint(view, seed)
+        return hint(self._players[Level.EXPERT], view, random.Random(seed))
 
 
 def _show_move(

@@ -23,6 +23,7 @@ from bot.core.base.views import (
     MessageView,
 )
 from bot.core.games.computer import LEVELS, computer_name, level_note
+from bot.core.games.hinting import HINTS_ALLOWED
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
@@ -144,6 +145,7 @@ def lobby_view(
         kept=[(s.name, s.held_until) for s in record.seats if s.held_until is not None],
         rematch=record.rematch_of is not None,
         series=series,
+        hints=record.hints,
     )
     seated = {s.level for s in record.seats if s.is_computer and s.level is not None}
     notes = [n for level in sorted(seated) if (n := level_note(level, record)) is not None]
@@ -448,8 +450,10 @@ def lobby_text(
     kept: Sequence[tuple[str, float]] = (),
     rematch: bool = False,
     series: str = "",
+    hints: bool = False,
 ) -> str:
     """The lobby message of a table playing by ``rules`` (its players, target and options,
+    ``hints``: its opener allowed hints,
     and who partners whom) as it reads while the game is in ``state``; it says who opened
     the game (``rematch``: as the rematch of the game before), or what it is played for
     (``occasion``: a tournament's round), and the variant it is played in (``variant``,
@@ -463,6 +467,8 @@ def lobby_text(
     counted = (
         "you count your hands (muggins)" if rules.counting is Counting.MANUAL else "auto counting"
     )
+    if hints:
+        counted += f", {HINTS_ALLOWED}"
     opened = "Rematch opened" if rematch else "Opened"
     title = title_unless_standard(variant)
     kind = f"{title}, " if title else ""

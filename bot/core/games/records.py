@@ -113,6 +113,13 @@ class GameRecord:
     #: The first game of the series this finished game continues (migration 024; written
     #: with its result: :mod:`bot.core.games.series`), if it continues one.
     series: int | None = None
+    #: Its opener allowed hints (migration 025): every person may ask the expert what it
+    #: would do (:mod:`bot.core.play.hints`; a game against the computer alone offers them
+    #: whatever this says).
+    hints: bool = False
+    #: A first game of ``/cribbage learn`` (migration 025): its channel is no channel's
+    #: (:mod:`bot.core.play.lessons`), and its one message is the learner's.
+    lesson: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until
@@ -188,6 +195,8 @@ class ResultRecord:
     scoring: Scoring = Scoring.SKUNK
     #: The variant the game was played in (its players are rated in that variant's tables).
     variant: str = STANDARD.name
+    #: How many hints this player asked for in the game (migration 025).
+    hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)

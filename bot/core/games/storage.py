@@ -47,6 +47,8 @@ class GameRecords(Protocol):
         private: bool = ...,
         occasion: str | None = ...,
         rematch_of: int | None = ...,
+        hints: bool = ...,
+        lesson: bool = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
         answered: Callable[[GameRecord], AnswerKept | None] | None = ...,
@@ -97,6 +99,14 @@ class GameRecords(Protocol):
 
     async def game_rating_changes(self, game_id: int) -> list[RatingChange]: ...
 
+    async def take_hint(self, game_id: int, seat: int) -> None: ...
+
+    async def hints_taken(self, game_id: int) -> dict[int, int]: ...
+
+    async def open_lesson(self, user_id: int) -> GameRecord | None: ...
+
+    async def has_played(self, user_id: int) -> bool: ...
+
 
 class UserSettings(Protocol):
     """What each player chose for themselves."""
@@ -104,6 +114,8 @@ class UserSettings(Protocol):
     async def coach_off(self, user_ids: Iterable[int]) -> set[int]: ...
 
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> None: ...
+
+    async def offer_learn(self, user_id: int, *, now: float) -> bool: ...
 
 
 class Archives(Protocol):

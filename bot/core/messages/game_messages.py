@@ -25,6 +25,7 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
+from bot.core.games.hinting import hints_line
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import series_text
 from bot.core.games.storage import DmRefusals, GameRecords
@@ -280,10 +281,11 @@ class GameMessages(Projector):
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:
-    """For a finished game, each person's new rating and its change, set apart from the
-    name: "Ratings — Al: 1,512 (+18) · Bea: 988 (−18)" (empty for any other game): the last
-    line of its result. A variant's ratings are its own, and say so: "Five-card cribbage
-    ratings — …"."""
+    """For a finished game, the lines its result ends with: who played with hints, if anyone
+    did or they were allowed (:func:`~bot.core.games.hinting.hints_line`), then each
+    person's new rating and its change, set apart from the name: "Ratings — Al: 1,512 (+18)
+    · Bea: 988 (−18)" (empty for any other game). A variant's ratings are its own, and say
+    so: "Five-card cribbage ratings — …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
     title = title_unless_standard(named(record.variant))
@@ -294,7 +296,8 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
         for c in await store.game_rating_changes(record.id)
         if c.seat in names
     ]
-    return ratings_text(label, changes)
+    hinted = hints_line(record, await store.hints_taken(record.id))
+    return "\n".join(line for line in (hinted, ratings_text(label, changes)) if line)
 
 
 def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) -> Drawing:

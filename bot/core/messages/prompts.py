@@ -22,10 +22,12 @@ __all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completio
 MAX_CHOICES = 25
 
 
-def controls_for(view: SeatView, game_id: int, version: int) -> HandControls | None:
+def controls_for(
+    view: SeatView, game_id: int, version: int, *, hint: bool = False
+) -> HandControls | None:
     """What the seat can do now: choose cards for the crib (the stamp is the deal), play a
     card (one button per card held, the unplayable disabled; the stamp is the game's version),
-    or nothing."""
+    or nothing. ``hint``: the table offers hints, so a discard or a play comes with *Hint*."""
     if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
         return HandControls(
             game_id=game_id,
@@ -33,6 +35,7 @@ def controls_for(view: SeatView, game_id: int, version: int) -> HandControls | N
             cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
             pick=view.discard_count,
             stamp=view.deal_number,
+            hint=hint,
         )
     if view.phase is Phase.PLAY and view.turn == view.seat:
         return HandControls(
@@ -41,6 +44,7 @@ def controls_for(view: SeatView, game_id: int, version: int) -> HandControls | N
             cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
             pick=1,
             stamp=version,
+            hint=hint,
         )
     if view.phase is Phase.SHOW:
         return _show_controls(view, game_id, version)

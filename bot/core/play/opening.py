@@ -73,6 +73,7 @@ class Lobbies(OnGames):
         teams: str | None = None,
         token: str | None = None,
         private: bool = False,
+        hints: bool = False,
     ) -> Answer:
         """Open a game in this channel with ``user`` in the first seat.
 
@@ -89,6 +90,7 @@ class Lobbies(OnGames):
         ``token``: the interaction being answered, whose answer (the lobby) is the game's lobby
         message. ``private``: the bot is not a member where the game is
         (:mod:`bot.core.messages.private_table`): that message is its table throughout.
+        ``hints``: every player may ask the expert for a hint (:mod:`bot.core.play.hints`).
         """
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
@@ -119,6 +121,7 @@ class Lobbies(OnGames):
                 counting=Counting(counting),
                 variant=table.variant.name,
                 private=private,
+                hints=hints,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
                 deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
                 answered=opening.kept,

@@ -115,6 +115,7 @@ class Rematches(OnGames):
                 variant=before.variant,
                 private=private,
                 rematch_of=before.id,
+                hints=before.hints,
                 fill=lambda _: seats_again(before, user, now),
                 # Against the computer it deals at once, the loser of the game before first.
                 deal=(lambda r: self._deals.for_opening(r, dealt, last_results)) if alone else None,

@@ -13,7 +13,7 @@ deletion leaves and a file holds, and ``docs/running.md``'s *Players' data*
 (:func:`docs_table`).
 
 >>> sorted(t.name for t in tables_lasting(Lasts.GAME))
-['actions', 'dm_refusals', 'messages', 'pending_posts']
+['actions', 'dm_refusals', 'hints_taken', 'messages', 'pending_posts']
 >>> [c.name for c in columns_for(Request.CLEARED)["ranked_entries"]]
 ['avatar', 'guild_id', 'channel_id']
 """
@@ -185,6 +185,10 @@ INVENTORY: tuple[Kept, ...] = (
             Table("actions", unsent="every player's moves, an opponent's discards among them"),
             Table("dm_refusals", unsent="the deals whose hands a seat's DMs refused: the game's"),
             Table(
+                "hints_taken",
+                unsent="how many hints each seat asked for: the game's, and its result keeps it",
+            ),
+            Table(
                 "messages",
                 (
                     Column("channel_id", Holds.DM, Request.PRUNED),
@@ -345,8 +349,9 @@ INVENTORY: tuple[Kept, ...] = (
     ),
     Kept(
         "Your settings (the coach, your DM channel)",
-        "the coach on or off, and the DM channel your hands are sent to, with your latest"
-        " interaction there (Discord lets it be used for 15 minutes)",
+        "the coach on or off, when `/cribbage help` offered you a first game to learn on, and"
+        " the DM channel your hands are sent to, with your latest interaction there (Discord"
+        " lets it be used for 15 minutes)",
         "to send your hands to you and answer in your DMs",
         Lasts.YOURS,
         (

@@ -37,6 +37,7 @@ from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPa
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Games, Loaded
+from bot.core.games.hinting import hints_line
 from bot.core.games.membership import EveryoneStays, Membership
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
@@ -149,6 +150,9 @@ class ReviewReport:
     chances: bool = True
     #: The sides' scores as each deal began (:attr:`engine.review.GameReview.began`).
     began: tuple[tuple[int, ...], ...] = ()
+    #: Who played the game with hints (:func:`bot.core.games.hinting.hints_line`; empty:
+    #: nobody asked, and the table offered none but against the computer).
+    hinted: str = ""
 
     @property
     def accuracy(self) -> float | None:
@@ -200,12 +204,13 @@ def build_report(
     sealed: bool = True,
     caveat: str = "",
     chances: bool = True,
+    hinted: str = "",
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
     kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not);
     ``chances``: whether the expert's chances to win hold for the game (its deal pages say
-    them only then)."""
+    them only then); ``hinted``: who played it with hints, as its summary says."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
     return ReviewReport(
         game_id=game_id,
@@ -223,6 +228,7 @@ def build_report(
         caveat=caveat,
         chances=chances,
         began=review.began,
+        hinted=hinted,
     )
 
 
@@ -316,6 +322,8 @@ def _summary(report: ReviewReport) -> str:
         f"Accuracy **{_percent(accuracy)}** ({close} of {len(report.decisions)} decisions within "
         f"half a point of the expert's best) · given up to the expert's choices: {given}."
     )
+    if report.hinted:
+        lines.append(report.hinted)
     mistakes = report.mistakes()[:MISTAKES_SHOWN]
     if mistakes:
         lines.append("**Biggest mistakes**")
@@ -456,6 +464,8 @@ def add_lines(answer: Answer, lines: Sequence[str]) -> Answer:
 
 class ReviewStore(ReviewRecords, Archives, Protocol):
     """What the reviews need of the store."""
+
+    async def hints_taken(self, game_id: int) -> dict[int, int]: ...
 
 
 Maker = Callable[[ReviewRequest], Awaitable[GameReview]]
@@ -658,6 +668,7 @@ class Reviews:
             sealed=loaded.seeds is not None,
             caveat=review_caveat(record),
             chances=holds(view.rules),
+            hinted=hints_line(record, await self._store.hints_taken(record.id)),
         )
 
     async def _row(

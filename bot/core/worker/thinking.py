@@ -14,6 +14,10 @@ seat first throws its cards, and builds its tables at once, so its first play do
 them (a bot with no expert game never starts it). Should the worker die, the play is made here,
 on the loop, and a new worker is started for the next one.
 
+A hint (:mod:`engine.hint`: the expert's choice in a person's seat, and why) is the expert's
+decision too, made in the same worker the same way: the expert's plays and a person's hints
+never hold the loop.
+
 Reviews of games (:mod:`bot.core.worker.review_work`, the same expert's play-outs for every decision
 of a game) are made in a second worker process of their own, started on the first review and
 running at a lower priority (``nice``), so a review never waits behind a game's play, nor a
@@ -30,20 +34,25 @@ import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
+from typing import TypeVar
 
 from bot.core.worker.review_work import ReviewRequest, make_review
 from engine.cards import Card
 from engine.game import Game
-from engine.players import Player, make_player
+from engine.hint import Hint, hint
+from engine.players import Level, Player, make_player
 from engine.review import GameReview
 from engine.views import SeatView
 
 __all__ = ["WorkerThinking"]
 
 log = logging.getLogger(__name__)
+
+_R = TypeVar("_R")
 
 #: How often the worker looks whether the bot's process is still there.
 PARENT_CHECK_SECONDS = 0.5
@@ -62,6 +71,11 @@ def _player(level: str) -> Player:
 def choose_play(level: str, view: SeatView, seed: int) -> Card:
     """The card a ``level`` player plays from ``view``, its choices drawn from ``seed``."""
     return _player(level).choose_play(view, random.Random(seed))
+
+
+def advise(view: SeatView, seed: int) -> Hint:
+    """The expert's hint for ``view``'s seat, its play-outs drawn from ``seed``."""
+    return hint(_player(Level.EXPERT), view, random.Random(seed))
 
 
 def _watch_parent(parent: int) -> None:
@@ -119,17 +133,27 @@ class WorkerThinking:
 
     async def choose_play(self, level: str, view: SeatView, seed: int) -> Card:
         """The card to play, decided in the worker (here, should the worker have died)."""
+        return await self._in_worker(choose_play, level, view, seed)
+
+    async def hint(self, view: SeatView, seed: int) -> Hint:
+        """The expert's hint for ``view``'s seat, worked out in the worker (here, should the
+        worker have died)."""
+        return await self._in_worker(advise, view, seed)
+
+    async def _in_worker(self, work: Callable[..., _R], *args: object) -> _R:
+        """``work(*args)`` made in the worker (started now if it is not running); should the
+        worker have died, made here, and a new one started for the next."""
         self.start()
         assert self._pool is not None
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, choose_play, level, view, seed)
+            return await loop.run_in_executor(self._pool, work, *args)
         except BrokenProcessPool:
             log.warning("the computer's worker process died; starting a new one")
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
             self.start()
-            return choose_play(level, view, seed)
+            return work(*args)
 
     async def review(self, request: ReviewRequest) -> GameReview:
         """The review ``request`` asks for, made in the review worker (started now if it is

@@ -44,6 +44,9 @@ class _Settings:
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
         return None
 
+    async def offer_learn(self, user_id: int, *, now: float) -> bool:
+        return False
+
 
 async def test_the_coach_settings_kept_are_bounded() -> None:
     settings = CoachSettings(_Settings(), lambda: datetime(2026, 1, 1, tzinfo=UTC))

@@ -218,6 +218,8 @@ class Move:
                 return manual and _obeys(seat, lambda s: game.verify_claim(s, points))
             case "muggins" | "pass":
                 return _obeys(seat, game.verify_muggins)
+            case "hint":
+                return False  # (a hint is no move: nothing is taken)
 
     def cards(self) -> set[Card]:
         """The cards the move names (those of its values that read as cards)."""

@@ -1,0 +1,148 @@
+"""A hand's *Hint* (issue 56): the expert's choice in the asker's place, said to them alone,
+at the tables that offer it (against the computer alone, a lesson, a table whose opener
+allowed hints) and refused in one sentence everywhere else (ranked play, a tournament's game,
+a table without them); the game does not change, and its result says it was played with
+hints."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.base import refusals
+from bot.core.base.replies import Answer, Click, User
+from bot.core.base.views import HandControls
+from bot.core.play.hints import HINT_MARK, hint_seed
+from bot.core.services import Services
+from bot.store import Store
+from engine.hint import NOTHING_TO_DECIDE, hint
+from engine.players import make_player
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.service_driver import Transcript, drive, load, open_table
+
+
+def _hint_of(controls: HandControls) -> Click:
+    return Click(controls.game_id, "hint", controls.stamp)
+
+
+async def _against_computer(service: Services) -> tuple[Transcript, int]:
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, vs_computer=True, difficulty="easy", target=61
+    )
+    await table.record(AL.id, opened)
+    assert opened.game_id is not None
+    return table, opened.game_id
+
+
+async def _ask(service: Services, controls: HandControls, user: User = AL) -> Answer:
+    return await service.hints.hint(_hint_of(controls), user, guild_id=GUILD)
+
+
+async def test_against_the_computer_alone_a_hint_is_the_experts_choice_and_changes_nothing(
+    service: Services, store: Store
+) -> None:
+    table, game_id = await _against_computer(service)
+    controls = table.latest[AL.id]
+    assert controls.kind == "discard" and controls.hint
+    record = await service.games.store.get_game(game_id)
+    assert record is not None
+    answer = await _ask(service, controls)
+    assert answer.ok and answer.reply.ephemeral and answer.update is None
+    assert answer.sequel is None, "a hint sends nothing more"
+    assert answer.reply.text.startswith(f"{HINT_MARK} keep "), answer.reply.text
+    # The expert's own choice, from Al's view as it is, with the hint's seed.
+    game = await load(store, game_id)
+    seed = hint_seed(game_id, record.version, 0)
+    expected = hint(make_player("expert"), game.view(0), random.Random(seed))
+    assert answer.reply.text == f"{HINT_MARK} {expected.line}."
+    # Asked again, the same hint; the game did not move, and the hints are counted.
+    assert (await _ask(service, controls)).reply.text == answer.reply.text
+    after = await service.games.store.get_game(game_id)
+    assert after is not None and after.version == record.version
+    assert await service.games.store.hints_taken(game_id) == {0: 2}
+    # Thrown as the hint says, the play's hand offers a hint too, of a card.
+    thrown = Click(game_id, "discard", controls.stamp, tuple(c.code for c in expected.cards))
+    await table.record(AL.id, await service.moves.click(thrown, AL, guild_id=GUILD))
+    playing = table.latest.get(AL.id)
+    if playing is not None and playing.kind == "play":
+        assert playing.hint
+        said = await _ask(service, playing)
+        assert said.reply.text.startswith(f"{HINT_MARK} play "), said.reply.text
+
+
+async def test_a_hint_of_an_older_moment_or_with_nothing_to_decide_is_refused(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA], hints=True)
+    al, bea = table.latest[AL.id], table.latest[BEA.id]
+    assert al.hint and bea.hint
+    stale = await service.hints.hint(Click(al.game_id, "hint", al.stamp + 5), AL, guild_id=GUILD)
+    assert not stale.ok and stale.reply.text == refusals.STALE_HINT
+    thrown = Click(al.game_id, "discard", al.stamp, tuple(c.code for c in al.cards[:2]))
+    await table.record(AL.id, await service.moves.click(thrown, AL, guild_id=GUILD))
+    waiting = await _ask(service, al)
+    assert not waiting.ok and waiting.reply.text == NOTHING_TO_DECIDE
+    stranger = await _ask(service, bea, User(99, "Zed"))
+    assert not stranger.ok and stranger.reply.text == refusals.NOT_A_PLAYER
+
+
+async def test_between_people_hints_are_off_unless_the_opener_allowed_them(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    al = table.latest[AL.id]
+    assert not al.hint, "no Hint at a table without hints"
+    refused = await _ask(service, al)
+    assert not refused.ok and refused.reply.text == refusals.HINTS_OFF
+    lobby = table.channel()[0]
+    assert "hints allowed" not in lobby
+
+
+async def test_a_table_with_hints_says_so_on_its_lobby_and_its_result(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=61, hints=True)
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    assert "auto counting, hints allowed." in table.channel(game_id)[0]
+    answer = await _ask(service, table.latest[BEA.id], BEA)
+    assert answer.ok, answer.reply.text
+    await drive(service, table, [AL, BEA])
+    result = table.messages[(game_id, "result")].view.content
+    assert "💡 Played with hints: Bea asked for 1 hint." in result, result
+
+
+async def test_a_table_with_hints_where_nobody_asked_says_they_were_allowed(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA], target=61, hints=True)
+    game_id = table.outcomes[0].game_id
+    await drive(service, table, [AL, BEA])
+    result = table.messages[(game_id or 0, "result")].view.content
+    assert "💡 Hints were allowed at this table; nobody asked for one." in result, result
+
+
+async def test_never_in_a_tournament_or_ranked_game(service: Services, store: Store) -> None:
+    lobbies = service.lobbies
+    thread, apart = 4242, -77
+    for channel, occasion, refusal in (
+        (thread, "Round 1 of the cup", refusals.HINTS_TOURNAMENT),
+        (apart, None, refusals.HINTS_RANKED),
+    ):
+        record = await lobbies.open_seated(
+            GUILD if channel > 0 else None,
+            channel,
+            (AL, BEA),
+            target=121,
+            scoring="lurch",
+            occasion=occasion,
+            private=channel < 0,
+        )
+        game = await load(store, record.id)
+        stamp = game.deal_number
+        refused = await service.hints.hint(
+            Click(record.id, "hint", stamp), AL, guild_id=GUILD if channel > 0 else None
+        )
+        assert not refused.ok and refused.reply.text == refusal
+    # (Their hands offer none: the same decision.)
+    owing = await service.ledger.owed(service.games.owner_at(record, 0))
+    assert owing is not None
+    assert all(o.view.hand is None or not o.view.hand.hint for o in owing.owed)
