@@ -13,10 +13,12 @@ const ui = {
   chosen: new Set(),
   busy: false,
   review: null,
+  // The last hint asked for: shown while the game is at the moment it was asked at.
+  hint: null,
   // What Discord does around the table (together.js); the status, invites and the people
   // here, when Discord lets the table have them.
   together: { people: [], can: () => false, missingLine: () => "", missing: {} },
-  form: { players: 2, variant: "standard", target: 121, scoring: "lurch", counting: "auto", vs_computer: false, difficulty: "hard" },
+  form: { players: 2, variant: "standard", target: 121, scoring: "lurch", counting: "auto", vs_computer: false, difficulty: "hard", hints: false },
 };
 const board = new Board();
 const heading = h("h1", { text: "Cribbage" });
@@ -125,7 +127,13 @@ async function send(path, payload) {
   try {
     const answer = await connection.call(path, payload);
     if (answer.state) { take(answer.state); }
-    say(answer.ok ? "" : answer.said, answer.ok, answer.said_html);
+    if (answer.hint && answer.state) {
+      // A hint is shown under the hand, for the moment it was asked at.
+      ui.hint = { game: answer.state.game, version: answer.state.version, said: answer.said };
+      say("", true);
+    } else {
+      say(answer.ok ? "" : answer.said, answer.ok, answer.said_html);
+    }
   } catch (error) {
     say("The move didn't reach the table: try again.", false);
   } finally {
@@ -190,6 +198,7 @@ const actions = {
   play(code) { return act("play", [code]); },
   count(points) { return act("count", [String(points)]); },
   muggins() { return act("muggins"); },
+  hint() { return act("hint"); },
   pass() { return act("pass"); },
   lobby(action) { return send("api/act", { action: action, game: ui.state.game }); },
   open() { return send("api/new", Object.assign({}, ui.form)); },

@@ -192,6 +192,17 @@ export function hand(state, ui, actions) {
   return h("section", { class: "hand-area", "aria-label": "Your hand" }, area, controls(state, ui, actions));
 }
 
+// Hint (where the table offers hints): the expert's choice in your place, said under your
+// hand until the game moves on.
+function hinting(state, ui, actions) {
+  if (!state.act || !state.act.hint) { return []; }
+  const shown = ui.hint && ui.hint.game === state.game && ui.hint.version === state.version;
+  return [
+    h("button", { type: "button", class: "hint-button", "data-key": "hint", disabled: ui.busy, onclick: () => actions.hint(), text: "💡 Hint" }),
+    shown ? h("p", { class: "hint-line", "data-key": "hint-line", role: "status", text: ui.hint.said }) : null,
+  ];
+}
+
 function controls(state, ui, actions) {
   const act = state.act;
   if (!act) { return null; }
@@ -199,10 +210,13 @@ function controls(state, ui, actions) {
     const left = act.pick - ui.chosen.size;
     const text = left > 0 ? "Choose " + left + " more for the crib (tap or drag)" : "Put them in the crib";
     return h("div", { class: "actions" },
-      h("button", { type: "button", class: "primary", "data-key": "discard", disabled: left !== 0 || ui.busy, onclick: () => actions.discard(), text: text }));
+      h("button", { type: "button", class: "primary", "data-key": "discard", disabled: left !== 0 || ui.busy, onclick: () => actions.discard(), text: text }),
+      ...hinting(state, ui, actions));
   }
   if (act.kind === "play") {
-    return h("p", { class: "hint", text: "Your turn: tap a card to play it (count " + state.count + ")." });
+    return h("div", { class: "actions" },
+      h("p", { class: "hint", text: "Your turn: tap a card to play it (count " + state.count + ")." }),
+      ...hinting(state, ui, actions));
   }
   const buttons = [];
   if (act.kind === "count") {
@@ -368,7 +382,8 @@ export function newGame(state, ui, actions) {
   asked.push("target:" + form.target);
   const command = "/cribbage new " + asked.join(" ") +
     (form.vs_computer ? " vs_computer:True difficulty:" + form.difficulty : "") +
-    " scoring:" + form.scoring + " counting:" + form.counting;
+    " scoring:" + form.scoring + " counting:" + form.counting +
+    (form.hints ? " hints:True" : "");
   return h("section", { class: "new-game", "aria-label": "A new game" },
     h("h2", { text: state.game ? "Another game" : "No game at this table yet" }),
     everyoneNew(state, ui, actions),
@@ -382,6 +397,9 @@ export function newGame(state, ui, actions) {
     h("label", { class: "choice" },
       h("input", { type: "checkbox", checked: form.vs_computer, onchange: (event) => { form.vs_computer = event.target.checked; actions.redraw(); } }),
       h("span", { text: "Against the computer" })),
+    h("label", { class: "choice" },
+      h("input", { type: "checkbox", "data-choice": "hints", checked: form.hints, onchange: (event) => { form.hints = event.target.checked; actions.redraw(); } }),
+      h("span", { text: "Hints: anyone may ask the expert what it would do" })),
     form.vs_computer
       ? h("label", { class: "field" }, h("span", { text: "How well it plays" }),
         h("select", { onchange: (event) => { form.difficulty = event.target.value; } },

@@ -6,7 +6,8 @@ the Activity in an iframe in Chromium and answers the Embedded App SDK's message
 One whole game, to 61 with manual counting: Bea opens the Activity from the Entry Point command
 on her phone, Al from the lobby's *Play at the table* on a desktop, Eve joins to watch. Bea takes
 her seat and Al deals from the table; they play every deal there (cards tapped, counts claimed,
-muggins called), with some moves typed in the chat between, while each page follows at once.
+muggins called; Al asks for a hint, the opener having allowed them), with some moves typed
+in the chat between, while each page follows at once.
 Every frame and every answer each page receives is checked for a card its person may not know;
 the connections are cut once mid-game and the pages come back to the game as it stands; the
 pages are photographed at a phone's size and a desktop's; the result, its review and a new
@@ -47,7 +48,9 @@ async def test_a_whole_game_at_the_table_inside_discord(
     await with_the_activity(fd, bots, world.database, world.guild, MUGGINS_SECONDS="3600")
     db = world.database
 
-    opened = await fd.slash(al, general, "/cribbage new players:2 target:61 counting:manual")
+    opened = await fd.slash(
+        al, general, "/cribbage new players:2 target:61 counting:manual hints:True"
+    )
     lobby = opened.original
     assert lobby is not None
     # Bea opens the table from the App Launcher (the Entry Point command, the bot's to answer).
@@ -71,6 +74,13 @@ async def test_a_whole_game_at_the_table_inside_discord(
         await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
         snap = read_game(db, game_id)
         assert snap.game is not None
+        # The opener allowed hints: Al asks for one at the discard; it is said under his hand
+        # alone, and the game does not move.
+        await al_page.table.locator('[data-key="hint"]').click()
+        hinted = al_page.table.locator('[data-key="hint-line"]', has_text="Hint: keep")
+        await hinted.wait_for(timeout=SHOWN_WITHIN)
+        assert read_game(db, game_id).version == snap.version
+        assert await bea_page.table.locator('[data-key="hint-line"]').count() == 0
         # The deal's table offers the table too (the lobby's button is closed now).
         await fd.wait_for(
             lambda: any(

@@ -3,7 +3,7 @@
 Drawn from the stored game alone, for one reader: a player gets the game's public view and
 their own seat's view (``Game.view(seat)``: their hand, what they kept and threw, what they may
 play), and the controls the hand messages give them (:func:`~bot.core.messages.prompts.
-controls_for`, the same decisions); anyone else gets the public view only, as the channel does.
+hand_controls`, the same decisions); anyone else gets the public view only, as the channel does.
 So no card still in someone else's hand, in the crib or in the deck can reach a page that may
 not see it: nothing else here reads a hidden card.
 
@@ -35,7 +35,7 @@ from bot.core.games.series import again_of
 from bot.core.messages.hand import coach_text
 from bot.core.messages.presence import presence_of
 from bot.core.messages.projection import owes_move
-from bot.core.messages.prompts import controls_for
+from bot.core.messages.prompts import hand_controls
 from bot.core.messages.spectator import title_of
 from bot.core.messages.table import deal_text, result_line
 from engine import events as ev
@@ -201,7 +201,7 @@ def _act(controls: HandControls | None, view: SeatView) -> dict[str, Any] | None
     """What the reader may do now, from their hand's controls."""
     if controls is None:
         return None
-    act: dict[str, Any] = {"kind": controls.kind, "stamp": controls.stamp}
+    act: dict[str, Any] = {"kind": controls.kind, "stamp": controls.stamp, "hint": controls.hint}
     if controls.kind == "discard":
         act["pick"] = controls.pick
     if controls.kind == "count":
@@ -376,7 +376,7 @@ def _played_out(
     state["kept"] = _cards(own.kept)
     state["discards"] = _cards(own.discards)
     if not over:
-        state["act"] = _act(controls_for(own, record.id, record.version), own)
+        state["act"] = _act(hand_controls(own, record), own)
     said = log.coach.get(seat) if coach and log.coach_deal in (deal, deal - 1) else None
     state["coach"] = None if said is None else coach_text(log.coach_deal, said)
     return state

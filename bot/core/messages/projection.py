@@ -35,7 +35,6 @@ from bot.core.deck.seeded import UNSEALED, Seal, seal_of
 from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
-from bot.core.games.hinting import offers_hints
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.series import again_of
@@ -49,7 +48,7 @@ from bot.core.messages.hand import (
     reminder_done,
     turn_reminder,
 )
-from bot.core.messages.prompts import controls_for
+from bot.core.messages.prompts import hand_controls
 from bot.core.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card
 from engine.events import Dealt, Shown
@@ -196,7 +195,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return laid_out(
         ((hand_text(view, record.channel_id, said, private=record.private),),),
-        controls=controls_for(view, record.id, record.version, hint=offers_hints(record)),
+        controls=hand_controls(view, record),
     )
 
 

@@ -11,12 +11,20 @@ import itertools
 
 from bot.core.base.replies import Choice
 from bot.core.base.views import CardChoice, HandControls
+from bot.core.games.hinting import offers_hints
+from bot.core.games.records import GameRecord
 from engine.cards import Card, cards_str
 from engine.phase import Phase
 from engine.scoring import claim_values
 from engine.views import SeatView
 
-__all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completions"]
+__all__ = [
+    "MAX_CHOICES",
+    "controls_for",
+    "discard_completions",
+    "hand_controls",
+    "play_completions",
+]
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_CHOICES = 25
@@ -49,6 +57,13 @@ def controls_for(
     if view.phase is Phase.SHOW:
         return _show_controls(view, game_id, version)
     return None
+
+
+def hand_controls(view: SeatView, record: GameRecord) -> HandControls | None:
+    """:func:`controls_for` the seat at ``record``'s game now, with *Hint* where the table
+    offers hints (:func:`~bot.core.games.hinting.offers_hints`): every hand's controls, the
+    chat's and the table inside Discord's alike."""
+    return controls_for(view, record.id, record.version, hint=offers_hints(record))
 
 
 def _show_controls(view: SeatView, game_id: int, version: int) -> HandControls | None:

@@ -9,7 +9,8 @@ channel's game live, and moves made from it. Under ``/activity/``:
 - ``GET api/state``: the channel's game as the session's person sees it;
 - ``GET api/live``: a WebSocket whose first message is ``{"session": ...}``; then the game as
   this person sees it, each time it changes;
-- ``POST api/act``: a move (discard, play, count, muggins, pass), a lobby action, or a
+- ``POST api/act``: a move (discard, play, count, muggins, pass), a ``hint`` (the expert's
+  choice in the person's place, for them alone), a lobby action, or a
   result's ``rematch``, by the session's person, on the channel's game; ``everyone`` (*Deal
   everyone in*) with the ids of the people the page lists at the table (``values``);
 - ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
@@ -229,6 +230,7 @@ class _Asked:
     difficulty: str
     scoring: str
     counting: str
+    hints: bool = False
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> _Asked:
@@ -239,13 +241,16 @@ class _Asked:
         computer = body.get("vs_computer", False)
         difficulty = body.get("difficulty", "hard")
         scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
-        if not isinstance(computer, bool) or not all(
-            isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting)
+        hints = body.get("hints", False)
+        if (
+            not isinstance(computer, bool)
+            or not isinstance(hints, bool)
+            or not all(isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting))
         ):
             raise _bad()
         if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
             raise _bad()
-        return cls(players, target, variant, computer, difficulty, scoring, counting)
+        return cls(players, target, variant, computer, difficulty, scoring, counting, hints)
 
     def command(self) -> str:
         """The ``/cribbage new`` line that asks for them, for where only a command may."""
@@ -253,6 +258,7 @@ class _Asked:
             f"players:{self.players}" if self.players is not None else "",
             f"target:{self.target}" if self.target is not None else "",
             f"variant:{self.variant}" if self.variant not in (None, STANDARD.name) else "",
+            "hints:True" if self.hints else "",
         ]
         return "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
 
@@ -277,6 +283,7 @@ class _Asked:
             "scoring": self.scoring,
             "counting": self.counting,
             "variant": self.variant,
+            "hints": self.hints,
         }
 
 
@@ -633,6 +640,12 @@ class ActivityServer:
                 raise _bad()
             click = Click(game_id, action, _int(body, "stamp"), tuple(values))  # type: ignore[arg-type]
             answer = await services.moves.click(click, user, None, guild_id=session.guild_id)
+        elif action == "hint":
+            # The expert's choice in the reader's place, for them alone (as a hand's Hint).
+            click = Click(game_id, "hint", _int(body, "stamp"))
+            answer = await services.hints.hint(click, user, guild_id=session.guild_id)
+            if answer.ok:
+                return await self._answer(session, answer, hint=True)
         elif action in _LOBBY_ACTIONS or action.startswith("computer:"):
             refusal = None if action != "join" else await _seat_refusal(services, session)
             if refusal is not None:
@@ -655,15 +668,19 @@ class ActivityServer:
             raise _bad()
         return await self._answer(session, answer)
 
-    async def _answer(self, session: Session, answer: Answer) -> web.Response:
+    async def _answer(
+        self, session: Session, answer: Answer, *, hint: bool = False
+    ) -> web.Response:
         """Hand the answer back to the core (as the Discord layer does once it is sent: the
-        computer's reply follows), and tell the page what was said and the game now."""
+        computer's reply follows), and tell the page what was said and the game now
+        (``hint``: what was said is a hint, shown under the hand until the game moves)."""
         await self._services.answered(answer, landed=True, shown=None)
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
         # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)
         html = markdown_html(said) if said else ""
-        return _json({"ok": answer.ok, "said": said, "said_html": html, "state": state})
+        told = {"ok": answer.ok, "said": said, "said_html": html, "state": state}
+        return _json({**told, "hint": True} if hint else told)
 
     async def _new(self, request: web.Request) -> web.Response:
         session = self._session(request)

@@ -501,3 +501,50 @@ async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
         opened["state"]["game"] != game
         and "Al leads the series" in opened["state"]["lobby"]["html"]
     )
+
+
+async def test_a_hint_at_the_table_is_said_to_the_asker_alone_and_changes_nothing(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    bea = {"Authorization": "Bearer " + await _session(client, BEA)}
+    # Two people at a table whose opener did not allow hints: no Hint, and asking is refused.
+    opened = await client.post("/activity/api/new", json={"players": 2, "target": 61}, headers=al)
+    game = (await opened.json())["state"]["game"]
+    await client.post("/activity/api/act", json={"action": "join", "game": game}, headers=bea)
+    dealt = await (
+        await client.post("/activity/api/act", json={"action": "start", "game": game}, headers=al)
+    ).json()
+    act = dealt["state"]["act"]
+    assert act["kind"] == "discard" and act["hint"] is False
+    body = {"action": "hint", "game": game, "stamp": act["stamp"]}
+    refused = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+    assert refused["ok"] is False and "hint" in refused["said"].lower()
+    assert "hint" not in refused
+    record = await service.games.record(game)
+    assert record is not None and record.version == dealt["state"]["version"]
+
+
+async def test_alone_against_the_computer_a_hint_at_the_table_says_the_experts_discard(
+    client: TestClient[Any, Any],
+) -> None:
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    alone = await client.post(
+        "/activity/api/new",
+        json={"players": 2, "vs_computer": True, "difficulty": "easy"},
+        headers=al,
+    )
+    state = (await alone.json())["state"]
+    if state["status"] == "lobby":
+        body = {"action": "start", "game": state["game"]}
+        state = (await (await client.post("/activity/api/act", json=body, headers=al)).json())[
+            "state"
+        ]
+    act = state["act"]
+    assert act["kind"] == "discard" and act["hint"] is True
+    body = {"action": "hint", "game": state["game"], "stamp": act["stamp"]}
+    hinted = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+    assert hinted["ok"] and hinted["hint"] is True
+    assert hinted["said"].startswith("💡 Hint: keep ")
+    assert hinted["state"]["version"] == state["version"]
+    assert cards_named(hinted["said"]) <= {Card.parse(c["code"]) for c in state["hand"]}

@@ -49,6 +49,7 @@ async def test_the_activity_draws_each_variants_hands_and_seats(
             "kind": "discard",
             "stamp": state["act"]["stamp"],
             "pick": 2 if seats == 2 else 1,
+            "hint": True,  # (Al alone against the computer)
         }
     else:
         # Dealt short (the dealer at five, the dealer or his right at six): no crib to choose.
