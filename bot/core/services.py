@@ -8,6 +8,7 @@
 | ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
 | ``moves`` | the moves of a game being played, the computer's answers, ``catch_up`` for time |
 | ``hints`` | a hand's *Hint*: the expert's choice in the asker's place, said to them alone |
+| ``lessons`` | ``/cribbage learn``: a first game in the DM, each rule explained as it comes up |
 | ``table`` | a person's private hand, the table's status, autocomplete |
 | ``ledger`` | what every owner's Discord messages should show, and what was sent |
 | ``standings`` | the leaderboard, stats and head to head |
@@ -63,7 +64,7 @@ from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
-from bot.core.games.rules_help import HELP, rules_text
+from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageKeeper, MessageLedger
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
@@ -77,6 +78,7 @@ from bot.core.play.clock import GameClock
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.everyone import DealingIn
 from bot.core.play.hints import Hints
+from bot.core.play.lessons import Lessons
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.rematch import Rematches
@@ -119,6 +121,7 @@ class Services:
     rematches: Rematches
     moves: Moves
     hints: Hints
+    lessons: Lessons
     table: TableInfo
     ledger: MessageLedger
     standings: Standings
@@ -351,11 +354,6 @@ class Services:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
         return Answer.say(rules_text(topic))
 
-    @staticmethod
-    def help() -> Answer:
-        """``/cribbage help``: the commands a newcomer needs first."""
-        return Answer.say(HELP)
-
 
 @dataclass(frozen=True, slots=True)
 class _Options:
@@ -499,6 +497,7 @@ class _Wiring:
             drawn.forget(owner.id)
 
         tournaments = Tournaments(store, self.feed, options.stamp, games.faults)
+        table = TableInfo(games, self.coach, store)
         reviews = Reviews(games, store, options.now, options.thinking, options.membership)
         return Services(
             feed=self.feed,
@@ -508,7 +507,8 @@ class _Wiring:
             rematches=Rematches(games, self.deals, self.lobbies, launch=options.activity),
             moves=self.moves,
             hints=Hints(games, self.computers),
-            table=TableInfo(games, self.coach, store),
+            lessons=Lessons(games, self.lobbies, table, store),
+            table=table,
             ledger=ledger,
             standings=Standings(store, games.faults, options.membership),
             coach=self.coach,

@@ -70,8 +70,7 @@ class WhichGame:
         is read for a command that no game of theirs changes)."""
         reach = None if ask is None else ask.scope.reach
         if reach is Reach.SEARCH:
-            if place.spot is Spot.BOT_DM:
-                return NO_FACTS  # (no game is played there but a ranked one)
+            # (The bot's DM holds no game but a ranked one and the person's lesson.)
             record = await self._games.store.open_game_in_channel(place.channel_id)
             return Facts(seated_here=record is not None and record.seat_of(user_id) is not None)
         if reach not in ABOUT_GAMES:
@@ -81,7 +80,11 @@ class WhichGame:
         if played_here and not (ask is Ask.CANCEL and place.moderator):
             return facts  # (their ranked game's, not the place's)
         if place.spot is Spot.BOT_DM and reach is not Reach.LOOKS_UP:
-            return facts  # (no game but a ranked one is played there)
+            # No game but a ranked one is played there, and the person's lesson
+            # (/cribbage learn), which their commands there act on.
+            lesson = await self._games.store.open_game_in_channel(place.channel_id)
+            mine = lesson is not None and lesson.lesson and lesson.seat_of(user_id) is not None
+            return replace(facts, here=Here.OPEN, lesson_here=True) if mine else facts
         return replace(facts, here=await self._here(place.channel_id))
 
     async def _here(self, channel_id: int) -> Here:

@@ -253,10 +253,23 @@ class FeatureCommands(app_commands.Group):
 
     @app_commands.command(name="help", description="The commands you need first")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """The first commands, privately; works anywhere, DMs included."""
+        """The first commands, privately; works anywhere, DMs included. Someone who has
+        never played is offered ``/cribbage learn`` the first time."""
+        user, lessons = user_of(interaction), self._core.lessons
+        await self._io.command(interaction, lambda: lessons.help(user))
+
+    @app_commands.command(
+        name="learn", description="Learn to play: a first game against a gentle computer, in DM"
+    )
+    async def learn(self, interaction: discord.Interaction[Any]) -> None:
+        """A lesson in the user's DM with the bot (or their hand of the one they have open),
+        privately; works anywhere."""
+        user, lessons = user_of(interaction), self._core.lessons
 
         async def call() -> Answer:
-            return Services.help()
+            # (discord.py keeps the DM channel once known: one request the first time.)
+            dm = await interaction.user.create_dm()
+            return await lessons.learn(user, dm.id, here=interaction.channel_id == dm.id)
 
         await self._io.command(interaction, call)
 

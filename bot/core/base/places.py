@@ -13,7 +13,8 @@ server's records or tournament, or nothing, with the sentence that says why.
 What the scopes say, in short:
 
 - **A game's place holds one game**, which the lobby's commands (``new``, ``join``, ``leave``,
-  ``start``, ``cancel``) act on; the bot's DM holds none (only a ranked match is played there).
+  ``start``, ``cancel``) act on; the bot's DM holds none of those (only a ranked match, and a
+  person's lesson, ``/cribbage learn``, are played there).
 - **A player's commands act on their game here**: their ranked game where they play it from
   (they searched from here), else the place's game. A ranked match is known as a whole: before
   its first game is dealt, and between two games (the last over, the next being dealt, or the
@@ -258,6 +259,7 @@ class Ask(StrEnum):
     HALL_OF_FAME = "halloffame"
     PRIVACY = "privacy"
     HELP = "help"
+    LEARN = "learn"
     RULES = "rules"
     TOURNAMENT_NEW = "tournament new"
     TOURNAMENT_JOIN = "tournament join"
@@ -435,6 +437,7 @@ SCOPES: dict[Ask, Scope] = {
             Ask.COUNT_HAND,
             Ask.PRIVACY,
             Ask.HELP,
+            Ask.LEARN,
             Ask.RULES,
             Ask.RANKED_LEAVE,
             Ask.RANKED_LADDER,
@@ -460,8 +463,9 @@ class Facts:
     their match's latest game (``ranked_game``: None before the first is dealt), whether that
     game is over with the match going on (``ranked_over``: the next is being dealt) or decided
     by it (``decided``: its result being written), whether they are seated in the place's
-    game not over (``seated_here``), and what the place holds (``here``: None, not read),
-    for a command that would act on its game."""
+    game not over (``seated_here``), what the place holds (``here``: None, not read), for a
+    command that would act on its game, and whether the place is their DM with the bot and
+    their lesson is played there (``lesson_here``)."""
 
     ranked_from: int | None = None
     matched: bool = False
@@ -470,6 +474,7 @@ class Facts:
     decided: bool = False
     seated_here: bool = False
     here: Here | None = None
+    lesson_here: bool = False
 
 
 #: Nothing known of the person (nothing read).
@@ -536,7 +541,7 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
                 # (A review or a check acts on the game just over.)
                 return _refused(place, RANKED_DECIDED if facts.decided else RANKED_NEXT_GAME)
             return Resolved(facts.ranked_game, None)
-        if reach is Reach.PLAYS and place.spot is Spot.BOT_DM:
+        if reach is Reach.PLAYS and place.spot is Spot.BOT_DM and not facts.lesson_here:
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
         return _places_game(ask, place, facts)
     if reach is Reach.OPENS and place.only_private:

@@ -208,6 +208,10 @@ REMATCH_LESSON = (
     "A lesson has no rematch: `/cribbage new vs_computer:True` plays the computer, and "
     "`/cribbage learn` starts another lesson."
 )
+LESSON_DM_BUSY = (
+    "Our DM has a game going already: finish it (or `/cribbage resign` there), then "
+    "`/cribbage learn` deals your lesson there."
+)
 HINTS_RANKED = "There are no hints in ranked play: a ranked match is the players' own play alone."
 HINTS_TOURNAMENT = "There are no hints in tournament games: each is the players' own play alone."
 HINTS_OFF = (

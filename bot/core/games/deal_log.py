@@ -6,7 +6,9 @@ snapshot: a finished deal's table still has to show its end, and the channel's p
 that last edit for a few seconds while quick players (or computers) start the next deals.
 Events are public, so this holds no hidden card. Also kept: where each side's pegs stand (front
 and back, for the board picture) and the coach's line for each person about the deal just shown
-(private: it is never drawn on the table, only on that person's own hand message).
+(private: it is never drawn on the table, only on that person's own hand message), and the
+deal each rule a lesson explains first came up in (:mod:`bot.core.games.lesson`), which the
+three deals kept would forget.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.games.lesson import rules_met
 from engine.events import CutForDeal, Dealt, Event, event_from_dict, points_scored
 
 __all__ = ["DealLog"]
@@ -39,6 +42,8 @@ class DealLog:
     shown: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     coach: dict[int, str] = field(default_factory=dict)
     coach_deal: int = 0
+    #: The deal each rule of a lesson first came up in, by the rule's name.
+    firsts: dict[str, int] = field(default_factory=dict)
     #: The events as JSON-ready data, made once per event (the snapshot is written after
     #: every move, and turning every event of two deals into data each time was costly).
     _data: dict[int, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
@@ -79,6 +84,8 @@ class DealLog:
                     self._data.pop(0, None)
             self.deals.setdefault(self.deal, []).append(event)
             self._data.setdefault(self.deal, []).append(event.to_dict())
+            for rule in rules_met(event):
+                self.firsts.setdefault(rule, self.deal)
             scored = points_scored(event)
             if scored is not None and scored.points:
                 front, _ = self.pegs[scored.side]
@@ -99,13 +106,17 @@ class DealLog:
         for deal, events in self.deals.items():
             if len(self._data.get(deal, ())) != len(events):
                 self._data[deal] = [e.to_dict() for e in events]
-        return {
+        data: dict[str, Any] = {
             "deals": {str(n): self._data[n] for n in self.deals},
             "pegs": [list(p) for p in self.pegs],
             "shown": {str(n): [list(p) for p in pegs] for n, pegs in self.shown.items()},
             "coach": {str(seat): line for seat, line in self.coach.items()},
             "coach_deal": self.coach_deal,
         }
+        if self.firsts:
+            # (A log read back from before lessons, with none yet, is written as it was.)
+            data["firsts"] = dict(self.firsts)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealLog:
@@ -121,4 +132,6 @@ class DealLog:
             },
             coach={int(seat): str(line) for seat, line in data["coach"].items()},
             coach_deal=int(data["coach_deal"]),
+            # Logs saved before lessons noted none.
+            firsts={str(rule): int(deal) for rule, deal in data.get("firsts", {}).items()},
         )

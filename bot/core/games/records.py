@@ -117,9 +117,15 @@ class GameRecord:
     #: would do (:mod:`bot.core.play.hints`; a game against the computer alone offers them
     #: whatever this says).
     hints: bool = False
-    #: A first game of ``/cribbage learn`` (migration 025): its channel is no channel's
-    #: (:mod:`bot.core.play.lessons`), and its one message is the learner's.
+    #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
+    #: the bot (:mod:`bot.core.play.lessons`).
     lesson: bool = False
+
+    @property
+    def hands_beside_table(self) -> bool:
+        """Whether its hands are shown in the conversation its table is in (a private
+        table's, a lesson's DM), rather than by DM about a channel."""
+        return self.private or self.lesson
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until

@@ -107,12 +107,12 @@ RULES_TOPICS: dict[str, str] = {
         "unless the game cannot go on. After each show the coach sends "
         "you a line about your discard, with your hand "
         "(`/cribbage coach setting:off` stops it). `/cribbage review` sets every decision of a "
-        "game beside the expert's, `/cribbage verify` checks a game's shuffles against the "
-        "seals the table showed, `/cribbage daily` deals the discard of the day, and "
+        "game beside the expert's, `/cribbage verify` checks a game's shuffles against its "
+        "seals, `/cribbage daily` deals the discard of the day, and "
         "`/cribbage count-hand cards:5H 5D JC QS starter:5S` counts any hand. "
         "`/cribbage leaderboard`, `/cribbage ranked play`, `/cribbage stats`, "
-        "`/cribbage halloffame`, `/cribbage tournament new` and `/cribbage rules` help you "
-        "along; `/cribbage privacy` "
+        "`/cribbage halloffame`, `/cribbage tournament new`, `/cribbage learn` and "
+        "`/cribbage rules` help you along; `/cribbage privacy` "
         "says what the bot keeps about you, and sends you a copy or deletes it. Cards are written "
         "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),
@@ -179,6 +179,8 @@ HELP = "\n".join(
         "**Start**.",
         "`/cribbage new vs_computer:True` — play the computer at once "
         "(`difficulty:easy`, `medium`, `hard` or `expert`).",
+        "`/cribbage learn` — never played? A first game against a gentle computer, in DM, "
+        "explaining each rule as it comes up.",
         "Your hand comes by DM: choose your crib cards and play with its buttons "
         "(or `/cribbage discard cards:5H JD`, `/cribbage play card:7C`).",
         "`/cribbage hand` — your cards, privately · `/cribbage status` — the board.",

@@ -92,7 +92,8 @@ def _row_member(row: SeriesResult) -> str:
 
 def no_rematch(record: GameRecord) -> str | None:
     """Why ``record``'s game offers no rematch, in a sentence (None: it offers one): it is not
-    over, ended without a result, is a ranked match's or a tournament's, or seated nobody."""
+    over, ended without a result, is a ranked match's, a tournament's or a lesson's, or seated
+    nobody."""
     if record.is_open:
         return refusals.REMATCH_NOT_OVER
     if record.status is not GameStatus.FINISHED:
@@ -101,6 +102,8 @@ def no_rematch(record: GameRecord) -> str | None:
         return refusals.REMATCH_RANKED
     if record.occasion is not None:
         return refusals.REMATCH_TOURNAMENT
+    if record.lesson:
+        return refusals.REMATCH_LESSON
     if not any(not s.is_computer and s.user_id is not None for s in record.seats):
         return refusals.REMATCH_NO_RESULT
     return None

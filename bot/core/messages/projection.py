@@ -35,6 +35,7 @@ from bot.core.deck.seeded import UNSEALED, Seal, seal_of
 from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
+from bot.core.games.lesson import LESSON_END, LessonNotes, lesson_notes
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.series import again_of
@@ -49,7 +50,12 @@ from bot.core.messages.hand import (
     turn_reminder,
 )
 from bot.core.messages.prompts import hand_controls
-from bot.core.messages.table import deal_layout, deal_text, result_line
+from bot.core.messages.table import (
+    DealText,
+    deal_layout,
+    deal_text,
+    result_line,
+)
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -189,12 +195,17 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         if result is not None:
             ending = result_line(Names.of(game.public_view()), result, record.ended(game))
         closed = closed_hand_text(
-            record.channel_id, view.deal_number, kept, said, ending, private=record.private
+            record.channel_id,
+            view.deal_number,
+            kept,
+            said,
+            ending,
+            private=record.hands_beside_table,
         )
         return laid_out(((closed,),))
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return laid_out(
-        ((hand_text(view, record.channel_id, said, private=record.private),),),
+        ((hand_text(view, record.channel_id, said, private=record.hands_beside_table),),),
         controls=hand_controls(view, record),
     )
 
@@ -251,18 +262,31 @@ def _tables(
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
         # While the Activity is on, the live deal's table opens it (*Play at the table*).
         table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
+        notes = lesson_notes(log.events(deal), deal, log.firsts) if record.lesson else None
         view_now = laid_out(
-            (*deal_layout(text, room), *ending), board=board, framed=True, controls=table
+            (*_noted(text, room, notes), *ending), board=board, framed=True, controls=table
         )
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
         if text.result:
+            # A lesson's result points at what to play next.
+            after = ((LESSON_END,),) if record.lesson else ()
             final = laid_out(
-                ((text.result,), (series,), (ratings,)),
+                ((text.result,), (series,), (ratings,), *after),
                 board=board_of(log, view),
                 controls=_result_controls(record, reviewable),
             )
             owed.append(Owed(RESULT, final, order=_RESULT))
     return owed
+
+
+def _noted(text: DealText, room: int, notes: LessonNotes | None) -> tuple[tuple[str, ...], ...]:
+    """A deal's table laid out within ``room``, with a lesson's ``notes`` (None: not a
+    lesson) after its play and after its show: the rules first met in the deal, beside it."""
+    if notes is None:
+        return deal_layout(text, room)
+    play, show = ("\n".join(notes.play),), ("\n".join(notes.show),)
+    first, *rest = deal_layout(text, room - len(play[0]) - len(show[0]))
+    return tuple(g for g in (first, play, *rest, show) if any(g))
 
 
 def _result_controls(record: GameRecord, reviewable: bool) -> Controls | None:
@@ -317,7 +341,9 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
     record = loaded.record
-    return laid_out(((closed_hand_text(record.channel_id, deal, kept, private=record.private),),))
+    return laid_out(
+        ((closed_hand_text(record.channel_id, deal, kept, private=record.hands_beside_table),),)
+    )
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:

@@ -74,6 +74,7 @@ class Lobbies(OnGames):
         token: str | None = None,
         private: bool = False,
         hints: bool = False,
+        lesson: bool = False,
     ) -> Answer:
         """Open a game in this channel with ``user`` in the first seat.
 
@@ -91,6 +92,7 @@ class Lobbies(OnGames):
         message. ``private``: the bot is not a member where the game is
         (:mod:`bot.core.messages.private_table`): that message is its table throughout.
         ``hints``: every player may ask the expert for a hint (:mod:`bot.core.play.hints`).
+        ``lesson``: a first game of ``/cribbage learn`` (:mod:`bot.core.play.lessons`).
         """
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
@@ -122,6 +124,7 @@ class Lobbies(OnGames):
                 variant=table.variant.name,
                 private=private,
                 hints=hints,
+                lesson=lesson,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
                 deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
                 answered=opening.kept,

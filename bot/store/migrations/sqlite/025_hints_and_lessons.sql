@@ -4,9 +4,8 @@
 -- games.hints: 1 where the table's opener allowed hints (`/cribbage new hints:True`); a game
 -- against the computer alone offers them whatever it says. Set when the game is opened.
 -- games.lesson: 1 for a first game of `/cribbage learn`: played against a gentle computer,
--- privately, each rule explained the first time it happens. Its channel_id is no channel's:
--- the id of the interaction that opened it, so that no channel's game is in its way; one
--- lesson of a person's is open at a time (the unique index below).
+-- privately in the learner's DM with the bot (its channel_id), each rule explained the first
+-- time it happens; one lesson of a person's is open at a time (the unique index below).
 -- hints_taken: how many hints each seat of a game being played asked for (pruned with the
 -- game); results.hints: that count, written with the seat's result and kept with it (the
 -- result and the review say a game was played with hints).

@@ -190,6 +190,7 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         Ask.COUNT_HAND,
         Ask.PRIVACY,
         Ask.HELP,
+        Ask.LEARN,
         Ask.RULES,
         Ask.RANKED_LEAVE,
         Ask.RANKED_LADDER,
@@ -220,6 +221,13 @@ def _outcome(found: Resolved, place: Place) -> str:
         return THE_THREADS_CHANNEL
     assert (found.channel_id, found.guild_id) == (place.channel_id, place.guild_id)
     return HERE
+
+
+@pytest.mark.parametrize("ask", [a for a in Ask if a.scope.reach is Reach.PLAYS])
+def test_in_the_bots_dm_a_players_commands_act_on_their_lesson_there(ask: Ask) -> None:
+    dm = PLACES[Spot.BOT_DM]
+    assert _outcome(resolve(ask, dm, Facts(lesson_here=True)), dm) == HERE
+    assert _outcome(resolve(ask, dm, Facts()), dm) == NO_GAME_IN_MY_DMS
 
 
 def test_the_table_names_every_command_once() -> None:
@@ -329,12 +337,17 @@ DOCS = Path(__file__).resolve().parents[4] / "docs"
 #: Where a command works with no game of its own, with a ranked game played from there only,
 #: or not at all.
 YES, RANKED_ONLY, NO = "✓", "your ranked game", "—"
+#: Where a person's ranked game and their lesson are played (the bot's DM).
+RANKED_OR_LESSON = "your ranked game or lesson"
 
 
 def _cell(ask: Ask, place: Place) -> str:
     if resolve(ask, place).refusal is None:
         return YES
-    return NO if resolve(ask, place, facts(RANKED, place)).refusal else RANKED_ONLY
+    if resolve(ask, place, facts(RANKED, place)).refusal:
+        return NO
+    lesson = resolve(ask, place, Facts(lesson_here=True)).refusal is None
+    return RANKED_OR_LESSON if lesson else RANKED_ONLY
 
 
 def where_table() -> str:

@@ -1,0 +1,181 @@
+"""The rules a lesson explains (``/cribbage learn``), and which of them an event shows.
+
+A first game explains each rule the first time it happens: the deal and the crib, the starter
+and his heels, fifteens, pairs, runs, go, 31 and the last card, the show in order, flushes,
+his nobs, and at the end the lurch. :func:`rules_met` says which rules one event shows; the
+game's log notes the deal each rule first came up in (:attr:`DealLog.firsts
+<bot.core.games.deal_log.DealLog.firsts>`, kept however many deals the log drops), and a
+lesson's table of that deal says the rule beside it (:func:`lesson_notes`). Each rule is said
+in one place, :data:`RULES`; ``/cribbage rules`` says them at length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine import events as ev
+from engine.outcome import ResultKind
+from engine.scoring import ScoreItem, ScoreKind
+
+__all__ = ["LESSON_END", "RULES", "LessonNotes", "lesson_notes", "rules_met"]
+
+#: Each rule a lesson explains, by name, in the order a game first meets them: its title and
+#: what it says, for someone who has never played.
+RULES: Mapping[str, tuple[str, str]] = {
+    "deal": (
+        "The deal and the crib",
+        "each player gets six cards and lays two of them face down in the **crib**, a third "
+        "hand that belongs to the dealer and is counted after the hands. Throw the dealer good "
+        "cards when the crib is yours, poor ones when it is not. The deal changes hands each "
+        "time.",
+    ),
+    "starter": (
+        "The starter",
+        "once the crib is made, a card is cut from the deck and turned up. Nobody plays it: it "
+        "counts as a fifth card in every hand, and in the crib, at the show.",
+    ),
+    "heels": (
+        "His heels",
+        "a jack turned up as the starter gives the dealer 2 points at once.",
+    ),
+    "play": (
+        "The play",
+        "the players take turns laying a card face up, the dealer's opponent first, calling "
+        "the running total of the cards played (face cards count 10, an ace 1). The total "
+        "may never pass 31.",
+    ),
+    "fifteen": (
+        "Fifteen",
+        "in the play, whoever brings the count to exactly 15 pegs 2. At the show every "
+        "different set of cards adding up to 15 is 2 points too.",
+    ),
+    "pair": (
+        "Pairs",
+        "playing a card of the same rank as the one just played pegs 2; a third in a row "
+        "(three of a kind) 6, a fourth 12. At the show each pair in a hand is 2.",
+    ),
+    "run": (
+        "Runs",
+        "three or more cards in sequence (4-5-6, in any order) are a run, 1 point a card: in "
+        "the play when the last cards played make one, at the show for each run in the hand. "
+        "A card that makes two runs counts in both: a *double run*.",
+    ),
+    "go": (
+        "Go",
+        "a player who cannot lay a card without passing 31 says *go*. The other plays on "
+        "while they can, and whoever laid the last card pegs 1 for the go; the count starts "
+        "again from zero.",
+    ),
+    "thirty_one": (
+        "31",
+        "bringing the count to exactly 31 pegs 2 (instead of the go's 1), and the count starts "
+        "again from zero.",
+    ),
+    "last_card": (
+        "The last card",
+        "whoever lays the last card of the play pegs 1 for it (when it does not make 31).",
+    ),
+    "show": (
+        "The show, in order",
+        "after the play each hand is counted with the starter: the dealer's opponent first, "
+        "then the dealer, then the dealer's crib. Near the end that order decides games: the "
+        "first to count may reach the winning score before the dealer counts at all. Each "
+        "count is said as players say it, the fifteens first: *fifteen two, fifteen four, and "
+        "a pair is six*.",
+    ),
+    "flush": (
+        "A flush",
+        "four cards of one suit in a hand are 4 points, 5 with the starter too. The crib "
+        "counts a flush only when all five match.",
+    ),
+    "nobs": (
+        "His nobs",
+        "the jack of the starter's suit in a hand or the crib is 1 point.",
+    ),
+    "lurch": (
+        "The lurch",
+        "a player who finishes under half the target (under 31 in a game to 61) is *lurched*, "
+        "and the winner scores a double game.",
+    ),
+}
+
+#: Where a lesson points once it is over.
+LESSON_END = (
+    "🎓 That was your first game. Play a whole game against the computer with "
+    "`/cribbage new vs_computer:True` (choose `difficulty:` as you grow), open a table for "
+    "friends with `/cribbage new`, and `/cribbage help` has the commands you need first."
+)
+
+_SCORED = {
+    ScoreKind.FIFTEEN: "fifteen",
+    ScoreKind.PAIR: "pair",
+    ScoreKind.PAIR_ROYAL: "pair",
+    ScoreKind.DOUBLE_PAIR_ROYAL: "pair",
+    ScoreKind.RUN: "run",
+    ScoreKind.THIRTY_ONE: "thirty_one",
+    ScoreKind.FLUSH: "flush",
+    ScoreKind.NOBS: "nobs",
+}
+
+
+def _items(items: Sequence[ScoreItem]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_SCORED[item.kind] for item in items))
+
+
+def rules_met(event: ev.Event) -> tuple[str, ...]:
+    """The rules of :data:`RULES` that ``event`` shows happening, in the order to say them."""
+    match event:
+        case ev.Dealt():
+            return ("deal",)
+        case ev.StarterCut():
+            return ("starter",)
+        case ev.Heels():
+            return ("heels",)
+        case ev.Played():
+            return ("play", *_items(event.items))
+        case ev.Go():
+            return ("go",)
+        case ev.GoPoint():
+            return ("last_card",) if event.last_card else ("go",)
+        case ev.Shown():
+            return ("show", *_items(event.score.items))
+        case ev.GameOver():
+            return ("lurch",)
+        case _:
+            return ()
+
+
+class LessonNotes:
+    """What a lesson's table of one deal explains: the rules first met in it, those of its play
+    (the deal, the starter, the play's scores) and those of its show (the show, its scores, the
+    end), each once, in the order they happened."""
+
+    def __init__(self, play: tuple[str, ...], show: tuple[str, ...]) -> None:
+        self.play = play
+        self.show = show
+
+
+def _note(rule: str, result: ev.GameOver | None) -> str:
+    title, said = RULES[rule]
+    line = f"📘 **{title}**: {said}"
+    if rule == "lurch" and result is not None:
+        lurched = result.result.kind is ResultKind.LURCH
+        line += " This game's loser was lurched." if lurched else " Nobody was lurched this time."
+    return line
+
+
+def lesson_notes(events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int]) -> LessonNotes:
+    """The notes of ``deal``'s table (its ``events``), from the deal each rule first came up
+    in (``firsts``)."""
+    play: list[str] = []
+    show: list[str] = []
+    said: set[str] = set()
+    for event in events:
+        for rule in rules_met(event):
+            if firsts.get(rule) != deal or rule in said:
+                continue
+            said.add(rule)
+            at_show = isinstance(event, ev.Shown | ev.GameOver)
+            over = event if isinstance(event, ev.GameOver) else None
+            (show if at_show else play).append(_note(rule, over))
+    return LessonNotes(tuple(play), tuple(show))

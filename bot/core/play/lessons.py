@@ -1,0 +1,94 @@
+"""``/cribbage learn``: a first game for someone who has never played.
+
+A lesson is a game to 61 against the gentlest computer, played in the learner's DM with the
+bot (where nobody else sees it; a person has one open lesson at a time). Its tables explain each
+rule the first time it happens (:mod:`bot.core.games.lesson`), each hand's count said as
+players say it, hints are on, and its result points at ``/cribbage new`` and ``/cribbage help``
+(no rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
+open, the learner gets their hand of it, privately, where they ask: the lesson carries on
+from there, like any game. ``/cribbage help`` offers it once to someone who has never sat at
+a game (:meth:`Lessons.help`).
+"""
+
+from __future__ import annotations
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, User
+from bot.core.games.games import Games, OnGames
+from bot.core.games.rules_help import HELP
+from bot.core.games.storage import UserSettings
+from bot.core.play.opening import Lobbies
+from bot.core.play.table_info import TableInfo
+from engine.players.levels import Level
+
+__all__ = ["LESSON_LEVEL", "LESSON_OFFER", "LESSON_TARGET", "Lessons"]
+
+#: How long a lesson is, and how well its computer plays.
+LESSON_TARGET = 61
+LESSON_LEVEL = Level.EASY
+#: What ``/cribbage help`` adds, once, for someone who has never sat at a game.
+LESSON_OFFER = (
+    "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "
+    "computer, in our DM, explaining each rule as it comes up (under 10 minutes)."
+)
+
+
+def _dealt(here: bool) -> str:
+    where = "below" if here else "in our DM (the bot's direct messages to you)"
+    return (
+        f"📘 Your first game is dealt {where}: you against a gentle computer, to "
+        f"{LESSON_TARGET}. Each rule is explained on the table the first time it comes up, "
+        "and **💡 Hint** on your hand says what a strong player would do. Leave whenever you "
+        "like: `/cribbage learn` picks it up again."
+    )
+
+
+class Lessons(OnGames):
+    """Dealing a lesson, or picking one up again; offering one once."""
+
+    def __init__(
+        self, games: Games, lobbies: Lobbies, table: TableInfo, settings: UserSettings
+    ) -> None:
+        self._games = games
+        self._lobbies = lobbies
+        self._table = table
+        self._settings = settings
+
+    @answers
+    async def learn(self, user: User, dm_channel_id: int, *, here: bool) -> Answer:
+        """A lesson for ``user`` in their DM with the bot (``dm_channel_id``; ``here``: the
+        command was given there): dealt, said privately, or their hand of the lesson they
+        have open (privately, with its controls)."""
+        store = self._games.store
+        found = await store.open_lesson(user.id)
+        if found is not None:
+            return await self._table.hand(found.channel_id, user)
+        if await store.open_game_in_channel(dm_channel_id) is not None:
+            raise Refused(refusals.LESSON_DM_BUSY)
+        opened = await self._lobbies.new_game(
+            None,
+            dm_channel_id,
+            user,
+            target=LESSON_TARGET,
+            vs_computer=True,
+            difficulty=LESSON_LEVEL,
+            lesson=True,
+        )
+        # (No interaction answers with the table: the keeper posts it in the DM.)
+        return opened if not opened.ok else Answer.say(_dealt(here))
+
+    async def help(self, user: User) -> Answer:
+        """``/cribbage help``: the commands a newcomer needs first, after :meth:`offer`'s
+        line the first time someone who never played asks."""
+        offer = await self.offer(user)
+        return Answer.say(f"{offer}\n\n{HELP}" if offer else HELP)
+
+    async def offer(self, user: User) -> str:
+        """What ``/cribbage help`` adds for ``user``: :data:`LESSON_OFFER` the first time it is
+        asked by someone who has never sat at a game, else nothing."""
+        if await self._games.store.has_played(user.id):
+            return ""
+        offered = await self._settings.offer_learn(user.id, now=self._games.now())
+        return LESSON_OFFER if offered else ""

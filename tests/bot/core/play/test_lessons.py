@@ -1,0 +1,113 @@
+"""``/cribbage learn`` (issue 56): a first game in the learner's DM against the gentlest
+computer, to 61, whose tables explain each rule the first time it happens and whose result
+points at what to play next; asked for again, the hand of the lesson open; offered once by
+``/cribbage help`` to someone who has never played."""
+
+from __future__ import annotations
+
+from bot.core.base import refusals
+from bot.core.base.places import Ask, Facts, Place, Spot, resolve
+from bot.core.base.views import ResultControls
+from bot.core.games.lesson import LESSON_END, RULES
+from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
+from bot.core.services import Services
+from engine.players.levels import Level
+from tests.helpers.cast import AL, BEA, CY, GUILD
+from tests.helpers.service_driver import Transcript, drive, finished_game
+
+#: Al's DM with the bot.
+DM = 7000
+
+
+async def _lesson(service: Services) -> tuple[Transcript, int]:
+    table = Transcript(service)
+    answer = await table.record(AL.id, await service.lessons.learn(AL, DM, here=False))
+    assert answer.ok and answer.reply.ephemeral, answer.reply.text
+    assert "in our DM" in answer.reply.text
+    record = await service.games.store.open_lesson(AL.id)
+    assert record is not None
+    await table.settle(record.id)
+    return table, record.id
+
+
+def _titles(text: str) -> list[str]:
+    return [rule for rule, (title, _) in RULES.items() if f"📘 **{title}**" in text]
+
+
+async def test_a_lesson_is_dealt_in_the_dm_against_the_gentlest_computer_to_61(
+    service: Services,
+) -> None:
+    _, game_id = await _lesson(service)
+    record = await service.games.record(game_id)
+    assert record is not None and record.lesson and record.channel_id == DM
+    assert record.guild_id is None and record.target == LESSON_TARGET
+    assert [s.level for s in record.seats if s.is_computer] == [Level.EASY]
+    # The learner's commands typed in the DM act on the lesson there.
+    here = Place(Spot.BOT_DM, DM)
+    assert resolve(Ask.HAND, here, Facts(lesson_here=True)).refusal is None
+    assert resolve(Ask.HAND, here).refusal is not None
+
+
+async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
+    service: Services,
+) -> None:
+    table, game_id = await _lesson(service)
+    # Dealt, the table explains the deal and the crib (and nothing yet to come).
+    assert _titles(table.table(game_id, 1)) == ["deal"]
+    await drive(service, table, [AL])
+    # The first deal explains what every deal has, in the order it happened.
+    said = _titles(table.table(game_id, 1))
+    assert said[0] == "deal" and said.index("starter") < said.index("play") < said.index("show")
+    record = await service.games.record(game_id)
+    assert record is not None and not record.is_open
+    deals = sorted(
+        int(key.split(":")[1])
+        for (gid, key) in table.messages
+        if gid == game_id and key.startswith("table:")
+    )
+    assert len(deals) >= 2
+    seen: dict[str, int] = {}
+    for deal in deals:
+        for rule in _titles(table.table(game_id, deal)):
+            assert rule not in seen, f"{rule} explained in deals {seen[rule]} and {deal}"
+            seen[rule] = deal
+    # Every deal's play and show has these; the lurch is said at the end.
+    assert {"deal", "starter", "play", "fifteen", "go", "show", "lurch"} <= set(seen), seen
+    assert seen["lurch"] == deals[-1]
+    # The counts are said as players say them.
+    assert any("fifteen two" in table.table(game_id, d) for d in deals)
+    # The result points at what to play next, and offers no rematch.
+    result = table.messages[(game_id, "result")].view
+    assert LESSON_END in result.content
+    assert not isinstance(result.controls, ResultControls)
+
+
+async def test_learn_again_while_a_lesson_is_open_gives_its_hand_privately(
+    service: Services,
+) -> None:
+    _, game_id = await _lesson(service)
+    again = await service.lessons.learn(AL, DM, here=True)
+    assert again.ok and again.reply.ephemeral
+    # (A private copy of the hand message, kept up to date: its controls come with the
+    # keeper's first edit of it.)
+    assert again.reply.text.startswith("Your hand, deal 1.")
+    assert again.sequel is not None and again.sequel.owner.id == game_id
+    assert again.sequel.mirror is not None
+    found = await service.games.store.open_lesson(AL.id)
+    assert found is not None and found.id == game_id
+
+
+async def test_no_lesson_is_dealt_over_a_game_in_the_dm(service: Services) -> None:
+    opened = await service.lobbies.new_game(None, DM, AL, vs_computer=True)
+    assert opened.ok
+    refused = await service.lessons.learn(AL, DM, here=True)
+    assert not refused.ok and refused.reply.text == refusals.LESSON_DM_BUSY
+    assert await service.games.store.open_lesson(AL.id) is None
+
+
+async def test_help_offers_a_lesson_once_to_someone_who_never_played(service: Services) -> None:
+    assert await service.lessons.offer(CY) == LESSON_OFFER
+    assert await service.lessons.offer(CY) == ""
+    await finished_game(service, (AL, BEA))
+    assert await service.lessons.offer(AL) == ""
+    assert GUILD  # (the game above was a server's)
