@@ -12,7 +12,7 @@ then plays it to its end, whose result points at ``/cribbage new`` and ``/cribba
 from __future__ import annotations
 
 from bot.core.base.refusals import HINTS_RANKED
-from bot.core.games.lesson import LESSON_END, RULES
+from bot.core.messages.lesson import LESSON_END, RULES
 from bot.core.play.lessons import LESSON_OFFER
 from engine.phase import Phase
 from fakediscord import Message

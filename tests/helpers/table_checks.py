@@ -170,7 +170,7 @@ class TableChecks:
     def hints(self) -> bool:
         """Whether the game's hands offer *Hint*: against the computer alone (none of the
         tables driven here is opened with ``hints:True``); never at a tournament's game or a
-        ranked one (as ``bot.core.games.hinting`` decides)."""
+        ranked one (as ``bot.core.messages.hinting`` decides)."""
         [(occasion, channel)] = rows(
             self.database, "SELECT occasion, channel_id FROM games WHERE id = ?", (self.game_id,)
         )

@@ -7,7 +7,7 @@ that last edit for a few seconds while quick players (or computers) start the ne
 Events are public, so this holds no hidden card. Also kept: where each side's pegs stand (front
 and back, for the board picture) and the coach's line for each person about the deal just shown
 (private: it is never drawn on the table, only on that person's own hand message), and the
-deal each rule a lesson explains first came up in (:mod:`bot.core.games.lesson`), which the
+deal each rule a lesson explains first came up in (:mod:`bot.core.messages.lesson`), which the
 three deals kept would forget.
 """
 
@@ -17,10 +17,32 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.games.lesson import rules_met
-from engine.events import CutForDeal, Dealt, Event, event_from_dict, points_scored
+from engine.events import (
+    CutForDeal,
+    Dealt,
+    Event,
+    GoPoint,
+    Played,
+    Shown,
+    event_from_dict,
+    points_scored,
+)
 
-__all__ = ["DealLog"]
+__all__ = ["LAST_CARD", "DealLog", "kinds_of"]
+
+#: The kind of the point for the last card (a go's point that ends the play).
+LAST_CARD = "last_card"
+
+
+def kinds_of(event: Event) -> tuple[str, ...]:
+    """What ``event`` shows happening: its kind (the last card's point apart from a go's),
+    then the kinds of what it scored (``fifteen``, ``pair``, ``run``...)."""
+    if isinstance(event, GoPoint) and event.last_card:
+        return (LAST_CARD,)
+    items = event.items if isinstance(event, Played) else ()
+    items = event.score.items if isinstance(event, Shown) else items
+    return (event.kind, *dict.fromkeys(str(item.kind) for item in items))
+
 
 #: How many deals' events are kept: the current one and the two before (a deal's last edit
 #: of its table, or of a player's hand, waits at most one window of the channel's edit limit,
@@ -42,7 +64,7 @@ class DealLog:
     shown: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     coach: dict[int, str] = field(default_factory=dict)
     coach_deal: int = 0
-    #: The deal each rule of a lesson first came up in, by the rule's name.
+    #: The deal each kind of event and of score first came up in (:func:`kinds_of`).
     firsts: dict[str, int] = field(default_factory=dict)
     #: The events as JSON-ready data, made once per event (the snapshot is written after
     #: every move, and turning every event of two deals into data each time was costly).
@@ -84,8 +106,8 @@ class DealLog:
                     self._data.pop(0, None)
             self.deals.setdefault(self.deal, []).append(event)
             self._data.setdefault(self.deal, []).append(event.to_dict())
-            for rule in rules_met(event):
-                self.firsts.setdefault(rule, self.deal)
+            for kind in kinds_of(event):
+                self.firsts.setdefault(kind, self.deal)
             scored = points_scored(event)
             if scored is not None and scored.points:
                 front, _ = self.pegs[scored.side]

@@ -23,7 +23,6 @@ from bot.core.base.views import (
     MessageView,
 )
 from bot.core.games.computer import LEVELS, computer_name, level_note
-from bot.core.games.hinting import HINTS_ALLOWED
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
@@ -60,6 +59,10 @@ __all__ = [
     "table_kind",
     "teams_text",
 ]
+
+#: How a lobby says its opener allowed hints (after its other options; who may ask for one
+#: is :mod:`bot.core.messages.hinting`'s to say).
+HINTS_ALLOWED = "hints allowed"
 
 #: The six-player table's layouts (``/cribbage new teams:``), by the variant that seats them.
 TEAMS: dict[str, Variant] = {"threes": SIX_HAND, "pairs": SIX_HAND_PAIRS}

@@ -25,11 +25,11 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
-from bot.core.games.hinting import hints_line
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import series_text
 from bot.core.games.storage import DmRefusals, GameRecords
 from bot.core.messages.hand import ended_text
+from bot.core.messages.hinting import hints_line
 from bot.core.messages.private_table import (
     hand_carrier,
     private_owed,
@@ -282,7 +282,7 @@ class GameMessages(Projector):
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     """For a finished game, the lines its result ends with: who played with hints, if anyone
-    did or they were allowed (:func:`~bot.core.games.hinting.hints_line`), then each
+    did or they were allowed (:func:`~bot.core.messages.hinting.hints_line`), then each
     person's new rating and its change, set apart from the name: "Ratings — Al: 1,512 (+18)
     · Bea: 988 (−18)" (empty for any other game). A variant's ratings are its own, and say
     so: "Five-card cribbage ratings — …"."""

@@ -35,7 +35,6 @@ from bot.core.deck.seeded import UNSEALED, Seal, seal_of
 from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
-from bot.core.games.lesson import LESSON_END, LessonNotes, lesson_notes
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.series import again_of
@@ -49,6 +48,7 @@ from bot.core.messages.hand import (
     reminder_done,
     turn_reminder,
 )
+from bot.core.messages.lesson import LESSON_END, LessonNotes, lesson_notes
 from bot.core.messages.prompts import hand_controls
 from bot.core.messages.table import (
     DealText,

@@ -11,8 +11,8 @@ import itertools
 
 from bot.core.base.replies import Choice
 from bot.core.base.views import CardChoice, HandControls
-from bot.core.games.hinting import offers_hints
 from bot.core.games.records import GameRecord
+from bot.core.messages.hinting import offers_hints
 from engine.cards import Card, cards_str
 from engine.phase import Phase
 from engine.scoring import claim_values
@@ -61,7 +61,7 @@ def controls_for(
 
 def hand_controls(view: SeatView, record: GameRecord) -> HandControls | None:
     """:func:`controls_for` the seat at ``record``'s game now, with *Hint* where the table
-    offers hints (:func:`~bot.core.games.hinting.offers_hints`): every hand's controls, the
+    offers hints (:func:`~bot.core.messages.hinting.offers_hints`): every hand's controls, the
     chat's and the table inside Discord's alike."""
     return controls_for(view, record.id, record.version, hint=offers_hints(record))
 

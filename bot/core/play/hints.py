@@ -4,7 +4,7 @@ A hand's *Hint* (on the hand by DM, ``/cribbage hand``'s private copy, a private
 the table inside Discord) asks the expert for its choice in the asker's seat as it stands
 (:mod:`engine.hint`): one line, the click's own answer, seen by the asker alone; nothing
 else is sent, and the game does not change. Where hints are given is one decision
-(:mod:`bot.core.games.hinting`). The seat's view is read under the channel's lock; the
+(:mod:`bot.core.messages.hinting`). The seat's view is read under the channel's lock; the
 expert thinks outside it, in the worker process where its plays are made
 (:meth:`~bot.core.games.computer.ComputerPlayers.hint`), so neither the loop nor the table
 waits on it. The same position gives the same hint (its play-outs are seeded by the game,
@@ -22,8 +22,8 @@ from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, User
 from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, OnGames
-from bot.core.games.hinting import hint_refusal
 from bot.core.games.records import GameRecord
+from bot.core.messages.hinting import hint_refusal
 from engine.hint import NOTHING_TO_DECIDE
 from engine.phase import Phase
 from engine.views import SeatView

@@ -37,10 +37,10 @@ from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPa
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Games, Loaded
-from bot.core.games.hinting import hints_line
 from bot.core.games.membership import EveryoneStays, Membership
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
+from bot.core.messages.hinting import hints_line
 from bot.core.review.records import ReviewRecords, ReviewRow
 from bot.core.worker.review_work import ReviewRequest, make_review
 from bot.core.worker.thinking import WorkerThinking
@@ -150,7 +150,7 @@ class ReviewReport:
     chances: bool = True
     #: The sides' scores as each deal began (:attr:`engine.review.GameReview.began`).
     began: tuple[tuple[int, ...], ...] = ()
-    #: Who played the game with hints (:func:`bot.core.games.hinting.hints_line`; empty:
+    #: Who played the game with hints (:func:`bot.core.messages.hinting.hints_line`; empty:
     #: nobody asked, and the table offered none but against the computer).
     hinted: str = ""
 

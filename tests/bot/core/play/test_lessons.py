@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.core.base import refusals
 from bot.core.base.places import Ask, Facts, Place, Spot, resolve
 from bot.core.base.views import ResultControls
-from bot.core.games.lesson import LESSON_END, RULES
+from bot.core.messages.lesson import LESSON_END, RULES
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.services import Services
 from engine.players.levels import Level

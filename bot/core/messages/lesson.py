@@ -3,21 +3,23 @@
 A first game explains each rule the first time it happens: the deal and the crib, the starter
 and his heels, fifteens, pairs, runs, go, 31 and the last card, the show in order, flushes,
 his nobs, and at the end the lurch. :func:`rules_met` says which rules one event shows; the
-game's log notes the deal each rule first came up in (:attr:`DealLog.firsts
+game's log notes the deal each kind of event and score first came up in (:attr:`DealLog.firsts
 <bot.core.games.deal_log.DealLog.firsts>`, kept however many deals the log drops), and a
-lesson's table of that deal says the rule beside it (:func:`lesson_notes`). Each rule is said
-in one place, :data:`RULES`; ``/cribbage rules`` says them at length.
+lesson's table of the deal a rule first came up in says the rule beside it
+(:func:`lesson_notes`). Each rule is said in one place, :data:`RULES`; ``/cribbage rules``
+says them at length.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.core.games.deal_log import LAST_CARD, kinds_of
 from engine import events as ev
 from engine.outcome import ResultKind
-from engine.scoring import ScoreItem, ScoreKind
+from engine.scoring import ScoreKind
 
-__all__ = ["LESSON_END", "RULES", "LessonNotes", "lesson_notes", "rules_met"]
+__all__ = ["LESSON_END", "RULES", "LessonNotes", "first_deal", "lesson_notes", "rules_met"]
 
 #: Each rule a lesson explains, by name, in the order a game first meets them: its title and
 #: what it says, for someone who has never played.
@@ -106,43 +108,35 @@ LESSON_END = (
     "friends with `/cribbage new`, and `/cribbage help` has the commands you need first."
 )
 
-_SCORED = {
-    ScoreKind.FIFTEEN: "fifteen",
-    ScoreKind.PAIR: "pair",
-    ScoreKind.PAIR_ROYAL: "pair",
-    ScoreKind.DOUBLE_PAIR_ROYAL: "pair",
-    ScoreKind.RUN: "run",
-    ScoreKind.THIRTY_ONE: "thirty_one",
-    ScoreKind.FLUSH: "flush",
-    ScoreKind.NOBS: "nobs",
+#: The kinds of event and score (:func:`~bot.core.games.deal_log.kinds_of`) that show each
+#: rule happening, in the order a table says them.
+_KINDS: Mapping[str, tuple[str, ...]] = {
+    "deal": ("dealt",),
+    "starter": ("starter_cut",),
+    "heels": ("heels",),
+    "play": ("played",),
+    "fifteen": (ScoreKind.FIFTEEN,),
+    "pair": (ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL),
+    "run": (ScoreKind.RUN,),
+    "go": ("go", "go_point"),
+    "thirty_one": (ScoreKind.THIRTY_ONE,),
+    "last_card": (LAST_CARD,),
+    "show": ("shown",),
+    "flush": (ScoreKind.FLUSH,),
+    "nobs": (ScoreKind.NOBS,),
+    "lurch": ("game_over",),
 }
-
-
-def _items(items: Sequence[ScoreItem]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(_SCORED[item.kind] for item in items))
 
 
 def rules_met(event: ev.Event) -> tuple[str, ...]:
     """The rules of :data:`RULES` that ``event`` shows happening, in the order to say them."""
-    match event:
-        case ev.Dealt():
-            return ("deal",)
-        case ev.StarterCut():
-            return ("starter",)
-        case ev.Heels():
-            return ("heels",)
-        case ev.Played():
-            return ("play", *_items(event.items))
-        case ev.Go():
-            return ("go",)
-        case ev.GoPoint():
-            return ("last_card",) if event.last_card else ("go",)
-        case ev.Shown():
-            return ("show", *_items(event.score.items))
-        case ev.GameOver():
-            return ("lurch",)
-        case _:
-            return ()
+    kinds = set(kinds_of(event))
+    return tuple(rule for rule, shown in _KINDS.items() if kinds.intersection(shown))
+
+
+def first_deal(rule: str, firsts: Mapping[str, int]) -> int | None:
+    """The deal ``rule`` first came up in, from the deal each kind first did (``firsts``)."""
+    return min((firsts[k] for k in _KINDS[rule] if k in firsts), default=None)
 
 
 class LessonNotes:
@@ -172,7 +166,7 @@ def lesson_notes(events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int
     said: set[str] = set()
     for event in events:
         for rule in rules_met(event):
-            if firsts.get(rule) != deal or rule in said:
+            if first_deal(rule, firsts) != deal or rule in said:
                 continue
             said.add(rule)
             at_show = isinstance(event, ev.Shown | ev.GameOver)

@@ -19,15 +19,11 @@ from bot.core.base.text import and_list, escape, plural
 from bot.core.games.records import GameRecord
 
 __all__ = [
-    "HINTS_ALLOWED",
     "against_computer_alone",
     "hint_refusal",
     "hints_line",
     "offers_hints",
 ]
-
-#: How a lobby says its opener allowed hints (after its other options).
-HINTS_ALLOWED = "hints allowed"
 
 
 def against_computer_alone(record: GameRecord) -> bool:
