@@ -195,6 +195,8 @@ class Attempts:
         records: list[MessageRecord] = []
         try:
             for owed, known in ready:
+                if self.closed(owing.channel_id):
+                    break  # (refused a moment ago: the rest would be refused too)
                 record = await self.deliver(owing, owed, known)
                 if record is not None:
                     records.append(record)
@@ -220,24 +222,20 @@ class Attempts:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._crew.lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
-        except DmsClosed:
-            assert owed.user_id is not None
+        except DmsClosed as error:
+            if owed.user_id is None:
+                # The channel is a DM (a lesson's) whose player takes no DMs from the bot
+                # now: like a channel the bot may not post in, nothing more is tried there in
+                # this process (the learner plays from their hand's private answers).
+                self._close(owing, error, "takes no DMs")
+                return None
             await self._crew.ledger.dms_refused(owing.owner, owed.user_id)
             # The channel's notice is owed now, and the table's task may be done already.
             self._crew.lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
             return None
         except ChannelClosed as error:
-            if owing.channel_id not in self._closed_channels:
-                self._closed_channels.add(owing.channel_id)
-                if error.gone:
-                    # Deleted, with its owner in it: nothing to fix, nothing more to send there.
-                    log.info(
-                        "channel %s is gone: %s's messages there are not sent",
-                        owing.channel_id,
-                        owing.owner,
-                    )
-                else:
-                    log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
+            # Deleted with its owner in it (nothing to fix), or a permission its server lacks.
+            self._close(owing, error, "is gone" if error.gone else None)
             return None
         except Rejected as error:
             if owed.once:
@@ -245,6 +243,22 @@ class Attempts:
                 log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
                 return None
             raise
+
+    def _close(self, owing: Owing, error: Exception, why: str | None) -> None:
+        """Send nothing more in the owner's channel, said once in the log: ``why`` it is
+        closed for good, or (None) a warning that the bot lacks a permission there."""
+        if owing.channel_id in self._closed_channels:
+            return
+        self._closed_channels.add(owing.channel_id)
+        if why is None:
+            log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
+        else:
+            log.info(
+                "channel %s %s: %s's messages there are not sent",
+                owing.channel_id,
+                why,
+                owing.owner,
+            )
 
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""

@@ -60,6 +60,8 @@ class FakeCourier:
         self.shown: list[tuple[str, str]] = []  # (key, digest of what was sent), in order
         self.tokens: list[tuple[str, str | None]] = []  # (key, the token it went through)
         self.closed: set[int] = set()
+        #: DM channels whose user takes no DMs from the bot: a post there is refused.
+        self.closed_dm_channels: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
         #: Whether this process may send (its sender's lease valid).
@@ -87,6 +89,9 @@ class FakeCourier:
             self.waiting.set()
             await self.held.wait()
         fence()
+        if attempt.channel_id in self.closed_dm_channels:
+            self.dm_attempts[attempt.channel_id] = self.dm_attempts.get(attempt.channel_id, 0) + 1
+            raise DmsClosed("Cannot send messages to this user")
         if user is not None:
             self.dm_attempts[user] = self.dm_attempts.get(user, 0) + 1
             if user in self.closed:
@@ -260,6 +265,28 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
+
+
+async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
+    service: Services, courier: FakeCourier, retry_soon: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The learner's DMs closed to the bot: the lesson's channel is theirs, and its table is
+    # refused like a DM. Nothing more is tried there, and nothing is logged as an error.
+    dm = 7000
+
+    async def reached(_: str) -> bool:
+        return True
+
+    assert (await service.lessons.learn(AL, dm, here=True, reach=reached)).ok
+    lesson = await service.games.store.open_lesson(AL.id)
+    assert lesson is not None
+    courier.closed, courier.closed_dm_channels = {AL.id}, {dm}
+    keeper = make_keeper(service, courier, Pacer())
+    for _ in range(2):
+        keeper.touch(game_owner(lesson.id), dm)
+        await settle(keeper)
+    assert courier.dm_attempts == {dm: 1, AL.id: 1}, "one post refused in the DM, one hand"
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
