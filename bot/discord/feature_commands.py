@@ -20,6 +20,7 @@ from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import Pool
 from bot.core.services import Services
+from bot.discord.courier import DMS_CLOSED
 from bot.discord.interactions import DiscordIO, user_of
 from bot.discord.options import VARIANT_CHOICES
 from bot.discord.places import place_of
@@ -269,7 +270,18 @@ class FeatureCommands(app_commands.Group):
         async def call() -> Answer:
             # (discord.py keeps the DM channel once known: one request the first time.)
             dm = await interaction.user.create_dm()
-            return await lessons.learn(user, dm.id, here=interaction.channel_id == dm.id)
+
+            async def reach(text: str) -> bool:
+                try:
+                    await dm.send(text)
+                except discord.Forbidden as error:
+                    if error.code == DMS_CLOSED:
+                        return False
+                    raise
+                return True
+
+            here = interaction.channel_id == dm.id
+            return await lessons.learn(user, dm.id, here=here, reach=reach)
 
         await self._io.command(interaction, call)
 

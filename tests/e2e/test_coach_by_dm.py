@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fakediscord.testing import BotProcess
 from tests.e2e.test_vs_computer import against_computer
-from tests.helpers.table_driver import World
+from tests.helpers.table_driver import World, refused_dms
 
 
 async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
@@ -57,8 +57,7 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     assert 1 <= len(notices) <= deals
     assert f"dm-closed:{deals}:0" in player.owned()
     assert all(f"<@{al.id}>" in m.words() for m in notices)
-    refused = [r for r in fd.requests if r.status == 403 and r.code == 50007]
-    assert len(refused) == deals
+    assert refused_dms(fd) == deals
     assert fd.dms(al) == []
     public = [m for m in fd.messages(world.general) if not m.ephemeral]
     assert not any("Coach" in m.words() or "coach" in m.words() for m in public)

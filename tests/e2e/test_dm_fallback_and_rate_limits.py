@@ -10,19 +10,21 @@ from __future__ import annotations
 import random
 import re
 
-from fakediscord import FakeDiscord, Message
+from fakediscord import Message
 from fakediscord.mentions import Pings
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import dm_refusals
-from tests.helpers.table_driver import AWAY_NOTICE, TableDriver, World, start_again, until
+from tests.helpers.table_driver import (
+    AWAY_NOTICE,
+    TableDriver,
+    World,
+    refused_dms,
+    start_again,
+    until,
+)
 
 #: The reminder delay the tests run the bot with (the least the setting takes).
 REMIND_AFTER = 5
-
-
-def _refused(fd: FakeDiscord) -> int:
-    """DMs Discord refused because the user does not take them."""
-    return sum(1 for r in fd.requests if r.status == 403 and r.code == 50007)
 
 
 def _away(driver: TableDriver) -> list[Message]:
@@ -47,7 +49,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     assert len(notices) == 1 and not notices[0].ephemeral
     assert f"<@{bea.id}>" in notices[0].words() and "/cribbage hand" in notices[0].words()
     assert notices[0].pinged == Pings(frozenset({bea.id})), "Bea, and only Bea, is notified"
-    assert _refused(fd) == 1
+    assert refused_dms(fd) == 1
 
     # A restart remembers it (the database does): no second notice, no DM tried in this deal.
     assert dm_refusals(world.database, driver.game_id) == {1: 1}
@@ -61,7 +63,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     assert away[0].pinged == Pings(frozenset({bea.id}))
     await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.words()])
     await driver.expect_current()
-    assert len(driver.dm_notices()) == 1 and _refused(fd) == 1
+    assert len(driver.dm_notices()) == 1 and refused_dms(fd) == 1
 
     # Each new deal: one DM tried (refused), one notice; Bea plays from /cribbage hand. (The
     # driver waits for each notice: it plays a deal far faster than the channel's 5 messages
@@ -69,7 +71,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     for _ in range(2):
         await driver.play_deal()
         await driver.expect_current()
-    assert len(driver.dm_notices()) == 3 and _refused(fd) == 3
+    assert len(driver.dm_notices()) == 3 and refused_dms(fd) == 3
     assert len(_away(driver)) == 1, "the table never waited long enough again"
     assert fd.dms(bea) == [], "nothing reached Bea's closed DMs"
     assert fd.dms(al), "Al's DMs worked throughout"

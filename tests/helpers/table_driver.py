@@ -72,6 +72,7 @@ __all__ = [
     "OpenedForTwo",
     "TableDriver",
     "World",
+    "refused_dms",
     "seat_to_move",
     "start_again",
     "until",
@@ -82,6 +83,11 @@ NAMES = ("Al", "Bea", "Cy", "Di")
 DM_NOTICE = "I can't send you direct messages"
 #: What the channel says to a player with closed DMs who keeps the table waiting.
 AWAY_NOTICE = "the table is waiting for you"
+
+
+def refused_dms(fd: FakeDiscord) -> int:
+    """The bot's DMs Discord refused because the user does not take them (403 / 50007)."""
+    return sum(1 for r in fd.requests if r.status == 403 and r.code == 50007)
 
 
 async def start_again(fd: FakeDiscord, bot: BotProcess) -> None:

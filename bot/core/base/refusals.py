@@ -212,6 +212,11 @@ LESSON_DM_BUSY = (
     "Our DM has a game going already: finish it (or `/cribbage resign` there), then "
     "`/cribbage learn` deals your lesson there."
 )
+LESSON_DMS_CLOSED = (
+    "Your lesson is dealt in our DM, but Discord won't let me message you: allow direct "
+    "messages from this server's members (the server's name, then Privacy Settings), then "
+    "`/cribbage learn` again."
+)
 HINTS_RANKED = "There are no hints in ranked play: a ranked match is the players' own play alone."
 HINTS_TOURNAMENT = "There are no hints in tournament games: each is the players' own play alone."
 HINTS_OFF = (

@@ -12,6 +12,8 @@ a game (:meth:`Lessons.help`).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
@@ -23,7 +25,7 @@ from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
 from engine.players.levels import Level
 
-__all__ = ["LESSON_LEVEL", "LESSON_OFFER", "LESSON_TARGET", "Lessons"]
+__all__ = ["LESSON_LEVEL", "LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
 
 #: How long a lesson is, and how well its computer plays.
 LESSON_TARGET = 61
@@ -33,6 +35,10 @@ LESSON_OFFER = (
     "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "
     "computer, in our DM, explaining each rule as it comes up (under 10 minutes)."
 )
+
+#: Posts a line in the learner's DM with the bot: False when Discord refuses it (the learner
+#: takes no direct messages from the bot).
+Reach = Callable[[str], Awaitable[bool]]
 
 
 def _dealt(here: bool) -> str:
@@ -57,16 +63,22 @@ class Lessons(OnGames):
         self._settings = settings
 
     @answers
-    async def learn(self, user: User, dm_channel_id: int, *, here: bool) -> Answer:
+    async def learn(self, user: User, dm_channel_id: int, *, here: bool, reach: Reach) -> Answer:
         """A lesson for ``user`` in their DM with the bot (``dm_channel_id``; ``here``: the
         command was given there): dealt, said privately, or their hand of the lesson they
-        have open (privately, with its controls)."""
+        have open (privately, with its controls). Asked elsewhere, the DM is reached first
+        (``reach`` posts the lesson's welcome there): a learner who takes no DMs from the bot
+        is told what helps, and nothing is dealt."""
         store = self._games.store
         found = await store.open_lesson(user.id)
         if found is not None:
             return await self._table.hand(found.channel_id, user)
         if await store.open_game_in_channel(dm_channel_id) is not None:
             raise Refused(refusals.LESSON_DM_BUSY)
+        # (One request, and the DM's first line: the table would be refused there just the
+        # same, after the learner was told it is dealt.)
+        if not here and not await reach(_dealt(here=True)):
+            raise Refused(refusals.LESSON_DMS_CLOSED)
         opened = await self._lobbies.new_game(
             None,
             dm_channel_id,

@@ -19,9 +19,27 @@ from tests.helpers.service_driver import Transcript, drive, finished_game
 DM = 7000
 
 
-async def _lesson(service: Services) -> tuple[Transcript, int]:
-    table = Transcript(service)
-    answer = await table.record(AL.id, await service.lessons.learn(AL, DM, here=False))
+class _Dm:
+    """Al's DM as the Discord layer reaches it: what was posted there, or refused."""
+
+    def __init__(self, *, open_: bool = True) -> None:
+        self.open = open_
+        self.posted: list[str] = []
+        self.refused = 0
+
+    async def reach(self, text: str) -> bool:
+        if not self.open:
+            self.refused += 1
+            return False
+        self.posted.append(text)
+        return True
+
+
+async def _lesson(service: Services, dm: _Dm | None = None) -> tuple[Transcript, int]:
+    table, dm = Transcript(service), dm or _Dm()
+    answer = await table.record(
+        AL.id, await service.lessons.learn(AL, DM, here=False, reach=dm.reach)
+    )
     assert answer.ok and answer.reply.ephemeral, answer.reply.text
     assert "in our DM" in answer.reply.text
     record = await service.games.store.open_lesson(AL.id)
@@ -86,7 +104,7 @@ async def test_learn_again_while_a_lesson_is_open_gives_its_hand_privately(
     service: Services,
 ) -> None:
     _, game_id = await _lesson(service)
-    again = await service.lessons.learn(AL, DM, here=True)
+    again = await service.lessons.learn(AL, DM, here=True, reach=_Dm().reach)
     assert again.ok and again.reply.ephemeral
     # (A private copy of the hand message, kept up to date: its controls come with the
     # keeper's first edit of it.)
@@ -97,10 +115,46 @@ async def test_learn_again_while_a_lesson_is_open_gives_its_hand_privately(
     assert found is not None and found.id == game_id
 
 
+async def test_a_lesson_asked_for_outside_the_dm_is_welcomed_there_first(
+    service: Services,
+) -> None:
+    dm = _Dm()
+    await _lesson(service, dm)
+    assert len(dm.posted) == 1 and dm.posted[0].startswith("📘 Your first game is dealt below")
+
+
+async def test_a_learner_whose_dms_are_closed_is_told_what_helps_and_nothing_is_dealt(
+    service: Services,
+) -> None:
+    closed = _Dm(open_=False)
+    refused = await service.lessons.learn(AL, DM, here=False, reach=closed.reach)
+    assert not refused.ok and refused.reply.ephemeral
+    assert refused.reply.text == refusals.LESSON_DMS_CLOSED
+    assert closed.refused == 1
+    assert await service.games.store.open_lesson(AL.id) is None
+    assert await service.games.store.open_game_in_channel(DM) is None
+    # Once the DMs are open, the same command deals it.
+    await _lesson(service, _Dm())
+
+
+async def test_asked_in_the_dm_or_for_an_open_lesson_nothing_more_is_posted_there(
+    service: Services,
+) -> None:
+    # Asked in the DM, the answer is there already; asked with a lesson open, its hand is
+    # the answer (the DM may have closed since: the hand, privately, is how it goes on).
+    dm = _Dm()
+    dealt = await service.lessons.learn(AL, DM, here=True, reach=dm.reach)
+    assert dealt.ok and dealt.reply.text.startswith("📘 Your first game is dealt below")
+    closed = _Dm(open_=False)
+    again = await service.lessons.learn(AL, DM, here=False, reach=closed.reach)
+    assert again.ok and again.reply.text.startswith("Your hand, deal 1.")
+    assert dm.posted == [] and closed.refused == 0
+
+
 async def test_no_lesson_is_dealt_over_a_game_in_the_dm(service: Services) -> None:
     opened = await service.lobbies.new_game(None, DM, AL, vs_computer=True)
     assert opened.ok
-    refused = await service.lessons.learn(AL, DM, here=True)
+    refused = await service.lessons.learn(AL, DM, here=True, reach=_Dm().reach)
     assert not refused.ok and refused.reply.text == refusals.LESSON_DM_BUSY
     assert await service.games.store.open_lesson(AL.id) is None
 
