@@ -264,7 +264,8 @@ class FeatureCommands(app_commands.Group):
     )
     async def learn(self, interaction: discord.Interaction[Any]) -> None:
         """A lesson in the user's DM with the bot (or their hand of the one they have open),
-        privately; works anywhere."""
+        privately; works anywhere. Asked elsewhere, the welcome posted in the DM first tells
+        whether Discord lets the bot message them (50007: it does not)."""
         user, lessons = user_of(interaction), self._core.lessons
 
         async def call() -> Answer:

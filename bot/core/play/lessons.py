@@ -6,8 +6,9 @@ rule the first time it happens (:mod:`bot.core.messages.lesson`), each hand's co
 players say it, hints are on, and its result points at ``/cribbage new`` and ``/cribbage help``
 (no rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
 open, the learner gets their hand of it, privately, where they ask: the lesson carries on
-from there, like any game. ``/cribbage help`` offers it once to someone who has never sat at
-a game (:meth:`Lessons.help`).
+from there, like any game. Asked outside the DM, the lesson's welcome is posted there first: a
+learner who takes no DMs from the bot is told what helps, and nothing is dealt. ``/cribbage
+help`` offers it once to someone who has never sat at a game (:meth:`Lessons.help`).
 """
 
 from __future__ import annotations
