@@ -11,9 +11,10 @@
   hands; the chance to win deciding near the end (:mod:`engine.players.expert`).
 
 Each level beats the one below (``benchmarks/ai_strength.py``; docs/computer.md has the figures).
-The baselines ``random``, ``greedy`` and ``club`` (the yardstick: a club player's discard
-tables and rules of thumb, :mod:`engine.players.club`) are available by name too, for
-benchmarks.
+The baselines ``random``, ``greedy``, ``club`` (the yardstick: a club player's discard
+tables and rules of thumb, :mod:`engine.players.club`) and ``book`` (a second yardstick from
+published sources alone, outside the expert's tuning: :mod:`engine.players.book`) are
+available by name too, for benchmarks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from engine.players.base import Player
+from engine.players.book import BookPlayer
 from engine.players.club import ClubPlayer
 from engine.players.expert import ExpertPlayer
 from engine.players.greedy import GreedyPlayer
@@ -43,7 +45,7 @@ class Level(StrEnum):
 #: The difficulty levels, weakest first.
 LEVELS: tuple[Level, ...] = tuple(Level)
 #: Every name :func:`make_player` accepts.
-PLAYER_NAMES = ("random", "greedy", "club", *LEVELS)
+PLAYER_NAMES = ("random", "greedy", "club", "book", *LEVELS)
 #: How often ``easy`` makes a random choice instead of the greedy one.
 EASY_MISTAKE_RATE = 0.2
 
@@ -60,6 +62,8 @@ def make_player(level: str) -> Player:
         return GreedyPlayer()
     if level == "club":
         return ClubPlayer()
+    if level == "book":
+        return BookPlayer()
     if level == Level.EASY:
         return GreedyPlayer(mistake_rate=EASY_MISTAKE_RATE, name=Level.EASY)
     if level == Level.MEDIUM:
