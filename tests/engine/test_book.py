@@ -23,6 +23,7 @@ from engine.players.book import (
     book_discard_values,
     schell_crib,
 )
+from engine.players.role_crib import rank_crib_value
 from engine.rules import Rules
 from tests.helpers.rigging import SIX_NAMES, rigged_game
 from tests.helpers.views import play_view
@@ -212,3 +213,20 @@ def test_the_book_player_reaches_none_of_the_expert_tables() -> None:
     tuned = {"role_crib", "peg_table", "playout", "hand_guess", "win_chance", "club", "strong"}
     assert {module.rsplit(".", 1)[-1] for module in reached} & tuned == set()
     assert not any(module.startswith("engine.players.expert") for module in reached)
+
+
+def test_schell_beside_the_role_tables_as_crib_figures_says() -> None:
+    # docs/crib-figures.md: ours against Schell's, mean over the 91 rank pairs (and the
+    # largest difference): dealer -0.10 (-0.22 on 3-9), pone -0.04 (-0.25 on 8-8).
+    pairs = [(a, b) for a in range(1, 14) for b in range(a, 14)]
+    for dealer, mean, largest, pair in (
+        (True, -0.10, -0.22, (3, 9)),
+        (False, -0.04, -0.25, (8, 8)),
+    ):
+        gaps = {
+            (a, b): rank_crib_value(a, b, dealer=dealer) - schell_crib(a, b, own=dealer)
+            for a, b in pairs
+        }
+        assert round(sum(gaps.values()) / len(gaps), 2) == mean
+        worst = max(gaps, key=lambda key: abs(gaps[key]))
+        assert (worst, round(gaps[worst], 2)) == (pair, largest)
