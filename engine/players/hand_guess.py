@@ -93,7 +93,9 @@ def _plays_weight(held: Sequence[int], earlier: Sequence[_Earlier], rules: Rules
     max_count = rules.points.max_count
     weight = 1.0
     for rank, series, count, later in earlier:
-        hand = [*held, *later]
+        # What it held then: the card it played, the cards it played later and those it
+        # still holds.
+        hand = [rank, *held, *later]
         run = list(series)
         best = chosen = -1e9
         for option in set(hand):

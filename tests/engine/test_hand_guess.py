@@ -8,7 +8,7 @@ from collections import Counter
 
 from engine.cards import PIP_VALUES, Card
 from engine.players.base import unseen_cards
-from engine.players.hand_guess import Guess, rank_guesses, view_guesses
+from engine.players.hand_guess import UNLIKE_PLAY, Guess, rank_guesses, view_guesses
 from engine.players.play_history import view_history
 from engine.rules import Rules
 from tests.helpers.views import play_view
@@ -69,3 +69,25 @@ def test_the_same_seed_gives_the_same_guesses_from_a_view() -> None:
     for hands, _ in first:
         assert len(hands[0]) == 3
         assert not Counter(hands[0]) - pool
+
+
+def test_an_earlier_play_the_club_player_would_not_make_weighs_the_guess_down() -> None:
+    # Seat 0 led a king and holds one card more. Holding a 2 as well, a club player leads
+    # the 2 (under five), so that guess weighs UNLIKE_PLAY; holding a 10 it might lead
+    # either. (The card it played counts among what it held: without it, every guess
+    # looked unlike.)
+    guesses = rank_guesses(
+        unseen=[2, 10],
+        floors=(1, 1),
+        held=(1, 2),
+        me=1,
+        my_ranks=[3, 4],
+        played=((13,), ()),
+        keep=None,
+        samples=8,
+        rng=random.Random(1),
+        rules=Rules(),
+        plays=((0, 13, (), 0),),
+    )
+    weights = sorted((hands[0], weight) for hands, weight in guesses)
+    assert weights == [([2], UNLIKE_PLAY), ([10], 1.0)]
