@@ -50,7 +50,7 @@ from engine.views import SeatView
 __all__ = ["CROWDED_HANDS", "CROWDED_SAMPLES", "SAMPLES", "ExpertPlayer", "endgame_outcome"]
 
 #: Guesses at the other hands each candidate card is played out against.
-SAMPLES = 128
+SAMPLES = 256
 #: With this many other hands still held or more (five- and six-hand), each card is played
 #: out against :data:`CROWDED_SAMPLES` guesses instead. Guessing four or five hands and
 #: playing them all out costs several times what it does at four players (about 30 ms a

@@ -42,7 +42,9 @@ def _two_seat_guesses(
 def test_guesses_use_only_unseen_ranks_and_respect_the_floors() -> None:
     unseen = [1, 1, 2, 5, 5, 9, 10, 10, 11, 12, 13, 13]
     guesses = _two_seat_guesses(unseen, (6, 1), (3, 2), [3, 4], samples=32, seed=4)
-    assert len(guesses) == 32
+    # Fewer rank combinations fit than 32: each is listed once, with its weight.
+    assert 0 < len(guesses) < 32
+    assert len({tuple(hands[0]) for hands, _ in guesses}) == len(guesses)
     pool = Counter(unseen)
     for hands, weight in guesses:
         assert weight > 0
@@ -56,6 +58,19 @@ def test_one_card_held_is_listed_exactly_by_its_chance() -> None:
     # Two fives and one ten unseen: the five is twice as likely.
     guesses = _two_seat_guesses([5, 5, 10], (1, 1), (1, 2), [2, 3], samples=8, seed=1)
     assert sorted((hands[0], weight) for hands, weight in guesses) == [([5], 2.0), ([10], 1.0)]
+
+
+def test_more_combinations_than_samples_are_drawn_by_their_exact_weights() -> None:
+    # Four cards from four of each rank ace to nine and sixteen tens (over 1,000 rank
+    # combinations): 64 picked, in proportion to how many ways each is dealt (no keep model
+    # here), so tens come about four times as often as aces.
+    unseen = [rank for rank in range(1, 10) for _ in range(4)] + [10] * 16
+    guesses = _two_seat_guesses(unseen, (1, 1), (4, 4), [2, 3, 4, 5], samples=64, seed=2)
+    assert len(guesses) == 64
+    assert all(weight == 1.0 for _, weight in guesses)
+    tens = sum(hands[0].count(10) for hands, _ in guesses)
+    aces = sum(hands[0].count(1) for hands, _ in guesses)
+    assert tens > 2 * aces
 
 
 def test_the_same_seed_gives_the_same_guesses_from_a_view() -> None:

@@ -1,10 +1,10 @@
 """Where the computer's slow decisions are made: a worker process, off the event loop.
 
 A level that thinks at length (``expert``: each card it may play is played out to the end
-against 128 guessed hands; p99 about 16 ms a decision, and it may play several cards in a row
-after a go) would hold the event loop, and every other game's clicks with it, for as long as it
-thinks. In a worker process it thinks beside the loop, which only waits on a pipe (and on a
-machine with a second core, not even for the CPU).
+against a few hundred guessed hands; p99 some tens of ms a decision, and it may play several
+cards in a row after a go) would hold the event loop, and every other game's clicks with it,
+for as long as it thinks. In a worker process it thinks beside the loop, which only waits on
+a pipe (and on a machine with a second core, not even for the CPU).
 
 A player decides from its seat's view alone (the contract of :mod:`engine.players`), which
 pickles small (about 550 bytes, the game's rules in it), and from a seed drawn from the
