@@ -279,8 +279,9 @@ def _judge(
         # the game's end counting only for them (the expert's own play values a win at 100
         # points, which no reader takes for "points expected to peg").
         outcome = endgame_outcome(view)
-        measure = outcome if outcome is not None else pegged_points(view)
-        values = play_values(view, rng, samples=samples, outcome=measure)
+        values = play_values(
+            view, rng, samples=samples, outcome=pegged_points(view), per_guess=outcome
+        )
         by_rank = {c.rank: value for c, value in values}
         best_card, best_value = max(values, key=lambda pair: pair[1])
         return Decision(

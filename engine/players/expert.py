@@ -3,14 +3,16 @@
 * **Discard** (:mod:`engine.players.expert_discard`): the kept hand's exact average over the
   unseen starters, the crib by the role tables (the other crib cards thrown by a sensible
   opponent, suits counted) and, with two players, what the kept ranks are worth in the
-  play; near the end of a two-player game the pone, who counts first, keeps the split with
-  the best chance to win.
+  play; near the end of a two-player game, of the splits best by those, the one with the
+  best chance to win through the whole deal (:func:`engine.players.endgame.split_chance`).
 * **Play** (:mod:`engine.players.expert_play`): every card it may play is played out to the
   end of the play against :data:`SAMPLES` guesses at the other hands (drawn to fit every
   card seen, every go said and, with two players, what a sensible opponent keeps and plays),
   and the best average wins. Near the end of a two-player game a play-out is worth the
-  chance to win from where it leaves the scores (:mod:`engine.players.win_chance`), so
-  pegging out, and keeping the opponent from pegging out, come first.
+  chance to win from where it leaves the scores, through the show (its own hand as it is,
+  the opponent's as guessed, the crib by its chances) and the next deal
+  (:mod:`engine.players.endgame`), so pegging out, and keeping the opponent from pegging
+  out, come first.
 * The role tables, the pegging table, the keep model of the guesses and the chance to win
   are the standard two-player game's (each table says the rules it holds for). In any
   other game (three players or more, five-card or seven-card cribbage) it does without
@@ -28,12 +30,12 @@ the same choice.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.players.base import crib_sign, playable
 from engine.players.deliberation import Deliberating, Deliberation, Part, Weighed, ranked
 from engine.players.discard_ev import unseen_starters
+from engine.players.endgame import play_end_chance, split_chance
 from engine.players.expert_discard import (
     ENDGAME_CANDIDATES,
     ENDGAME_NEED,
@@ -41,10 +43,10 @@ from engine.players.expert_discard import (
     Split,
     crib_weighed,
     discard_splits,
-    pone_win_chance,
 )
-from engine.players.expert_play import Outcome, play_values
-from engine.players.win_chance import holds, shown_chance
+from engine.players.expert_play import GuessOutcome, play_values
+from engine.players.pegging_ai import immediate_points
+from engine.players.win_chance import holds
 from engine.views import SeatView
 
 __all__ = ["CROWDED_HANDS", "CROWDED_SAMPLES", "SAMPLES", "ExpertPlayer", "endgame_outcome"]
@@ -70,24 +72,15 @@ def _needs(view: SeatView) -> tuple[int, int] | None:
     return needs if min(needs) <= ENDGAME_NEED else None
 
 
-def endgame_outcome(view: SeatView) -> Outcome | None:
-    """Near the end of a two-player game: a play-out's worth is the chance to win from the
-    scores it leaves (1 for pegging out, 0 for the opponent pegging out). None otherwise."""
+def endgame_outcome(view: SeatView) -> GuessOutcome | None:
+    """Near the end of a two-player game: what a play-out against a guess is worth is the
+    chance to win from the scores it leaves, through the show and the next deal, with the
+    seat's own hand, the guessed hand and the crib's chances
+    (:func:`engine.players.endgame.play_end_chance`; 1 for pegging out, 0 for the opponent
+    pegging out). None otherwise."""
     if not holds(view.rules) or _needs(view) is None:
         return None
-    dealer_side = view.sides[view.dealer]
-    pone_side = 1 - dealer_side
-    mine = view.sides[view.seat]
-    dealer_needs = view.target - view.scores[dealer_side]
-    pone_needs = view.target - view.scores[pone_side]
-
-    def outcome(points: Sequence[int], winner: int) -> float:
-        if winner >= 0:
-            return 1.0 if winner == mine else 0.0
-        chance = shown_chance(dealer_needs - points[dealer_side], pone_needs - points[pone_side])
-        return chance if mine == dealer_side else 1.0 - chance
-
-    return outcome
+    return play_end_chance(view)
 
 
 class ExpertPlayer(Deliberating):
@@ -106,16 +99,20 @@ class ExpertPlayer(Deliberating):
         sign = crib_sign(view, view.seat)
         splits = discard_splits(view.hand, view.discard_count, crib_sign=sign, rules=view.rules)
         needs = _needs(view)
-        if needs is None or not holds(view.rules) or sign > 0:
-            # The dealer keeps to points: weighing its hand and crib by the chance to win
-            # measured slightly worse than the points (the crib's spread is not modelled).
+        if needs is None or not holds(view.rules):
             return ranked([_weighed(split, split.total, view) for split in splits], "points")
         unseen = unseen_starters(view.hand)
         chances = [
             _weighed(
                 split,
-                pone_win_chance(
-                    split, unseen, my_needs=needs[0], their_needs=needs[1], rules=view.rules
+                split_chance(
+                    split,
+                    view.hand,
+                    unseen,
+                    dealer=sign > 0,
+                    my_needs=needs[0],
+                    their_needs=needs[1],
+                    rules=view.rules,
                 ),
                 view,
             )
@@ -131,12 +128,14 @@ class ExpertPlayer(Deliberating):
         return min(self.samples, CROWDED_SAMPLES) if others >= CROWDED_HANDS else self.samples
 
     def weigh_plays(self, view: SeatView, rng: random.Random) -> Deliberation[Card]:
-        """Each card (one of each rank) by its play-outs' worth (see the module)."""
+        """Each card (one of each rank) by its play-outs' worth (see the module); between
+        cards worth the same (a game won either way, say) the one that scores more now."""
         playable(view)  # refuse a view with nothing to play before valuing nothing
         outcome = endgame_outcome(view)
-        values = play_values(view, rng, samples=self.samples_for(view), outcome=outcome)
+        values = play_values(view, rng, samples=self.samples_for(view), per_guess=outcome)
         best = max(value for _, value in values)
-        chosen = next(i for i, (_, value) in enumerate(values) if value >= best - 1e-12)
+        tied = [i for i, (_, value) in enumerate(values) if value >= best - 1e-12]
+        chosen = max(tied, key=lambda i: immediate_points(view, values[i][0]))
         options = [Weighed(card, value, (("playouts", value),)) for card, value in values]
         return ranked(options, "points" if outcome is None else "chance", chosen)
 

@@ -15,11 +15,10 @@ Each split (:class:`Split`) is worth:
 The hand's value and the tables' fitness are read from the game's rules.
 
 Far from the end the best split is the one with the best ``total``. Near the end of a
-two-player game (either side needing :data:`ENDGAME_NEED` or fewer) the pone, who counts
-first, weighs the few splits with the best totals by its chance to win instead
-(:func:`pone_win_chance`): the hand likeliest to count out before the dealer can, or to
-leave the dealer short. The coach's figures are the same hand and crib values
-(:func:`coach_choices`).
+two-player game (either side needing :data:`ENDGAME_NEED` or fewer) the expert weighs the
+:data:`ENDGAME_CANDIDATES` splits with the best totals by its chance to win instead
+(:func:`engine.players.endgame.split_chance`). The coach's figures are the same hand and
+crib values (:func:`coach_choices`).
 
 The pone's six below: by the average crib alone (:func:`~engine.players.discard_ev.
 discard_choices`) it would keep J Q 10 K and throw 3 7 (4.35 to the crib against 3.57 from
@@ -37,15 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
-from engine.cards import JACK, Card
+from engine.cards import Card
 from engine.players import crib_table, role_crib
 from engine.players.discard_ev import DiscardChoice, check_split, split_places, unseen_starters
 from engine.players.fastscore import RANK, fast_show
 from engine.players.peg_table import pegging_value
-from engine.players.role_crib import load_tables, rank_crib_value, role_crib_value
-from engine.players.win_chance import counted_chance, load_table
+from engine.players.role_crib import role_crib_value
 from engine.rules import Rules
 
 __all__ = [
@@ -56,7 +53,6 @@ __all__ = [
     "coach_choices",
     "crib_weighed",
     "discard_splits",
-    "pone_win_chance",
 ]
 
 #: How much of the pegging table's value a split gets.
@@ -127,61 +123,6 @@ def discard_splits(
             )
         )
     return sorted(splits, key=lambda split: -split.total)
-
-
-@cache
-def _pegging_averages() -> tuple[float, float]:
-    """The dealer's and the pone's average pegging in the win-chance tallies."""
-    tallies = load_table()["tallies"]["play"]
-    deals = dealer = pone = 0
-    for key, count in tallies.items():
-        x, y = (int(part) for part in key.split(","))
-        dealer += x * count
-        pone += y * count
-        deals += count
-    return dealer / deals, pone / deals
-
-
-@cache
-def _usual_crib() -> float:
-    """What the dealer's crib is worth from the throws a sensible pone makes, on average:
-    the baseline a pone's throw is measured against."""
-    throws = load_tables()["throws"]["pone"]
-    total = 0.0
-    for key, chance in throws.items():
-        low, high = (int(part) for part in key.split("-"))
-        total += chance * rank_crib_value(low, high, dealer=False)
-    return total
-
-
-def pone_win_chance(
-    split: Split, unseen: Sequence[int], *, my_needs: int, their_needs: int, rules: Rules
-) -> float:
-    """The pone's chance to win with this split (two players, where the win-chance tables
-    hold for ``rules``), as the deal scores it: the starter (a jack is the dealer's heels),
-    the play (each side's average pegging, moved by this hand's pegging value), then my
-    hand, counted first: out, or the dealer needs what is left with my throw in its crib
-    (:func:`engine.players.win_chance.counted_chance`). ``unseen`` are the starters, in the
-    order of ``split.points``.
-    """
-    heels = rules.points.heels
-    dealer_peg, pone_peg = _pegging_averages()
-    shift = split.pegging - (pone_peg - dealer_peg)
-    mine_after_play = round(my_needs - pone_peg - shift / 2)
-    extra_crib = -split.crib - _usual_crib()
-    won = 0.0
-    for starter, points in zip(unseen, split.points, strict=True):
-        theirs = their_needs - (heels if RANK[starter] == JACK else 0)
-        if theirs <= 0:
-            continue
-        if mine_after_play <= 0 or points >= mine_after_play:
-            won += 1.0
-            continue
-        theirs_after_play = round(theirs - dealer_peg + shift / 2 - extra_crib)
-        if theirs_after_play <= 0:
-            continue
-        won += 1.0 - counted_chance(theirs_after_play, mine_after_play - points)
-    return won / len(split.points)
 
 
 def crib_weighed(rules: Rules, discard_count: int) -> bool:

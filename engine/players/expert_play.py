@@ -6,9 +6,9 @@ play simulated with every seat following the club player's rules of thumb
 (:meth:`engine.players.playout.Finisher.finish`). Every guess is used for every candidate, so
 the candidates are compared on the same hands (and played out by the game's rules). A
 candidate's value is the weighted average, over the guesses, of what its play-out is worth
-(:data:`Outcome`): by default the points my side pegs less the points the others peg (with
-three sides, less their average), and the game's end when a side reaches the target during
-the play.
+(:data:`Outcome`, or one per guess, :data:`GuessOutcome`): by default the points my side pegs
+less the points the others peg (with three sides, less their average), and the game's end
+when a side reaches the target during the play.
 """
 
 from __future__ import annotations
@@ -23,11 +23,14 @@ from engine.players.play_history import view_history
 from engine.players.playout import finisher
 from engine.views import SeatView
 
-__all__ = ["Outcome", "net_points", "pegged_points", "play_values"]
+__all__ = ["GuessOutcome", "Outcome", "net_points", "pegged_points", "play_values"]
 
 #: What a play-out is worth to the seat: given the points each side pegged and the side that
 #: reached the target (-1 for none).
 Outcome = Callable[[Sequence[int], int], float]
+#: The :data:`Outcome` of the play-outs against one guess at the hands (the ranks each seat
+#: holds), for values that depend on the hands guessed as well as on the points.
+GuessOutcome = Callable[[Sequence[Sequence[int]]], Outcome]
 #: The value of winning the game in the play, in points (and minus it for losing).
 GAME_POINTS = 100.0
 
@@ -66,14 +69,17 @@ def play_values(
     *,
     samples: int,
     outcome: Outcome | None = None,
+    per_guess: GuessOutcome | None = None,
 ) -> list[tuple[Card, float]]:
-    """Each playable card (one of each rank) with its average play-out value."""
+    """Each playable card (one of each rank) with its average play-out value: by
+    ``per_guess`` when given (the outcome of each guess), else by ``outcome`` (by default
+    :func:`net_points`)."""
     cards: dict[int, Card] = {}
     for card in sorted(view.playable, key=Card.sort_key):
         cards.setdefault(card.rank, card)
     if len(cards) == 1:
         return [(card, 0.0) for card in cards.values()]
-    value_of = outcome if outcome is not None else net_points(view)
+    plain = outcome if outcome is not None else net_points(view)
     guesses = view_guesses(view, view_history(view), samples, rng)
     me = view.seat
     sides = view.sides
@@ -88,6 +94,7 @@ def play_values(
     weight_sum = 0.0
     for hands, weight in guesses:
         weight_sum += weight
+        value_of = plain if per_guess is None else per_guess(hands)
         for rank in cards:
             played = [hand[:] for hand in hands]
             played[me].remove(rank)

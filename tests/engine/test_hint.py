@@ -115,7 +115,11 @@ def test_a_play_hint_says_the_points_now_and_what_it_gives_nothing_to_score_on()
 
 
 def test_a_play_that_pegs_out_says_it_is_the_game() -> None:
-    view = play_view("4C 10D", "9D 2C", theirs_played="9D 2C", scores=(100, 119))
+    # A whole hand of four kept (two played before the go): near the end the expert counts
+    # its own hand into the chance to win.
+    view = play_view(
+        "4C 10D", "9D 2C", theirs_played="9D 2C", mine_played="KH 6H", scores=(100, 119)
+    )
     assert (
         hint(EXPERT, view, random.Random(1)).line == "play 4♣: fifteen for 2, and that's the game"
     )
