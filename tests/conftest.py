@@ -152,6 +152,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config, "workerinput", None) is None:
         # The run's main process (or the only one): the folder its workers share.
         config.stash[_folder_key] = tempfile.mkdtemp(prefix="crib-tests-")
+        _share_bytecode(Path(config.stash[_folder_key]) / "bytecode")
+
+
+def _share_bytecode(folder: Path) -> None:
+    """Where the environment says to write no bytecode beside the sources
+    (``PYTHONDONTWRITEBYTECODE``, as in the project's containers), the run's processes keep
+    it in its shared folder instead (``PYTHONPYCACHEPREFIX``, gone with the folder): else
+    each of the run's thousand or so Python processes (six workers, every bot started) compiled
+    the project again, 0.2 s of a bot start's 0.7 s of CPU and 8 s of a worker's collection.
+    The workers and every process started from them inherit it; this process, started
+    already, caches what it imports from now on (a run in one process: its test modules)."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(folder)
+    sys.dont_write_bytecode = False
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
