@@ -47,6 +47,15 @@ def _unique(error: asyncpg.UniqueViolationError) -> UniqueViolation:
     return UniqueViolation(error.constraint_name or "")
 
 
+async def _as_it_is(connection: asyncpg.Connection) -> None:
+    """A connection given back to the pool goes back as it is. asyncpg's default sends a reset
+    query first (unlock advisory locks, close cursors, unlisten, reset settings: a round trip
+    for every read and every transaction) for state the bot never leaves on a pooled
+    connection: its locks are the transaction's own, its cursors none, it listens on a
+    connection of its own (:meth:`PostgresDatabase.listen`) and sets nothing. asyncpg still
+    rolls back a transaction left open, whatever this does."""
+
+
 def _changed(status: str) -> int:
     """The number of rows a command changed, from its tag ("UPDATE 1", "INSERT 0 1")."""
     last = status.rsplit(" ", 1)[-1]
@@ -149,7 +158,9 @@ class PostgresDatabase:
         async def note(connection: asyncpg.Connection) -> None:
             own.add(connection.get_server_pid())
 
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, init=note)
+        pool = await asyncpg.create_pool(
+            url, min_size=POOL_MIN, max_size=POOL_MAX, init=note, reset=_as_it_is
+        )
         assert pool is not None  # create_pool returns the pool once it is awaited
         database = cls(pool, url)
         database._own = own
