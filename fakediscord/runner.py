@@ -23,6 +23,7 @@ from typing import Any
 
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.server import FakeDiscord
+from fakediscord.warm import WarmProcess, WarmStarts
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: The longest line of a bot's output read whole (bytes).
@@ -194,9 +195,13 @@ class BotProcess(RunningBot):
         cwd: str | os.PathLike[str] | None = None,
         ready_timeout: float = 60.0,
         ready_text: str | None = None,
+        warm: WarmStarts | None = None,
     ) -> None:
         super().__init__(fd)
         self.args = list(args)
+        #: What forks the process from one that imported the bot already, when it can
+        #: (fakediscord.warm); else, and when None, the process is started cold.
+        self.warm = warm
         #: A SQLite file's path, or a ``postgresql://`` URL (passed as DATABASE_URL).
         self.database = database
         self.dev_guild = dev_guild
@@ -205,7 +210,7 @@ class BotProcess(RunningBot):
         self.ready_timeout = ready_timeout
         self.ready_text = re.compile(ready_text) if ready_text else None
         self.output: list[str] = []
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | WarmProcess | None = None
         self._reader: asyncio.Task[None] | None = None
         self._traceback: list[str] | None = None
 
@@ -272,18 +277,7 @@ class BotProcess(RunningBot):
         self._stopping = False
         before = self.fd.gateway.identify_count
         mark = len(self.output)
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            *self.args,
-            env=self.environment(),
-            cwd=str(self.cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            # A line of any length is read whole (asyncio's 64 KiB default made a long one
-            # stop the reading, and with it the run, with LimitOverrunError).
-            limit=LINE_LIMIT,
-        )
+        self.proc = await self._spawn()
         self._reader = asyncio.create_task(self._read())
         if self._remove_check is None and self.watched:
             self._remove_check = self.fd.add_health_check(self.problem)
@@ -294,6 +288,25 @@ class BotProcess(RunningBot):
                 lambda: any(pattern.search(line) for line in self.output[mark:]),
                 timeout=self.ready_timeout,
             )
+
+    async def _spawn(self) -> asyncio.subprocess.Process | WarmProcess:
+        env = self.environment()
+        if self.warm is not None and self.warm.serves(self.args, env, self.cwd):
+            warm = await self.warm.start(self.args, env, self.cwd, LINE_LIMIT)
+            if warm is not None:
+                return warm
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            *self.args,
+            env=env,
+            cwd=str(self.cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            # A line of any length is read whole (asyncio's 64 KiB default made a long one
+            # stop the reading, and with it the run, with LimitOverrunError).
+            limit=LINE_LIMIT,
+        )
 
     async def stop(self, timeout: float = 20.0) -> None:
         """Interrupt the process (SIGINT, as Ctrl-C), then kill it if it lingers (the bot gives
@@ -341,10 +354,12 @@ class BotProcess(RunningBot):
 
 
 class BotLauncher:
-    """Starts bots against one emulator and stops them all when the test ends."""
+    """Starts bots against one emulator and stops them all when the test ends (processes warm
+    through ``warm`` when it can start them so)."""
 
-    def __init__(self, fd: FakeDiscord) -> None:
+    def __init__(self, fd: FakeDiscord, warm: WarmStarts | None = None) -> None:
         self.fd = fd
+        self.warm = warm
         self.bots: list[RunningBot] = []
 
     async def in_process(self, factory: Callable[[], Any], **options: Any) -> InProcessBot:
@@ -356,6 +371,7 @@ class BotLauncher:
 
     async def process(self, args: Sequence[str] = ("-m", "bot"), **options: Any) -> BotProcess:
         """Start `python <args>` as a process pointed at the emulator (see `BotProcess`)."""
+        options.setdefault("warm", self.warm)
         bot = BotProcess(self.fd, args, **options)
         self.bots.append(bot)
         await bot.start()

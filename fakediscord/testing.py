@@ -22,13 +22,14 @@ fails, the last lines each bot process printed are shown with it (what it was do
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Generator, Iterator
 
 import pytest
 
 from fakediscord.latency import Latency
-from fakediscord.runner import BotLauncher, BotProcess, InProcessBot, RunningBot
+from fakediscord.runner import REPO_ROOT, BotLauncher, BotProcess, InProcessBot, RunningBot
 from fakediscord.server import FakeDiscord
+from fakediscord.warm import WarmStarts
 
 __all__ = ["BotLauncher", "BotProcess", "InProcessBot", "RunningBot", "bots", "fake_discord"]
 
@@ -115,12 +116,26 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         )
 
 
+#: What ``python -m bot`` imports before it runs the bot (what its ``__main__`` imports, and
+#: what that imports to run it): a warm start forks a process that imported them already.
+BOT_IMPORTS = ("bot.early_stop", "bot.settings", "bot.discord.launch")
+
+
+@pytest.fixture(scope="session")
+def warm_starts() -> Iterator[WarmStarts]:
+    """This test process's warm starts of ``python -m bot`` (fakediscord.warm)."""
+    starts = WarmStarts("bot", BOT_IMPORTS, REPO_ROOT)
+    yield starts
+    starts.close()
+
+
 @pytest.fixture
 async def bots(
-    fake_discord: FakeDiscord, request: pytest.FixtureRequest
+    fake_discord: FakeDiscord, request: pytest.FixtureRequest, warm_starts: WarmStarts
 ) -> AsyncIterator[BotLauncher]:
-    """Start bots against `fake_discord`; the test fails if one logged an error or died."""
-    launcher = BotLauncher(fake_discord)
+    """Start bots against `fake_discord` (processes warm: `warm_starts`); the test fails if
+    one logged an error or died."""
+    launcher = BotLauncher(fake_discord, warm_starts)
     yield launcher
     if request.node.stash.get(_failed, False):
         for number, bot in enumerate(launcher.bots, 1):

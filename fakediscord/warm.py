@@ -1,0 +1,271 @@
+"""Bot processes started warm: forked from a process that has imported the bot already.
+
+A ``python -m bot`` start spends most of its CPU importing (discord.py, aiohttp and the bot's
+own modules: about 0.5 s of a start's 0.7 s on the 2-core test machine), and the end-to-end
+tests start several hundred bots. :class:`WarmStarts` keeps one process per test process (a
+zygote) that has imported what ``python -m bot`` imports, and forks a child for each start: the
+child takes the start's environment, folder, arguments and output pipe, and runs the module as
+the interpreter runs ``-m`` (:func:`runpy.run_module` as ``__main__``, ``sys.path[0]`` the
+folder), so the bot runs as it runs started cold, from its first line on. A start it cannot
+make the same is left to a cold start (:meth:`WarmStarts.serves`): other arguments, another
+folder, or other Python settings (``PYTHON*``, ``LANG``, ``LC_*``: another ``PYTHONPATH`` is
+another release's code).
+
+The zygote has no threads and no event loop; its garbage collector is off while it imports and
+what it imported is frozen before it forks (:func:`gc.freeze`, as Python's documentation
+advises for a process that forks without exec: a child's collections neither scan nor copy
+those pages). It is its children's parent, so it reaps each and writes its exit status to a
+pipe of that start's own; :class:`WarmProcess` reads it, and gives a
+:class:`~fakediscord.runner.BotProcess` the rest of what ``asyncio.subprocess.Process`` gives
+(pid, returncode, signals, wait, stdout).
+
+This file is run as a script for the zygote (``python warm.py FD MODULE...``) and imports only
+the standard library, so that the bots forked from it hold nothing the bot would not import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import importlib
+import json
+import os
+import runpy
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["COLD_ENV", "WarmProcess", "WarmStarts"]
+
+#: Set (to anything), every bot process is started cold, as ``python -m bot`` (to compare).
+COLD_ENV = "FAKEDISCORD_COLD_STARTS"
+#: The largest message between a test process and its zygote (a start's environment).
+_MESSAGE = 1 << 20
+
+
+def _settings(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables that shape the interpreter itself, which a fork cannot take on."""
+    return {k: v for k, v in env.items() if k.startswith(("PYTHON", "LC_")) or k == "LANG"}
+
+
+class WarmProcess:
+    """A bot forked by the zygote, seen from the test process (as asyncio's ``Process``)."""
+
+    def __init__(self, pid: int, stdout: asyncio.StreamReader, status: int) -> None:
+        self.pid = pid
+        self.stdout = stdout
+        self.returncode: int | None = None
+        self._loop = asyncio.get_running_loop()
+        self._exited: asyncio.Future[int] = self._loop.create_future()
+        self._status = status
+        self._loop.add_reader(status, self._read_status)
+
+    def _read_status(self) -> None:
+        """The zygote wrote the exit status (or died: then the status is unknown, -1)."""
+        data = os.read(self._status, 64)
+        self._loop.remove_reader(self._status)
+        os.close(self._status)
+        self.returncode = int(data) if data.strip() else -1
+        if not self._exited.done():
+            self._exited.set_result(self.returncode)
+
+    def send_signal(self, signum: int) -> None:
+        """Send ``signum`` unless the process has exited."""
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signum)
+
+    def terminate(self) -> None:
+        """SIGTERM."""
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """SIGKILL."""
+        self.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        """Wait for the process to exit; its exit status (minus the signal that ended it)."""
+        return await asyncio.shield(self._exited)
+
+
+class WarmStarts:
+    """Starts ``python -m <module>`` in ``folder`` by forking a zygote that imported
+    ``preload`` already (started at the first start it serves, with that start's environment;
+    one per test process, for the whole session)."""
+
+    def __init__(self, module: str, preload: Sequence[str], folder: str | os.PathLike[str]) -> None:
+        self.module = module
+        self.preload = list(preload)
+        self.folder = Path(folder).resolve()
+        self._control: socket.socket | None = None
+        self._zygote: subprocess.Popen[bytes] | None = None
+        self._settings: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._broken = bool(os.environ.get(COLD_ENV))
+
+    def serves(
+        self, args: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str]
+    ) -> bool:
+        """Whether a start with these arguments, environment and folder runs warm."""
+        if self._broken or list(args[:2]) != ["-m", self.module]:
+            return False
+        if Path(cwd).resolve() != self.folder:
+            return False
+        return self._zygote is None or _settings(env) == self._settings
+
+    async def start(
+        self, args: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str], limit: int
+    ) -> WarmProcess | None:
+        """Fork a bot for this start (None: the zygote could not; start it cold)."""
+        out_read, out_write = os.pipe()
+        status_read, status_write = os.pipe()
+        request = {"args": list(args[1:]), "env": dict(env), "cwd": str(cwd)}
+        try:
+            pid = await asyncio.to_thread(self._fork, request, cwd, out_write, status_write)
+        finally:
+            os.close(out_write)
+            os.close(status_write)
+        if pid is None:
+            os.close(out_read)
+            os.close(status_read)
+            return None
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=limit, loop=loop)
+        # The transport owns the pipe from here, and closes it at its end.
+        pipe = open(out_read, "rb", 0)  # noqa: SIM115
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
+        return WarmProcess(pid, reader, status_read)
+
+    def _fork(
+        self, request: dict[str, Any], cwd: str | os.PathLike[str], out: int, status: int
+    ) -> int | None:
+        with self._lock:
+            try:
+                if self._control is None:
+                    self._start_zygote(request["env"], cwd)
+                assert self._control is not None
+                socket.send_fds(self._control, [json.dumps(request).encode()], [out, status])
+                answer = json.loads(self._control.recv(_MESSAGE) or b"{}")
+            except (OSError, ValueError, RuntimeError):
+                answer = {}
+            if "pid" not in answer:
+                self._broken = True  # the rest of the session starts cold
+                return None
+            return int(answer["pid"])
+
+    def _start_zygote(self, env: Mapping[str, str], cwd: str | os.PathLike[str]) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self._zygote = subprocess.Popen(
+                [sys.executable, __file__, str(theirs.fileno()), *self.preload],
+                env=dict(env),
+                cwd=cwd,
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        self._control = ours
+        self._settings = _settings(env)
+        ready = ours.recv(_MESSAGE)
+        if ready != b"ready":
+            raise RuntimeError(f"the warm bot process did not start: {ready.decode()}")
+
+    def close(self) -> None:
+        """Stop the zygote (the bots it started are the tests' to stop)."""
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        if self._zygote is not None:
+            try:
+                self._zygote.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._zygote.kill()
+                self._zygote.wait()
+            self._zygote = None
+
+
+# The zygote: what runs in ``python warm.py FD MODULE...``.
+
+
+def _zygote(control: socket.socket, preload: Sequence[str]) -> dict[str, Any] | None:
+    """Import ``preload``, then fork a child for each request until the test process goes.
+    Returns in a child only, with its request (None in the zygote, once it is done)."""
+    gc.disable()
+    try:
+        for name in preload:
+            importlib.import_module(name)
+    except BaseException:
+        control.send(traceback.format_exc().encode()[-60_000:])
+        return None
+    gc.freeze()
+    control.send(b"ready")
+    children: dict[int, tuple[int, int]] = {}  # pidfd -> (pid, status pipe)
+    with selectors.DefaultSelector() as selector:
+        selector.register(control, selectors.EVENT_READ)
+        while True:
+            for key, _ in selector.select():
+                if key.fileobj is control:
+                    message, fds, _flags, _address = socket.recv_fds(control, _MESSAGE, 2)
+                    if not message:
+                        return None  # the test process is gone
+                    out, status = fds
+                    pid = os.fork()
+                    if pid == 0:  # the child (the selector is closed as the block ends)
+                        control.close()
+                        for pidfd, (_pid, kept) in children.items():
+                            os.close(pidfd)
+                            os.close(kept)
+                        os.close(status)
+                        request: dict[str, Any] = json.loads(message)
+                        request["out"] = out
+                        return request
+                    os.close(out)
+                    pidfd = os.pidfd_open(pid)
+                    children[pidfd] = (pid, status)
+                    selector.register(pidfd, selectors.EVENT_READ)
+                    control.send(json.dumps({"pid": pid}).encode())
+                else:
+                    pidfd = int(key.fd)
+                    pid, status = children.pop(pidfd)
+                    selector.unregister(pidfd)
+                    os.close(pidfd)
+                    _, code = os.waitpid(pid, 0)
+                    os.write(status, f"{os.waitstatus_to_exitcode(code)}\n".encode())
+                    os.close(status)
+
+
+def _run(request: dict[str, Any]) -> None:
+    """In a forked child: become ``python -m <module> <args>`` with the request's standard
+    streams, folder and environment, and run it (its exit is the interpreter's, as cold)."""
+    out = request["out"]
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(out)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    gc.enable()
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.path[0] = os.getcwd()
+    module, *rest = request["args"]
+    sys.argv = ["-m", *rest]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    # As ``python -m`` has it: the folder first on the path (not this script's).
+    sys.path[0] = os.getcwd()
+    _request = _zygote(socket.socket(fileno=int(sys.argv[1])), sys.argv[2:])
+    if _request is not None:
+        _run(_request)

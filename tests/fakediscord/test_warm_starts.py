@@ -1,0 +1,154 @@
+"""Warm starts (fakediscord.warm): a process forked from one that imported the module already
+runs as the same module started cold does, and the end-to-end bots are started so."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from fakediscord import FakeDiscord
+from fakediscord.runner import BotLauncher
+from fakediscord.warm import COLD_ENV, WarmProcess, WarmStarts
+from tests.helpers.migrated import copy_migrated_sqlite
+
+#: A module that says what it sees as it runs, then exits with the status it is given (or
+#: waits for a signal).
+PROBE = """
+import json, os, signal, sys
+import probe.heavy
+print(json.dumps({
+    "name": __name__,
+    "argv": sys.argv,
+    "path0": sys.path[0],
+    "cwd": os.getcwd(),
+    "setting": os.environ.get("PROBE_SETTING"),
+    "stdin": sys.stdin.read(),
+    "state": probe.heavy.STATE,
+}), flush=True)
+print("and on stderr", file=sys.stderr, flush=True)
+probe.heavy.STATE.append("ran")
+if sys.argv[1] == "wait":
+    signal.pause()
+sys.exit(int(sys.argv[1]))
+"""
+
+
+def _probe(folder: Path) -> Path:
+    package = folder / "probe"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "heavy.py").write_text("STATE = []\nSTATE.append('imported')\n")
+    (package / "__main__.py").write_text(textwrap.dedent(PROBE))
+    return folder
+
+
+def _env(folder: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(folder), "PROBE_SETTING": "given"}
+
+
+async def _cold(folder: Path, *args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "probe",
+        *args,
+        env=_env(folder),
+        cwd=folder,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+
+
+async def _warm(starts: WarmStarts, folder: Path, *args: str) -> WarmProcess:
+    assert starts.serves(["-m", "probe", *args], _env(folder), folder)
+    process = await starts.start(["-m", "probe", *args], _env(folder), folder, 1 << 16)
+    assert process is not None
+    return process
+
+
+async def _said(process: asyncio.subprocess.Process | WarmProcess) -> tuple[list[str], int]:
+    assert process.stdout is not None
+    lines = [line.decode().rstrip("\n") async for line in process.stdout]
+    return lines, await process.wait()
+
+
+async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> None:
+    """Its name, arguments, path, folder, environment, standard streams and exit status are
+    those of ``python -m`` started cold; its module state is its own (the zygote's imports
+    run once, before any start, and no start's changes reach the next)."""
+    folder = _probe(tmp_path)
+    starts = WarmStarts("probe", ["probe.heavy"], folder)
+    try:
+        cold = await _said(await _cold(folder, "3"))
+        warm = await _said(await _warm(starts, folder, "3"))
+        again = await _said(await _warm(starts, folder, "4"))
+    finally:
+        starts.close()
+    assert cold == warm and cold[1] == 3
+    facts = json.loads(cold[0][0])
+    assert facts["name"] == "__main__" and facts["argv"] == [str(folder / "probe/__main__.py"), "3"]
+    assert facts["path0"] == facts["cwd"] == str(folder) and facts["setting"] == "given"
+    assert facts["stdin"] == "" and facts["state"] == ["imported"]
+    assert cold[0][1] == "and on stderr"
+    assert again[1] == 4 and json.loads(again[0][0])["state"] == ["imported"]
+
+
+async def test_a_warm_process_is_signalled_and_waited_for_as_a_cold_one(tmp_path: Path) -> None:
+    folder = _probe(tmp_path)
+    starts = WarmStarts("probe", ["probe.heavy"], folder)
+    try:
+        for process in (await _cold(folder, "wait"), await _warm(starts, folder, "wait")):
+            assert process.stdout is not None
+            await process.stdout.readline()  # it runs
+            assert process.returncode is None
+            process.terminate()
+            assert await process.wait() == -signal.SIGTERM == process.returncode
+    finally:
+        starts.close()
+
+
+async def test_what_a_fork_cannot_be_is_started_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another module or folder is not served; once the zygote runs, neither is a start with
+    other Python settings than its own (another PYTHONPATH is other code); nor any when the
+    environment asks for cold starts."""
+    folder = _probe(tmp_path)
+    starts = WarmStarts("probe", ["probe.heavy"], folder)
+    env = _env(folder)
+    try:
+        assert not starts.serves(["-m", "other"], env, folder)
+        assert not starts.serves(["probe.py"], env, folder)
+        assert not starts.serves(["-m", "probe"], env, tmp_path.parent)
+        assert starts.serves(["-m", "probe"], {**env, "PYTHONPATH": "/elsewhere"}, folder)
+        await _said(await _warm(starts, folder, "0"))
+        assert not starts.serves(["-m", "probe"], {**env, "PYTHONPATH": "/elsewhere"}, folder)
+        assert not starts.serves(["-m", "probe"], {**env, "PYTHONHASHSEED": "1"}, folder)
+        assert starts.serves(["-m", "probe"], {**env, "DISCORD_TOKEN": "another"}, folder)
+    finally:
+        starts.close()
+    monkeypatch.setenv(COLD_ENV, "1")
+    assert not WarmStarts("probe", [], folder).serves(["-m", "probe"], env, folder)
+
+
+async def test_the_tests_bots_start_warm(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    """``bots.process()`` forks ``python -m bot`` from this test process's zygote: a restart
+    too."""
+    guild = fake_discord.add_guild("Warm")
+    guild.add_text_channel("general")
+    database = copy_migrated_sqlite(tmp_path, tmp_path / "bot.db")
+    bot = await bots.process(database=database, dev_guild=guild.id)
+    assert isinstance(bot.proc, WarmProcess)
+    first = bot.proc.pid
+    await bot.restart()
+    assert isinstance(bot.proc, WarmProcess) and bot.proc.pid != first
