@@ -15,6 +15,7 @@ run's main process stops it at the end.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import glob
@@ -23,11 +24,14 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+
+import asyncpg
 
 from fakediscord.runner import free_port
 
@@ -54,6 +58,44 @@ def postgres_bin() -> Path:
     )
 
 
+class _Admin:
+    """One connection to a server's ``postgres`` database, kept for the process, in a thread
+    with an event loop of its own (a fixture may use it while a test's loop runs): a test's
+    new database is one statement on it, where ``psql`` cost a process of its own and a
+    server process for its connection, some 30 ms of CPU, for each of some 500 a run."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._connection: asyncpg.Connection | None = None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="postgres-admin", daemon=True
+        )
+        self._thread.start()
+
+    def execute(self, sql: str) -> None:
+        """Run ``sql`` (connecting again if the server was stopped and started since)."""
+        asyncio.run_coroutine_threadsafe(self._execute(sql), self._loop).result()
+
+    async def _execute(self, sql: str) -> None:
+        if self._connection is None or self._connection.is_closed():
+            self._connection = await asyncpg.connect(self._url)
+        await self._connection.execute(sql)
+
+    def close(self) -> None:
+        """Close the connection and stop the thread."""
+
+        async def close() -> None:
+            if self._connection is not None:
+                with contextlib.suppress(Exception):
+                    await self._connection.close(timeout=5)
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+
 @dataclass
 class PostgresServer:
     """A running throwaway cluster; :meth:`stop` (or leaving the ``with``) removes it."""
@@ -62,6 +104,7 @@ class PostgresServer:
     port: int
     bin: Path
     as_user: str | None
+    _admin: _Admin | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def start(cls) -> PostgresServer:
@@ -124,24 +167,13 @@ class PostgresServer:
         """The connection URL of a database on this server."""
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
-    def psql(self, sql: str, database: str = "postgres") -> str:
-        """Run SQL with ``psql`` (unaligned, tuples only); its output."""
-        psql = shutil.which("psql") or str(self.bin / "psql")
-        done = subprocess.run(
-            [psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", self.url(database), "-c", sql],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"psql failed: {done.stderr}")
-        return done.stdout
-
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database, empty or a copy of the database ``template`` (which nobody may be
         connected to meanwhile); its URL."""
         copied = "" if template is None else f' TEMPLATE "{template}"'
-        self.psql(f'CREATE DATABASE "{name}"{copied}')
+        if self._admin is None:
+            self._admin = _Admin(self.url())
+        self._admin.execute(f'CREATE DATABASE "{name}"{copied}')
         return self.url(name)
 
     def _start(self) -> None:
@@ -176,6 +208,9 @@ class PostgresServer:
 
     def stop(self) -> None:
         """Stop the server and remove its folder."""
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
         with contextlib.suppress(RuntimeError):
             self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
         self._remove()
