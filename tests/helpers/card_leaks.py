@@ -139,9 +139,14 @@ class _Version:
     attachments: list[Attachment]
 
 
-def _versions(message: Message) -> list[_Version]:
-    """Every state the message has had, oldest first, the current one last."""
-    found = [_Version(v.words(), v.components, v.attachments) for v in message.history]
+def _versions(message: Message, start: int = 0) -> list[_Version]:
+    """The states the message has had from the ``start``-th on (0: its first), oldest first,
+    the current one last (a message's states are its history and the current one: they count
+    ``len(message.history) + 1``). Only those are read: a message edited a hundred times is
+    looked at after each edit."""
+    if start > len(message.history):
+        return []
+    found = [_Version(v.words(), v.components, v.attachments) for v in message.history[start:]]
     found.append(_Version(message.text(), message.components, message.attachments))
     return found
 
@@ -185,11 +190,10 @@ class LeakWatch:
             seat = self.seat_of.get(user.id)
             hidden = secret(seat)
             for message in self._visible(user):
-                versions = _versions(message)
                 start = self._checked.get((user.id, message.id), 0)
-                for version in versions[start:]:
+                for version in _versions(message, start):
                     self._check_version(user, seat, hidden, message, version)
-                self._checked[(user.id, message.id)] = len(versions)
+                self._checked[(user.id, message.id)] = len(message.history) + 1
 
     def _check_version(
         self, user: User, seat: int | None, hidden: set[Card], message: Message, version: _Version
@@ -223,4 +227,4 @@ class LeakWatch:
         """Take every version shown so far as looked at (what a test checked by hand)."""
         for user in self.viewers:
             for message in self._visible(user):
-                self._checked[(user.id, message.id)] = len(_versions(message))
+                self._checked[(user.id, message.id)] = len(message.history) + 1

@@ -1,0 +1,63 @@
+"""The leak watch of the end-to-end tests (tests.helpers.card_leaks): every version of every
+message a viewer sees is looked at once, those made since the last look included."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import Card
+from fakediscord import FakeDiscord, Message
+from fakediscord.model import MessageVersion
+from tests.helpers.card_leaks import LeakWatch
+
+
+def _edit(message: Message, content: str) -> None:
+    """What the emulator does to a message an edit reaches: its state goes to its history."""
+    message.history.append(message.version())
+    message.content = content
+
+
+class _Read(MessageVersion):
+    """A version already looked at: reading its text again fails the test."""
+
+    def words(self) -> str:
+        raise AssertionError(f"a version looked at was read again: {self.content!r}")
+
+
+def _looked_at(message: Message) -> None:
+    """Mark every version in the message's history as looked at (see `_Read`)."""
+    message.history[:] = [_Read(**vars(version)) for version in message.history]
+
+
+def test_each_version_is_looked_at_once_and_a_card_in_any_is_caught() -> None:
+    fd = FakeDiscord()
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    al, bot = fd.add_user("Al"), fd.add_user("Bot")
+    guild.add_member(al)
+    watch = LeakWatch(fd, general, [al], {al.id: 0}, lambda seat, deal: set())
+    hidden = {Card.parse("5H")}
+    table = Message(1, general, bot, "Al to play")
+    general.messages.append(table)
+    watch.check(lambda seat: hidden)
+    assert watch.versions_seen == 1
+    watch.check(lambda seat: hidden)
+    assert watch.versions_seen == 1, "nothing new: nothing looked at again"
+    for turn in range(3):
+        _edit(table, f"Turn {turn}")
+    watch.check(lambda seat: hidden)
+    assert watch.versions_seen == 4, "the three edits (the first state was looked at)"
+    # Each look reads only what came since the last: the versions looked at are not turned
+    # into text again (every look read them all, quadratic in a game's edits).
+    _looked_at(table)
+    _edit(table, "Turn 3")
+    watch.check(lambda seat: hidden)
+    assert watch.versions_seen == 5
+    # A card hidden from Al, in a version an edit has already replaced, is still caught.
+    _edit(table, "Bea holds 5♥")
+    _edit(table, "Bea to play")
+    with pytest.raises(AssertionError, match="Al could see 5♥"):
+        watch.check(lambda seat: hidden)
+    watch.mark_all()
+    watch.check(lambda seat: hidden)
+    assert watch.versions_seen == 6
