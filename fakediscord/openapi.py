@@ -147,6 +147,8 @@ class Judge:
         self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
         self._operations: dict[str, list[Operation]] = {}
         self._compiled: dict[str, Callable[[Any], bool]] = {}
+        #: Each parameter schema's verdict on each value asked (see `_takes`).
+        self._taken: dict[tuple[int, str], bool] = {}
         for template, item in self.document.get("paths", {}).items():
             shared = item.get("parameters", [])
             for method, operation in item.items():
@@ -203,6 +205,16 @@ class Judge:
             self._compiled[operation.body_pointer] = fits
         return fits(body)
 
+    def _takes(self, validator: Draft202012Validator, value: str) -> bool:
+        """Whether a parameter's schema takes ``value`` from a URL in one of its readings:
+        worked out by jsonschema once per schema and value (a test's requests name the same
+        channels and messages again and again; the schemas live as long as the judge)."""
+        key = (id(validator), value)
+        taken = self._taken.get(key)
+        if taken is None:
+            taken = self._taken[key] = _any_valid(validator, _readings(value))
+        return taken
+
     def operation(self, method: str, path: str) -> tuple[Operation, dict[str, str]] | None:
         """The operation `method` `path` (without `/api/v10`) is, and its path's parameters."""
         segments = path.strip("/").split("/")
@@ -227,11 +239,11 @@ class Judge:
         tree: dict[str, Any] = {}
         for name, value in values.items():
             validator = operation.path.get(name)
-            if validator is not None and not _any_valid(validator, _readings(value)):
+            if validator is not None and not self._takes(validator, value):
                 _put(tree, [name], "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
         for name, value in query.items():
             validator = operation.query.get(name)
-            if validator is not None and not _any_valid(validator, _readings(value)):
+            if validator is not None and not self._takes(validator, value):
                 _put(tree, [name], "BASE_TYPE_INVALID", f'Value "{value}" is not valid here.')
         if operation.body is not None and body is not _NO_BODY:
             fits = self._fits(operation, body)

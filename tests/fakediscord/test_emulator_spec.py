@@ -129,8 +129,12 @@ async def test_query_and_path_parameters_are_judged(
     # A boolean query string takes any value (only True, true and 1 mean true).
     status, _ = await call(http, "GET", f"{table.posts}?limit=5&around={table.general.id}")
     assert status == 200
-    status, body = await call(http, "GET", f"{table.posts}?limit=five")
-    assert (status, body["code"]) == (400, 50035) and errors_at(body["errors"], "limit")
+    # Asked again, each value gets the same verdict (the judge remembers it per value).
+    for _ in range(2):
+        status, body = await call(http, "GET", f"{table.posts}?limit=five")
+        assert (status, body["code"]) == (400, 50035) and errors_at(body["errors"], "limit")
+        status, _ = await call(http, "GET", f"{table.posts}?limit=5")
+        assert status == 200
     status, body = await call(http, "GET", f"{table.posts}?before=yesterday")
     assert (status, body["code"]) == (400, 50035) and errors_at(body["errors"], "before")
     status, body = await call(http, "GET", "/channels/general/messages")
