@@ -8,8 +8,12 @@ child takes the start's environment, folder, arguments and output pipe, and runs
 the interpreter runs ``-m`` (:func:`runpy.run_module` as ``__main__``, ``sys.path[0]`` the
 folder), so the bot runs as it runs started cold, from its first line on. A start it cannot
 make the same is left to a cold start (:meth:`WarmStarts.serves`): other arguments, another
-folder, or other Python settings (``PYTHON*``, ``LANG``, ``LC_*``: another ``PYTHONPATH`` is
-another release's code).
+folder, or an environment that differs from the zygote's in what a process reads before its
+first line runs: the interpreter's and the C libraries' settings (``PYTHON*``: another
+``PYTHONPATH`` is another release's code; the locale, ``TZ``, the loader's, OpenSSL's), and
+every variable the zygote's imports looked up (it notes them as it imports: aiohttp's and
+Pillow's switches, ``SSLKEYLOGFILE``...). What the bot reads as it runs (its token, its
+database, Discord's address) is the start's own.
 
 The zygote has no threads and no event loop; its garbage collector is off while it imports and
 what it imported is frozen before it forks (:func:`gc.freeze`, as Python's documentation
@@ -39,7 +43,7 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +55,53 @@ COLD_ENV = "FAKEDISCORD_COLD_STARTS"
 _MESSAGE = 1 << 20
 
 
+#: Variables the interpreter and the C libraries read as a process starts (or as the zygote
+#: imports, below Python's ``os.environ``), which a fork cannot take on.
+_STARTING = ("PYTHON", "LC_", "LD_", "MALLOC_", "OPENSSL_", "SSL_CERT_")
+_STARTING_NAMES = ("LANG", "LANGUAGE", "TZ", "GLIBC_TUNABLES")
+
+
 def _settings(env: Mapping[str, str]) -> dict[str, str]:
     """The variables that shape the interpreter itself, which a fork cannot take on."""
-    return {k: v for k, v in env.items() if k.startswith(("PYTHON", "LC_")) or k == "LANG"}
+    return {k: v for k, v in env.items() if k.startswith(_STARTING) or k in _STARTING_NAMES}
+
+
+class _Noting(MutableMapping[str, str]):
+    """``os.environ`` while the zygote imports: the names looked up are noted (a module that
+    reads a variable as it is imported keeps the zygote's value in every fork)."""
+
+    def __init__(self, real: MutableMapping[str, str]) -> None:
+        self.real = real
+        self.names: set[str] = set()
+
+    def __getitem__(self, key: str) -> str:
+        self.names.add(key)
+        return self.real[key]
+
+    def __contains__(self, key: object) -> bool:
+        self.names.add(str(key))
+        return key in self.real
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.real[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.real[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.real)
+
+    def __len__(self) -> int:
+        return len(self.real)
+
+    def items(self) -> ItemsView[str, str]:
+        """Every variable: a copy of the whole environment, not a look at any one of them
+        (wsgiref's handlers keep one, for the CGI programs they run)."""
+        return self.real.items()
+
+    def copy(self) -> dict[str, str]:
+        """A plain copy, as ``os.environ.copy()``."""
+        return dict(self.real)
 
 
 class WarmProcess:
@@ -108,6 +156,8 @@ class WarmStarts:
         self._control: socket.socket | None = None
         self._zygote: subprocess.Popen[bytes] | None = None
         self._settings: dict[str, str] = {}
+        #: The variables the zygote's imports looked up, with its values (None: unset).
+        self._read: dict[str, str | None] = {}
         self._lock = threading.Lock()
         self._broken = bool(os.environ.get(COLD_ENV))
 
@@ -119,7 +169,10 @@ class WarmStarts:
             return False
         if Path(cwd).resolve() != self.folder:
             return False
-        return self._zygote is None or _settings(env) == self._settings
+        if self._zygote is None:
+            return True
+        read = all(env.get(name) == value for name, value in self._read.items())
+        return read and _settings(env) == self._settings
 
     async def start(
         self, args: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str], limit: int
@@ -176,8 +229,9 @@ class WarmStarts:
         self._control = ours
         self._settings = _settings(env)
         ready = ours.recv(_MESSAGE)
-        if ready != b"ready":
+        if not ready.startswith(b"ready "):
             raise RuntimeError(f"the warm bot process did not start: {ready.decode()}")
+        self._read = {name: env.get(name) for name in json.loads(ready[len(b"ready ") :])}
 
     def close(self) -> None:
         """Stop the zygote (the bots it started are the tests' to stop)."""
@@ -200,14 +254,19 @@ def _zygote(control: socket.socket, preload: Sequence[str]) -> dict[str, Any] | 
     """Import ``preload``, then fork a child for each request until the test process goes.
     Returns in a child only, with its request (None in the zygote, once it is done)."""
     gc.disable()
+    noting = _Noting(os.environ)
+    # Replaced, not cleared (B003): os.getenv and os.environ.get read the replacement.
+    os.environ = noting  # type: ignore[assignment]  # noqa: B003
     try:
         for name in preload:
             importlib.import_module(name)
     except BaseException:
         control.send(traceback.format_exc().encode()[-60_000:])
         return None
+    finally:
+        os.environ = noting.real  # type: ignore[assignment]  # noqa: B003
     gc.freeze()
-    control.send(b"ready")
+    control.send(b"ready " + json.dumps(sorted(noting.names)).encode())
     children: dict[int, tuple[int, int]] = {}  # pidfd -> (pid, status pipe)
     with selectors.DefaultSelector() as selector:
         selector.register(control, selectors.EVENT_READ)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import sys
@@ -14,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from fakediscord import FakeDiscord
-from fakediscord.runner import BotLauncher
+from fakediscord.runner import REPO_ROOT, BotLauncher
 from fakediscord.warm import COLD_ENV, WarmProcess, WarmStarts
 from tests.helpers.migrated import copy_migrated_sqlite
 
-#: A module that says what it sees as it runs, then exits with the status it is given (or
-#: waits for a signal).
+#: A module that says what it sees as it runs (what the process inherited or set up before
+#: its first line: signals, threads, open files, logging), then exits with the status it is
+#: given (or waits for a signal).
 PROBE = """
-import json, os, signal, sys
+import json, logging, os, signal, sys, threading
 import probe.heavy
 print(json.dumps({
     "name": __name__,
@@ -29,8 +31,15 @@ print(json.dumps({
     "path0": sys.path[0],
     "cwd": os.getcwd(),
     "setting": os.environ.get("PROBE_SETTING"),
+    "switch": probe.heavy.SWITCH,
     "stdin": sys.stdin.read(),
     "state": probe.heavy.STATE,
+    "signals": [repr(signal.getsignal(s)) for s in range(1, 32) if s not in (9, 19)],
+    "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+    "files": sorted(os.listdir("/proc/self/fd")),
+    "threads": threading.active_count(),
+    "logging": [repr(h) for h in logging.root.handlers] + [logging.root.level],
+    "buffered": [sys.stdout.line_buffering, sys.stdout.write_through, sys.stdout.encoding],
 }), flush=True)
 print("and on stderr", file=sys.stderr, flush=True)
 probe.heavy.STATE.append("ran")
@@ -44,13 +53,18 @@ def _probe(folder: Path) -> Path:
     package = folder / "probe"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "heavy.py").write_text("STATE = []\nSTATE.append('imported')\n")
+    # What the bot imports (as the tests' zygote does), and a switch read as it is imported.
+    (package / "heavy.py").write_text(
+        "import os\nimport bot.discord.launch\n"
+        "SWITCH = os.environ.get('PROBE_SWITCH')\nSTATE = []\nSTATE.append('imported')\n"
+    )
     (package / "__main__.py").write_text(textwrap.dedent(PROBE))
     return folder
 
 
 def _env(folder: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(folder), "PROBE_SETTING": "given"}
+    path = os.pathsep.join((str(folder), str(REPO_ROOT)))
+    return {**os.environ, "PYTHONPATH": path, "PROBE_SETTING": "given", "PROBE_SWITCH": "on"}
 
 
 async def _cold(folder: Path, *args: str) -> asyncio.subprocess.Process:
@@ -82,8 +96,10 @@ async def _said(process: asyncio.subprocess.Process | WarmProcess) -> tuple[list
 
 async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> None:
     """Its name, arguments, path, folder, environment, standard streams and exit status are
-    those of ``python -m`` started cold; its module state is its own (the zygote's imports
-    run once, before any start, and no start's changes reach the next)."""
+    those of ``python -m`` started cold, as are its signal handlers and blocked signals, its
+    threads, open files and logging (the zygote imported the bot: none of it starts a thread
+    or sets a handler); its module state is its own (the zygote's imports run once, before
+    any start, and no start's changes reach the next)."""
     folder = _probe(tmp_path)
     starts = WarmStarts("probe", ["probe.heavy"], folder)
     try:
@@ -96,7 +112,8 @@ async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> Non
     facts = json.loads(cold[0][0])
     assert facts["name"] == "__main__" and facts["argv"] == [str(folder / "probe/__main__.py"), "3"]
     assert facts["path0"] == facts["cwd"] == str(folder) and facts["setting"] == "given"
-    assert facts["stdin"] == "" and facts["state"] == ["imported"]
+    assert facts["stdin"] == "" and facts["state"] == ["imported"] and facts["switch"] == "on"
+    assert facts["threads"] == 1 and facts["logging"] == [logging.WARNING]
     assert cold[0][1] == "and on stderr"
     assert again[1] == 4 and json.loads(again[0][0])["state"] == ["imported"]
 
@@ -119,8 +136,9 @@ async def test_what_a_fork_cannot_be_is_started_cold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another module or folder is not served; once the zygote runs, neither is a start with
-    other Python settings than its own (another PYTHONPATH is other code); nor any when the
-    environment asks for cold starts."""
+    other Python settings than its own (another PYTHONPATH is other code), another locale or
+    time zone, or another value of a variable its imports read (PROBE_SWITCH, read as
+    probe.heavy is imported); nor any when the environment asks for cold starts."""
     folder = _probe(tmp_path)
     starts = WarmStarts("probe", ["probe.heavy"], folder)
     env = _env(folder)
@@ -132,7 +150,12 @@ async def test_what_a_fork_cannot_be_is_started_cold(
         await _said(await _warm(starts, folder, "0"))
         assert not starts.serves(["-m", "probe"], {**env, "PYTHONPATH": "/elsewhere"}, folder)
         assert not starts.serves(["-m", "probe"], {**env, "PYTHONHASHSEED": "1"}, folder)
+        assert not starts.serves(["-m", "probe"], {**env, "TZ": "Asia/Tokyo"}, folder)
+        assert not starts.serves(["-m", "probe"], {**env, "PROBE_SWITCH": "off"}, folder)
+        without = {k: v for k, v in env.items() if k != "PROBE_SWITCH"}
+        assert not starts.serves(["-m", "probe"], without, folder)
         assert starts.serves(["-m", "probe"], {**env, "DISCORD_TOKEN": "another"}, folder)
+        assert starts.serves(["-m", "probe"], {**env, "PROBE_SETTING": "another"}, folder)
     finally:
         starts.close()
     monkeypatch.setenv(COLD_ENV, "1")
