@@ -12,6 +12,7 @@ apart, and listen on ports the system hands out (fakediscord and PostgreSQL bind
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import sys
@@ -139,6 +140,24 @@ def _expected_seconds(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first (a stable sort: every process collects the same order)."""
     items.sort(key=lambda item: -_expected_seconds(item))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """No garbage collection while the tests are collected: importing every test module and
+    making 3,600 items only adds objects that live for the run, and each full collection
+    walked them all again (a third of a process's collection CPU, some 3 s of its 9, in each
+    of the run's six processes)."""
+    gc.disable()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Collect once, then set aside what collection made (:func:`gc.freeze`): the run's later
+    collections walk only what the tests make."""
+    gc.collect()
+    gc.freeze()
+    gc.enable()
 
 
 def _shared_folder(config: pytest.Config) -> Path:
