@@ -118,7 +118,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 #: What ``python -m bot`` imports before it runs the bot (what its ``__main__`` imports, and
 #: what that imports to run it): a warm start forks a process that imported them already.
-BOT_IMPORTS = ("bot.early_stop", "bot.settings", "bot.discord.launch")
+BOT_IMPORTS = ("bot.early_stop", "bot.settings", "bot.launch")
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ import pytest
 
 from fakediscord import FakeDiscord
 from fakediscord.runner import REPO_ROOT, BotLauncher
+from fakediscord.testing import BOT_IMPORTS
 from fakediscord.warm import COLD_ENV, WarmProcess, WarmStarts
 from tests.helpers.migrated import copy_migrated_sqlite
 
@@ -54,8 +55,9 @@ def _probe(folder: Path) -> Path:
     package.mkdir()
     (package / "__init__.py").write_text("")
     # What the bot imports (as the tests' zygote does), and a switch read as it is imported.
+    imports = "".join(f"import {name}\n" for name in BOT_IMPORTS)
     (package / "heavy.py").write_text(
-        "import os\nimport bot.discord.launch\n"
+        f"import os\n{imports}"
         "SWITCH = os.environ.get('PROBE_SWITCH')\nSTATE = []\nSTATE.append('imported')\n"
     )
     (package / "__main__.py").write_text(textwrap.dedent(PROBE))
