@@ -50,7 +50,8 @@ for payload in json.load(sys.stdin):
     answered = getattr(heard, "answered", None)
     print(json.dumps(None if change is None else {
         "owner": str(change.owner), "version": change.version,
-        "key": None if answered is None else answered.key,
+        # (A key is text in releases before keys were values, a MessageKey since.)
+        "key": None if answered is None else str(answered.key),
         "digest": None if answered is None else answered.digest,
     }))
 """
