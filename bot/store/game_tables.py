@@ -493,30 +493,43 @@ class GameTables(Queries):
             lesson=lesson,
         )
         async with self._writing() as tx:
-            filled = None if fill is None else tuple(fill(lobby))
-            await seated_here(tx, channel_id, humans(filled or lobby.seats))
-            record = await _open_lobby(tx, lobby)
-            if rematch_of is not None:
-                await _replaying(tx, record, rematch_of)
-            if filled is not None:
-                # Seating the table is a change of its own (the game's next version), as it is
-                # when players join one by one.
-                record = dataclasses.replace(record, seats=filled, version=1)
-            await _insert_seats(tx, record.id, record.seats)
-            if deal is not None:
-                record = await _first_deal(tx, record, deal)
-            if record.version:
-                await tx.execute(
-                    "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
-                    (str(record.status), record.version, record.snapshot, record.id),
-                )
-            kept = None if answered is None else answered(record)
-            if kept is not None:
-                await first_answer(Owner.game(record.id), kept).run(tx)
-            if self.db.dialect is Dialect.POSTGRES:
-                # Announced to every process at commit, as every later change is (see _bump).
-                payload = f"{Owner.game(record.id)}:{record.version}:{channel_id}"
-                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+            record = await self._opened(tx, lobby, fill, deal, answered)
+        return record
+
+    async def _opened(
+        self,
+        tx: Transaction,
+        lobby: GameRecord,
+        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
+        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
+        answered: Callable[[GameRecord], AnswerKept | None] | None,
+    ) -> GameRecord:
+        """:meth:`create_game`'s rows, written in ``tx``: the lobby, its seats, its first deal
+        and the answer kept with it, announced at commit on PostgreSQL."""
+        filled = None if fill is None else tuple(fill(lobby))
+        await seated_here(tx, lobby.channel_id, humans(filled or lobby.seats))
+        record = await _open_lobby(tx, lobby)
+        if lobby.rematch_of is not None:
+            await _replaying(tx, record, lobby.rematch_of)
+        if filled is not None:
+            # Seating the table is a change of its own (the game's next version), as it is
+            # when players join one by one.
+            record = dataclasses.replace(record, seats=filled, version=1)
+        await _insert_seats(tx, record.id, record.seats)
+        if deal is not None:
+            record = await _first_deal(tx, record, deal)
+        if record.version:
+            await tx.execute(
+                "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
+                (str(record.status), record.version, record.snapshot, record.id),
+            )
+        kept = None if answered is None else answered(record)
+        if kept is not None:
+            await first_answer(Owner.game(record.id), kept).run(tx)
+        if self.db.dialect is Dialect.POSTGRES:
+            # Announced to every process at commit, as every later change is (see _bump).
+            payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
+            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
         return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:
