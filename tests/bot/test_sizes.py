@@ -19,9 +19,9 @@ def oversized(source: str, name: str) -> list[str]:
     """What in ``source`` (the module ``name``) is over the sizes, one line each."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if node.end_lineno is None or not isinstance(
-            node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
-        ):
+        if not isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if node.end_lineno is None:
             continue
         lines = node.end_lineno - node.lineno + 1
         if isinstance(node, ast.ClassDef):
