@@ -17,8 +17,17 @@ from engine.views import PublicView, SeatView
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.rules import Rules
 
-__all__ = ["Player", "crib_sign", "finish", "known_cards", "playable", "unseen_cards"]
+__all__ = [
+    "Player",
+    "crib_sign",
+    "deals_alike",
+    "finish",
+    "known_cards",
+    "playable",
+    "unseen_cards",
+]
 
 
 class Player(abc.ABC):
@@ -53,6 +62,20 @@ def finish(game: Game, players: Sequence[Player], rngs: Sequence[random.Random])
 def crib_sign(view: PublicView, seat: int) -> int:
     """+1 when the dealer is on ``seat``'s side (the crib counts for it), else -1."""
     return 1 if view.sides[view.dealer] == view.sides[seat] else -1
+
+
+def deals_alike(rules: Rules, built: Rules) -> bool:
+    """Whether a table of expected values built by the rules ``built`` holds for ``rules``:
+    the same seats and shares, the same crib, every combination scored the same way (the
+    target, the counting and the end of the play may differ)."""
+    return (
+        rules.seats == built.seats
+        and rules.dealer == built.dealer
+        and rules.others == built.others
+        and rules.crib_size == built.crib_size
+        and rules.crib_from_pack == built.crib_from_pack
+        and rules.points == built.points
+    )
 
 
 def playable(view: SeatView) -> tuple[Card, ...]:

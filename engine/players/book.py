@@ -56,7 +56,7 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import PIP_VALUES, Card
-from engine.players.base import Player, crib_sign, playable
+from engine.players.base import Player, crib_sign, deals_alike, playable
 from engine.players.discard_ev import check_split, split_places, unseen_starters
 from engine.players.fastscore import fast_show, peg_scorer
 from engine.rules import Rules
@@ -134,15 +134,7 @@ _TEN = PIP_VALUES[10]
 def schell_holds(rules: Rules) -> bool:
     """Whether Schell's tables apply to a game by ``rules``: two players dealt six cards,
     each throwing two to a crib of four, scored as the standard game scores."""
-    standard = Rules.standard(2)
-    return (
-        rules.seats == standard.seats
-        and rules.dealer == standard.dealer
-        and rules.others == standard.others
-        and rules.crib_size == standard.crib_size
-        and rules.crib_from_pack == standard.crib_from_pack
-        and rules.points == standard.points
-    )
+    return deals_alike(rules, Rules.standard(2))
 
 
 def schell_crib(rank_a: int, rank_b: int, *, own: bool) -> float:

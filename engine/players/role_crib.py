@@ -80,6 +80,7 @@ from typing import Any
 
 from engine.cards import JACK
 from engine.data import shipped
+from engine.players.base import deals_alike
 from engine.players.crib_table import crib_value_of_ranks, two_key, two_keys
 from engine.players.fastscore import RANK, SUIT, card_index, fast_show
 from engine.rules import Rules
@@ -139,15 +140,7 @@ def built_for() -> Rules:
 def holds(rules: Rules) -> bool:
     """Whether the tables hold for ``rules``: two seats dealt, throwing and keeping as the
     standard two-player game does, the crib and every combination scored the same way."""
-    built = built_for()
-    return (
-        rules.seats == built.seats
-        and rules.dealer == built.dealer
-        and rules.others == built.others
-        and rules.crib_size == built.crib_size
-        and rules.crib_from_pack == built.crib_from_pack
-        and rules.points == built.points
-    )
+    return deals_alike(rules, built_for())
 
 
 _HAND = built_for().others.dealt
