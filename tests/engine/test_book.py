@@ -25,7 +25,7 @@ from engine.players.book import (
 )
 from engine.players.role_crib import rank_crib_value
 from engine.rules import Rules
-from tests.helpers.rigging import SIX_NAMES, rigged_game
+from tests.helpers.rigging import SIX_NAMES, check_fives_kept_from_the_dealer, rigged_game
 from tests.helpers.views import play_view
 
 BOOK = BookPlayer()
@@ -60,16 +60,8 @@ def test_book_discard_adds_or_subtracts_schell_crib() -> None:
 
 
 def test_book_discard_balks_the_dealer_crib_and_feeds_its_own() -> None:
-    # Seat 1 is the pone: it keeps the fives away from the dealer's crib.
-    game, _ = rigged_game(
-        ["4C 4D 9S KH", "5C 5D 7H 8S"], ["7C 8C", "2C 9D"], dealer=0, starter="6D", discard=False
-    )
-    thrown = BOOK.choose_discard(game.view(1), random.Random(0))
-    assert all(card.rank != 5 for card in thrown)
-    game, _ = rigged_game(
-        ["5C 5D 7H 8S", "4C 4D 9S KH"], ["2C 9D", "7C 8C"], dealer=0, starter="6D", discard=False
-    )
-    assert BOOK.choose_discard(game.view(0), random.Random(0)) != thrown
+    # The pone keeps the fives away from the dealer's crib; as the dealer it throws otherwise.
+    check_fives_kept_from_the_dealer(BOOK)
 
 
 def test_magic_eleven_decides_between_close_discards() -> None:

@@ -12,6 +12,7 @@ from engine.counting import Counting
 from engine.events import Event
 from engine.game import Game
 from engine.outcome import Scoring
+from engine.players.base import Player
 from engine.rules import Rules
 
 NAMES = ("Al", "Bea", "Cy", "Di")
@@ -142,6 +143,27 @@ def facing_the_fours(
     return rigged_game(
         (kept, "4C 4D 9S KH"), (thrown, "7C 8C"), dealer=0, starter=starter, discard=discard
     )
+
+
+def check_fives_kept_from_the_dealer(player: Player) -> None:
+    """Check that ``player``, holding 5♣ 5♦ 7♥ 8♠ 2♣ 9♦ against 4♣ 4♦ 9♠ K♥ 7♣ 8♣ (starter
+    6♦, seat 0 dealing), keeps the fives out of the dealer's crib as the pone (seat 1), and
+    with the same cards as the dealer throws otherwise."""
+    fives, fours = ("5C 5D 7H 8S", "2C 9D"), ("4C 4D 9S KH", "7C 8C")
+    throws = []
+    for seat in (1, 0):
+        hands = (fours, fives) if seat == 1 else (fives, fours)
+        game, _ = rigged_game(
+            [hand[0] for hand in hands],
+            [hand[1] for hand in hands],
+            dealer=0,
+            starter="6D",
+            discard=False,
+        )
+        throws.append(player.choose_discard(game.view(seat), random.Random(0)))
+    as_pone, as_dealer = throws
+    assert all(card.rank != 5 for card in as_pone), as_pone
+    assert as_dealer != as_pone
 
 
 #: The two-player deal the tests share most: :func:`facing_the_fours` with seat 0 keeping
