@@ -77,19 +77,14 @@ def test_crib_spread_adds_up_to_one_and_lands_near_the_role_table() -> None:
 def test_near_the_end_the_pone_keeps_the_hand_sure_to_count_out() -> None:
     # Pone 5-A-4-7-8-10 needing 8 (the dealer needs 30, more than it can peg): by the points
     # it throws A-10 and keeps 4-5-7-8 (2 at the least); by its chance to win it throws A-4
-    # and keeps 5-7-8-10, two fifteens with any starter.
-    game, _ = rigged_game(
-        ["KC QD JS 9H", "5C 7D 8C 10C"], ["2H 3H", "AD 4S"], dealer=0, starter="6S",
-        scores=(91, 113), discard=False,
-    )  # fmt: skip
-    thrown = EXPERT.choose_discard(game.view(1), random.Random(0))
-    assert {card.code for card in thrown} == {"AD", "4S"}
-    far, _ = rigged_game(
-        ["KC QD JS 9H", "5C 7D 8C 10C"], ["2H 3H", "AD 4S"], dealer=0, starter="6S",
-        scores=(20, 30), discard=False,
-    )  # fmt: skip
-    thrown = EXPERT.choose_discard(far.view(1), random.Random(0))
-    assert {card.code for card in thrown} == {"AD", "10C"}
+    # and keeps 5-7-8-10, two fifteens with any starter. Far from the end, by the points.
+    for scores, thrown_codes in (((91, 113), {"AD", "4S"}), ((20, 30), {"AD", "10C"})):
+        game, _ = rigged_game(
+            ["KC QD JS 9H", "5C 7D 8C 10C"], ["2H 3H", "AD 4S"], dealer=0, starter="6S",
+            scores=scores, discard=False,
+        )  # fmt: skip
+        thrown = EXPERT.choose_discard(game.view(1), random.Random(0))
+        assert {card.code for card in thrown} == thrown_codes, scores
 
 
 def test_split_chance_is_one_for_a_hand_that_counts_out_whatever_is_cut() -> None:
