@@ -21,8 +21,7 @@ from fakediscord import FakeDiscord, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import Database, latest_game_id, read_game, rows
 from tests.helpers.in_process import everywhere
-from tests.helpers.private_driver import uninvited_server
-from tests.helpers.ranked_driver import Place, RankedDriver, entry_of
+from tests.helpers.ranked_driver import matched_across_servers
 from tests.helpers.table_driver import World, refused_dms, until
 
 
@@ -230,14 +229,8 @@ async def test_a_lesson_whose_dm_closes_goes_on_privately_and_is_not_tried_there
 async def test_a_hint_in_ranked_play_is_refused(world: World, bots: BotLauncher) -> None:
     async with everywhere(bots, world.database):
         fd = world.fd
-        al, bea, _, di = world.players
-        lounge = uninvited_server(fd, bea, di)
-        await fd.slash(bea, lounge, "/cribbage ranked play")
-        await fd.slash(al, world.general, "/cribbage ranked play")
-        _, _, match_id = entry_of(world.database, al)
-        assert match_id is not None
-        places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
-        driver = RankedDriver(fd, world.database, places, match_id)
+        al = world.players[0]
+        driver = await matched_across_servers(world)
         await driver.next_game()
         table = driver.table_now(1)
         assert table is not None

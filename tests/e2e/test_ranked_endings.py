@@ -19,8 +19,7 @@ from bot.core.services import Services
 from fakediscord import Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.in_process import everywhere
-from tests.helpers.private_driver import uninvited_server
-from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.ranked_driver import RankedDriver, match_games, matched_across_servers
 from tests.helpers.table_driver import World, until
 
 
@@ -60,15 +59,10 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
     clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
     async with everywhere(bots, world.database, clocked) as core:
         fd = world.fd
-        al, bea, _, di = world.players
-        lounge = uninvited_server(fd, bea, di)  # a server that did not invite the bot
+        al, bea = world.players[:2]
         # Bea waits first, so she sits first: the first owed move the clock finds is hers.
-        await fd.slash(bea, lounge, "/cribbage ranked play")
-        await fd.slash(al, world.general, "/cribbage ranked play")
-        _, _, match_id = entry_of(world.database, al)
-        assert match_id is not None
-        places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
-        driver = RankedDriver(fd, world.database, places, match_id)
+        driver = await matched_across_servers(world)
+        match_id, lounge = driver.match_id, driver.places[0].channel
 
         # Game 1: nobody throws; a turn's time passes; Bea's clock runs out.
         await driver.next_game()

@@ -13,15 +13,13 @@ it was, to its end.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 
 from fakediscord import FakeDiscord, Interaction, Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.pair import start_pair
-from tests.helpers.private_driver import uninvited_server
-from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.ranked_driver import RankedDriver, match_games, matched_across_servers
 from tests.helpers.table_driver import World, start_again, until
 
 PLAYERS = 200
@@ -106,14 +104,9 @@ async def test_a_kill_mid_match_loses_nothing_and_the_match_goes_on(
 ) -> None:
     bot = await bots.process(database=world.database)  # commands global: user installs
     fd = world.fd
-    al, bea, _, di = world.players
-    lounge = uninvited_server(fd, bea, di)
-    await fd.slash(bea, lounge, "/cribbage ranked play")
-    await fd.slash(al, world.general, "/cribbage ranked play")
-    _, _, match_id = entry_of(world.database, al)
-    assert match_id is not None
-    places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
-    driver = RankedDriver(fd, world.database, places, match_id, rng=random.Random(7))
+    al, bea = world.players[:2]
+    driver = await matched_across_servers(world, rng=7)
+    places, match_id, lounge = driver.places, driver.match_id, driver.places[0].channel
     snap = await driver.next_game()
     for _ in range(6):
         snap = driver.snapshot()

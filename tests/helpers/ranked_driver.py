@@ -23,6 +23,7 @@ from engine.cards import Card
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import Database, Snapshot, logged_actions, read_game, rows
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
+from tests.helpers.private_driver import uninvited_server
 from tests.helpers.private_hands import (
     live_hands,
     move_from_hand,
@@ -31,9 +32,16 @@ from tests.helpers.private_hands import (
     press_your_hand,
 )
 from tests.helpers.replay import Replay
-from tests.helpers.table_driver import seat_to_move, until
+from tests.helpers.table_driver import World, seat_to_move, until
 
-__all__ = ["Place", "RankedDriver", "entry_of", "match_games", "queued"]
+__all__ = [
+    "Place",
+    "RankedDriver",
+    "entry_of",
+    "match_games",
+    "matched_across_servers",
+    "queued",
+]
 
 
 @dataclass
@@ -291,3 +299,17 @@ class RankedDriver:
             if game_id in self._replays:
                 return self._replays[game_id]
         return self.replay
+
+
+async def matched_across_servers(world: World, rng: int = 49) -> RankedDriver:
+    """Bea searches for a ranked match from a server that did not invite the bot (Di sees
+    it too), then Al from the general channel (the spectator sees it): the driver of the match
+    that pairs them, Bea sitting first, its choices from the seed ``rng``."""
+    fd, (al, bea, _, di) = world.fd, world.players
+    lounge = uninvited_server(fd, bea, di)
+    await fd.slash(bea, lounge, "/cribbage ranked play")
+    await fd.slash(al, world.general, "/cribbage ranked play")
+    _, _, match_id = entry_of(world.database, al)
+    assert match_id is not None
+    places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
+    return RankedDriver(fd, world.database, places, match_id, rng=random.Random(rng))
