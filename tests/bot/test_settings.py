@@ -78,7 +78,67 @@ def test_dotenv_file_fills_unset_variables(tmp_path: Path, monkeypatch: pytest.M
         os.environ.pop("DATABASE_PATH", None)
 
 
-def _within_bounds(
+#: The settings read within bounds: each one's name, how it is read, its value when unset,
+#: values taken (and what each is read as), and values refused (and what the refusal says).
+_WITHIN_BOUNDS = [
+    pytest.param(
+        "TURN_REMINDER_SECONDS",
+        lambda s: s.turn_reminder,
+        timedelta(seconds=60),
+        {"5": timedelta(seconds=5)},
+        dict.fromkeys(("4", "86401", "soon", "nan", "inf"), "TURN_REMINDER_SECONDS"),
+        id="the turn reminder's delay",
+    ),
+    pytest.param(
+        "MEMBER_CHECK_SECONDS",
+        lambda s: s.member_check,
+        timedelta(minutes=10),
+        # 0: Discord is asked before every move by DM.
+        {"30": timedelta(seconds=30), "0": timedelta(0)},
+        {
+            **dict.fromkeys(
+                ("3", "86401", "nan", "-1"), "MEMBER_CHECK_SECONDS must be 0, or between 5"
+            ),
+            "always": "MEMBER_CHECK_SECONDS must be a number of seconds",
+        },
+        id="how long membership is taken as seen",
+    ),
+    pytest.param(
+        "GUILD_READY_SECONDS",
+        lambda s: s.guild_ready_seconds,
+        2.0,  # discord.py's own
+        {"0.05": 0.05, "0": 0.0},
+        {
+            **dict.fromkeys(
+                ("-0.5", "61", "nan", "inf"), "GUILD_READY_SECONDS must be from 0 to 60"
+            ),
+            "soon": "GUILD_READY_SECONDS must be a number of seconds",
+        },
+        id="how long the bot waits for its servers after ready",
+    ),
+    pytest.param(
+        "HEARTBEAT_TIMEOUT_SECONDS",
+        lambda s: s.heartbeat_timeout_seconds,
+        60.0,  # discord.py's own
+        {"2.5": 2.5},
+        dict.fromkeys(
+            ("0.5", "601", "nan", "inf"), "HEARTBEAT_TIMEOUT_SECONDS must be from 1 to 600"
+        ),
+        id="how long the gateway may say nothing",
+    ),
+    pytest.param(
+        "RETENTION_DAYS",
+        lambda s: s.retention,
+        timedelta(days=30),
+        {"1": timedelta(days=1), "3650": timedelta(days=3650)},
+        dict.fromkeys(("0.5", "3651", "inf", "nan", "forever", "-3"), "RETENTION_DAYS"),
+        id="retention, in days",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "read", "unset", "taken", "refused"), _WITHIN_BOUNDS)
+def test_a_setting_within_bounds(
     name: str,
     read: Callable[[Settings], object],
     unset: object,
@@ -94,59 +154,6 @@ def _within_bounds(
     for value, says in refused.items():
         with pytest.raises(SettingsError, match=says):
             Settings.from_env({name: value})
-
-
-def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
-    _within_bounds(
-        "TURN_REMINDER_SECONDS",
-        lambda s: s.turn_reminder,
-        timedelta(seconds=60),
-        {"5": timedelta(seconds=5)},
-        dict.fromkeys(("4", "86401", "soon", "nan", "inf"), "TURN_REMINDER_SECONDS"),
-    )
-
-
-def test_how_long_membership_is_taken_as_seen_is_a_setting_within_bounds() -> None:
-    # 0: Discord is asked before every move by DM.
-    _within_bounds(
-        "MEMBER_CHECK_SECONDS",
-        lambda s: s.member_check,
-        timedelta(minutes=10),
-        {"30": timedelta(seconds=30), "0": timedelta(0)},
-        {
-            **dict.fromkeys(
-                ("3", "86401", "nan", "-1"), "MEMBER_CHECK_SECONDS must be 0, or between 5"
-            ),
-            "always": "MEMBER_CHECK_SECONDS must be a number of seconds",
-        },
-    )
-
-
-def test_how_long_the_bot_waits_for_its_servers_after_ready_is_a_setting_within_bounds() -> None:
-    _within_bounds(
-        "GUILD_READY_SECONDS",
-        lambda s: s.guild_ready_seconds,
-        2.0,  # discord.py's own
-        {"0.05": 0.05, "0": 0.0},
-        {
-            **dict.fromkeys(
-                ("-0.5", "61", "nan", "inf"), "GUILD_READY_SECONDS must be from 0 to 60"
-            ),
-            "soon": "GUILD_READY_SECONDS must be a number of seconds",
-        },
-    )
-
-
-def test_how_long_the_gateway_may_say_nothing_is_a_setting_within_bounds() -> None:
-    _within_bounds(
-        "HEARTBEAT_TIMEOUT_SECONDS",
-        lambda s: s.heartbeat_timeout_seconds,
-        60.0,  # discord.py's own
-        {"2.5": 2.5},
-        dict.fromkeys(
-            ("0.5", "601", "nan", "inf"), "HEARTBEAT_TIMEOUT_SECONDS must be from 1 to 600"
-        ),
-    )
 
 
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
@@ -172,16 +179,6 @@ def test_an_unknown_log_level_is_refused_with_the_valid_ones(value: str) -> None
 def test_log_levels_are_read_in_any_case() -> None:
     assert Settings.from_env({"LOG_LEVEL": "warning"}).log_level == "WARNING"
     assert Settings.from_env({"LOG_LEVEL": " Error "}).log_level == "ERROR"
-
-
-def test_retention_is_a_setting_of_days_within_bounds() -> None:
-    _within_bounds(
-        "RETENTION_DAYS",
-        lambda s: s.retention,
-        timedelta(days=30),
-        {"1": timedelta(days=1), "3650": timedelta(days=3650)},
-        dict.fromkeys(("0.5", "3651", "inf", "nan", "forever", "-3"), "RETENTION_DAYS"),
-    )
 
 
 @pytest.mark.parametrize(
