@@ -144,6 +144,32 @@ async def _session(client: TestClient[Any, Any], user: User) -> str:
     return str(answer["session"])
 
 
+async def _signed(client: TestClient[Any, Any], user: User) -> dict[str, str]:
+    """The headers of ``user``'s requests: a session the page was given for them."""
+    return {"Authorization": "Bearer " + await _session(client, user)}
+
+
+async def _dealt_for_two(
+    client: TestClient[Any, Any],
+) -> tuple[dict[str, str], int, dict[str, Any]]:
+    """A new game with /cribbage new's choices (two players, to 61) opened by Al; Bea takes a
+    seat; Al deals: Al's headers, the game's id and the answer to the deal."""
+    al, bea = await _signed(client, AL), await _signed(client, BEA)
+    opened = await client.post("/activity/api/new", json={"players": 2, "target": 61}, headers=al)
+    state = (await opened.json())["state"]
+    assert state["status"] == "lobby" and state["lobby"]["creator"]
+    game = state["game"]
+    joined = await (
+        await client.post("/activity/api/act", json={"action": "join", "game": game}, headers=bea)
+    ).json()
+    assert joined["ok"] and joined["state"]["lobby"]["seated"]
+    dealt = await (
+        await client.post("/activity/api/act", json={"action": "start", "game": game}, headers=al)
+    ).json()
+    assert dealt["ok"], dealt
+    return al, game, dealt
+
+
 async def test_a_page_is_who_discord_says_it_is_and_no_one_else(
     client: TestClient[Any, Any],
 ) -> None:
@@ -199,7 +225,7 @@ async def test_json_nested_deeper_than_python_reads_is_not_understood(
     4 KB taken) is refused as any other that is not a JSON object: 400 in a sentence, the
     socket closed with 4001. It was a 500 and a traceback: Python's JSON reader raises
     RecursionError there, not ValueError."""
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     for deep in (b"[" * 2000 + b"]" * 2000, b'{"action":[' * 360):
         for route in ("act", "new", "token"):
             answer = await client.post(f"/activity/api/{route}", data=deep, headers=al)
@@ -219,7 +245,7 @@ async def test_a_body_too_long_and_a_live_table_not_opened_as_a_socket_are_told_
     ``{"ok": false, "said": ...}`` with a sentence (413), and so is ``api/live`` asked for as a
     plain page (400). They were aiohttp's plain text, which named byte counts or the
     handshake's headers over two lines."""
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     for route in ("act", "new", "token"):
         answer = await client.post(f"/activity/api/{route}", data=b" " * 5000, headers=al)
         assert answer.status == 413 and answer.content_type == "application/json"
@@ -235,7 +261,7 @@ async def test_a_wrong_method_or_an_unknown_request_is_told_in_json(
     """The API answers a method its address does not take (405, with Allow) and an address it
     does not have (404) as it answers every refusal, in JSON with a sentence; they were
     aiohttp's plain text. Pages outside the API keep the HTML 404."""
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     wrong = await client.get("/activity/api/act", headers=al)
     assert wrong.status == 405 and wrong.content_type == "application/json"
     assert wrong.headers["Allow"] == "POST"
@@ -254,20 +280,8 @@ async def test_a_wrong_method_or_an_unknown_request_is_told_in_json(
 async def test_moves_from_the_table_go_through_the_core(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
-    bea = {"Authorization": "Bearer " + await _session(client, BEA)}
     # A new game with /cribbage new's choices; Bea takes a seat; Al deals.
-    opened = await client.post("/activity/api/new", json={"players": 2, "target": 61}, headers=al)
-    state = (await opened.json())["state"]
-    assert state["status"] == "lobby" and state["lobby"]["creator"]
-    game = state["game"]
-    joined = await (
-        await client.post("/activity/api/act", json={"action": "join", "game": game}, headers=bea)
-    ).json()
-    assert joined["ok"] and joined["state"]["lobby"]["seated"]
-    dealt = await (
-        await client.post("/activity/api/act", json={"action": "start", "game": game}, headers=al)
-    ).json()
+    al, game, dealt = await _dealt_for_two(client)
     act = dealt["state"]["act"]
     assert dealt["ok"] and act["kind"] == "discard" and len(dealt["state"]["hand"]) == 6
     mine = [card["code"] for card in dealt["state"]["hand"]]
@@ -304,9 +318,7 @@ def _actions(lobby: dict[str, Any]) -> list[str]:
 async def test_partners_are_named_and_changed_at_the_table_by_the_games_opener(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
-    people = {
-        user.id: {"Authorization": "Bearer " + await _session(client, user)} for user in (AL, BEA)
-    }
+    people = {user.id: await _signed(client, user) for user in (AL, BEA)}
 
     async def act(user: User, action: str, game: int) -> dict[str, Any]:
         body = {"action": action, "game": game}
@@ -348,7 +360,7 @@ async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(
     activity = ActivityServer(service, FakeDiscordSide(bot_in=False), Sessions(SECRET))
     server = WebServer(service.pages, service.feed, PageLinks(SECRET), activity=activity)
     async with TestClient(TestServer(server.app())) as client:
-        al = {"Authorization": "Bearer " + await _session(client, AL)}
+        al = await _signed(client, AL)
         state = await (await client.get("/activity/api/state", headers=al)).json()
         assert state["state"]["open"]["here"] is False
         body = {"players": 3, "target": 61}
@@ -433,7 +445,7 @@ async def test_a_page_sees_only_its_own_channel(
 ) -> None:
     other = await service.lobbies.new_game(GUILD, OTHER_CHANNEL, CY, players=2, target=61)
     assert other.ok and other.game_id is not None
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     state = await (await client.get("/activity/api/state", headers=al)).json()
     assert state["state"]["game"] is None
     body = {"action": "join", "game": other.game_id}
@@ -448,7 +460,7 @@ async def test_a_new_game_offers_and_opens_every_variant(
     variant with its players and lengths of game (and how six sit); a game opened in one is
     named at the table as its lobby in the chat names it; a combination the variant does not
     offer gets its one sentence and opens nothing."""
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
     offered = {v["name"]: v for v in state["open"]["variants"]}
     assert list(offered) == [v.value for v in VARIANT_CHOICES]
@@ -485,14 +497,14 @@ async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
     table = await open_table(service, [AL, BEA])
     game = table.outcomes[0].game_id
     assert game is not None and (await service.moves.resign(CHANNEL, BEA)).ok
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
     assert state["rematch"] == {"label": "Rematch", "series": None}
     body = {"action": "rematch", "game": game}
     elsewhere = ActivityServer(service, FakeDiscordSide(bot_in=False), Sessions(SECRET))
     server = WebServer(service.pages, service.feed, PageLinks(SECRET), activity=elsewhere)
     async with TestClient(TestServer(server.app())) as outside:
-        headers = {"Authorization": "Bearer " + await _session(outside, AL)}
+        headers = await _signed(outside, AL)
         answer = await outside.post("/activity/api/act", json=body, headers=headers)
         assert answer.status == 409 and "press **Rematch**" in (await answer.json())["said"]
     opened = await (await client.post("/activity/api/act", json=body, headers=al)).json()
@@ -506,15 +518,8 @@ async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
 async def test_a_hint_at_the_table_is_said_to_the_asker_alone_and_changes_nothing(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
-    bea = {"Authorization": "Bearer " + await _session(client, BEA)}
     # Two people at a table whose opener did not allow hints: no Hint, and asking is refused.
-    opened = await client.post("/activity/api/new", json={"players": 2, "target": 61}, headers=al)
-    game = (await opened.json())["state"]["game"]
-    await client.post("/activity/api/act", json={"action": "join", "game": game}, headers=bea)
-    dealt = await (
-        await client.post("/activity/api/act", json={"action": "start", "game": game}, headers=al)
-    ).json()
+    al, game, dealt = await _dealt_for_two(client)
     act = dealt["state"]["act"]
     assert act["kind"] == "discard" and act["hint"] is False
     body = {"action": "hint", "game": game, "stamp": act["stamp"]}
@@ -528,7 +533,7 @@ async def test_a_hint_at_the_table_is_said_to_the_asker_alone_and_changes_nothin
 async def test_alone_against_the_computer_a_hint_at_the_table_says_the_experts_discard(
     client: TestClient[Any, Any],
 ) -> None:
-    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    al = await _signed(client, AL)
     alone = await client.post(
         "/activity/api/new",
         json={"players": 2, "vs_computer": True, "difficulty": "easy"},
