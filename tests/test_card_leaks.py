@@ -61,3 +61,31 @@ def test_each_version_is_looked_at_once_and_a_card_in_any_is_caught() -> None:
     watch.mark_all()
     watch.check(lambda seat: hidden)
     assert watch.versions_seen == 6
+
+
+def test_a_hand_message_over_its_deal_may_name_what_its_reader_kept_then_and_nothing_else() -> None:
+    # A hand message edited once its deal is over ("…, deal 3 is over. You kept …") may come
+    # after the next deal was dealt, when its cards are in other hands: it is held to what
+    # its reader was dealt in the deal it names.
+    fd = FakeDiscord()
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    al, bot = fd.add_user("Al"), fd.add_user("Bot")
+    guild.add_member(al)
+    dealt = {3: {Card.parse(code) for code in ("3C", "3H", "10C", "KD", "5S", "6S")}}
+    watch = LeakWatch(fd, general, [al], {al.id: 0}, lambda seat, deal: dealt.get(deal, set()))
+    hidden = {Card.parse("3H"), Card.parse("7H")}  # (deal 4: Bea holds them)
+    over = "Cribbage in <#1>, deal 3 is over.\nYou kept 3♣ 3♥ 10♣ K♦; the show is in <#1>."
+    hand = Message(1, general, bot, over)
+    hand.ephemeral_for = al
+    general.messages.append(hand)
+    watch.check(lambda seat: hidden)
+    assert watch.cards_seen == 4
+    _edit(hand, over.replace("K♦", "7♥"))
+    with pytest.raises(AssertionError, match="Al's kept cards names 7♥"):
+        watch.check(lambda seat: hidden)
+    watch.mark_all()
+    # Anywhere else the same cards are a leak.
+    _edit(hand, "Al, deal 4: Bea holds 3♥")
+    with pytest.raises(AssertionError, match="Al could see 3♥"):
+        watch.check(lambda seat: hidden)

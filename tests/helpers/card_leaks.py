@@ -215,7 +215,8 @@ class LeakWatch:
         for line, allowed, what in checked:
             named = cards_in_text(line.group(0))
             self.cards_seen += len(named)
-            assert named <= allowed, f"{user.name}'s {what} names {named - allowed}: {message!r}"
+            beyond = cards_str(sorted(named - allowed, key=lambda c: c.index))
+            assert not beyond, f"{user.name}'s {what} names {beyond}: {message!r}"
             rest = rest.replace(line.group(0), "")
         shown = _cards_in_parts(rest, version.components, version.attachments)
         self.cards_seen += len(shown)
