@@ -74,6 +74,7 @@ from benchmarks.load_figures import (
     cpu_seconds,
     has_controls,
     memory_kib,
+    move_buttons,
     recorded_counts,
     report,
     report_budget,
@@ -258,8 +259,7 @@ async def _player(
                 interaction = await fd.select(user, prompt, menu["custom_id"], values, wait=False)
             kind = "discard"
         else:
-            enabled = [b for b in prompt.buttons() if not b.get("disabled")]
-            button = rng.choice(enabled)
+            button = rng.choice(move_buttons(prompt))
             if figures.by_commands and ":play:" in button["custom_id"]:
                 code = button["custom_id"].rsplit(":", 1)[1]
                 line = f"/cribbage play card:{code}"

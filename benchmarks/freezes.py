@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.bot_load import CLUSTER_READY, LoadDiscord, _game, _player
-from benchmarks.load_figures import Figures, LoadGame
+from benchmarks.load_figures import Figures, LoadGame, has_controls
 from fakediscord import Limits, Message
 from fakediscord.interactions import Interaction
 from fakediscord.runner import BotProcess
@@ -396,10 +396,6 @@ def _regressed(messages: list[Message]) -> list[str]:
     return found
 
 
-def _live(message: Message) -> bool:
-    return bool(list(message.selects())) or any(not b.get("disabled") for b in message.buttons())
-
-
 def _game_of(message: Message) -> str | None:
     for component in [*message.selects(), *message.buttons()]:
         custom = str(component.get("custom_id", ""))
@@ -436,7 +432,7 @@ def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
             if game is None:
                 continue
             newest[game] = message.id
-            if _live(message):
+            if has_controls(message):
                 live[game].append(message.id)
         for game, ids in live.items():
             if len(ids) > 1:

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from benchmarks.timing import percentile
 from fakediscord import Channel, FakeDiscord, Message, User
@@ -27,10 +28,19 @@ from tests.helpers.delivery_checks import shown_again
 ROUND_TRIPS = re.compile(r"database round trips: (\d+)")
 
 
+def move_buttons(message: Message) -> list[dict[str, Any]]:
+    """The buttons of ``message`` that make a move: enabled, and not a hand's *Hint* (which
+    answers its asker alone and moves nothing: the load's players never ask for one)."""
+    return [
+        b
+        for b in message.buttons()
+        if not b.get("disabled") and ":hint:" not in str(b.get("custom_id", ""))
+    ]
+
+
 def has_controls(message: Message) -> bool:
-    if list(message.selects()):
-        return True
-    return any(not b.get("disabled") for b in message.buttons())
+    """Whether ``message`` offers a move (a menu, or a button that makes one)."""
+    return bool(list(message.selects())) or bool(move_buttons(message))
 
 
 @dataclass
