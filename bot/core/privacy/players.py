@@ -182,14 +182,14 @@ class PlayerData:
             quit_ranked = await self._quit_ranked(user)
             await self._settle(quit_ranked)
         ended = 0
-        for _game, channel_id, status in await self._store.open_seats(user.id):
+        for game_id, channel_id, status in await self._store.open_seats(user.id):
             if status == "active":
                 # (Their game's result says why it ended: their data was deleted.)
                 answer = await self._resign(channel_id, user, Ending.DELETED)
             else:
                 answer = await self._leave(channel_id, user)
             await self._settle(answer)
-            if not answer.ok:
+            if not answer.ok and await self._still_seated(game_id, user.id):
                 raise Refused(
                     f"Your game in <#{channel_id}> could not be ended ({answer.reply.text}),"
                     " so nothing was deleted: end it there, then ask again."
@@ -223,6 +223,12 @@ class PlayerData:
                 " opponents, with you shown as a former player."
             )
         return Answer.in_place(said)
+
+    async def _still_seated(self, game_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` still sits at the open game ``game_id``: a game ended meanwhile
+        by someone else (the referee resigning a ranked game its player just left) needs no
+        ending from them."""
+        return any(game == game_id for game, _, _ in await self._store.open_seats(user_id))
 
     async def data_file(self, user: User) -> DataFile:
         """Everything kept about ``user``, as a ZIP file holding one JSON file (the reviews'

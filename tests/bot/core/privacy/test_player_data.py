@@ -12,7 +12,7 @@ import json
 import zipfile
 from typing import Any
 
-from bot.core.base.replies import User
+from bot.core.base.replies import Answer, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus
 from bot.core.privacy.players import FORMER_NAME
@@ -185,3 +185,33 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     (line,) = await store.match_lines(BEA.id, limit=5)
     assert line.opponent_name == FORMER_NAME
     await service.ledger.writes.flush()
+
+
+async def test_a_game_ended_by_someone_else_meanwhile_needs_no_ending_before_the_data_goes(
+    service: Services, store: Store
+) -> None:
+    # Between reading Al's open games and resigning his, the game ends otherwise (as the
+    # referee resigns a ranked game whose player has just left the match): his resignation
+    # finds no game, and the deletion goes on, where it stopped saying the game could not be
+    # ended.
+    await open_table(service, [AL, BEA], channel=3100)
+    privacy = service.privacy
+    resign = privacy._resign
+
+    async def ended_meanwhile(channel_id: int, user: User, ending: Ending) -> Answer:
+        assert (await resign(channel_id, BEA, Ending.RESIGNED)).ok
+        return await resign(channel_id, user, ending)
+
+    privacy._resign = ended_meanwhile
+    done = await privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    assert await store.open_seats(AL.id) == []
+    # A game he still sits at that cannot be ended stops the deletion, as before.
+    await open_table(service, [CY, BEA], channel=3101)
+
+    async def refused(channel_id: int, user: User, ending: Ending) -> Answer:
+        return Answer.refuse("That game is being saved elsewhere.")
+
+    privacy._resign = refused
+    stopped = await privacy.confirm_forget(CY.id, CY, True)
+    assert not stopped.ok and "could not be ended" in stopped.reply.text
