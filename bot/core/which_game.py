@@ -143,8 +143,8 @@ class WhichGame:
         be for the person and the place (a private answer, their ranked match or search
         there), but not for the game open there, which the rematch reads itself (the rematch
         already opened: a seat taken in it, or why not)."""
-        facts = await self.facts(Ask.NEW, place, user_id)
-        found = resolve(Ask.NEW, place, replace(facts, here=None))
+        # (Of the person alone, as :meth:`seat_refusal`: what the place holds is not read.)
+        found = resolve(Ask.NEW, place, await self._ranked_facts(user_id))
         if found.refusal is not None:
             raise Refused(found.refusal)
         return await act(found)
