@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import Card
-from fakediscord import FakeDiscord, Message
+from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import MessageVersion
 from tests.helpers.card_leaks import LeakWatch
 
@@ -29,12 +29,18 @@ def _looked_at(message: Message) -> None:
     message.history[:] = [_Read(**vars(version)) for version in message.history]
 
 
-def test_each_version_is_looked_at_once_and_a_card_in_any_is_caught() -> None:
+def _al_in_general() -> tuple[FakeDiscord, Channel, User, User]:
+    """A server's #general with Al in it, and the bot that posts there."""
     fd = FakeDiscord()
     guild = fd.add_guild("Club")
     general = guild.add_text_channel("general")
     al, bot = fd.add_user("Al"), fd.add_user("Bot")
     guild.add_member(al)
+    return fd, general, al, bot
+
+
+def test_each_version_is_looked_at_once_and_a_card_in_any_is_caught() -> None:
+    fd, general, al, bot = _al_in_general()
     watch = LeakWatch(fd, general, [al], {al.id: 0}, lambda seat, deal: set())
     hidden = {Card.parse("5H")}
     table = Message(1, general, bot, "Al to play")
@@ -67,11 +73,7 @@ def test_a_hand_message_over_its_deal_may_name_what_its_reader_kept_then_and_not
     # A hand message edited once its deal is over ("…, deal 3 is over. You kept …") may come
     # after the next deal was dealt, when its cards are in other hands: it is held to what
     # its reader was dealt in the deal it names.
-    fd = FakeDiscord()
-    guild = fd.add_guild("Club")
-    general = guild.add_text_channel("general")
-    al, bot = fd.add_user("Al"), fd.add_user("Bot")
-    guild.add_member(al)
+    fd, general, al, bot = _al_in_general()
     dealt = {3: {Card.parse(code) for code in ("3C", "3H", "10C", "KD", "5S", "6S")}}
     watch = LeakWatch(fd, general, [al], {al.id: 0}, lambda seat, deal: dealt.get(deal, set()))
     hidden = {Card.parse("3H"), Card.parse("7H")}  # (deal 4: Bea holds them)
