@@ -377,6 +377,8 @@ def report_budget(
         f"bot-token requests: {kinds['bot']} ({per_action:.2f} per player action); "
         f"interaction callbacks: {kinds['callback']}; webhook requests: {kinds['webhook']}"
     )
+    for route, count in _bot_routes(fd).most_common():
+        print(f"  {count:7d} ({count / max(actions, 1):.3f} per action) {route}")
     deals = _deals(database)
     channel_posts: list[float] = []
     channel_edits: list[float] = []
@@ -446,6 +448,23 @@ def report_budget(
         f" {'yes' if ok else 'NO'}"
     )
     return 0 if ok else 1
+
+
+def _bot_routes(fd: FakeDiscord) -> collections.Counter[str]:
+    """The bot-token requests by route template, a channel's told apart as a DM's or a
+    server channel's (where the budget goes)."""
+    routes: collections.Counter[str] = collections.Counter()
+    for r in fd.requests:
+        if _request_kind(r.route) != "bot":
+            continue
+        route = r.template or r.route
+        parts = r.route.split(" ", 1)[1].strip("/").split("/")
+        if parts[0] == "channels" and len(parts) > 1 and parts[1].isdigit():
+            channel = fd.world.channels.get(int(parts[1]))
+            where = "a DM" if channel is not None and channel.recipient is not None else "a channel"
+            route = f"{route} (in {where})"
+        routes[route] += 1
+    return routes
 
 
 def _busiest_second(fd: FakeDiscord) -> int:
