@@ -291,6 +291,12 @@ class Message:
     interaction_id: int | None = None
     interaction_user: User | None = None
     interaction_name: str | None = None
+    #: The interaction's type (2 a command, 3 a component, 5 a modal's submission); for a
+    #: component's, the message it was on; for a follow-up, the interaction's original
+    #: response (its ``interaction_metadata``).
+    interaction_type: int | None = None
+    interacted_message_id: int | None = None
+    original_response_id: int | None = None
     webhook_id: int | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None

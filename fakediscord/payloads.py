@@ -247,10 +247,15 @@ def message(m: Message) -> dict[str, Any]:
         data["webhook_id"] = str(m.webhook_id)
         data["application_id"] = str(m.webhook_id)
     if m.interaction_id is not None and m.interaction_user is not None:
-        data["interaction_metadata"] = {
+        metadata: dict[str, Any] = {
             "id": str(m.interaction_id),
-            "type": 2,
+            "type": m.interaction_type or 2,
             "user": user(m.interaction_user),
             "authorizing_integration_owners": {},
         }
+        if m.interacted_message_id is not None:
+            metadata["interacted_message_id"] = str(m.interacted_message_id)
+        if m.original_response_id is not None:
+            metadata["original_response_message_id"] = str(m.original_response_id)
+        data["interaction_metadata"] = metadata
     return data

@@ -189,6 +189,9 @@ class BotSide(SharedState):
             message.interaction_id = interaction.id
             message.interaction_user = interaction.user
             message.interaction_name = interaction.name
+            message.interaction_type = interaction.type
+            if interaction.source_message is not None:
+                message.interacted_message_id = interaction.source_message.id
             message.webhook_id = self.application_id
         self._store(message)
         self._count_new(message)
@@ -383,6 +386,8 @@ class BotSide(SharedState):
             return original
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
         message = self._answer(interaction, body, files, ephemeral)
+        if original is not None:
+            message.original_response_id = original.id
         interaction.followups.append(message)
         interaction.followups_made += 1
         self._notify()

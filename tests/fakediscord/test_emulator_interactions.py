@@ -7,7 +7,7 @@ import re
 import aiohttp
 import pytest
 
-from fakediscord import BotFailure, EmulatorUsageError
+from fakediscord import BotFailure, EmulatorUsageError, payloads
 from fakediscord.model import Message
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
@@ -185,6 +185,27 @@ async def test_a_clicks_original_is_unknown_until_it_is_answered_then_is_the_mes
     assert status == 200 and edited["id"] == str(buttons.id)
     assert [v.content for v in buttons.history] == ["count 0", "count 1"]
     assert buttons.content == "count 10"
+
+
+async def test_a_clicks_follow_up_names_the_click_and_the_message_clicked(
+    table: TinyWorld, buttons: Message, http: aiohttp.ClientSession
+) -> None:
+    # Discord's message interaction metadata: a component's names the message it was on
+    # (interacted_message_id); a follow-up, the interaction's original response (for a click
+    # answered by updating its message: that message). A bot finds a lost follow-up by them.
+    fd = table.fd
+    click = await fd.click(table.bea, buttons, "tiny:plus")
+    status, posted = await call(
+        http, "POST", f"/webhooks/{fd.application_id}/{click.token}?wait=true", {"content": "+"}
+    )
+    assert status == 200
+    metadata = posted["interaction_metadata"]
+    assert metadata["id"] == str(click.id) and metadata["type"] == 3
+    assert metadata["interacted_message_id"] == str(buttons.id)
+    assert metadata["original_response_message_id"] == str(buttons.id)
+    command = buttons.interaction_id is not None and payloads.message(buttons)
+    assert command and "original_response_message_id" not in command["interaction_metadata"]
+    assert command["interaction_metadata"]["type"] == 2
 
 
 async def test_original_response_can_be_deleted(table: TinyWorld, tiny: InProcessBot) -> None:
