@@ -331,9 +331,11 @@ class Courier:
     async def lost_posts(
         self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
     ) -> list[int]:
-        """The ids, oldest first, of the bot's messages in the DM ``post`` was about to be
-        posted in, since then, that carry controls of ``owner`` and are not among ``kept``.
-        One request, made only for a post that was never kept."""
+        """The ids, oldest first, of the bot's messages in the DM or channel ``post`` was about
+        to be posted in, since then, that are not among ``kept`` and carry controls of
+        ``owner``, or carry none and follow up an interaction whose original response is among
+        ``kept`` (a table has no controls: it is posted through the token of the Start pressed
+        on its lobby). One request, made only for a post that was never kept."""
         since = datetime.fromtimestamp(post.since - CLOCK_SLACK, tz=UTC)
         after = discord.utils.time_snowflake(since)
         dm = self._client.get_partial_messageable(post.channel_id, type=discord.ChannelType.private)
@@ -348,7 +350,8 @@ class Courier:
         for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:
                 continue
-            if any(i.startswith(prefix) for i in _custom_ids(message.components)):
+            ids = list(_custom_ids(message.components))
+            if any(i.startswith(prefix) for i in ids) or (not ids and _follows(message, kept)):
                 found.append(message.id)
         return sorted(found)
 
@@ -358,6 +361,15 @@ class Courier:
         with _answered(), contextlib.suppress(discord.NotFound):  # (gone already)
             async with self._turn(None, RequestKind.POST, fence):
                 await dm.get_partial_message(message_id).delete()
+
+
+def _follows(message: discord.Message, kept: set[int]) -> bool:
+    """Whether ``message`` is a follow-up of an interaction whose original response (for a
+    click answered by updating its message: that message) is one of the messages ``kept``
+    (Discord's message interaction metadata: ``original_response_message_id``, on follow-ups
+    only)."""
+    metadata = message.interaction_metadata
+    return metadata is not None and metadata.original_response_message_id in kept
 
 
 def _nested(components: Sequence[object]) -> Iterator[object]:

@@ -97,8 +97,13 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
         if move % 6 == 2:
             # Killed the moment its answer is out: the move is saved and answered, and
             # nothing else (the table, the other player's prompt) was sent. Nothing waits on
-            # the answer, so the bot-token edits are held back (429) to keep them behind it.
-            fd.rate_limit(r"/channels/\d+/messages", times=20, retry_after=2.0)
+            # the answer, so the edits (with the bot's token, or through the tokens that
+            # reach the table and the hands) are held back (429) to keep them behind it.
+            fd.rate_limit(
+                r"/channels/\d+/messages|^PATCH /webhooks/\d+/[^/]+/messages/\d+$",
+                times=20,
+                retry_after=2.0,
+            )
             hook = fd.after_request(r"/callback$", lambda _: bot.kill_now())
             sent = await driver.send(snap, seat, action, prompt)
             await sent.wait_for(lambda i: i.response is not None)
@@ -168,19 +173,24 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
 
 
 @pytest.mark.parametrize(
-    "made",
+    ("made", "lapsed"),
     [
-        pytest.param(r"^POST /webhooks/\d+/[^/]+$", id="a hand by follow-up"),
-        pytest.param(r"^POST /channels/\d+/messages$", id="a table or a hand by the bot token"),
+        pytest.param(r"^POST /webhooks/\d+/[^/]+$", False, id="a table or a hand by follow-up"),
+        pytest.param(
+            r"^POST /channels/\d+/messages$", True, id="a table or a hand by the bot token"
+        ),
     ],
 )
 async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_message(
-    world: World, bot: BotProcess, made: str
+    world: World, bot: BotProcess, made: str, lapsed: bool
 ) -> None:
     """SIGKILL the moment Discord made a new message of the game (the next deal's hand or
     table), before the bot kept its id. Started again, the bot finds that message (a post by the
     bot token is made again with the same nonce, which gives it back; a follow-up is looked for
-    in the DM) and keeps it: no second table, no second hand with live controls."""
+    in the DM or the channel) and keeps it: no second table, no second hand with live controls.
+    The table goes through the Start's token and the hands through the players' clicks' while
+    they live: with ``lapsed``, Discord takes them no more (15 minutes on its clock), and the
+    bot posts with its own."""
     fd = world.fd
     driver = world.driver(world.players[:2], 21, command_rate=0.0)
     await driver.open(target=61)
@@ -189,6 +199,8 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     while sum(len(snap.game.hand(s)) for s in range(snap.game.num_players)) != 1:
         snap = await driver.step(snap)
         assert snap.game is not None and snap.status == "active"
+    if lapsed:
+        fd.clock.advance(fd.token_lifetime)
     # The last card of the deal: its answer is followed by the next deal's table and hands.
     assert snap.game is not None
     dealt = snap.game.deal_number

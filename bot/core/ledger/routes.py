@@ -19,7 +19,10 @@ The choices, by where the message is:
   while that lives, else with the bot's token; a message found deleted, or never sent, is posted
   with the bot's token and a nonce made from the owner and the key (Discord gives back the same
   message for a post sent again after a crash). A DM is posted as a follow-up of the player's latest
-  interaction in that DM while its token lives (no nonce: the ledger notes the post first).
+  interaction in that DM while its token lives (no nonce: the ledger notes the post first); a
+  channel's message as a follow-up of the freshest click the owner kept in that channel (the
+  Start on the lobby), whose token then edits it too: a game's table costs the bot's token
+  nothing for its first 15 minutes.
 - **Where the bot is not a member** (a private table: ``Owed.private``): through tokens alone. A
   hand of a new deal takes over its player's hand of a deal before (``Owed.fallbacks``); the table,
   once no token reaches it, is posted again as a follow-up of the game's freshest interaction.
@@ -33,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed, live, token_lives
-from bot.core.base.keys import VIA, MessageKey
+from bot.core.base.keys import HAND, VIA, MessageKey
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY
 from bot.core.base.views import MessageRecord
@@ -236,11 +239,34 @@ def _edits(owed: Owed, known: MessageRecord, digest: str, facts: Facts) -> list[
 
 
 def _to_channel(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -> Route:
+    """Edit the message where it is; post it as a follow-up of the freshest interaction of the
+    owner's whose token reaches the channel (a Start pressed on its lobby: outside the global
+    limit, and the token then edits it too while it lives); else with the bot's token. A
+    message never sent waits for such a click's answer this process has on its way (a
+    follow-up before it lands is refused). Not through a click on a hand: at a lesson, whose
+    table is in its learner's DM, the bot's own token is what learns that DM closed, and the
+    lesson goes on privately."""
     attempts = [] if known is None else _edits(owed, known, digest, facts)
+    clicked = [r for r in facts.sent.values() if r.key.name != HAND]
+    carrying = carrier_among(clicked, facts.channel_id, facts.now)
+    via = carrying.via
+    if via is not None:
+        attempts.append(_post_through(owed.key, facts.channel_id, digest, via.token, via.token_at))
+    elif known is None and carrying.waits and any(_answers_here(clicked, facts)):
+        return Route((), hold=ANSWER_RETRY)
     nonce = post_nonce(facts.owner, owed.key, known.message_id if known else None)
     keep = MessageRecord(owed.key, facts.channel_id, 0, digest)
     attempts.append(Attempt(Way.POST_AS_BOT, keep, channel_id=facts.channel_id, nonce=nonce))
     return Route(tuple(attempts))
+
+
+def _answers_here(clicked: Iterable[MessageRecord], facts: Facts) -> Iterable[bool]:
+    """For each click answer on its way among ``clicked`` in the owner's channel: whether this
+    process sends it (asking marks it awaited: the owner is drawn again the moment it is
+    heard)."""
+    for record in clicked:
+        if record.channel_id == facts.channel_id and answer_on_its_way(record, facts.now):
+            yield facts.mine(record)
 
 
 def _to_dm(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -> Route:
