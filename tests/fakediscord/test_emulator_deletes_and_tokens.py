@@ -66,10 +66,25 @@ async def test_ephemeral_messages_are_out_of_reach_of_channel_routes(
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.original is not None
     path = f"{table.posts}/{r.original.id}"
-    for method in ("GET", "DELETE"):
-        assert await refusal(http, method, path) == (404, 10008)
+    for method in ("GET", "PATCH", "DELETE"):
+        body = {"content": "x"} if method == "PATCH" else None
+        assert await refusal(http, method, path, body) == (404, 10008)
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "DELETE", path))[0] == 204
+
+
+async def test_the_bot_token_edits_a_public_response_after_its_token_expired(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    """A server game's table, posted through a click's token, is edited with the bot's own
+    token once that token has lapsed (discord-api-docs issue 3090)."""
+    fd = table.fd
+    r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
+    assert r.original is not None and not r.original.ephemeral
+    fd.clock.advance(15 * 60 + 1)
+    path = f"{table.posts}/{r.original.id}"
+    assert (await call(http, "PATCH", path, {"content": "much later"}))[0] == 200
+    assert r.original.content == "much later"
 
 
 async def test_an_expired_token_is_refused_everywhere_50027(
