@@ -7,7 +7,7 @@ seat's view is judged as it stood then:
 * a **discard** by the coach's values (:func:`engine.coach.review_discard`): the kept
   hand's exact average over the unseen starters plus the crib's by role (minus it when the
   crib is an opponent's), against the best split;
-* a **play** by the expert's own play-outs (:func:`engine.players.expert_play.play_values`,
+* a **play** by the expert's own values (:func:`engine.players.expert_play.play_values`,
   :data:`engine.players.expert.SAMPLES` guesses at the other hands): the points the seat's
   side is expected to peg less the others' (a side that reaches the target counting what it
   pegged to get there), or, near the end of a two-player game, the chance to win, against

@@ -5,10 +5,14 @@
   opponent, suits counted) and, with two players, what the kept ranks are worth in the
   play; near the end of a two-player game, of the splits best by those, the one with the
   best chance to win through the whole deal (:func:`engine.players.endgame.split_chance`).
-* **Play** (:mod:`engine.players.expert_play`): every card it may play is played out to the
+* **Play** (:mod:`engine.players.expert_play`): every card it may play is followed to the
   end of the play against :data:`SAMPLES` guesses at the other hands (drawn to fit every
   card seen, every go said and, with two players, what a sensible opponent keeps and plays),
-  and the best average wins. Near the end of a two-player game a play-out is worth the
+  and the best average wins. Against one opponent the rest of the play is searched: the
+  opponent plays each guessed hand by the club player's rules of thumb, and the expert
+  chooses its own later cards as well as it can from what it will have seen by then
+  (:mod:`engine.players.play_search`); with more seats every seat plays them out by the
+  rules of thumb. Near the end of a two-player game a play-out is worth the
   chance to win from where it leaves the scores, through the show (its own hand as it is,
   the opponent's as guessed, the crib by its chances) and the next deal
   (:mod:`engine.players.endgame`), so pegging out, and keeping the opponent from pegging

@@ -74,9 +74,8 @@ def test_connected_middle_cards_the_pone_leads_the_two_from_2_6_7_9() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="not yet: issue 12 finds the 2 better by ~1.1, but the expert's play-outs (every"
-    " seat by the club's rules of thumb) value the middle cards within a few tenths of it,"
-    " and here lead the 8♥ or the 7♠",
+    reason="not yet: issue 12 finds the 2 better by ~1.1, but the expert's search (the dealer"
+    " by the club's rules of thumb) values the 8♥ within a tenth of it, and leads it",
 )
 def test_connected_middle_cards_the_pone_leads_the_two_from_2_6_7_8() -> None:
     view = play_view("2C 6C 7S 8H", discards="QD KH")
@@ -92,6 +91,29 @@ def test_pegging_out_beats_everything() -> None:
     # Seat 1 needs 2: pairing the king pegs out.
     view = play_view("KS 5H 4C", "6C KD", mine_played="6C", theirs_played="KD", scores=(100, 119))
     assert EXPERT.choose_play(view, random.Random(0)) == Card.parse("KS")
+
+
+def test_the_search_finds_the_play_that_wins_through_a_later_choice() -> None:
+    # Seat 1 deals and needs 5, the pone 25; 4♦ J♦ 6♣ make 20 and the pone holds two cards.
+    # Its own hand (5♥ 6♠ J♦ K♣, 4♥ cut) counts 9 after the pone's: it wins unless the pone
+    # counts out first, with the pegging and a hand like 4 4 5 5 6 (24). The king makes 30:
+    # no one can go on, the go is its own, and when the pone leads a five it answers with
+    # the six, not the pair a club player takes (which invites a pair royal and fifteen,
+    # 8 points). It wins against every hand the pone may hold; the play-outs, whose later
+    # cards are the rules of thumb's, took the pair there and played the six now.
+    view = play_view(
+        "5H 6S KC",
+        "4D JD 6C",
+        mine_played="JD",
+        theirs_played="4D 6C",
+        starter="4H",
+        discards="AC 3S",
+        scores=(96, 116),
+        dealer=1,
+    )
+    weighed = EXPERT.weigh_plays(view, random.Random(0))
+    assert weighed.choice == Card.parse("KC")
+    assert weighed.options[0].value == pytest.approx(1.0)
 
 
 def test_same_view_and_seed_give_the_same_values() -> None:

@@ -1,0 +1,243 @@
+"""The rest of a two-player play searched over every guess at once, for the expert.
+
+Where :meth:`engine.players.playout.Finisher.finish` plays the rest of the play out with both
+seats following the club player's rules of thumb, :class:`PlaySearch` lets the seat that asks
+choose each of its later cards as well as it can. It does so without peeking: the opponent
+plays each guessed hand by the rules of thumb (:func:`engine.players.playout.thumb_choice`),
+and at each later turn the seat chooses one card for all the guesses that look alike to it by
+then (the same cards played by the opponent, the same goes, so the same count, series and
+points), the card best on their weighted outcomes. So its value of a card is what the seat
+can make of it knowing what it will know, against an opponent who plays as a club player
+does: never less than the play-outs' (whose later cards are the rules of thumb's, one of the
+ways it may choose), and not the value of a seat that sees the opponent's hand. The turns,
+the go, 31 and the last card follow the same steps as the finisher (a test compares them).
+
+A guess's opponent meets the same positions over and over, so what the rules of thumb play
+is looked up by the cards held, the count and the part of the series that can still score
+(:func:`scoring_tail`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.cards import PIP_VALUES
+from engine.players.fastscore import peg_scorer
+from engine.players.playout import thumb_value
+from engine.rules import PlayEnd, Rules
+
+__all__ = ["Belief", "PlaySearch", "scoring_tail"]
+
+#: What the finished play is worth for one guess: given the points each side pegged and the
+#: side that reached the target (-1 for none): :data:`engine.players.expert_play.Outcome`.
+Outcome = Callable[[Sequence[int], int], float]
+#: One guess as the search carries it: the opponent's ranks (sorted), its weight, its outcome.
+Belief = tuple[tuple[int, ...], float, Outcome]
+#: What the seat sees when it is to play again: the opponent's cards played meanwhile, the
+#: count, the scoring tail of the series and the points.
+_Sight = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
+#: Still playing: no side has reached the target and the play is not over.
+_PLAYING = -2
+
+
+def scoring_tail(series: Sequence[int]) -> tuple[int, ...]:
+    """The end of ``series`` that can still score with cards to come: the trailing cards of
+    one rank when there are two or more (no run reaches past a pair), else the longest
+    stretch of distinct ranks at the end (no run reaches past a repeated rank).
+
+    >>> scoring_tail([3, 5, 5]), scoring_tail([4, 2, 9, 4, 6]), scoring_tail([])
+    ((5, 5), (2, 9, 4, 6), ())
+    """
+    n = len(series)
+    if n >= 2 and series[-1] == series[-2]:
+        start = n - 2
+        while start > 0 and series[start - 1] == series[-1]:
+            start -= 1
+        return tuple(series[start:])
+    seen = 0
+    start = n
+    while start > 0 and not seen & (1 << series[start - 1]):
+        seen |= 1 << series[start - 1]
+        start -= 1
+    return tuple(series[start:])
+
+
+def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    at = hand.index(rank)
+    return hand[:at] + hand[at + 1 :]
+
+
+def _add(points: tuple[int, ...], side: int, gained: int) -> tuple[int, ...]:
+    listed = list(points)
+    listed[side] += gained
+    return tuple(listed)
+
+
+class PlaySearch:
+    """The search of the rest of one two-player play for seat ``me`` (see the module), by
+    ``rules``, the seats on ``sides``, each side still needing ``needs`` points to win."""
+
+    def __init__(self, rules: Rules, sides: Sequence[int], me: int, needs: Sequence[int]) -> None:
+        points = rules.points
+        self.peg = peg_scorer(points)
+        self.rules = rules
+        self.max_count = points.max_count
+        self.go_points, self.last_card = points.go, points.last_card
+        self.one_pass = rules.play_end is PlayEnd.FIRST_GO
+        self.sides = tuple(sides)
+        self.me, self.other = me, 1 - me
+        self.needs = tuple(needs)
+        self.thumbs: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
+
+    def value(
+        self,
+        mine: Sequence[int],
+        guesses: Sequence[Belief],
+        count: int,
+        series: Sequence[int],
+        points: Sequence[int],
+    ) -> float:
+        """The weighted sum of the guesses' outcomes, the seat choosing its later cards
+        best, after it has played the last card of ``series`` (scored in ``points``,
+        counted in ``count``) and holds ``mine``."""
+        return self._after(
+            tuple(sorted(mine)), list(guesses), self.me, count, scoring_tail(series),
+            tuple(points),
+        )  # fmt: skip
+
+    def _turn(
+        self, held: tuple[tuple[int, ...], tuple[int, ...]], last: int, count: int
+    ) -> tuple[int, bool, int]:
+        """After seat ``last`` played to ``count`` (seats holding ``held``): the seat to play
+        (-1 when the play is over), whether the count starts again, and the go or last card
+        ``last`` takes first (as :meth:`engine.players.playout.Finisher.finish`)."""
+        if count == self.max_count:
+            if not (held[0] or held[1]) or self.one_pass:
+                return -1, True, 0
+            return (1 - last if held[1 - last] else last), True, 0
+        if not (held[0] or held[1]):
+            return -1, True, self.last_card
+        room = self.max_count - count
+        other = 1 - last
+        for rank in held[other]:
+            if PIP_VALUES[rank] <= room:
+                return other, False, 0
+        for rank in held[last]:
+            if PIP_VALUES[rank] <= room:
+                return last, False, 0
+        if self.one_pass:
+            return -1, True, self.go_points
+        return (other if held[other] else last), True, self.go_points
+
+    def _thumb_choice(self, hand: tuple[int, ...], tail: tuple[int, ...], count: int) -> int:
+        """The rank the rules of thumb play from ``hand`` (:func:`thumb_choice`'s choice,
+        which looks at the scoring tail and the count alone)."""
+        key = (hand, tail, count)
+        found = self.thumbs.get(key)
+        if found is None:
+            series = list(tail)
+            room = self.max_count - count
+            found = -1
+            best = -1e9
+            for rank in hand:  # ascending: ties go to the lower rank
+                if PIP_VALUES[rank] > room or rank == found:
+                    continue
+                paired = hand.count(rank) > 1
+                value = thumb_value(rank, series, count, paired, rules=self.rules)
+                if value > best:
+                    found, best = rank, value
+            self.thumbs[key] = found
+        return found
+
+    def _after(
+        self,
+        mine: tuple[int, ...],
+        group: list[Belief],
+        last: int,
+        count: int,
+        tail: tuple[int, ...],
+        points: tuple[int, ...],
+    ) -> float:
+        """From after seat ``last`` played: each guess's opponent plays by the rules of
+        thumb until the seat is to play again or the play ends; the guesses that then look
+        alike are decided together (:meth:`_choose`)."""
+        me, other, sides, needs = self.me, self.other, self.sides, self.needs
+        total = 0.0
+        alike: dict[_Sight, list[Belief]] = {}
+        for theirs, weight, outcome in group:
+            held = (mine, theirs) if me == 0 else (theirs, mine)
+            at, now, run, pegged = last, count, tail, points
+            seen: list[int] = []
+            winner = _PLAYING
+            while True:
+                turn, reset, bonus = self._turn(held, at, now)
+                if bonus:
+                    side = sides[at]
+                    pegged = _add(pegged, side, bonus)
+                    if pegged[side] >= needs[side]:
+                        winner = side
+                        break
+                if turn < 0:
+                    winner = -1
+                    break
+                if reset:
+                    now, run = 0, ()
+                if turn == me:
+                    break
+                rank = self._thumb_choice(held[other], run, now)
+                seen.append(rank)
+                now += PIP_VALUES[rank]
+                series = (*run, rank)
+                scored = self.peg(series, now)
+                run = scoring_tail(series)
+                left = _without(held[other], rank)
+                held = (mine, left) if me == 0 else (left, mine)
+                at = other
+                if scored:
+                    side = sides[other]
+                    pegged = _add(pegged, side, scored)
+                    if pegged[side] >= needs[side]:
+                        winner = side
+                        break
+            if winner != _PLAYING:
+                total += weight * outcome(pegged, winner)
+            else:
+                # What the seat sees: the cards the opponent played (and so its goes), the
+                # count, the series and the points.
+                key = (tuple(seen), now, run, pegged)
+                alike.setdefault(key, []).append((held[other], weight, outcome))
+        for (_, now, run, pegged), guesses in alike.items():
+            total += self._choose(mine, guesses, now, run, pegged)
+        return total
+
+    def _choose(
+        self,
+        mine: tuple[int, ...],
+        group: list[Belief],
+        count: int,
+        tail: tuple[int, ...],
+        points: tuple[int, ...],
+    ) -> float:
+        """The seat to play, holding ``mine``: the weighted outcome over ``group`` of the
+        one card best for them all."""
+        side = self.sides[self.me]
+        room = self.max_count - count
+        best = -1e18
+        previous = 0
+        for rank in mine:
+            if rank == previous or PIP_VALUES[rank] > room:
+                continue
+            previous = rank
+            now = count + PIP_VALUES[rank]
+            series = (*tail, rank)
+            scored = self.peg(series, now)
+            pegged = _add(points, side, scored) if scored else points
+            if pegged[side] >= self.needs[side]:
+                value = sum(weight * outcome(pegged, side) for _, weight, outcome in group)
+            else:
+                value = self._after(
+                    _without(mine, rank), group, self.me, now, scoring_tail(series), pegged
+                )
+            if value > best:
+                best = value
+        return best
