@@ -4,10 +4,10 @@
 
 Each game is a whole two-player game between the ``hard`` and ``expert`` computer levels,
 dealt from sealed shuffles as the bot deals; the review of one seat (every discard judged by
-the coach's values, every real choice of play by the expert's 128 play-outs) is made as the
-review worker makes it (:func:`bot.core.worker.review_work.make_review`), in this process, one at a
-time. The bot makes it in its review worker, beside the games, so this is the wait a player
-sees for a review not kept yet, on a machine with a core to spare.
+the coach's values, every real choice of play by the expert's values over 128 guesses) is
+made as the review worker makes it (:func:`bot.core.worker.review_work.make_review`), in this
+process, one at a time. The bot makes it in its review worker, beside the games, so this is
+the wait a player sees for a review not kept yet, on a machine with a core to spare.
 """
 
 from __future__ import annotations
