@@ -132,6 +132,8 @@ class PlaySearch:
     def _thumb_choice(self, hand: tuple[int, ...], tail: tuple[int, ...], count: int) -> int:
         """The rank the rules of thumb play from ``hand`` (:func:`thumb_choice`'s choice,
         which looks at the scoring tail and the count alone)."""
+        # Not thumb_choice itself: its cache is keyed by the whole series, the count implied,
+        # and the search carries only the tail, which many counts share.
         key = (hand, tail, count)
         found = self.thumbs.get(key)
         if found is None:

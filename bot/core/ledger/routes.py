@@ -130,8 +130,9 @@ def answer_on_its_way(record: MessageRecord | None, now: float) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Carrying:
-    """The carrier picked for a place where the bot is not a member: ``via``, the record to keep
-    under :data:`~bot.core.base.keys.VIA` (None: none is ready); ``waits``: one would be, once a
+    """The interaction whose token posts a place's message (a place where the bot is not a
+    member, or a server channel's table): ``via``, the record to keep under
+    :data:`~bot.core.base.keys.VIA` (None: none is ready); ``waits``: one would be, once a
     click's answer on its way to its message has landed (a post through its token before then
     is refused)."""
 
@@ -142,7 +143,7 @@ class Carrying:
 def carrier_among(found: Iterable[MessageRecord], channel_id: int, now: float) -> Carrying:
     """The freshest of the interactions ``found`` (what their answers showed) whose token still
     reaches ``channel_id`` (it may post a follow-up there) and whose answer is not on its way,
-    as a carrier: the place's table is posted through it."""
+    as a carrier: the place's message is posted through it."""
     reaching = [r for r in found if live(r, now) and r.channel_id == channel_id]
     ready = [r for r in reaching if not answer_on_its_way(r, now)]
     if not ready:
