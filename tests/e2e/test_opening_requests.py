@@ -81,3 +81,30 @@ async def test_a_table_posted_through_the_start_and_never_kept_is_found_after_a_
 
     await fd.wait_for(settled, timeout=30, stall=10)
     assert len(tables()) == 1, [m.words()[:40] for m in tables()]
+
+
+async def test_a_token_discord_calls_expired_is_tried_once_and_the_bot_token_edits_after(
+    world: World, bot: BotProcess
+) -> None:
+    """Discord's clock ahead of the bot's: the Start's token is past its 15 minutes there and
+    not yet here. Discord refuses the first edit through it; the bot's own token makes that
+    edit, and the table is kept as that edit left it, without the token: every later edit
+    goes with the bot's token, and the refused token costs one request, not one a move."""
+    fd = world.fd
+    driver = (await world.open_for_two(2, target=121, command_rate=0.0)).driver
+    driver.settle_rate = 1.0  # each move's table checked before the next
+    lobby = driver.message("lobby")
+    posted = [m for m in driver.table_messages() if m is not lobby]
+    assert len(posted) == 1 and posted[0].interaction_user is not None
+    table = posted[0]
+    fd.clock.advance(fd.token_lifetime)
+    start = len(fd.requests)
+    snap = driver.snapshot()
+    for _ in range(4):
+        snap = await driver.step(snap)
+
+    edits = [r for r in fd.requests[start:] if r.route.endswith(f"/messages/{table.id}")]
+    through_token = [r for r in edits if r.route.startswith("PATCH /webhooks/")]
+    by_bot = [r for r in edits if r.route.startswith(f"PATCH /channels/{driver.channel.id}/")]
+    assert [(r.status, r.code) for r in through_token] == [(401, 50027)], through_token
+    assert len(by_bot) >= 3 and all(r.status == 200 for r in by_bot), by_bot
