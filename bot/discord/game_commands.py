@@ -22,11 +22,18 @@ from bot.core.base.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO, send_error, user_of
-from bot.discord.options import CLAIMS_SAID, HIGHEST_CLAIM, TARGET_CHOICES, VARIANT_CHOICES
+from bot.discord.options import (
+    CLAIMS_SAID,
+    HIGHEST_CLAIM,
+    TARGET_CHOICES,
+    VARIANT_CHOICES,
+    targets_said,
+)
 from bot.discord.places import ask_of, cannot_post, place_of
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.players import LEVELS
+from engine.variants import listed
 
 __all__ = ["DIFFICULTY_ALONE", "PLAYERS", "GameCommands"]
 
@@ -97,7 +104,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="new", description="Open a cribbage game in this channel")
     @app_commands.describe(
         players="How many players (default 2; 4 play as partners, 5 five-hand, 6 in teams)",
-        target="Points to win (default 121; five-card cribbage 61, seven-card 181)",
+        target=f"Points to win ({targets_said(listed())})",
         vs_computer="Play the computer: it takes the other seats and the game deals at once",
         difficulty="How well the computer plays (default hard); implies vs_computer",
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",

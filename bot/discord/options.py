@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from engine.registry import say_or
 from engine.variants import Variant, listed
 
-__all__ = ["CLAIMS_SAID", "HIGHEST_CLAIM", "TARGET_CHOICES", "VARIANT_CHOICES", "variant_choices"]
+__all__ = [
+    "CLAIMS_SAID",
+    "HIGHEST_CLAIM",
+    "TARGET_CHOICES",
+    "VARIANT_CHOICES",
+    "targets_said",
+    "variant_choices",
+    "variants_said",
+]
 
 #: What each length of game is called in the menus.
 _TARGET_NAMES = {
@@ -32,6 +41,27 @@ def variant_choices(variants: tuple[Variant, ...]) -> list[app_commands.Choice[s
         )
         for v in variants
     ]
+
+
+def _short(variant: Variant) -> str:
+    """A variant as an option's description names it: "five-card" (its title, less "cribbage")."""
+    return variant.title.lower().removesuffix(" cribbage")
+
+
+def targets_said(variants: tuple[Variant, ...]) -> str:
+    """What a ``target`` option's description says of ``variants``' lengths of game (the
+    first, the default variant, first): "default 121; five-card 61, seven-card 181" (a
+    variant offering the default's lengths goes unnamed)."""
+    first, *others = variants
+    own = [f"{_short(v)} {v.targets_text}" for v in others if v.targets != first.targets]
+    return f"default {first.default_target}" + (f"; {', '.join(own)}" if own else "")
+
+
+def variants_said(variants: tuple[Variant, ...]) -> str:
+    """``variants`` as an option's description lists them, the first the default: "standard
+    (default), five-card or seven-card cribbage"."""
+    names = [_short(v) + (" (default)" if i == 0 else "") for i, v in enumerate(variants)]
+    return f"{say_or(names)} cribbage"
 
 
 #: Every registered variant (``/cribbage new variant:``).

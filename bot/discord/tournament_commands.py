@@ -19,15 +19,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
+from bot.core.base.choices import DEFAULT_FORMAT, tournament_variants
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.services import Services
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
-from bot.discord.options import TARGET_CHOICES, variant_choices
+from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
 from engine import formats
 from engine.outcome import Scoring
-from engine.variants import STANDARD, listed
+from engine.variants import STANDARD
 
 __all__ = [
     "THREADS_NEEDED",
@@ -58,7 +58,11 @@ def format_described() -> str:
 
 
 #: The variants a tournament may play: those for two players.
-_VARIANTS = variant_choices(tuple(v for v in listed() if TOURNAMENT_SEATS in v.seats))
+_VARIANTS = variant_choices(tournament_variants())
+#: The widest margin a result can have: the longest game a tournament plays (seven-card
+#: cribbage's 181). Discord's client refuses a number past the option's range before the bot
+#: hears of it; the core holds a margin to its own tournament's target.
+_WIDEST_MARGIN = max(target for variant in tournament_variants() for target in variant.targets)
 _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
     app_commands.Choice(name="best of 3", value=3),
@@ -93,12 +97,12 @@ class TournamentCommands(app_commands.Group):
     @app_commands.describe(
         format=format_described(),
         rounds="Swiss rounds (default: enough for one unbeaten player, at most 9)",
-        target="Points to win each game (default 121; five-card 61, seven-card 181)",
+        target=f"Points to win each game ({targets_said(tournament_variants())})",
         scoring="Game points: lurch (default) or skunk",
         round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
         match="Each pairing plays a single game (default) or a best of 3",
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
-        variant="Every game in: standard (default), five-card or seven-card cribbage",
+        variant=f"Every game in: {variants_said(tournament_variants())}",
     )
     @app_commands.choices(format=format_choices(), scoring=_SCORING)
     @app_commands.choices(target=TARGET_CHOICES, match=_MATCHES, playoff=_PLAYOFFS)
@@ -200,14 +204,16 @@ class TournamentCommands(app_commands.Group):
         name="result", description="Record or correct a result of this round (moderators)"
     )
     @app_commands.describe(
-        winner="The player who won", loser="The player who lost", margin="Points between them"
+        winner="The player who won",
+        loser="The player who lost",
+        margin=f"Points between them: 0 to the game's target ({_WIDEST_MARGIN} at most)",
     )
     async def result(
         self,
         interaction: discord.Interaction[Any],
         winner: discord.User,
         loser: discord.User,
-        margin: app_commands.Range[int, 0, 121] | None = None,
+        margin: app_commands.Range[int, 0, _WIDEST_MARGIN] | None = None,
     ) -> None:
         """A moderator sets the result between two players of the round being played."""
         moderator = is_organiser(interaction)

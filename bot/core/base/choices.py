@@ -5,8 +5,8 @@ act on a choice and the outer layers that offer it read one definition.
 - the computer's levels (:data:`engine.players.LEVELS`) as players see them: each level's
   name at the table (:func:`level_name`), its blurb (:data:`LEVEL_BLURBS`), and the level a
   game against the computer gets when none is chosen (:data:`DEFAULT_LEVEL`);
-- a tournament's format when none is chosen (:data:`DEFAULT_FORMAT`) and its games' seats
-  (:data:`TOURNAMENT_SEATS`);
+- a tournament's format when none is chosen (:data:`DEFAULT_FORMAT`), its games' seats
+  (:data:`TOURNAMENT_SEATS`) and the variants it may play (:func:`tournament_variants`);
 - the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`).
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.players import LEVELS
+from engine.variants import Variant, listed
 
 __all__ = [
     "DEFAULT_FORMAT",
@@ -23,6 +24,7 @@ __all__ = [
     "TOURNAMENT_SEATS",
     "LadderSeason",
     "level_name",
+    "tournament_variants",
 ]
 
 #: The level a game against the computer gets when none is chosen: ``hard``, a real game that
@@ -53,6 +55,15 @@ def level_name(level: str) -> str:
 DEFAULT_FORMAT = "swiss"
 #: A tournament's games are between two players.
 TOURNAMENT_SEATS = 2
+
+
+def tournament_variants() -> tuple[Variant, ...]:
+    """The variants a tournament may play: the registered ones that seat
+    :data:`TOURNAMENT_SEATS` (the standard game, five-card and seven-card cribbage), in the
+    registry's order. The command's menu and its words, the refusal of another and the range
+    of a result's margin are all drawn from it."""
+    return tuple(variant for variant in listed() if TOURNAMENT_SEATS in variant.seats)
+
 
 #: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
 #: standings, or every season's champion.

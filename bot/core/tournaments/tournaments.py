@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
-from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
+from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS, tournament_variants
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -45,7 +45,8 @@ from bot.core.tournaments.view import (
 )
 from engine import formats
 from engine.outcome import Scoring
-from engine.variants import STANDARD, find, listed
+from engine.registry import say_or
+from engine.variants import STANDARD, find
 
 __all__ = [
     "MIN_ENTRANTS",
@@ -93,7 +94,7 @@ BAD_WINNER = "The winner must be one of the two players."
 #: Said to a ``variant`` a tournament cannot play (one not for two players).
 TWO_PLAYER_VARIANTS = (
     "A tournament's games are for two: `variant` is "
-    + ", ".join(f"`{v.name}`" for v in listed() if TOURNAMENT_SEATS in v.seats)
+    + say_or([f"`{v.name}`" for v in tournament_variants()])
     + "."
 )
 
@@ -243,7 +244,7 @@ class Tournaments:
         if scoring not in tuple(Scoring):
             raise Refused("`scoring` must be lurch or skunk.")
         played = find(variant)
-        if played is None or TOURNAMENT_SEATS not in played.seats:
+        if played is None or played not in tournament_variants():
             raise Refused(TWO_PLAYER_VARIANTS)
         try:
             played.check(TOURNAMENT_SEATS, target, scoring)
