@@ -43,17 +43,17 @@ class SeasonTables(Queries):
         return [SeasonLine(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     async def season_results(
-        self, guild_id: int, *, start: float, end: float
+        self, guild_id: int, *, start: float, end: float, variant: str = STANDARD.name
     ) -> list[tuple[int, str, int, int, float]]:
-        """Every person's result between ``start`` and ``end`` in standard games between
-        people (the month's champions are the standard game's): user, name, won (0/1), the
-        game's points (whether they won or not), when the game finished."""
+        """Every person's result between ``start`` and ``end`` in games of ``variant`` between
+        people (the month's champions top that table): user, name, won (0/1), the game's
+        points (whether they won or not), when the game finished."""
         rows = await self._read(
             "SELECT r.user_id, r.display_name, r.won, r.game_points, r.finished_at"
             f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = 0"
             " AND r.finished_at >= ? AND r.finished_at < ?"
             " ORDER BY r.finished_at",
-            (guild_id, STANDARD.name, start, end),
+            (guild_id, variant, start, end),
         )
         return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]), float(r[4])) for r in rows]
 

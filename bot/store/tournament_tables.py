@@ -191,7 +191,7 @@ class TournamentTables(Queries):
         rows = await self._read(
             "SELECT t.champion_id, e.name, t.format, t.channel_id,"
             " (SELECT COUNT(*) FROM tournament_entrants n WHERE n.tournament_id = t.id),"
-            " t.finished_at FROM tournaments t JOIN tournament_entrants e"
+            " t.finished_at, t.variant FROM tournaments t JOIN tournament_entrants e"
             " ON e.tournament_id = t.id AND e.user_id = t.champion_id"
             " WHERE t.guild_id = ? AND t.status = 'finished'"
             " ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
@@ -205,6 +205,7 @@ class TournamentTables(Queries):
                 int(r[3]),
                 int(r[4]),
                 float(r[5]),
+                str(r[6]),
             )
             for r in rows
         ]

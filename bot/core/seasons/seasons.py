@@ -2,9 +2,10 @@
 best hands and monthly champions, all read from the results every finished game writes.
 
 A season's table ranks the people who finished games that month by game points, then games
-won, then fewer games played. A month's champion is the top of its table. The hall of fame
-lists every 28 and 29, the best other hands of 24 or more, the champion of each of the
-last twelve finished months, and the latest tournaments' champions.
+won, then fewer games played. A month's champion is the top of its table of the standard game
+between people (:data:`CROWNED`). The hall of fame lists every 28 and 29, the best other
+hands of 24 or more, the champion of each of the last twelve finished months, and the latest
+tournaments' champions (each tournament named with its variant).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.core.base.text import escape, fitted, plural
 from bot.core.base.views import Pool
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
+from bot.core.tournaments.view import tournament_named
 from engine.variants import STANDARD, named, title_unless_standard
 
 __all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
@@ -34,6 +36,9 @@ SEASONS: tuple[Season, ...] = ("this_month", "last_month", "all_time")
 SEASON_SHOWN = 20
 #: Months of champions the hall of fame lists.
 CHAMPION_MONTHS = 12
+#: The variant whose month's table (between people) crowns the hall of fame's season
+#: champions: the standard game's (each variant has its own tables, but one champion a month).
+CROWNED = STANDARD
 #: Tournament champions the hall of fame lists (the latest).
 TOURNAMENT_CHAMPIONS = 10
 
@@ -52,7 +57,7 @@ class SeasonStore(Protocol):
         variant: str = ...,
     ) -> list[SeasonLine]: ...
     async def season_results(
-        self, guild_id: int, *, start: float, end: float
+        self, guild_id: int, *, start: float, end: float, variant: str = ...
     ) -> list[tuple[int, str, int, int, float]]: ...
     async def famous_hands(
         self, guild_id: int, *, at_least: int, limit: int
@@ -159,7 +164,7 @@ class Seasons:
     async def hall_of_fame(self, guild_id: int, *, here: int | None = None) -> Answer:
         """The server's hall of fame, public in channel ``here``: the hands of games played
         where everyone reading can see them (:class:`Audience`), and the tournaments held
-        there; the month's champions count every game."""
+        there; the month's champions count every game of :data:`CROWNED` between people."""
         now = self._clock()
         audience = Audience(self._sight, guild_id, here)
         perfect = [
@@ -175,7 +180,7 @@ class Seasons:
         first, _ = month_bounds(now, CHAMPION_MONTHS)
         this_month, _ = month_bounds(now)
         results = await self._store.season_results(
-            guild_id, start=first.timestamp(), end=this_month.timestamp()
+            guild_id, start=first.timestamp(), end=this_month.timestamp(), variant=CROWNED.name
         )
         champion_lines = [
             f"{_month_name(month)}: {escape(name)} ({plural(points, 'game point')})"
@@ -193,7 +198,10 @@ class Seasons:
             ["**28s and 29s**"]
             + ([_hand(h) for h in perfect] or ["None yet: the odds are 80 in 12,994,800."]),
             ["**Hands of 24 or more**"] + ([_hand(h) for h in great] or ["None yet."]),
-            ["**Season champions** (most game points in a month)"]
+            [
+                "**Season champions** (most game points in a month:"
+                f" {CROWNED.title.lower()}, between people)"
+            ]
             + (champion_lines or ["None yet: the first is crowned when a month with games ends."]),
             ["**Tournament champions**"]
             + (
@@ -206,7 +214,8 @@ class Seasons:
 
 def _champion(champion: ChampionRecord) -> str:
     when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
-    event = f"{champion.format.title} tournament of {champion.entrants} players"
+    named = tournament_named(champion.format, champion.variant, first=True)
+    event = f"{named} of {champion.entrants} players"
     return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
 
 

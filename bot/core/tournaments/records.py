@@ -138,7 +138,7 @@ class TournamentRecord:
 @dataclass(frozen=True, slots=True)
 class ChampionRecord:
     """A finished tournament's champion, for the hall of fame: who, which event (its format,
-    channel and how many entered) and when it ended."""
+    channel, how many entered and its variant) and when it ended."""
 
     user_id: int
     name: str
@@ -146,6 +146,8 @@ class ChampionRecord:
     channel_id: int
     entrants: int
     finished_at: float
+    #: The variant its games were played in.
+    variant: str = "standard"
 
 
 @dataclass(frozen=True, slots=True)

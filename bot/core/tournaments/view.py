@@ -14,7 +14,7 @@ from bot.core.tournaments.records import (
     TournamentRecord,
     TournamentStatus,
 )
-from engine.formats import Match, Progress
+from engine.formats import Match, Progress, TournamentFormat
 from engine.tournament import Standing
 from engine.variants import find, title_unless_standard
 
@@ -27,6 +27,7 @@ __all__ = [
     "standings_message",
     "standings_text",
     "table_of",
+    "tournament_named",
 ]
 
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
@@ -212,12 +213,22 @@ def champion_of(event: Event) -> int:
     return event.record.format.champion(progress_of(event))
 
 
+def tournament_named(kind: TournamentFormat, variant: str, *, first: bool = False) -> str:
+    """A tournament as a sentence names it, by its format and, as its live message does, its
+    variant (the standard game unnamed): "Swiss tournament", "knockout seven-card cribbage
+    tournament"; ``first``: at the start of a line (the format's title, "Knockout")."""
+    title = title_unless_standard(find(variant))
+    played = f" {title.lower()}" if title else ""
+    return f"{kind.title if first else kind.named()}{played} tournament"
+
+
 def champion_text(event: Event) -> str:
     """The champion's announcement, posted once at the end."""
     champion = champion_of(event)
     line = next(s for s in table_of(event) if s.player == champion)
+    named = tournament_named(event.record.format, event.record.variant)
     return (
-        f"🏆 <@{champion}> wins the {event.record.format.named()} tournament"
+        f"🏆 <@{champion}> wins the {named}"
         f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
     )
 

@@ -226,7 +226,7 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
         "**🏛️ Hall of fame**",
         "**28s and 29s**",
         "**Hands of 24 or more**",
-        "**Season champions** (most game points in a month)",
+        "**Season champions** (most game points in a month: standard cribbage, between people)",
         "**Tournament champions**",
     ):
         assert heading in lines, heading

@@ -3,6 +3,7 @@ a knockout seeded by rating, and the writes a restart may repeat counting once."
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 from typing import Any
 
@@ -348,3 +349,34 @@ async def test_the_standings_of_a_crowd_fit_one_message(service: Services, store
     shown = len(lines) - 2
     assert lines[-1] == f"… and {len(PEOPLE) + len(crowd) - shown} more: too many for one message."
     assert [line.split(". ", 1)[0] for line in lines[1:-1]] == [str(n) for n in range(1, shown + 1)]
+
+
+async def test_a_variant_tournaments_champion_is_named_with_its_variant(
+    service: Services, store: Store
+) -> None:
+    """A seven-card tournament's champion: its announcement and the hall of fame name the
+    variant, as its live message does (both said "the Swiss tournament", as for the standard
+    game, so a server holding both could not tell them apart); a standard tournament's stay
+    unnamed. The hall of fame's month champions say which table they top: the standard game's
+    between people (they said nothing, while the month's tables are kept per variant)."""
+    tid = await _open(service, variant="seven_card")
+    running = tr.TournamentStatus.RUNNING
+    assert await store.set_status(tid, running, before=tr.TournamentStatus.OPEN, rounds=1)
+    champion = PEOPLE[2].id
+    finished = tr.TournamentStatus.FINISHED
+    assert await store.set_status(tid, finished, before=running, now=1.0, champion=champion)
+    record = await store.tournament(tid)
+    assert record is not None
+    [crowned] = await store.tournament_champions(GUILD, limit=5)
+    assert (crowned.user_id, crowned.variant) == (champion, "seven_card")
+
+    announced = champion_text(await read_event(store, record))
+    assert " wins the Swiss seven-card cribbage tournament with " in announced
+    fame = (await service.seasons.hall_of_fame(GUILD)).reply.text.splitlines()
+    line = fame[fame.index("**Tournament champions**") + 1]
+    assert line.startswith("Cy — Swiss seven-card cribbage tournament of 5 players in <#")
+    heading = next(h for h in fame if h.startswith("**Season champions**"))
+    assert heading.endswith("(most game points in a month: standard cribbage, between people)")
+
+    standard = dataclasses.replace(record, variant="standard")
+    assert " wins the Swiss tournament with " in champion_text(await read_event(store, standard))
