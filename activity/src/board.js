@@ -1,4 +1,4 @@
-// The board: a lane per side with its holes in fives, the line that a lurch (or skunk) is
+// The board: a lane per side with its holes in fives, the lines that a lurch (or skunk) is
 // measured by, and two pegs per side, the front one where the side stands and the back one
 // where it stood before it last scored. The pegs are kept from one look to the next and moved,
 // so they slide along the lane as points are pegged.
@@ -21,11 +21,11 @@ function x(score, target) {
   return PAD + (clamped / target) * (WIDTH - 2 * PAD);
 }
 
-// The score lines the game's rule marks: half the target for a lurch; for the skunk scale,
-// 91 and 61 in a game to 121 (31 in a game to 61).
-function lines(target, scoring) {
-  if (scoring === "skunk") { return target === 121 ? [61, 91] : [31]; }
-  return [Math.floor(target / 2)];
+// A line of the game's rules (options.lines: [hole, name], as the chat's board picture draws
+// them) catches a loser short of its hole: it is drawn just before the hole, so a peg on the
+// hole stands past it and a peg one short stands before it.
+function lineX(hole, target) {
+  return x(hole - 0.5, target);
 }
 
 export class Board {
@@ -39,9 +39,9 @@ export class Board {
   show(state) {
     const sides = state.sides || [];
     const target = (state.options && state.options.target) || 121;
-    const scoring = (state.options && state.options.scoring) || "lurch";
-    const key = sides.map((s) => s.name).join("|") + "/" + target + "/" + scoring;
-    if (key !== this.key) { this.draw(sides, target, scoring); this.key = key; }
+    const lines = (state.options && state.options.lines) || [];
+    const key = sides.map((s) => s.name).join("|") + "/" + target + "/" + JSON.stringify(lines);
+    if (key !== this.key) { this.draw(sides, target, lines); this.key = key; }
     sides.forEach((side, i) => {
       const [front, back, label] = this.pegs[i];
       front.style.transform = "translateX(" + x(side.score, target) + "px)";
@@ -53,7 +53,7 @@ export class Board {
     this.element.setAttribute("aria-label", "The board: " + said + " (to " + target + ")");
   }
 
-  draw(sides, target, scoring) {
+  draw(sides, target, lines) {
     const height = sides.length * LANE + 4;
     this.element.replaceChildren();
     this.element.setAttribute("viewBox", "0 0 " + WIDTH + " " + height);
@@ -71,8 +71,9 @@ export class Board {
       this.element.append(label, back, front);
       this.pegs.push([front, back, label]);
     });
-    for (const score of lines(target, scoring)) {
-      this.element.append(svg("line", { x1: x(score, target), x2: x(score, target), y1: 0, y2: height, class: "mark" }));
+    for (const [hole] of lines) {
+      const at = lineX(hole, target);
+      this.element.append(svg("line", { x1: at, x2: at, y1: 0, y2: height, class: "mark", "data-hole": hole }));
     }
     this.element.append(svg("line", { x1: x(target, target), x2: x(target, target), y1: 0, y2: height, class: "finish" }));
   }

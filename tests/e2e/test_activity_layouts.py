@@ -4,13 +4,14 @@ a desktop's.
 
 What a player would see is checked by the page's boxes, at each phase of the first deal and on
 each page: every seat there with its whole name; the board with a track per side (two for two
-teams of three, five for five-hand), each in a colour of its own; what the table plays named
-as the chat's lobby names it; and every card of the hand (seven at seven-card's crib) in one
-row inside the window, at least as large as a finger needs, apart from each other and from
-every other control, and the very element a tap at its middle lands on. The cards are tapped
-there too (the deal is played at the table on both sizes, the other players typing theirs in
-the chat). Every frame and answer each page receives is checked for a card its person may not
-know (tests.helpers.activity_pages), and no page logs an error.
+teams of three, five for five-hand), each in a colour of its own, and the lines the game's
+rules give (seven-card's lurch at 91, where the board drew its own at half the target, 90);
+what the table plays named as the chat's lobby names it; and every card of the hand (seven at
+seven-card's crib) in one row inside the window, at least as large as a finger needs, apart
+from each other and from every other control, and the very element a tap at its middle lands
+on. The cards are tapped there too (the deal is played at the table on both sizes, the other
+players typing theirs in the chat). Every frame and answer each page receives is checked for
+a card its person may not know (tests.helpers.activity_pages), and no page logs an error.
 
 The six-hand game is opened from the Activity itself, with no game in the channel: its new
 game's choices offer what ``/cribbage new`` offers, the variants by the players they seat.
@@ -78,6 +79,7 @@ LAYOUT = """() => {
     colours: new Set([...document.querySelectorAll("svg.board .peg:not(.back)")]
       .map((peg) => peg.getAttribute("fill"))).size,
     board: box(document.querySelector("svg.board")),
+    marks: [...document.querySelectorAll("svg.board line.mark")].map((l) => Number(l.dataset.hole)),
     kind: (document.querySelector(".kind") || {}).textContent || "",
     hand: hand,
     others: others,
@@ -100,6 +102,8 @@ class Table:
     names: list[str]
     tracks: int
     kind: tuple[str, ...]
+    #: The holes of the lines the game's rules draw on the board (seven-card's lurch: 91).
+    lines: tuple[int, ...]
 
 
 async def laid_out(person: Person, table: Table, *, cards: int | None = None) -> int:
@@ -117,6 +121,7 @@ async def laid_out(person: Person, table: Table, *, cards: int | None = None) ->
     assert seen["tracks"] == table.tracks, f"{who}'s board has {seen['tracks']} tracks"
     assert seen["colours"] == table.tracks, f"{who}'s board has {seen['colours']} peg colours"
     assert seen["board"]["right"] <= width and seen["board"]["width"] > 0, (who, seen["board"])
+    assert seen["marks"] == list(table.lines), f"{who}'s board marks {seen['marks']}"
     for words in table.kind:
         assert words in seen["kind"], (who, seen["kind"])
     hand = seen["hand"]
@@ -177,10 +182,12 @@ async def _first_deal(
     users = {seat_of[user.id]: user for user in players}
     pages = {seat_of[person.user.id]: person for person in on_pages}
     moving = Players(fd, db, game_id, channel, users, pages)
-    table = Table([users[seat].name for seat in sorted(users)], 2, kind)
     people = [*pages.values(), *watchers]
     knowledge = Knowledge({user.id: seat for seat, user in users.items()})
     snap = read_game(db, game_id)
+    assert snap.game is not None
+    holes = tuple(hole for hole, _ in snap.game.rules.lines)
+    table = Table([users[seat].name for seat in sorted(users)], 2, kind, holes)
     checked: set[str] = set()
     seen = 0
     while snap.game is not None and snap.game.deal_number == 1:
@@ -352,9 +359,10 @@ async def test_five_hand_gives_each_player_a_track_of_their_own(
     found = rows(
         db, "SELECT seat, display_name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
-    table = Table([str(name) for _, name in found], 5, ("Five-hand cribbage", "5 players"))
     snap = read_game(db, game_id)
     assert snap.game is not None
+    holes = tuple(hole for hole, _ in snap.game.rules.lines)
+    table = Table([str(name) for _, name in found], 5, ("Five-hand cribbage", "5 players"), holes)
     dealt = snap.game.rules.dealt(0, snap.game.public_view().dealer)
     knowledge = Knowledge({al.id: 0})
     knowledge.note(snap)

@@ -32,6 +32,7 @@ from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import again_of
+from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
 from bot.core.messages.presence import presence_of
 from bot.core.messages.projection import owes_move
@@ -281,6 +282,9 @@ def _options(record: GameRecord) -> dict[str, Any]:
         "teams": teams_text(rules),
         # What the table plays, as its lobby in the chat names it.
         "kind": table_kind(rules, variant),
+        # The board's lines, as the chat's board picture draws them: [hole, name], a loser
+        # short of the hole being caught ([[91, "lurch"]] at 181).
+        "lines": [[hole, name] for hole, name in board_lines(rules)],
     }
 
 

@@ -4,9 +4,11 @@ crib select only for a seat dealt cards for it, and nothing hidden sent to anyon
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
+from bot.core.messages.boards import board_lines
 from bot.core.services import Services
 from engine.phase import Phase
 from engine.variants import named
@@ -65,3 +67,38 @@ async def test_the_activity_draws_each_variants_hands_and_seats(
     assert named_cards and named_cards <= known, named_cards - known
     # Chances to win only where their tables hold (the standard two-player game).
     assert state.get("chances") is None
+
+
+@pytest.mark.parametrize(
+    ("variant", "target", "scoring", "lines"),
+    [
+        ("standard", 121, "lurch", [[61, "lurch"]]),
+        ("standard", 121, "skunk", [[91, "skunk"], [61, "double skunk"]]),
+        ("five_card", 61, "lurch", [[31, "lurch"]]),
+        ("seven_card", 181, "lurch", [[91, "lurch"]]),
+        ("five_hand", 61, "skunk", [[31, "skunk"]]),
+    ],
+)
+async def test_the_activitys_board_draws_the_lines_the_games_rules_give(
+    service: Services, variant: str, target: int, scoring: str, lines: list[list[Any]]
+) -> None:
+    """The Activity's board marks the lines the game's rules give, as the chat's board picture
+    draws them (:func:`bot.core.messages.boards.board_lines`): a loser short of the hole is
+    caught. It worked them out for itself, a lurch's at half the target rounded down (60,
+    30, 90: seven-card's loser is lurched under 91) and the skunk scale's at 91 and 61."""
+    opened = await service.lobbies.new_game(
+        GUILD,
+        CHANNEL,
+        AL,
+        variant=variant,
+        target=target,
+        scoring=scoring,
+        vs_computer=True,
+        difficulty="easy",
+    )
+    assert opened.ok, opened.reply.text
+    record = await service.games.record(opened.game_id or 0)
+    assert record is not None
+    state = activity_state(record, service.games.loaded.load(record), AL.id)
+    assert state["options"]["lines"] == lines
+    assert lines == [[hole, name] for hole, name in board_lines(record.rules)]
