@@ -26,18 +26,19 @@ best was 5♣ 10♠ J♦ Q♠ — 16.7.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.cards import Card, cards_str
 from engine.players.base import crib_sign as seat_crib_sign
 from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
-from engine.views import SeatView
+from engine.views import PublicView, SeatView
 
 __all__ = [
     "DiscardReview",
     "as_shown",
+    "crib_words",
     "one_decimal",
     "review_discard",
     "review_view",
@@ -49,12 +50,31 @@ __all__ = [
 _TOLERANCE = 0.05
 
 
+def crib_words(view: PublicView, seat: int) -> tuple[str, str]:
+    """Whose crib ``seat``'s throw goes to, as the coach and the hint say what it adds to it or
+    gives it, with the word before it: ``("in", "your crib")`` (the dealer's own), ``("in",
+    "your partner's crib")`` (partners, at four or six players) or ``("to", "the dealer's
+    crib")``."""
+    if view.dealer == seat:
+        return "in", "your crib"
+    if view.sides[view.dealer] == view.sides[seat]:
+        return "in", "your partner's crib"
+    return "to", "the dealer's crib"
+
+
+def _crib_of(crib_sign: int) -> tuple[str, str]:
+    """:func:`crib_words` from the sign alone (no view to tell a partner's crib by)."""
+    return ("in", "your crib") if crib_sign > 0 else ("to", "the dealer's crib")
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardReview:
-    """A discard judged against every other split of the same dealt hand."""
+    """A discard judged against every other split of the same dealt hand; ``whose`` is whose
+    crib the throw went to, in :func:`crib_words`' words (None: told by the sign alone)."""
 
     chosen: DiscardChoice
     best: DiscardChoice
+    whose: tuple[str, str] | None = None
 
     @property
     def was_best(self) -> bool:
@@ -69,11 +89,12 @@ class DiscardReview:
     def line(self) -> str:
         """One short sentence for the player: what the kept hand and the thrown cards were
         each worth on average, the net, and the best split when it was worth more, e.g.
-        "You kept 2♦ 7♠ 8♥ K♣ — 3.8 in hand − 9.0 to their crib = −5.2 expected; best was
+        "You kept 2♦ 7♠ 8♥ K♣ — 3.8 in hand − 9.0 to the dealer's crib = −5.2 expected; best was
         2♦ 5♣ 5♦ 8♥ — 5.2."
         """
         kept = cards_str(sorted(self.chosen.kept, key=Card.sort_key))
-        said = f"You kept {kept} — {_worth(self.chosen)}"
+        whose = self.whose or _crib_of(self.chosen.crib_sign)
+        said = f"You kept {kept} — {_worth(self.chosen, whose)}"
         if self.was_best:
             return f"{said}, the best choice."
         best = cards_str(sorted(self.best.kept, key=Card.sort_key))
@@ -105,16 +126,16 @@ def shown_total(choice: DiscardChoice) -> float:
     return shown_sum(choice.hand, choice.crib_sign * choice.crib)
 
 
-def _worth(choice: DiscardChoice) -> str:
-    """The expected points of one split, as the sum a player can follow."""
+def _worth(choice: DiscardChoice, whose: tuple[str, str]) -> str:
+    """The expected points of one split, as the sum a player can follow, the crib ``whose``
+    (:func:`crib_words`)."""
     hand = one_decimal(choice.hand)
     if choice.crib_sign == 0:
         return f"{hand} expected in hand"
     crib = one_decimal(choice.crib)
     total = one_decimal(shown_total(choice))
-    if choice.crib_sign > 0:
-        return f"{hand} in hand + {crib} in your crib = {total} expected"
-    return f"{hand} in hand − {crib} to their crib = {total} expected"
+    sign = "+" if choice.crib_sign > 0 else "−"
+    return f"{hand} in hand {sign} {crib} {' '.join(whose)} = {total} expected"
 
 
 def review_discard(
@@ -137,9 +158,10 @@ def review_view(view: SeatView) -> DiscardReview | None:
     """Review the seat's discard this deal from its view, or None before it has discarded."""
     if not view.discards or len(view.kept) != view.rules.kept:
         return None
-    return review_discard(
+    judged = review_discard(
         (*view.kept, *view.discards),
         view.discards,
         crib_sign=seat_crib_sign(view, view.seat),
         rules=view.rules,
     )
+    return replace(judged, whose=crib_words(view, view.seat))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.cards import Card, cards_str
-from engine.coach import as_shown, one_decimal
+from engine.coach import as_shown, crib_words, one_decimal
 from engine.pegging import score_pegging
 from engine.phase import Phase
 from engine.players.base import Player, unseen_cards
@@ -91,15 +91,6 @@ def _percent(chance: float) -> str:
     return f"{round(100 * chance)}%"
 
 
-def _crib_words(view: SeatView) -> tuple[str, str]:
-    """Whose crib it is, as a hint says what a throw adds to it or gives it."""
-    if view.dealer == view.seat:
-        return "in", "your crib"
-    if view.sides[view.dealer] == view.sides[view.seat]:
-        return "in", "your partner's crib"
-    return "to", "the dealer's crib"
-
-
 def _discard_parts(view: SeatView, option: Weighed[tuple[Card, ...]]) -> list[str]:
     """What a split is worth, part by part, as shown: "9.3 in hand, +4.1 in your crib"."""
     said = []
@@ -108,7 +99,7 @@ def _discard_parts(view: SeatView, option: Weighed[tuple[Card, ...]]) -> list[st
         said.append(f"{one_decimal(hand)} in hand")
     crib = option.part("crib")
     if crib is not None:
-        word, whose = _crib_words(view)
+        word, whose = crib_words(view, view.seat)
         sign = "−" if crib < 0 else "+"
         said.append(f"{sign}{one_decimal(abs(crib))} {word} {whose}")
     play = option.part("play")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -10,15 +11,17 @@ from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.coach import DiscardReview, review_discard, review_view
+from engine.game import Game
 from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
+from engine.variants import named
 from tests.helpers.rigging import fives_and_fours_game, fives_and_fours_table
 
 NUMBER = r"−?\d+\.\d"
 LINE = re.compile(
     rf"^You kept (\S+ ){{3}}\S+ — {NUMBER} in hand"
-    rf" (\+ {NUMBER} in your crib|− {NUMBER} to their crib)"
+    rf" (\+ {NUMBER} in your (partner's )?crib|− {NUMBER} to the dealer's crib)"
     rf" = {NUMBER} expected(, the best choice\.|; best was (\S+ ){{3}}\S+ — {NUMBER}\.)$"
 )
 
@@ -40,7 +43,7 @@ def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
     assert line.startswith("You kept 2♦ 7♠ 8♥ K♣ — ")
     chosen = review.chosen
     assert (
-        f"— {said(chosen.hand)} in hand − {said(chosen.crib)} to their crib"
+        f"— {said(chosen.hand)} in hand − {said(chosen.crib)} to the dealer's crib"
         f" = {said(chosen.total)} expected; best was"
     ) in line
     assert chosen.total < 0 and "−" in line  # throwing two fives to the opponent costs
@@ -67,7 +70,7 @@ def test_the_review_uses_the_dealt_hand_as_the_seat_knew_it() -> None:
     alone = review_discard(
         parse_cards("4C 4D 9S KH 7C 8C"), parse_cards("7C 8C"), crib_sign=-1, rules=Rules()
     )
-    assert review == alone
+    assert (review.chosen, review.best) == (alone.chosen, alone.best)
     assert LINE.match(review.line())
 
 
@@ -99,12 +102,12 @@ def test_thrown_cards_must_come_from_the_dealt_hand() -> None:
     sign=st.sampled_from([1, -1]),
 )
 def test_the_coachs_sum_adds_up_as_written(hand: float, crib: float, sign: int) -> None:
-    # "8.0 in hand − 4.7 to their crib = 3.4" was seen: the total of the unrounded parts.
+    # "8.0 in hand − 4.7 to the dealer's crib = 3.4" was seen: the total of the unrounded parts.
     # The figures a player reads add up to the total written beside them.
     cards = parse_cards("5H 5D JC QS 2C 3D")
     choice = DiscardChoice(cards[:4], cards[4:], hand, crib, sign)
     said = re.search(
-        r"([−\d.]+) in hand ([+−]) ([\d.]+) (?:in your|to their) crib = ([−\d.]+)",
+        r"([−\d.]+) in hand ([+−]) ([\d.]+) (?:in your|to the dealer's) crib = ([−\d.]+)",
         DiscardReview(choice, choice).line(),
     )
     assert said is not None
@@ -115,3 +118,33 @@ def test_the_coachs_sum_adds_up_as_written(hand: float, crib: float, sign: int) 
 
     expected = value(first) + (value(second) if op == "+" else -value(second))
     assert f"{expected:.1f}".replace("-", "−").replace("−0.0", "0.0") == total
+
+
+@pytest.mark.parametrize("variant", ["standard", "six_hand", "six_hand_pairs"])
+def test_a_throw_to_a_partners_crib_is_said_to_be_the_partners(variant: str) -> None:
+    """With partners (four players, six in teams) a seat whose partner deals throws to its
+    side's crib: the coach says "your partner's crib", as the hint does (it said "your
+    crib", as to the dealer); the dealer's own line says "your crib", an opponent's "the
+    dealer's crib". Every seat that throws is judged, in a deal of each teams layout."""
+    rules = named(variant).rules(4 if variant == "standard" else 6)
+    game, _ = Game.new([f"P{n}" for n in range(rules.seats)], rng=random.Random(5), rules=rules)
+    dealer = game.view(0).dealer
+    for seat in range(rules.seats):
+        view = game.view(seat)
+        if view.discard_count:
+            game.discard(seat, view.hand[: view.discard_count])
+    said = {}
+    for seat in range(rules.seats):
+        review = review_view(game.view(seat))
+        if review is not None:
+            said[seat] = review.line()
+    partners = [s for s in said if s != dealer and rules.side_of(s) == rules.side_of(dealer)]
+    assert partners, "a partner of the dealer threw"
+    for seat, line in said.items():
+        if seat == dealer:
+            assert " in your crib = " in line, line
+        elif seat in partners:
+            assert " in your partner's crib = " in line, line
+        else:
+            assert " to the dealer's crib = " in line, line
+        assert LINE.match(line), line
