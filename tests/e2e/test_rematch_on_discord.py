@@ -10,10 +10,10 @@ from fakediscord import Message
 from fakediscord.model import Channel
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.activity_pages import (
-    dealt_at_the_table,
     launched,
     open_page,
     shows,
+    tapped,
     version_of,
     with_the_activity,
 )
@@ -68,14 +68,16 @@ async def test_a_rematch_in_a_channel_one_press_each_and_the_series(
     stranger = await fd.click(world.spectator, result, label=REMATCH)
     assert stranger.ephemeral and stranger.words() == refusals.REMATCH_JOIN
 
-    # Bea's one press seats her: answered privately, the lobby edited once, through Al's
-    # press's token (its answer): no request of the bot's own.
+    # Bea's one press seats her and, the table full, deals: answered privately, the lobby
+    # edited once, through Al's press's token (its answer), never the bot's own.
     since, edits = len(fd.requests), len(lobby.history)
     taken = await fd.click(bea, result, label=REMATCH)
-    assert taken.ephemeral and "seat 2 of 2" in taken.words(), taken.words()
-    await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())
-    assert len(lobby.history) == edits + 1 and bot_token_requests(fd, since) == []
-    await fd.click(bea, lobby, label="Start")
+    assert taken.ephemeral and taken.words() == (
+        "You're in: seat 2 of 2. Dealing — your hand is on its way by DM."
+    )
+    await until(fd, lambda: "The game has started." in lobby.words())
+    assert "Seated (2/2): Al, Bea" in lobby.words() and len(lobby.history) == edits + 1
+    assert not [r for r in bot_token_requests(fd, since) if str(lobby.id) in r]
     # The loser of the game before deals first: Bea, without a cut.
     table = await until(
         fd, lambda: next((m for m in fd.messages(channel) if "No cut for deal" in m.words()), None)
@@ -152,10 +154,8 @@ async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotL
     assert "Al leads the series 2–0" in rematch.words() and "kept for them until" in rematch.words()
     taken = await fd.click(bea, table, label=REMATCH)
     assert taken.ephemeral and "seat 2 of 2" in taken.words(), taken.words()
-    # The rematch's table is brought up to date through Al's press's token.
-    await until(fd, lambda: "Seated (2/2): Al, Bea" in rematch.words())
-    second = latest_game_id(world.database, dm.id)
-    await fd.click(al, rematch, f"crib:{second}:lobby:start")
+    # Her press filled the table, which is dealt: the rematch's table is brought up to date
+    # through Al's press's token.
     await until(fd, lambda: "Bea lost the game before, so Bea deals first." in rematch.words())
     assert bot_token_requests(fd, since) == [], "the bot's own token is never used there"
     # Two tables in the conversation, one a game: the first, and its rematch's.
@@ -165,7 +165,8 @@ async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotL
 async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLauncher) -> None:
     """The result at the table offers the chat's *Rematch*: tapped there, the rematch opens
     (its lobby in the chat, as the table's new game's is), both tables go to it, and Bea's
-    kept seat is hers with one tap; someone who did not play is told why not, on their page."""
+    kept seat is hers with one tap, which deals; someone who did not play is told why not,
+    on their page."""
     fd, general = world.fd, world.general
     al, bea, eve = world.players[0], world.players[1], world.spectator
     await with_the_activity(fd, bots, world.database, world.guild)
@@ -200,8 +201,10 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
         # The lobby at the table is the chat's, the series it continues and all.
         said = await bea_page.table.locator('[data-key="lobby-text"]').inner_text()
         assert "Al leads the series 2–0" in said and "kept for them until" in said, said
-        await dealt_at_the_table(fd, db, second, al_page, bea_page)
-        await until(fd, lambda: "Seated (2/2): Al, Bea" in lobby.words())
+        # Bea's one tap takes her kept seat and, the table full, deals: no Start to wait for.
+        await tapped(fd, db, second, bea_page, "join")
+        await until(fd, lambda: "The game has started." in lobby.words())
+        assert "Seated (2/2): Al, Bea" in lobby.words()
         game = read_game(db, second).game
         assert game is not None and game.dealer == 1 and game.given_dealer == 1
         # Over, its result at the table says the series, as the chat's does.

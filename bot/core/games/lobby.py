@@ -240,6 +240,14 @@ def seats_joining(record: GameRecord, user: User, now: float) -> list[SeatRecord
     return _seated(list(record.seats), SeatRecord(seat, user.id, user.name))
 
 
+def deals_as_it_fills(record: GameRecord, seats: Sequence[SeatRecord], players: int) -> bool:
+    """Whether taking a seat of ``record``'s lobby (``seats`` after it, at a table of
+    ``players``) deals at once: a rematch's does as its last seat is taken (its people back
+    with one press each, and its options those of the game before: nothing is left to
+    choose), where any other lobby waits for a seated player's **Start**."""
+    return record.rematch_of is not None and sum(1 for s in seats if not s.held) == players
+
+
 def seats_leaving(record: GameRecord, user: User, now: float) -> list[SeatRecord]:
     """``user`` gives up their seat (the creator leaving closes the lobby: the service's
     business, since then no seats remain to store); a seat kept for them is free to anyone
@@ -506,8 +514,8 @@ def lobby_text(
 def _kept_line(kept: Sequence[tuple[str, float]]) -> str:
     """The seats a rematch keeps, and until when (Discord shows each reader their own time):
     "Bea's seat is kept for them until 21:40: one press of **Join** (or **Rematch** on the
-    last game's result) takes it; after that, anyone may."; "Seats are kept for Bea and Cy
-    until 21:40: …" """
+    last game's result) takes it (the cards are dealt as the table fills); after that, anyone
+    may."; "Seats are kept for Bea and Cy until 21:40: …" """
     until = f"<t:{int(min(time for _, time in kept))}:t>"
     names = [escape(name) for name, _ in kept]
     whose = (
@@ -518,5 +526,5 @@ def _kept_line(kept: Sequence[tuple[str, float]]) -> str:
     each = "it" if len(names) == 1 else "each one's"
     return (
         f"{whose}: one press of **Join** (or **Rematch** on the last game's result) takes"
-        f" {each}; after that, anyone may."
+        f" {each} (the cards are dealt as the table fills); after that, anyone may."
     )

@@ -2,9 +2,10 @@
 
 ``/cribbage new`` opens a lobby in a channel (at most one open game per channel); players join
 and leave by command or by the lobby's buttons, its creator seats computers from its menu, and
-the game deals when every seat is taken and a seated player starts it. A game against the
-computer is opened, seated and dealt in one transaction. The rules of who may do what are in
-:mod:`bot.core.games.lobby`; this stores the changes and answers.
+the game deals when every seat is taken and a seated player starts it (a rematch, as its
+last seat is taken). A game against the computer is opened, seated and dealt in one
+transaction. The rules of who may do what are in :mod:`bot.core.games.lobby`; this stores the
+changes and answers.
 
 A click on the lobby message is answered by updating it, and that look is kept with the
 change; ``/cribbage new``'s answer is the lobby itself, kept as the game's message from the
@@ -284,7 +285,7 @@ class Lobbies(OnGames):
         # (The seat kept for them, or the one free: not always the last.)
         taken = next(s.seat for s in seats if s.user_id == user.id)
         text = f"You're in: seat {taken + 1} of {record.num_players}."
-        return await self._seats_changed(record, seats, text, clicked)
+        return await self._seat_taken(record, seats, text, user, clicked)
 
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_leaving(record, user, self._games.now())
@@ -298,7 +299,7 @@ class Lobbies(OnGames):
     ) -> Answer:
         seats = lobby.seats_adding_computer(record, user, level, self._games.now())
         text = f"{seats[-1].name} takes seat {len(seats)}."
-        return await self._seats_changed(record, seats, text, clicked)
+        return await self._seat_taken(record, seats, text, user, clicked)
 
     async def _remove_computer(
         self, record: GameRecord, user: User, clicked: Clicked | None
@@ -317,6 +318,25 @@ class Lobbies(OnGames):
         seats = lobby.seats_changing_partners(record, user)
         text = f"Partners now: {partners_text([escape(s.name) for s in seats], record.rules)}."
         return await self._seats_changed(record, seats, text, clicked)
+
+    async def _seat_taken(
+        self,
+        record: GameRecord,
+        seats: list[SeatRecord],
+        text: str,
+        user: User,
+        clicked: Clicked | None,
+    ) -> Answer:
+        """A seat taken by ``user`` (or, the opener's, by a computer): the lobby's new seats
+        stored, and a rematch whose table this fills dealt at once, as ``user``'s *Start*
+        would (:func:`~bot.core.games.lobby.deals_as_it_fills`); the answer says both."""
+        if not lobby.deals_as_it_fills(record, seats, record.num_players):
+            return await self._seats_changed(record, seats, text, clicked)
+        # (The look a click is answered with is the deal's: the seats are stored without one.)
+        seated = await self._games.reseat(record, seats)
+        dealt = await self._start(seated, user, clicked)
+        said = dataclasses.replace(dealt.reply, text=f"{text} {dealt.reply.text}")
+        return dataclasses.replace(dealt, reply=said)
 
     async def _seats_changed(
         self,

@@ -5,7 +5,8 @@ game before: :func:`bot.core.games.series.seats_again`), seating them and keepin
 other person's seat for them; against the computer it is dealt at once, as ``/cribbage new
 vs_computer:True`` is. Its answer is the new lobby, in the channel (a message of its own: the
 result stays as it was). Each other person then takes their seat with one press, of *Rematch*
-on the result or *Join* on the lobby; the lobby deals when someone presses *Start*, as any.
+on the result or *Join* on the lobby, and the press that fills the table deals it
+(:func:`bot.core.games.lobby.deals_as_it_fills`): one press each, no *Start*.
 
 A press that cannot open it gets one sentence and changes nothing: the game offers no
 rematch (:func:`~bot.core.games.series.no_rematch`), the presser did not play in it, they are

@@ -79,18 +79,32 @@ async def test_a_rematch_opens_the_game_again_with_its_options_and_seats(
     assert opened.reply.view.controls_of(LobbyControls) is not None
 
 
-async def test_each_player_takes_their_kept_seat_with_one_press(service: Services) -> None:
+async def test_each_player_takes_their_kept_seat_with_one_press_and_the_last_deals(
+    service: Services,
+) -> None:
     before = await _finished(service, [AL, BEA], BEA)
     table = Transcript(service)
     opened = await table.record(AL.id, await _press(service, before, AL))
-    # Bea's one press (Rematch on the result, as Join on the lobby would) seats her; the
-    # lobby is brought up to date and says the table is full.
+    assert opened.reply.view is not None
+    assert "the cards are dealt as the table fills" in opened.reply.view.content
+    # Bea's one press (Rematch on the result, as Join on the lobby would) seats her, and with
+    # every seat taken the rematch is dealt: one press each, no Start to wait for.
     taken = await table.record(BEA.id, await _press(service, before, BEA))
-    assert taken.ok and taken.reply.ephemeral and "seat 2 of 2" in taken.reply.text
+    assert taken.ok and taken.reply.ephemeral
+    assert taken.reply.text == "You're in: seat 2 of 2. Dealing — your hand is on its way by DM."
+    assert (await _record(service, opened.game_id)).status is GameStatus.ACTIVE
     lobby = table.messages[(opened.game_id, "lobby")].view.content  # type: ignore[index]
     assert "Seated (2/2): Al, Bea" in lobby and "kept" not in lobby, lobby
-    started = await table.record(BEA.id, await service.lobbies.start(CHANNEL, BEA))
-    assert started.ok, started.reply.text
+    assert "The game has started." in lobby, lobby
+    again = await service.lobbies.start(CHANNEL, BEA)
+    assert again.reply.text == refusals.ALREADY_STARTED
+
+
+async def test_a_lobby_that_is_no_rematch_waits_for_start_when_full(service: Services) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    joined = await service.lobbies.join(CHANNEL, BEA)
+    assert joined.ok and joined.reply.text.endswith("The table is full: press Start to deal.")
+    assert (await _record(service, opened.game_id)).status is GameStatus.LOBBY
 
 
 async def test_the_loser_of_the_game_before_deals_first_in_a_rematch(
@@ -104,7 +118,6 @@ async def test_the_loser_of_the_game_before_deals_first_in_a_rematch(
         opened = await service.rematches.press(before, AL, guild_id=GUILD, channel_id=channel)
         assert opened.game_id is not None
         assert (await service.lobbies.join(channel, BEA)).ok
-        assert (await service.lobbies.start(channel, AL)).ok
         game = await load(store, opened.game_id)
         assert game.dealer == seat and game.given_dealer == seat and game.cut_rounds == ()
 
@@ -118,9 +131,10 @@ async def test_with_more_than_two_players_a_rematch_cuts_for_the_deal(
         taken = await _press(service, before, user)
         assert taken.ok and f"seat {seat} of 4" in taken.reply.text, taken.reply.text
     rematch = await _record(service, opened.game_id)
-    # Partners as they were: Al & Cy against Bea & Dee, in the same seats.
+    # Partners as they were: Al & Cy against Bea & Dee, in the same seats; Dee's press, the
+    # last, dealt.
     assert [s.user_id for s in rematch.seats] == [AL.id, BEA.id, CY.id, DEE.id]
-    assert (await service.lobbies.start(CHANNEL, CY)).ok
+    assert rematch.status is GameStatus.ACTIVE
     game = await load(store, rematch.id)
     assert game.given_dealer is None and game.cut_rounds
 
@@ -153,11 +167,26 @@ async def test_a_seat_not_taken_in_time_is_free_to_anyone(service: Services, clo
         (0, AL.id, False),
         (1, CY.id, False),
     ]
-    # Bea comes too late: the table is full; and with its players changed, no series.
+    # Cy's seat filled the table, which was dealt; Bea comes too late; and with its players
+    # changed, no series.
+    assert rematch.status is GameStatus.ACTIVE
     too_late = await _press(service, before, BEA)
-    assert not too_late.ok and "full" in too_late.reply.text
+    assert not too_late.ok and too_late.reply.text == refusals.REMATCH_STARTED
     lobby = {o.key: o for o in await owed_now(service, opened.game_id)}[LOBBY].view.content
     assert "series" not in lobby, lobby
+
+
+async def test_a_computer_the_opener_seats_in_a_seat_not_taken_fills_the_rematch_and_deals(
+    service: Services, clock: Clock
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    clock.advance(seconds=SEAT_KEPT.total_seconds() + 1)
+    seated = await service.lobbies.click(opened.game_id, "computer:easy", AL, guild_id=GUILD)
+    assert seated.ok and "Dealing" in seated.reply.text, seated.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert rematch.status is GameStatus.ACTIVE and rematch.seats[1].is_computer
 
 
 async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(
@@ -175,7 +204,6 @@ async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(
     assert not watching.ok and watching.reply.text == refusals.REMATCH_JOIN
     assert await state(store, opened.game_id) == snapshot, "the refusals changed nothing"
     assert (await _press(service, before, BEA)).ok
-    assert (await service.lobbies.start(CHANNEL, AL)).ok
     started = await _press(service, before, BEA)
     assert not started.ok and started.reply.text == refusals.REMATCH_STARTED
     games = await store.db.fetch("SELECT COUNT(*) FROM games WHERE rematch_of = ?", (before,))
@@ -237,7 +265,6 @@ async def test_a_series_counts_game_points_as_the_lurch_does(service: Services) 
     second = await _press(service, first, BEA)
     assert second.game_id is not None
     assert (await _press(service, first, AL)).ok
-    assert (await service.lobbies.start(CHANNEL, AL)).ok
     assert (await service.moves.resign(CHANNEL, AL)).ok
     finished = await _record(service, second.game_id)
     assert finished.series == first
@@ -258,7 +285,6 @@ async def test_a_series_ends_when_a_day_passes(service: Services, clock: Clock) 
     second = await _press(service, first, AL)
     assert second.reply.view is not None and "series" not in second.reply.view.content
     assert (await _press(service, first, BEA)).ok
-    assert (await service.lobbies.start(CHANNEL, AL)).ok
     assert (await service.moves.resign(CHANNEL, AL)).ok
     assert (await _record(service, second.game_id)).series is None
 
@@ -270,7 +296,6 @@ async def test_a_series_ends_when_the_tables_players_change(
     second = await _press(service, first, AL)
     clock.advance(seconds=SEAT_KEPT.total_seconds() + 1)
     assert (await service.lobbies.join(CHANNEL, CY)).ok
-    assert (await service.lobbies.start(CHANNEL, AL)).ok
     assert (await service.moves.resign(CHANNEL, CY)).ok
     assert (await _record(service, second.game_id)).series is None
 
