@@ -189,6 +189,23 @@ async def test_a_computer_the_opener_seats_in_a_seat_not_taken_fills_the_rematch
     assert rematch.status is GameStatus.ACTIVE and rematch.seats[1].is_computer
 
 
+async def test_a_seat_the_opener_adds_for_a_friend_who_came_late_is_the_last_to_fill(
+    service: Services,
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    grown = await service.lobbies.click(opened.game_id, "add_seat", AL, guild_id=GUILD)
+    assert grown.ok, grown.reply.text
+    back = await _press(service, before, BEA)
+    assert back.ok and "Dealing" not in back.reply.text, back.reply.text
+    assert (await _record(service, opened.game_id)).status is GameStatus.LOBBY
+    late = await service.lobbies.join(CHANNEL, CY)
+    assert late.ok and "Dealing" in late.reply.text, late.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert rematch.status is GameStatus.ACTIVE and rematch.num_players == 3
+
+
 async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(
     store: Store, service: Services
 ) -> None:
