@@ -301,11 +301,12 @@ export function result(state, ui, actions) {
   if (state.result) { parts.push(h("p", { class: "result", html: state.result.html })); }
   if (state.end_note) { parts.push(h("p", { class: "result", html: state.end_note })); }
   // The result's Rematch (Play again against the computer), as the chat's result offers it:
-  // the game opened again with its seats, each player taking theirs with one press.
+  // the game opened again with its seats, each player taking theirs with one press (its
+  // players alone: someone who watched has the series, and no label).
   const again = state.rematch;
   if (again && again.series) { parts.push(h("p", { class: "series", "data-key": "series", html: again.series })); }
   const buttons = [];
-  if (again) {
+  if (again && again.label) {
     buttons.push(h("button", { type: "button", class: "primary", "data-key": "rematch", disabled: ui.busy, onclick: () => actions.lobby("rematch"), text: again.label }));
   }
   // Share posts the result and the game's page where the player chooses (Discord's dialog).

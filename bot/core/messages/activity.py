@@ -447,15 +447,19 @@ def activity_state(
             # (A message of Discord's: markdown, as the line is written; at most 1,000
             # characters, as SHARE_LINK takes.)
             result["share"] = (result["said"] + (f"\n{page}" if page else ""))[:SHARE_MOST]
-        state["rematch"] = _rematch(record, series, html)
+        state["rematch"] = _rematch(record, viewer, series, html)
     return state
 
 
-def _rematch(record: GameRecord, series: str, html: Html) -> dict[str, Any] | None:
-    """What the result offers to play again, as its message in the chat does: *Rematch* or
-    *Play again* (None: nothing), and the series the game continued (HTML, or None)."""
+def _rematch(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str, Any] | None:
+    """What the result offers ``viewer`` to play again, as its message in the chat does:
+    *Rematch* or *Play again* (None: nothing), and the series the game continued (HTML, or
+    None). Only its players may ask for it (as the lobby offers nobody a button its rules
+    would refuse them): someone who watched sees the series, and no button."""
     again = again_of(record)
     if again is None:
         return None
+    if record.seat_of(viewer) is None:
+        return {"label": None, "series": _html(html, series) or None}
     label = "Play again" if again == "again" else "Rematch"
     return {"label": label, "series": _html(html, series) or None}

@@ -500,6 +500,11 @@ async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(
     al = await _signed(client, AL)
     state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
     assert state["rematch"] == {"label": "Rematch", "series": None}
+    # Someone who watched is offered no button its press would only refuse them.
+    record = await service.games.record(game)
+    assert record is not None
+    watching = activity_state(record, service.games.loaded.load(record), CY.id)
+    assert watching["rematch"] == {"label": None, "series": None}
     body = {"action": "rematch", "game": game}
     elsewhere = ActivityServer(service, FakeDiscordSide(bot_in=False), Sessions(SECRET))
     server = WebServer(service.pages, service.feed, PageLinks(SECRET), activity=elsewhere)
