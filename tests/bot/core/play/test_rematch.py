@@ -9,7 +9,7 @@ import asyncio
 from bot.core.base import refusals
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import LOBBY, RESULT
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, Clicked, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import SEAT_KEPT
@@ -98,6 +98,21 @@ async def test_each_player_takes_their_kept_seat_with_one_press_and_the_last_dea
     assert "The game has started." in lobby, lobby
     again = await service.lobbies.start(CHANNEL, BEA)
     assert again.reply.text == refusals.ALREADY_STARTED
+
+
+async def test_join_pressed_on_the_rematchs_lobby_answers_with_the_dealt_table(
+    service: Services,
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, before, AL)
+    assert opened.game_id is not None
+    clicked = Clicked(CHANNEL, 7000, "bea-join")
+    joined = await service.lobbies.click(opened.game_id, "join", BEA, clicked, guild_id=GUILD)
+    # The click is answered by updating the lobby it was on: to the table dealt.
+    assert joined.ok and joined.update is not None, joined.reply.text
+    assert "The game has started." in joined.update.content, joined.update.content
+    await service.answered(joined, landed=True, shown=clicked)
+    assert (await _record(service, opened.game_id)).status is GameStatus.ACTIVE
 
 
 async def test_a_lobby_that_is_no_rematch_waits_for_start_when_full(service: Services) -> None:
