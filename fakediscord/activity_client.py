@@ -356,7 +356,7 @@ class ActivityHost:
                     await socket.send_str(message.data)
                 elif message.type is aiohttp.WSMsgType.BINARY:
                     await socket.send_bytes(message.data)
-            await socket.close(code=upstream.close_code or 1000)
+            await socket.close(code=_relayed(upstream.close_code))
 
         pumping = asyncio.ensure_future(down())
         try:
@@ -372,3 +372,22 @@ class ActivityHost:
                 await pumping
             await upstream.close()
         return socket
+
+
+#: The close codes a Close frame may never carry (RFC 6455, 7.4.1: 1005 and 1006 "MUST NOT be
+#: set as a status code in a Close control frame by an endpoint", nor 1015; 1004 and 1016 to
+#: 2999 are reserved): what an endpoint reports when none was sent, such as 1006 for a peer
+#: gone without a Close (the URL mapping's target killed).
+_NEVER_SENT = (1004, 1005, 1006, 1015)
+
+
+def _relayed(code: int | None) -> int:
+    """The code the proxy closes the page's socket with once its target's closed with
+    ``code``: the target's own, unless a Close frame may not carry it (see
+    :data:`_NEVER_SENT`; none at all: 1000), where the target went away (1001, Going Away),
+    since a browser refuses a frame with a reserved code as broken."""
+    if code is None:
+        return 1000
+    if code in _NEVER_SENT or 1016 <= code < 3000 or code >= 5000:
+        return 1001
+    return code

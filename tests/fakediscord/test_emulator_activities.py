@@ -234,3 +234,43 @@ async def test_the_proxy_serves_the_mapping_with_discords_content_policy(
         assert seen == ["/activity/api/x?y=1"]
     finally:
         await runner.cleanup()
+
+
+async def test_the_proxy_relays_a_sockets_close_with_a_code_a_close_frame_may_carry(
+    fake_discord: FakeDiscord,
+) -> None:
+    # The target's own code is relayed; a target gone without a Close (seen as 1006, which
+    # no Close frame may carry: RFC 6455, 7.4.1) is said as 1001, Going Away.
+    fd = fake_discord
+
+    async def live(request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        said = await socket.receive_str()
+        if said == "die":
+            assert request.transport is not None
+            request.transport.abort()
+        else:
+            await socket.close(code=int(said))
+        return socket
+
+    upstream = web.Application()
+    upstream.router.add_get("/activity/api/live", live)
+    runner = web.AppRunner(upstream)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        await fd.enable_activity(f"127.0.0.1:{port}/activity")
+        codes = []
+        async with aiohttp.ClientSession() as session:
+            for said in ("4001", "1000", "die"):
+                async with session.ws_connect(f"{fd.activity_host.origin}/api/live") as socket:
+                    await socket.send_str(said)
+                    closed = await socket.receive()
+                    assert closed.type is aiohttp.WSMsgType.CLOSE, closed
+                    codes.append(closed.data)
+        assert codes == [4001, 1000, 1001]
+    finally:
+        await runner.cleanup()
