@@ -10,6 +10,7 @@ from fakediscord import Message
 from fakediscord.model import Channel
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.activity_pages import (
+    Players,
     launched,
     open_page,
     shows,
@@ -217,6 +218,45 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
             await series.inner_text() == "The series is level at 2–2 in game points (1–1 in games)."
         )
         for person in (al_page, bea_page, eve_page):
+            assert person.errors == [], (person.user.name, person.errors)
+
+
+async def test_the_table_through_a_kill_and_a_restart_then_a_rematch_in_one_tap_each(
+    world: World, bots: BotLauncher
+) -> None:
+    """The bot killed mid-game with the table open: its pages come back to the game by
+    themselves (a move typed in the chat after the restart reaches Al's), moves are made at
+    the table again, and once it is over the rematch is one tap each, no error on a page."""
+    fd, general, db = world.fd, world.general, world.database
+    al, bea = world.players[:2]
+    await with_the_activity(fd, bots, db, world.guild)
+    bot = bots.bots[-1]
+    assert isinstance(bot, BotProcess)
+    await dealt(fd, general, al, bea)
+    first = latest_game_id(db, general.id)
+    instance = await launched(fd, al, general, bea)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=True)
+        bea_page = await open_page(browser, fd, bea, instance, phone=False)
+        await shows(al_page, first, version_of(db, first))
+        await bot.kill()
+        await start_again(fd, bot)
+        players = Players(fd, db, first, general, {0: al, 1: bea}, {0: al_page, 1: bea_page})
+        snap = read_game(db, first)
+        for _ in range(2):
+            # Al's discard at the table, Bea's typed in the chat: both pages follow.
+            move = players.next(snap)
+            snap = await players.make(snap, move, chat=move.seat == 1)
+        for person in (al_page, bea_page):
+            await shows(person, first, snap.version)
+        await resign(fd, bea, general)
+        await shows(al_page, first, version_of(db, first))
+        await al_page.table.locator('[data-key="rematch"]').click()
+        second = await until(fd, lambda: _newer(db, general, first))
+        await shows(bea_page, second, version_of(db, second))
+        await bea_page.table.locator('[data-key="join"]').click()
+        await until(fd, lambda: read_game(db, second).game is not None)
+        for person in (al_page, bea_page):
             assert person.errors == [], (person.user.name, person.errors)
 
 
