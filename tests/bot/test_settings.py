@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings, SettingsError
-from tests.helpers.settings_read import settings_read
+from tests.helpers.settings_read import example_comment, settings_read
 
 
 def test_defaults_when_nothing_is_set() -> None:
@@ -239,18 +239,6 @@ def test_shard_settings_that_cannot_be_used_are_refused(env: dict[str, str], say
         Settings.from_env(env)
 
 
-def _comment(example: str, name: str) -> str:
-    """The comment of .env.example above ``name``'s line (shared by settings set together)."""
-    lines = example.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
-    while at > 0 and re.match(r"[A-Z_]+=", lines[at - 1]):
-        at -= 1  # a setting set together with this one, under the same comment
-    start = at
-    while start > 0 and lines[start - 1].startswith("#"):
-        start -= 1
-    return "\n".join(lines[start:at])
-
-
 def _refused_with_a_range(name: str) -> bool:
     """Whether ``name`` refuses ``-1`` saying the range it takes."""
     try:
@@ -270,7 +258,7 @@ def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
         Settings.from_env({name: "-1"})
     bounds = re.search(r"(?:between|from) (.+?) (?:and|to) ([\d.]+)", str(refused.value))
     assert bounds is not None, refused.value
-    said = _comment(example, name)
+    said = example_comment(example, name)
     for number in [*re.findall(r"\d+(?:\.\d+)?", bounds.group(1)), bounds.group(2)]:
         assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\.?\d)", said), (number, said)
 
@@ -316,7 +304,9 @@ def test_the_muggins_window_is_said_to_follow_every_claim() -> None:
     # Issue 25: these still said muggins was offered only after a short claim; every claim,
     # right or short, opens the window now (a wrong call costs only the chance to call it).
     root = Path(__file__).parents[2]
-    comment = _comment((root / ".env.example").read_text(encoding="utf-8"), "MUGGINS_SECONDS")
+    comment = example_comment(
+        (root / ".env.example").read_text(encoding="utf-8"), "MUGGINS_SECONDS"
+    )
     service = (root / "docs" / "bot-service.md").read_text(encoding="utf-8")
     section = service[service.index("## Manual counting and muggins") :]
     section = section[: section.index("\n## ")]

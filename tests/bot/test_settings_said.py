@@ -13,7 +13,7 @@ import pytest
 from bot.__main__ import PLAYGROUND_CLOCKS
 from bot.core.ranked.turns import TURN_SECONDS
 from bot.settings import Settings
-from tests.helpers.settings_read import settings_read
+from tests.helpers.settings_read import example_comment, settings_read
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / ".env.example").read_text(encoding="utf-8")
@@ -64,18 +64,6 @@ _DEFAULT = (
 _BETWEEN = r"(?:(?!`[A-Z_]{4,}`|[A-Z_]{4,}=)[^.;])*?"
 
 
-def _comment(name: str) -> str:
-    """The comment of .env.example above ``name``'s line (and the lines set with it)."""
-    lines = EXAMPLE.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
-    while at > 0 and re.match(r"[A-Z_]+=", lines[at - 1]):
-        at -= 1
-    start = at
-    while start > 0 and lines[start - 1].startswith("#"):
-        start -= 1
-    return " ".join(" ".join(lines[start:at]).replace("#", " ").split())
-
-
 def _defaults_said() -> list[tuple[str, str, str, float]]:
     """Each default the docs say of a setting: where, the setting, the words, and the number
     they come to in the setting's own unit (a "default 10 minutes" of a setting in seconds is
@@ -88,7 +76,7 @@ def _defaults_said() -> list[tuple[str, str, str, float]]:
             pattern = rf"`?{name}`?{_BETWEEN}{_DEFAULT}"
             found += [(where, name, match) for match in re.finditer(pattern, flat)]
     for name in settings_read():
-        comment = _comment(name)
+        comment = " ".join(example_comment(EXAMPLE, name).replace("#", " ").split())
         if name not in comment:  # (one that names it is read as the docs are, above)
             found += [(".env.example", name, m) for m in re.finditer(_DEFAULT, comment)]
     said = []
