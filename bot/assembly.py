@@ -19,10 +19,11 @@ import functools
 import logging
 
 from bot.core.base.store_errors import UnusableStore
+from bot.core.base.text import period
 from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
-from bot.core.privacy.inventory import Figures, deletion, period, policy_lines, public_lines
+from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
 from bot.core.services import Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity

@@ -13,6 +13,7 @@ from dotenv import load_dotenv
 
 from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
+from bot.core.ranked.turns import TURN_SECONDS
 
 __all__ = ["Settings", "SettingsError", "StartupError"]
 
@@ -25,8 +26,8 @@ DEFAULT_TURN_REMINDER_SECONDS = REMIND_AFTER.total_seconds()
 DEFAULT_MEMBER_CHECK_SECONDS = 600.0
 DEFAULT_MUGGINS_SECONDS = MUGGINS_WINDOW.total_seconds()
 DEFAULT_COUNT_TIMEOUT_SECONDS = COUNT_TIMEOUT.total_seconds()
-#: How long a ranked turn lasts (the turn clock: a move not made in time loses the game).
-DEFAULT_RANKED_TURN_SECONDS = 60.0
+#: How long a ranked turn lasts (the turn clock's own: a move not made in time loses the game).
+DEFAULT_RANKED_TURN_SECONDS = TURN_SECONDS
 #: How long after the gateway's READY the bot waits for the next server (GUILD_CREATE) before
 #: it counts every server as come and brings the games up to date: discord.py's default, and
 #: the longest the setting may say.

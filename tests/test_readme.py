@@ -109,3 +109,57 @@ def test_the_commands_table_says_where_each_command_works_as_the_resolver_does()
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
         for name in re.findall(r"`/cribbage ([^`]+)`", cells[0]):
             assert cells[-1] == Ask(name).scope.reach.where, (name, cells[-1])
+
+
+#: An option as the Options column writes it: its name, then its value (an example, or the
+#: choices split by escaped pipes), in brackets when it may be left out.
+_WRITTEN_OPTION = re.compile(r"(\[)?([a-z_]+):([^\]\s`]*)")
+
+
+def _options_written(cell: str) -> dict[str, tuple[bool, list[str]]]:
+    """Each option a part of the Options column names: whether it is in brackets (optional),
+    and the values written for it (``a\\|b\\|c`` split; an example is one value)."""
+    spans = " ".join(re.findall(r"`([^`]*)`", cell))
+    return {
+        name: (bool(bracket), value.split("\\|") if value else [])
+        for bracket, name, value in _WRITTEN_OPTION.findall(spans)
+    }
+
+
+def test_the_commands_table_gives_each_command_its_options_and_choices() -> None:
+    # The table's `/cribbage new` row left out `hints`, an option of the command: each
+    # command's options are drawn from the command itself (optional ones in brackets), and a
+    # list of choices is the option's (or the first of them, ending in "…").
+    from discord import app_commands
+
+    from tests.helpers.commands import the_commands
+
+    group = the_commands()
+    rows = [line for line in _section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    checked = 0
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        names = re.findall(r"`/cribbage ([^`]+)`", cells[0])
+        parts = cells[1].split(" · ")
+        assert len(parts) in (1, len(names)), row
+        for name, part in zip(names, parts * len(names) if len(parts) == 1 else parts, strict=True):
+            command = group.get_command(name.split()[0])
+            for word in name.split()[1:]:
+                assert isinstance(command, app_commands.Group), name
+                command = command.get_command(word)
+            assert isinstance(command, app_commands.Command), name
+            written = _options_written(part)
+            options = {p.name: p for p in command.parameters}
+            assert sorted(written) == sorted(options), name
+            for option, (optional, values) in written.items():
+                parameter = options[option]
+                assert optional == (not parameter.required), (name, option)
+                choices = [str(choice.value) for choice in parameter.choices]
+                if not choices:
+                    continue
+                if values[-1] == "…":
+                    assert values[:-1] == choices[: len(values) - 1], (name, option, values)
+                else:
+                    assert sorted(values) == sorted(choices), (name, option, values)
+            checked += 1
+    assert checked >= 30, checked

@@ -106,7 +106,7 @@ class GameCommands(app_commands.Group):
         players="How many players (default 2; 4 play as partners, 5 five-hand, 6 in teams)",
         target=f"Points to win ({targets_said(listed())})",
         vs_computer="Play the computer: it takes the other seats and the game deals at once",
-        difficulty="How well the computer plays (default hard); implies vs_computer",
+        difficulty=f"How well the computer plays (default {DEFAULT_LEVEL}); implies vs_computer",
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
         variant="Standard (default), five-card, seven-card, five-hand or six-hand cribbage",

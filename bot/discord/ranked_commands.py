@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.core.base.choices import LadderSeason
 from bot.core.base.places import PlaceKind
+from bot.core.ranked.ladder import LADDER_SHOWN
 from bot.core.services import Services
 from bot.discord.interactions import DiscordIO, user_of
 from bot.discord.places import place_of
@@ -74,7 +75,8 @@ class RankedCommands(app_commands.Group):
         await self._io.command(interaction, lambda: ranked.ask_leave(user))
 
     @app_commands.command(
-        name="ladder", description="The ranked ladder: the top 50, your place, your matches"
+        name="ladder",
+        description=f"The ranked ladder: the top {LADDER_SHOWN}, your place, your matches",
     )
     @app_commands.describe(season="This season (default), last season's standings, champions")
     @app_commands.choices(season=_SEASONS)
@@ -83,7 +85,7 @@ class RankedCommands(app_commands.Group):
         interaction: discord.Interaction[Any],
         season: app_commands.Choice[str] | None = None,
     ) -> None:
-        """The season's top 50 with your place and latest matches, publicly."""
+        """The season's top players with your place and latest matches, publicly."""
         user = user_of(interaction)
         which: LadderSeason = "this"
         if season is not None and season.value in ("last", "champions"):

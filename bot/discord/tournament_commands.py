@@ -23,10 +23,12 @@ from bot.core.base.choices import DEFAULT_FORMAT, tournament_variants
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.services import Services
+from bot.core.tournaments.tournaments import DEFAULT_ROUND_HOURS, ROUND_HOURS, ROUND_HOURS_SAID
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
 from engine import formats
 from engine.outcome import Scoring
+from engine.tournament import LURCH_POINTS, MAX_SWISS_ROUNDS
 from engine.variants import STANDARD
 
 __all__ = [
@@ -63,6 +65,8 @@ _VARIANTS = variant_choices(tournament_variants())
 #: cribbage's 181). Discord's client refuses a number past the option's range before the bot
 #: hears of it; the core holds a margin to its own tournament's target.
 _WIDEST_MARGIN = max(target for variant in tournament_variants() for target in variant.targets)
+#: How long a round may take, as the option's range (the core's bounds).
+_SHORTEST_ROUND, _LONGEST_ROUND = ROUND_HOURS
 _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
     app_commands.Choice(name="best of 3", value=3),
@@ -72,8 +76,10 @@ _PLAYOFFS = [
     app_commands.Choice(name="top 8 into a best-of-3 knockout", value=8),
 ]
 _SCORING = [
-    app_commands.Choice(name="lurch: 3 game points for a win by a lurch", value="lurch"),
-    app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
+    app_commands.Choice(
+        name=f"{kind}: {LURCH_POINTS} game points for a win by a {kind}", value=kind
+    )
+    for kind in Scoring
 ]
 #: A tournament command's call to the core, in the tournament's channel, as the user.
 Act = Callable[[Services, int, User], Awaitable[Answer]]
@@ -96,10 +102,14 @@ class TournamentCommands(app_commands.Group):
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
     @app_commands.describe(
         format=format_described(),
-        rounds="Swiss rounds (default: enough for one unbeaten player, at most 9)",
+        rounds=(
+            f"Swiss rounds (default: enough for one unbeaten player, at most {MAX_SWISS_ROUNDS})"
+        ),
         target=f"Points to win each game ({targets_said(tournament_variants())})",
         scoring="Game points: lurch (default) or skunk",
-        round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
+        round_hours=(
+            f"How long a round may take, {ROUND_HOURS_SAID}; default {DEFAULT_ROUND_HOURS:g}"
+        ),
         match="Each pairing plays a single game (default) or a best of 3",
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
         variant=f"Every game in: {variants_said(tournament_variants())}",
@@ -111,10 +121,10 @@ class TournamentCommands(app_commands.Group):
         self,
         interaction: discord.Interaction[Any],
         format: app_commands.Choice[str] | None = None,
-        rounds: app_commands.Range[int, 1, 9] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
         target: app_commands.Choice[int] | None = None,
         scoring: app_commands.Choice[str] | None = None,
-        round_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        round_hours: app_commands.Range[float, _SHORTEST_ROUND, _LONGEST_ROUND] | None = None,
         match: app_commands.Choice[int] | None = None,
         playoff: app_commands.Choice[int] | None = None,
         variant: app_commands.Choice[str] | None = None,
@@ -133,7 +143,7 @@ class TournamentCommands(app_commands.Group):
                 rounds=rounds or 0,
                 target=target.value if target else None,
                 scoring=scoring.value if scoring else Scoring.LURCH,
-                round_hours=round_hours if round_hours is not None else 24.0,
+                round_hours=DEFAULT_ROUND_HOURS if round_hours is None else round_hours,
                 match_games=match.value if match else 1,
                 playoff=playoff.value if playoff else 0,
                 variant=variant.value if variant else STANDARD.name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
 
 from bot.core.base.views import MAX_MESSAGE
 from engine.cards import Card
@@ -19,6 +20,7 @@ __all__ = [
     "escape",
     "fitted",
     "more_left",
+    "period",
     "plural",
     "rating_text",
     "ratings_text",
@@ -56,6 +58,22 @@ def tagged(name: str, value: object) -> str:
 def plural(n: int, word: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def period(length: timedelta) -> str:
+    """A period in days, or hours below one: how every message and page says a setting's
+    length (a game's idle expiry, how long things are kept).
+
+    >>> period(timedelta(days=30)), period(timedelta(days=1)), period(timedelta(hours=12))
+    ('30 days', '1 day', '12 hours')
+    >>> period(timedelta(days=0.5)), period(timedelta(days=1.5))
+    ('12 hours', '1.5 days')
+    """
+    days = length.total_seconds() / 86_400
+    if days < 1:
+        hours = max(1, round(length.total_seconds() / 3600))
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{days:g} day{'s' if days != 1 else ''}"
 
 
 class Names:

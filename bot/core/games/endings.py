@@ -24,8 +24,10 @@ decided by a player leaving says so in :data:`Ending.LEFT`'s words).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import StrEnum
 
+from bot.core.base.text import period
 from engine.game import Game
 from engine.outcome import EndReason
 
@@ -131,7 +133,11 @@ def closed_note(who: str) -> str:
     return f"{who} left and closed the lobby."
 
 
-def expired_note(days: float) -> str:
-    """What the channel is told of a game nobody moved in for ``days`` days."""
-    said_days = f"{days:g} day" + ("" if days == 1 else "s")
-    return f"Nobody moved in this game for {said_days}, so it has ended. {NO_RESULT}"
+def expired_note(idle: timedelta) -> str:
+    """What the channel is told of a game nobody moved in for ``idle`` (``IDLE_EXPIRY_DAYS``),
+    the length said as the privacy policy, the terms and ``/cribbage privacy`` say it.
+
+    >>> expired_note(timedelta(hours=1))
+    'Nobody moved in this game for 1 hour, so it has ended. No result is recorded.'
+    """
+    return f"Nobody moved in this game for {period(idle)}, so it has ended. {NO_RESULT}"

@@ -59,7 +59,7 @@ class Housekeeping:
         meanwhile)."""
         moment = now if now is not None else self._games.clock()
         cutoff = (moment - self._idle_expiry).timestamp()
-        line = expired_note(self._idle_expiry / timedelta(days=1))
+        line = expired_note(self._idle_expiry)
         ended: list[int] = []
         after = 0
         store = self._games.store

@@ -191,8 +191,8 @@ HELP = "\n".join(
         "`/cribbage tournament new` — records, ratings, the discard of the day, tournaments.",
         "`/cribbage ranked play` — a ranked best of three against someone anywhere "
         "· `/cribbage ranked ladder` — the ladder.",
-        "`/cribbage rules` — how to play and score; `/cribbage rules topic:commands` — every "
-        "command.",
+        "`/cribbage rules` — how to play and score; `/cribbage rules topic:commands` — more "
+        "commands.",
     ]
 )
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum, StrEnum
 
+from bot.core.base.text import period
+
 __all__ = [
     "INVENTORY",
     "NOBODYS",
@@ -41,7 +43,6 @@ __all__ = [
     "docs_table",
     "file_tables",
     "not_sent",
-    "period",
     "person_columns",
     "policy_lines",
     "public_lines",
@@ -426,21 +427,6 @@ class Figures:
     idle_expiry: timedelta
     #: How long a server's data outlives the bot's removal from it (``LEFT_SERVER_DAYS``).
     grace: timedelta
-
-
-def period(length: timedelta) -> str:
-    """A period in days, or hours below one.
-
-    >>> period(timedelta(days=30)), period(timedelta(days=1)), period(timedelta(hours=12))
-    ('30 days', '1 day', '12 hours')
-    >>> period(timedelta(days=0.5)), period(timedelta(days=1.5))
-    ('12 hours', '1.5 days')
-    """
-    days = length.total_seconds() / 86_400
-    if days < 1:
-        hours = max(1, round(length.total_seconds() / 3600))
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{days:g} day{'s' if days != 1 else ''}"
 
 
 def how_long(lasts: Lasts, figures: Figures) -> str:

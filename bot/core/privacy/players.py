@@ -30,10 +30,11 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
+from bot.core.base.text import period
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent, period
+from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.standings.ratings import former_player
 

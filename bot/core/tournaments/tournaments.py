@@ -46,11 +46,14 @@ from bot.core.tournaments.view import (
 from engine import formats
 from engine.outcome import Scoring
 from engine.registry import say_or
+from engine.tournament import MAX_SWISS_ROUNDS
 from engine.variants import STANDARD, find
 
 __all__ = [
+    "DEFAULT_ROUND_HOURS",
     "MIN_ENTRANTS",
     "ROUND_HOURS",
+    "ROUND_HOURS_SAID",
     "TournamentMessages",
     "TournamentStore",
     "Tournaments",
@@ -58,8 +61,15 @@ __all__ = [
 
 #: A tournament starts with at least this many entrants.
 MIN_ENTRANTS = 3
-#: How long a round may take, in hours: from 15 minutes to 14 days.
+#: How long a round may take, in hours: from 15 minutes to 14 days; a day when not chosen.
 ROUND_HOURS = (0.25, 24.0 * 14)
+DEFAULT_ROUND_HOURS = 24.0
+#: The bounds as ``/cribbage tournament new`` and its refusal say them, in the option's unit
+#: and in words: "0.25 (15 minutes) to 336 (14 days)".
+ROUND_HOURS_SAID = (
+    f"{ROUND_HOURS[0]:g} ({ROUND_HOURS[0] * 60:g} minutes) to"
+    f" {ROUND_HOURS[1]:g} ({ROUND_HOURS[1] / 24:g} days)"
+)
 #: Ended tournaments' messages are brought up to date at start-up this long after.
 RECONCILE_ENDED = timedelta(days=1)
 #: The keys of a tournament's messages: its live board (edited in place), and the champion's
@@ -87,8 +97,8 @@ NOT_IN = "You're not in this tournament."
 TOO_FEW = f"A tournament needs {MIN_ENTRANTS} entrants at least to start."
 NOT_RUNNING = "This tournament is not being played."
 ENDED = "This tournament is over: nothing can change now."
-BAD_ROUNDS = "`rounds` must be from 1 to 9."
-BAD_HOURS = "`round_hours` must be from 0.25 (15 minutes) to 336 (14 days)."
+BAD_ROUNDS = f"`rounds` must be from 1 to {MAX_SWISS_ROUNDS}."
+BAD_HOURS = f"`round_hours` must be from {ROUND_HOURS_SAID}."
 NO_SUCH_PAIRING = "Those two players have no game in this round of the tournament."
 BAD_WINNER = "The winner must be one of the two players."
 #: Said to a ``variant`` a tournament cannot play (one not for two players).
@@ -225,7 +235,7 @@ class Tournaments:
         rounds: int = 0,
         target: int | None = None,
         scoring: str = Scoring.LURCH,
-        round_hours: float = 24.0,
+        round_hours: float = DEFAULT_ROUND_HOURS,
         match_games: int = 1,
         playoff: int = 0,
         variant: str = STANDARD.name,
@@ -239,7 +249,7 @@ class Tournaments:
         kind = formats.find(format)
         if kind is None:
             raise Refused(bad_format())
-        if not 0 <= rounds <= 9:
+        if not 0 <= rounds <= MAX_SWISS_ROUNDS:
             raise Refused(BAD_ROUNDS)
         if scoring not in tuple(Scoring):
             raise Refused("`scoring` must be lurch or skunk.")

@@ -1,6 +1,6 @@
 """The core's layout: wings that import one another in one direction only, in the order the
 glossary gives them, none too big to find one's way in (see docs/bot-service.md, "The core, by
-wing")."""
+wing"), each module named in that guide."""
 
 from __future__ import annotations
 
@@ -81,3 +81,28 @@ def test_the_glossary_lists_every_wing_in_an_order_the_imports_keep() -> None:
         if other in order and order.index(other) > order.index(wing)
     ]
     assert upward == []
+
+
+def test_the_developers_guide_names_every_module_of_a_wing_it_lists_modules_of() -> None:
+    # docs/bot-service.md's table of the wings left out base/choices.py, base/audience.py,
+    # base/meters.py, games/hand_count.py, games/everyone.py, play/everyone.py,
+    # messages/answers.py and ledger/life.py: a wing's row that names its modules names them
+    # all, there or in the section it sends to ("see *Delivery* below"); pictures/'s says
+    # what the wing draws, naming none.
+    text = (ROOT / "docs" / "bot-service.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)/` \| (.*) \|$", text, re.M))
+    wings = sorted(p.name for p in CORE.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert sorted(rows) == wings
+    unnamed = []
+    for wing, row in rows.items():
+        if ".py`" not in row:
+            continue
+        for title in re.findall(r"see \*(\w+)\* below", row):
+            start = text.index(f"\n## {title}")
+            row += text[start : text.index("\n## ", start + 1)]
+        unnamed += [
+            f"{wing}/{module.name}"
+            for module in sorted((CORE / wing).glob("*.py"))
+            if module.name != "__init__.py" and f"`{module.name}`" not in row
+        ]
+    assert unnamed == []

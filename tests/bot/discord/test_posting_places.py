@@ -1,9 +1,12 @@
 """Where a game may be posted, from what an interaction says of the place (issue 46): the bot's
 permissions there (View Channel, Send Messages or, in a thread, Send Messages in Threads, and
-in a voice or stage channel's chat Connect), and where Discord runs no Activity (a stage)."""
+in a voice or stage channel's chat Connect), and where Discord runs no Activity (a stage). The
+README's invite asks for each permission the bot's refusals name."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -56,3 +59,35 @@ def test_an_activity_runs_anywhere_but_on_a_stage() -> None:
     for kind in (Kind.text, Kind.voice, Kind.public_thread, Kind.private, Kind.group):
         assert activity_runs_in(SimpleNamespace(type=kind))
     assert activity_runs_in(None)
+
+
+def _permission(name: str) -> str:
+    """A permission as Discord's client names it ("View Channel(s)") as discord.py's flag."""
+    flag = name.lower().replace(" ", "_")
+    return flag if flag in discord.Permissions.VALID_FLAGS else flag.removesuffix("s")
+
+
+def test_the_readmes_invite_asks_for_every_permission_the_bot_asks_moderators_for() -> None:
+    # The README's step 3 names the bot's permissions and writes them as a number in the
+    # link: both say the same permissions, among them every one the bot's refusals name.
+    from bot.discord.tournament_commands import THREADS_NEEDED
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    step = " ".join(
+        readme[readme.index("3. **Invite the bot.**") : readme.index("4. **Run")].split()
+    )
+    named = {_permission(n) for n in re.findall(r"\*([A-Z][A-Za-z ]+)\*", step)}
+    assert len(named) >= 7, named
+    [number] = re.findall(r"permissions=(\d+)", step)
+    assert discord.Permissions(**dict.fromkeys(named, True)).value == int(number)
+    refusals = [
+        cannot_post(_made(kind, discord.Permissions.none()))
+        for kind in (Kind.text, Kind.voice, Kind.public_thread)
+    ] + [THREADS_NEEDED]
+    asked = {
+        _permission(n)
+        for said in refusals
+        for n in re.findall(r"\*\*([A-Z][A-Za-z ]+)\*\*", said or "")
+    }
+    assert {"view_channel", "connect", "create_public_threads"} <= asked
+    assert asked <= named, asked - named

@@ -93,3 +93,26 @@ def test_without_a_policy_the_pages_serve_and_link_none() -> None:
     from bot.web.pages import home_page
 
     assert "/privacy" in home_page() and "/privacy" not in home_page(policy=False)
+
+
+@pytest.mark.parametrize(
+    ("idle", "words"),
+    [
+        (timedelta(days=7), "7 days"),
+        (timedelta(hours=12), "12 hours"),
+        (timedelta(hours=1), "1 hour"),
+    ],
+)
+def test_an_expired_game_says_its_idle_time_as_the_policy_and_the_terms_do(
+    idle: timedelta, words: str
+) -> None:
+    # The channel was told "Nobody moved in this game for 0.5 days" (0.0416667 days for an
+    # hour) where the policy, the terms and /cribbage privacy said "12 hours": one writer of
+    # a period (bot.core.base.text.period) says it everywhere.
+    from bot.core.games.endings import expired_note
+    from bot.web.policy import terms_page
+
+    facts = policy_facts(Figures(timedelta(days=30), idle, timedelta(days=30)), None)
+    assert f"A game nobody moves in for {words} is ended." in privacy_page(facts)
+    assert f"A game nobody moves in for {words} is ended without" in terms_page(facts)
+    assert expired_note(idle).startswith(f"Nobody moved in this game for {words}, so")
