@@ -118,7 +118,10 @@ class FeatureCommands(app_commands.Group):
 
         await self._io.run_here(interaction, act, ephemeral=False)
 
-    @app_commands.command(name="stats", description="A player's cribbage record on this server")
+    @app_commands.command(
+        name="stats",
+        description="A player's cribbage record: this server's games, or outside servers in a DM",
+    )
     @app_commands.describe(
         user="Whose record (default: yours)",
         against="Their games against this player instead (head to head)",

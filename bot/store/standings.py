@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.core.games.records import RatingChange, ResultRecord, ordinal_sql
 from bot.core.standings.ratings import RatedGame, is_former, player_id, rate_game
-from bot.core.standings.records import Rival, RivalGame, Standing
+from bot.core.standings.records import TREND_GAMES, Rival, RivalGame, Standing
 from bot.store.database import Row
 
 __all__ = [
@@ -133,14 +133,14 @@ def change(row: Row) -> RatingChange:
     return RatingChange(*values)
 
 
-#: For a row ``s`` of standings: the ordinal before the player's last 10 games (the oldest
-#: of the last 10 changes, read newest first through the player's index).
+#: For a row ``s`` of standings: the ordinal before the player's last TREND_GAMES games (the
+#: oldest of their last TREND_GAMES changes, read newest first through the player's index).
 TREND_FROM = (
     f"(SELECT {ordinal_sql('mu_before', 'sigma_before')} FROM"
     " (SELECT mu_before, sigma_before, rated_order"
     " FROM rating_changes c WHERE c.guild_id = s.guild_id AND c.variant = s.variant"
     " AND c.vs_computer = s.vs_computer AND c.player_id = s.player_id"
-    " ORDER BY rated_order DESC LIMIT 10) AS last_ten"
+    f" ORDER BY rated_order DESC LIMIT {TREND_GAMES}) AS latest"
     " ORDER BY rated_order LIMIT 1)"
 )
 

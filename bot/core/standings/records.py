@@ -133,10 +133,16 @@ class Rival:
         return self.margin / self.games if self.games else 0.0
 
 
+#: How many of a player's latest games the leaderboard's trend spans (the store reads the
+#: ordinal before them; the table's column and its note say it).
+TREND_GAMES = 10
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """A standing with its place in its table: ``rank`` (1 is first) of ``of`` players, and
-    ``trend_from``, the ordinal before the player's last 10 games (the trend's baseline)."""
+    ``trend_from``, the ordinal before the player's last :data:`TREND_GAMES` games (the
+    trend's baseline)."""
 
     standing: Standing
     rank: int

@@ -19,7 +19,7 @@ from bot.core.base.text import (
 )
 from bot.core.base.views import MAX_MESSAGE, Pool
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
-from bot.core.standings.records import Ranked, Rival, Standing
+from bot.core.standings.records import TREND_GAMES, Ranked, Rival, Standing
 from engine.variants import find, title_unless_standard
 
 __all__ = [
@@ -51,6 +51,8 @@ def _pct(rate: float) -> str:
 PAGE_SIZE = 10
 #: A name in the leaderboard's table is cut to this many characters (it must fit a phone).
 NAME_WIDTH = 15
+#: The trend's column heading: the change over the last TREND_GAMES games ("10g").
+_TREND = f"{TREND_GAMES}g"
 TABLE_TITLES = {"people": "games between people", "computer": "games against the computer"}
 
 
@@ -87,7 +89,7 @@ def leaderboard_text(
     pages = max(1, -(-total // PAGE_SIZE))
     lines = [f"{title} · page {page + 1} of {pages}", "```"]
     lines.append(
-        f"{'#':>2} {'player':<{NAME_WIDTH}} {'rating':>7} {'gms':>4} {'win':>4} {'10g':>4}"
+        f"{'#':>2} {'player':<{NAME_WIDTH}} {'rating':>7} {'gms':>4} {'win':>4} {_TREND:>4}"
     )
     provisional = False
     for row in rows:
@@ -100,7 +102,7 @@ def leaderboard_text(
             f" {s.games:>4} {_pct(s.win_rate):>4} {signed_text(trend):>4}"
         )
     lines.append("```")
-    notes = ["10g: rating change over the last 10 games"]
+    notes = [f"{_TREND}: rating change over the last {TREND_GAMES} games"]
     if provisional:
         notes.insert(0, f"? provisional (under {PROVISIONAL_GAMES} games)")
     lines.append(" · ".join(notes))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,8 @@ from bot.core.games.rules_help import RULES_TOPICS, rules_text
 from bot.core.messages.hand import hand_text
 from bot.core.messages.status import board, status_text
 from bot.core.messages.table import LEFT_OUT, DealText, deal_layout, deal_text, result_line
-from bot.core.standings.records import Ranked, Standing
+from bot.core.standings.ratings import PROVISIONAL_GAMES
+from bot.core.standings.records import TREND_GAMES, Ranked, Standing
 from bot.core.standings.words import leaderboard_text, rank_line, stats_text
 from engine import events as ev
 from engine.cards import Card, parse_cards
@@ -27,6 +29,11 @@ from engine.pegging import score_pegging
 from engine.rules import Rules
 from engine.scoring import score_hand
 from tests.helpers.rigging import play_cards, two_player_game
+
+#: docs/players.md, its white space folded (a sentence may break across lines).
+_PLAYERS_DOC = " ".join(
+    (Path(__file__).resolve().parents[4] / "docs" / "players.md").read_text("utf-8").split()
+)
 
 
 def make_result(
@@ -290,6 +297,13 @@ def test_leaderboard_table_ranks_by_rating_and_fits_a_phone() -> None:
     assert "? provisional (under 5 games)" in text
     table = text.split("```")[1]
     assert max(len(line) for line in table.splitlines()) <= 41
+
+
+def test_the_trend_and_the_provisional_mark_are_said_as_the_table_counts_them() -> None:
+    text = leaderboard_text("people", 1, [_ranked(1, "Al", 25.0, 8.0, 2, 1)], 0)
+    assert f"{TREND_GAMES}g: rating change over the last {TREND_GAMES} games" in text
+    assert f"`?` marks a provisional rating (under {PROVISIONAL_GAMES} games)" in _PLAYERS_DOC
+    assert f"the change over their last {TREND_GAMES} games" in _PLAYERS_DOC
 
 
 def test_an_empty_table_says_so() -> None:

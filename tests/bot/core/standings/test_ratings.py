@@ -18,6 +18,7 @@ from bot.core.base.text import shown
 from bot.core.games.records import ResultRecord
 from bot.core.services import Services
 from bot.core.standings.ratings import COMPUTER_IDS
+from bot.core.standings.records import TREND_GAMES
 from bot.store import Dialect, Store
 from bot.tools import ratings as ratings_cli
 from engine.outcome import Scoring
@@ -271,11 +272,11 @@ async def test_best_hands_are_the_highest_first(store: Store) -> None:
     assert [(points, cards) for points, cards, _ in found] == [(24, "big"), (12, "hand 0")]
 
 
-async def test_the_trend_is_the_change_over_the_last_ten_games(store: Store) -> None:
-    # Thirteen games: the trend starts from Al's ordinal after his third (before the last ten).
+async def test_the_trend_is_the_change_over_the_last_trend_games(store: Store) -> None:
+    # Three games more than the trend spans: it starts from Al's ordinal after his third.
     al, bea = NEW, NEW
     after: list[tuple[float, float]] = []
-    for game in range(13):
+    for game in range(TREND_GAMES + 3):
         al_wins = game % 3 != 0
         await finish_game(
             store, _scored((AL, 121), (BEA, 100)) if al_wins else _scored((AL, 95), (BEA, 121))
