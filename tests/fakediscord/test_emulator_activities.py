@@ -4,6 +4,8 @@ lookup), activity instances, LAUNCH_ACTIVITY, the Entry Point command's rules, a
 from __future__ import annotations
 
 import base64
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
@@ -206,6 +208,26 @@ async def test_an_entry_point_command_only_as_discord_takes_it(
     assert fd.commands.entry_point()["handler"] == 1  # type: ignore[index]
 
 
+@asynccontextmanager
+async def _mapped_to(
+    fd: FakeDiscord, route: str, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> AsyncIterator[None]:
+    """A server of the Activity's own on a free local port, answering GET ``route`` with
+    ``handler``, and fakediscord's Activity proxy mapped to its ``/activity``."""
+    upstream = web.Application()
+    upstream.router.add_get(route, handler)
+    runner = web.AppRunner(upstream)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        await fd.enable_activity(f"127.0.0.1:{port}/activity")
+        yield
+    finally:
+        await runner.cleanup()
+
+
 async def test_the_proxy_serves_the_mapping_with_discords_content_policy(
     fake_discord: FakeDiscord,
 ) -> None:
@@ -216,15 +238,7 @@ async def test_the_proxy_serves_the_mapping_with_discords_content_policy(
         seen.append(request.path_qs)
         return web.Response(text="<p>hello</p>", content_type="text/html")
 
-    upstream = web.Application()
-    upstream.router.add_get("/activity/{tail:.*}", page)
-    runner = web.AppRunner(upstream)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
-        await fd.enable_activity(f"127.0.0.1:{port}/activity")
+    async with _mapped_to(fd, "/activity/{tail:.*}", page):
         async with (
             aiohttp.ClientSession() as session,
             session.get(f"{fd.activity_host.origin}/api/x?y=1") as response,
@@ -232,8 +246,6 @@ async def test_the_proxy_serves_the_mapping_with_discords_content_policy(
             assert response.status == 200 and await response.text() == "<p>hello</p>"
             assert response.headers.getall("Content-Security-Policy") == [DISCORD_CSP]
         assert seen == ["/activity/api/x?y=1"]
-    finally:
-        await runner.cleanup()
 
 
 async def test_the_proxy_relays_a_sockets_close_with_a_code_a_close_frame_may_carry(
@@ -254,15 +266,7 @@ async def test_the_proxy_relays_a_sockets_close_with_a_code_a_close_frame_may_ca
             await socket.close(code=int(said))
         return socket
 
-    upstream = web.Application()
-    upstream.router.add_get("/activity/api/live", live)
-    runner = web.AppRunner(upstream)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
-        await fd.enable_activity(f"127.0.0.1:{port}/activity")
+    async with _mapped_to(fd, "/activity/api/live", live):
         codes = []
         async with aiohttp.ClientSession() as session:
             for said in ("4001", "1000", "die"):
@@ -272,5 +276,3 @@ async def test_the_proxy_relays_a_sockets_close_with_a_code_a_close_frame_may_ca
                     assert closed.type is aiohttp.WSMsgType.CLOSE, closed
                     codes.append(closed.data)
         assert codes == [4001, 1000, 1001]
-    finally:
-        await runner.cleanup()
