@@ -84,8 +84,30 @@ class WhichGame:
             # (/cribbage learn), which their commands there act on.
             lesson = await self._games.store.open_game_in_channel(place.channel_id)
             mine = lesson is not None and lesson.lesson and lesson.seat_of(user_id) is not None
-            return replace(facts, here=Here.OPEN, lesson_here=True) if mine else facts
-        return replace(facts, here=await self._here(place.channel_id))
+            if mine:
+                return replace(facts, here=Here.OPEN, lesson_here=True)
+            if reach is Reach.PLAYS:
+                last = await self._ranked_last(place.channel_id, user_id)
+                return replace(facts, ranked_last=last)
+            return facts
+        here = await self._here(place.channel_id)
+        if here is not Here.OPEN and reach in (Reach.PLAYS, Reach.LOOKS_UP):
+            last = await self._ranked_last(place.channel_id, user_id)
+            if last is not None:
+                return replace(facts, here=Here.OVER, ranked_last=last)
+        return replace(facts, here=here)
+
+    async def _ranked_last(self, channel_id: int, user_id: int) -> int | None:
+        """The channel of the last game of ``user_id``'s latest ranked match played from
+        ``channel_id``, over, if no game was opened there since: the place's last game, for
+        them (their match's tables are the latest there)."""
+        match = await self._ranked.last_match_from(user_id, channel_id)
+        if match is None or match.game_id is None or match.games == 0:
+            return None
+        since = await self._games.store.last_game_in_channel(channel_id)
+        if since is not None and since.id > match.game_id:
+            return None
+        return game_channel(match.id, match.games)
 
     async def _here(self, channel_id: int) -> Here:
         """What the place ``channel_id`` holds: a game open, its last game over, or none."""

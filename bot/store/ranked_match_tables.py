@@ -23,6 +23,7 @@ from bot.core.ranked.records import (
     RatingRecord,
 )
 from bot.store.database import Dialect, Transaction
+from bot.store.one_game_here import LIVE
 from bot.store.ranked_rows import (
     ENTRY_COLUMNS,
     MATCH_COLUMNS,
@@ -64,6 +65,16 @@ class MatchTables(EntryChanges):
         """One match by its id."""
         return await self._one(
             read_match, f"SELECT {MATCH_COLUMNS} FROM ranked_matches WHERE id = ?", (match_id,)
+        )
+
+    async def last_match_from(self, user_id: int, channel_id: int) -> MatchRecord | None:
+        """The latest match ``user_id`` played from ``channel_id`` (their place), if over."""
+        return await self._one(
+            read_match,
+            f"SELECT {MATCH_COLUMNS} FROM ranked_matches WHERE id = (SELECT match_id"
+            " FROM ranked_entries WHERE user_id = ? AND channel_id = ? AND match_id IS NOT NULL"
+            f" AND status NOT IN {LIVE} ORDER BY id DESC LIMIT 1)",
+            (user_id, channel_id),
         )
 
     async def matches_since(self, since: float) -> list[MatchRecord]:

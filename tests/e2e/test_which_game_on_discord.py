@@ -105,6 +105,31 @@ async def test_in_the_bots_dm_a_ranked_players_commands_act_on_their_ranked_game
         assert missing.ephemeral and missing.words() == NOT_IN_MY_DMS, missing.words()
 
 
+async def test_once_a_match_is_over_its_players_look_back_at_its_last_game_where_they_played(
+    world: World, bots: BotLauncher
+) -> None:
+    # Any game over at a place is what /cribbage status and review there show; a ranked
+    # match's last game was forgotten at both its places once the match was decided ("You
+    # have no game in my DMs", "There's no game in this channel to review or check").
+    fd, (_, _, cy, di) = world.fd, world.players
+    dm, driver = await _cy_in_her_dm_against_di(world, bots)
+    asked = await fd.slash(cy, dm, "/cribbage ranked leave")
+    assert asked.original is not None, asked.words()
+    await fd.click(cy, asked.original, label="Yes, leave the match")
+    # (The match is decided as she leaves, its game ended by the referee a moment later.)
+    await until(fd, lambda: entry_of(world.database, di)[1] != "matched" or None)
+    await until(fd, lambda: driver.snapshot().status == "finished")
+    for user, place in ((cy, dm), (di, world.general)):
+        status = await fd.slash(user, place, "/cribbage status")
+        assert status.ephemeral and "Cy left the match" in status.words(), status.words()
+        assert "`/cribbage ranked play`" in status.words(), status.words()
+        reviewed = await fd.slash(user, place, "/cribbage review")
+        assert f"Review of game {driver.game_id} — {user.name}" in reviewed.words()
+    # Eve, watching Di's place, played no game there.
+    watched = await fd.slash(world.spectator, world.general, "/cribbage review")
+    assert "There's no game in this channel" in watched.words(), watched.words()
+
+
 async def test_someone_pressing_a_ranked_tables_buttons_is_told_whose_game_it_is(
     world: World, bots: BotLauncher
 ) -> None:

@@ -19,7 +19,9 @@ What the scopes say, in short:
   (they searched from here), else the place's game. A ranked match is known as a whole: before
   its first game is dealt, and between two games (the last over, the next being dealt, or the
   match being decided), its player is told so, not that the place has no game; a review or a
-  check then acts on the game just over.
+  check then acts on the game just over. Once the match is over, its last game is the place's
+  last game for its player (``status``, a review and a check act on it) until another is
+  opened there.
 - **One game of yours in a place.** A ranked search is refused where the person is seated in a
   game not over (a lobby, or a game being played): the match would be played there too. Where
   their ranked match is played, or their search was made, they open or join no other game,
@@ -464,8 +466,10 @@ class Facts:
     game is over with the match going on (``ranked_over``: the next is being dealt) or decided
     by it (``decided``: its result being written), whether they are seated in the place's
     game not over (``seated_here``), what the place holds (``here``: None, not read), for a
-    command that would act on its game, and whether the place is their DM with the bot and
-    their lesson is played there (``lesson_here``)."""
+    command that would act on its game, whether the place is their DM with the bot and
+    their lesson is played there (``lesson_here``), and the channel of the last game of their
+    latest ranked match played from here, over, where no game was opened since
+    (``ranked_last``: the place's last game, for them)."""
 
     ranked_from: int | None = None
     matched: bool = False
@@ -475,6 +479,7 @@ class Facts:
     seated_here: bool = False
     here: Here | None = None
     lesson_here: bool = False
+    ranked_last: int | None = None
 
 
 #: Nothing known of the person (nothing read).
@@ -541,6 +546,9 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
                 # (A review or a check acts on the game just over.)
                 return _refused(place, RANKED_DECIDED if facts.decided else RANKED_NEXT_GAME)
             return Resolved(facts.ranked_game, None)
+        if facts.ranked_last is not None and (reach is Reach.LOOKS_UP or ask is Ask.STATUS):
+            # (As on the place's last game over; a move there says it is over.)
+            return Resolved(facts.ranked_last, None)
         if reach is Reach.PLAYS and place.spot is Spot.BOT_DM and not facts.lesson_here:
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
         return _places_game(ask, place, facts)

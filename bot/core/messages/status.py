@@ -63,10 +63,13 @@ def status_text(view: PublicView, ended: Ended | None = None) -> str:
     return "\n".join(lines)
 
 
-def last_result_text(view: PublicView, ended: Ended | None = None) -> str:
-    """``status`` in a channel whose last game has finished: the final board and result."""
-    return (
-        "The last game here is over.\n"
-        + status_text(view, ended)
-        + "\nStart a new one with `/cribbage new`."
+def last_result_text(view: PublicView, ended: Ended | None = None, *, ranked: bool = False) -> str:
+    """``status`` in a channel whose last game has finished: the final board and result, and
+    what opens the next (a ``ranked`` game's: another search, which works wherever its players
+    are, their DM with the bot included, where ``/cribbage new`` does not)."""
+    after = (
+        "Search for another ranked match with `/cribbage ranked play`."
+        if ranked
+        else "Start a new one with `/cribbage new`."
     )
+    return "The last game here is over.\n" + status_text(view, ended) + "\n" + after

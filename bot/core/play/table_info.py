@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 
 from bot.core.base import refusals
+from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Fault
 from bot.core.base.keys import MessageKey
@@ -118,7 +119,8 @@ class TableInfo(OnGames):
             table = loaded.game.public_view()
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
-                text = last_result_text(table, record.ended(loaded.game))
+                ended = record.ended(loaded.game)
+                text = last_result_text(table, ended, ranked=is_apart(record.channel_id))
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

@@ -15,6 +15,7 @@ import pytest
 from bot.core.base.owners import Owner
 from bot.core.base.places import (
     GAMES_NOT_IN_MY_DMS,
+    NO_GAME_IN_MY_DMS,
     RANKED_DECIDED,
     RANKED_HERE,
     RANKED_NEXT_GAME,
@@ -27,7 +28,7 @@ from bot.core.base.places import (
     Resolved,
     Spot,
 )
-from bot.core.base.refusals import no_game
+from bot.core.base.refusals import game_over, no_game, nothing_to_look_up
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.store import Store
@@ -184,11 +185,50 @@ async def test_a_game_over_that_decides_the_match_says_so(service: Services, sto
     assert (await service.moves.resign(second, BEA)).ok
     assert await _acts_on(service, Ask.STATUS, GENERAL, AL) == RANKED_DECIDED
     assert await _acts_on(service, Ask.HAND, BEAS_DM, BEA) == RANKED_DECIDED
-    # Once decided, the match is over: Al's commands at #general are the place's again.
+    # Once decided, the match is over: Al's commands at #general are the place's again, whose
+    # last game, for him, is the match's.
     await service.ranked_play.referee.start()
     await service.ranked_play.referee.idle()
     assert await store.live_entry(AL.id) is None
-    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == no_game("this channel")
+    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == game_over("this channel")
+    assert await _acts_on(service, Ask.NEW, GENERAL, AL) == GENERAL.channel_id
+
+
+async def test_once_a_match_is_over_its_places_last_game_is_its_last_game_for_its_players(
+    service: Services, store: Store
+) -> None:
+    # At a place whose last game is over, /cribbage review, verify and status act on it and a
+    # move says it is over. A ranked match's last game was forgotten at its places once the
+    # match was decided: "There's no game in this channel to review or check" at Al's, "You
+    # have no game in my DMs" at Bea's, a moment after the review acted on it there.
+    first = await _dealt(service, store)
+    assert (await service.moves.resign(first, BEA)).ok
+    await service.ranked_play.referee.idle()
+    second = await _acts_on(service, Ask.HAND, GENERAL, AL)
+    assert isinstance(second, int)
+    assert (await service.moves.resign(second, BEA)).ok
+    await service.ranked_play.referee.idle()
+    assert await store.live_entry(AL.id) is None
+    for ask in (Ask.REVIEW, Ask.VERIFY, Ask.STATUS):
+        assert await _acts_on(service, ask, GENERAL, AL) == second
+        assert await _acts_on(service, ask, BEAS_DM, BEA) == second
+    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == game_over("this channel")
+    assert await _acts_on(service, Ask.HAND, BEAS_DM, BEA) == NO_GAME_IN_MY_DMS
+    # Its status points at the next ranked search (which works in the bot's DM), not at
+    # /cribbage new (which does not).
+    status = (await service.table.status(second)).reply.text
+    assert "Bea resigned" in status and "`/cribbage ranked play`" in status
+    assert "/cribbage new" not in status
+    # The place's again for anything else: another game opened there, someone else's asking,
+    # another place; and the game opened there since is its last game.
+    assert await _acts_on(service, Ask.NEW, GENERAL, AL) == GENERAL.channel_id
+    assert await _acts_on(service, Ask.REVIEW, GENERAL, CY) == nothing_to_look_up("this channel")
+    assert await _acts_on(service, Ask.STATUS, THREAD, AL) == no_game("this thread")
+    opened = await service.lobbies.new_game(SERVER, GENERAL.channel_id, CY)
+    assert opened.ok and opened.game_id is not None
+    assert await _acts_on(service, Ask.STATUS, GENERAL, AL) == GENERAL.channel_id
+    assert (await service.lobbies.ask_cancel(GENERAL.channel_id, CY)).ok
+    assert await _acts_on(service, Ask.REVIEW, GENERAL, AL) == GENERAL.channel_id
 
 
 async def test_a_moderator_playing_ranked_from_a_channel_cancels_its_game_by_command(
