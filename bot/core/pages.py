@@ -25,7 +25,7 @@ from bot.core.messages.activity import Html, activity_state
 from bot.core.messages.game_messages import ratings_line
 from bot.core.messages.spectator import TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
-from bot.core.review.review import Reviews, page_view
+from bot.core.review.review import Reviews, page_view, players_only
 from bot.core.store import CoreStore
 
 __all__ = ["GamePages"]
@@ -75,7 +75,10 @@ class GamePages:
         """Every page of the review of each seat of a finished game, as the Discord review
         shows them to someone who did not play (made once in the worker, kept with the game):
         the summary with accuracy, the points given up and the biggest mistakes, then deal by
-        deal; a seat with nothing to show (a game too old to review) has none."""
+        deal; a seat with nothing to show (a game too old to review) has none, and a game
+        whose review is its players' alone (a ranked game) none at all."""
+        if players_only(record):
+            return []
         pages: list[str] = []
         for seat in record.seats:
             try:

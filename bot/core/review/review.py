@@ -66,9 +66,19 @@ __all__ = [
     "build_report",
     "not_found",
     "page_view",
+    "players_only",
 ]
 
 log = logging.getLogger(__name__)
+
+
+def players_only(record: GameRecord) -> bool:
+    """Whether the review of ``record``'s game is its players' alone, wherever it is shown
+    (``/cribbage review``, its page in the browser): a game played apart (ranked), each of
+    whose places was its own player's and is nobody else's to see. Anyone who can see the
+    place of any other game may see any player's review of it once it is over."""
+    return is_apart(record.channel_id)
+
 
 #: The biggest mistakes the summary page lists.
 MISTAKES_SHOWN = 5
@@ -587,9 +597,8 @@ class Reviews:
                 raise Refused(NO_GAME_HERE)
         else:
             record = await store.get_game(game_id) if 0 < game_id < 2**63 else None
-        if record is not None and is_apart(record.channel_id):
-            # A game played apart (ranked) is its players': each saw it from a place of their
-            # own, which is nobody else's to see, so they review it wherever they are.
+        if record is not None and players_only(record):
+            # (Its players review it wherever they are.)
             if viewer is None or record.seat_of(viewer) is None:
                 raise Refused(OTHERS_RANKED)
             return record

@@ -12,7 +12,14 @@ from bot.core.services import Services
 from bot.store import Store
 from bot.web.links import PageLinks
 from bot.web.server import WebServer, review_source
-from tests.helpers.service_driver import AL, BEA, drive, open_table
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    drive,
+    open_table,
+    ranked_game,
+    search_ranked,
+)
 
 LINKS = PageLinks("one secret that is long enough")
 
@@ -73,6 +80,26 @@ async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
     assert review.count("<strong>Review of game") >= 2
     assert "— Al</strong>" in review and "— Bea</strong>" in review and "Accuracy" in review
     assert "Page 1 of" not in review and "Next" not in review
+
+
+async def test_a_ranked_games_page_shows_no_review_its_players_alone_may_see(
+    service: Services, store: Store
+) -> None:
+    # A ranked game's review is its two players' alone (anyone else asking on Discord is told
+    # it is someone else's ranked game), but its page, linked from the table everyone at each
+    # place sees, showed both players' reviews to whoever opened it.
+    await search_ranked(service, AL, 7001, guild_id=1)
+    await search_ranked(service, BEA, 7002)
+    record = await ranked_game(service, store, AL)
+    assert (await service.moves.resign(record.channel_id, BEA)).ok
+    service.ranked_play.stop()
+    server = WebServer(service.pages, service.feed, LINKS, reviews=review_source(service.pages))
+    async with TestClient(TestServer(server.app())) as client:
+        response = await client.get(LINKS.path(record.id))
+        page = await response.text()
+    assert response.status == 200 and "Bea resigned" in page
+    assert 'id="review"' not in page and "Review of game" not in page
+    await service.ledger.writes.flush()
 
 
 async def test_a_game_has_one_address_and_the_pages_an_icon(
