@@ -550,6 +550,8 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
             # (As on the place's last game over; a move there says it is over.)
             return Resolved(facts.ranked_last, None)
         if reach is Reach.PLAYS and place.spot is Spot.BOT_DM and not facts.lesson_here:
+            if ranked_here:
+                return _refused(place, SEARCH_WAITS)  # (as anywhere a search waits)
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
         return _places_game(ask, place, facts)
     if reach is Reach.OPENS and place.only_private:

@@ -430,6 +430,27 @@ def test_what_the_place_holds_is_said_in_its_own_words(spot: Spot) -> None:
     assert _outcome(resolve(Ask.HAND, place, replace(searching, here=Here.OPEN)), place) == HERE
 
 
+@pytest.mark.parametrize("spot", ALL_SPOTS)
+def test_where_a_search_waits_a_players_command_says_it_waits_there(spot: Spot) -> None:
+    # The bot's DM said "You have no game in my DMs (only a ranked match searched for here is
+    # played here)" to someone whose search waits there, where every other place says it waits.
+    place = PLACES[spot]
+    searching = Facts(ranked_from=place.channel_id, here=Here.EMPTY)
+    for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS, Ask.RESIGN):
+        assert resolve(ask, place, searching).refusal == SEARCH_WAITS
+
+
+@pytest.mark.parametrize("spot", ALL_SPOTS)
+def test_a_ranked_match_over_is_its_places_last_game_for_its_player(spot: Spot) -> None:
+    place = PLACES[spot]
+    over = Facts(here=Here.OVER, ranked_last=-6)
+    for ask in (Ask.STATUS, Ask.REVIEW, Ask.VERIFY):
+        assert resolve(ask, place, over) == Resolved(-6, None)
+    if spot is not Spot.BOT_DM:
+        assert resolve(Ask.HAND, place, over).refusal == game_over(NAMED[spot])
+        assert _outcome(resolve(Ask.NEW, place, over), place) == HERE
+
+
 def test_in_the_bots_dm_no_game_to_look_up_is_said_of_my_dms() -> None:
     place = PLACES[Spot.BOT_DM]
     said = resolve(Ask.REVIEW, place, Facts(here=Here.EMPTY)).refusal
