@@ -49,6 +49,7 @@ __all__ = [
     "in_time",
     "is_organiser",
     "known_error_text",
+    "own_identity",
     "reached",
     "send_error",
     "user_of",
@@ -87,8 +88,20 @@ def reached(interaction: discord.Interaction[Any], message: discord.Message) -> 
 
 
 def user_of(interaction: discord.Interaction[Any]) -> User:
-    """The acting user as the core knows them: id and the name shown at the table."""
+    """The acting user as the core knows them: id and the name shown at the table (in a
+    server, their nickname there)."""
     return User(interaction.user.id, interaction.user.display_name)
+
+
+def own_identity(interaction: discord.Interaction[Any]) -> tuple[User, str]:
+    """The acting user as every place knows them, and their picture's address: their own
+    Discord display name (their global name, else their username) and picture, never a
+    server's nickname or picture for them. A ranked player goes by these wherever they search,
+    so their opponent and the ladder, which every server sees, learn nothing of the server
+    they searched from."""
+    person = interaction.user
+    picture = person.avatar or person.default_avatar
+    return User(person.id, person.global_name or person.name), str(picture.url)
 
 
 def _let_go(kwargs: dict[str, Any]) -> None:

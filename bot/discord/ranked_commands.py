@@ -7,7 +7,8 @@ seated in a game not over, nor where the server lets the app answer only private
 External Apps off: nobody else would see the tables), as the core's rule for it says
 (:mod:`bot.core.base.places`). The player's card is the command's answer there, public (their
 match's tables come below it), and everything of their match is sent there through their own
-interactions' tokens.
+interactions' tokens. A player goes by their own Discord name and picture here, not a
+server's nickname or picture for them (:func:`~bot.discord.interactions.own_identity`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bot.core.base.choices import LadderSeason
 from bot.core.base.places import PlaceKind
 from bot.core.ranked.ladder import LADDER_SHOWN
 from bot.core.services import Services
-from bot.discord.interactions import DiscordIO, user_of
+from bot.discord.interactions import DiscordIO, own_identity
 from bot.discord.places import place_of
 
 __all__ = ["RankedCommands"]
@@ -48,8 +49,7 @@ class RankedCommands(app_commands.Group):
     async def play(self, interaction: discord.Interaction[Any]) -> None:
         """Join the queue from here; the card that answers stays here, with your match's
         tables below it."""
-        user, place = user_of(interaction), place_of(interaction)
-        avatar = str(interaction.user.display_avatar.url)
+        (user, avatar), place = own_identity(interaction), place_of(interaction)
         ranked = self._core.ranked
         token = interaction.token
         await self._io.run_here(
@@ -70,7 +70,7 @@ class RankedCommands(app_commands.Group):
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """A search stops at once; a match asks first, privately."""
-        user = user_of(interaction)
+        user, _ = own_identity(interaction)
         ranked = self._core.ranked
         await self._io.command(interaction, lambda: ranked.ask_leave(user))
 
@@ -86,7 +86,7 @@ class RankedCommands(app_commands.Group):
         season: app_commands.Choice[str] | None = None,
     ) -> None:
         """The season's top players with your place and latest matches, publicly."""
-        user = user_of(interaction)
+        user, _ = own_identity(interaction)
         which: LadderSeason = "this"
         if season is not None and season.value in ("last", "champions"):
             which = "last" if season.value == "last" else "champions"
@@ -97,7 +97,7 @@ class RankedCommands(app_commands.Group):
     @app_commands.describe(player="Someone you've met in a ranked match")
     async def block(self, interaction: discord.Interaction[Any], player: str) -> None:
         """Block a past opponent (privately)."""
-        user = user_of(interaction)
+        user, _ = own_identity(interaction)
         ranked = self._core.ranked
         await self._io.command(interaction, lambda: ranked.block(user, player))
 
@@ -112,7 +112,7 @@ class RankedCommands(app_commands.Group):
     @app_commands.describe(player="Someone you blocked")
     async def unblock(self, interaction: discord.Interaction[Any], player: str) -> None:
         """Lift a block (privately)."""
-        user = user_of(interaction)
+        user, _ = own_identity(interaction)
         ranked = self._core.ranked
         await self._io.command(interaction, lambda: ranked.unblock(user, player))
 

@@ -209,3 +209,31 @@ async def _three_places(world: World) -> None:
     assert nothing.words() == NOTHING_TO_LEAVE
     wait = await fd.slash(cy, dm, "/cribbage ranked play")
     assert wait.ephemeral and "your next search waits until" in wait.words(), wait.words()
+
+
+async def test_a_ranked_player_goes_by_their_own_name_not_a_servers_nickname(
+    world: World, bots: BotLauncher
+) -> None:
+    # Al is "Al of the Lodge" in the server he searches from. Bea, a stranger playing from
+    # her DM, saw him by that server's nickname, and so did the ladder of every server: the
+    # name a member has in one server, where a ranked player is known by their own Discord
+    # display name wherever they search (and nobody sees where their opponent plays from).
+    await bots.process(database=world.database)
+    fd, (al, bea, _, _) = world.fd, world.players
+    server = world.general.guild
+    member = None if server is None else server.member(al)
+    assert member is not None
+    member.nick = "Al of the Lodge"
+    dm = fd.dm_channel(bea)
+    await fd.slash(al, world.general, "/cribbage ranked play")
+    paired = await fd.slash(bea, dm, "/cribbage ranked play")
+    assert "Bea against Al" in paired.words() and "Lodge" not in paired.words(), paired.words()
+    _, _, match_id = entry_of(world.database, al)
+    assert match_id is not None
+    driver = RankedDriver(fd, world.database, [Place(al, world.general), Place(bea, dm)], match_id)
+    await driver.next_game()
+    table = driver.table_now(1)
+    assert table is not None and "Al" in table.words() and "Lodge" not in table.words()
+    assert rows(world.database, "SELECT name FROM ranked_entries WHERE user_id = ?", (al.id,)) == [
+        ("Al",)
+    ]
