@@ -499,6 +499,7 @@ class _Wiring:
         tournaments = Tournaments(store, self.feed, options.stamp, games.faults)
         table = TableInfo(games, self.coach, store)
         reviews = Reviews(games, store, options.now, options.thinking, options.membership)
+        which = WhichGame(games, store)
         return Services(
             feed=self.feed,
             games=games,
@@ -507,7 +508,7 @@ class _Wiring:
             rematches=Rematches(games, self.deals, self.lobbies, launch=options.activity),
             moves=self.moves,
             hints=Hints(games, self.computers),
-            lessons=Lessons(games, self.lobbies, table, store),
+            lessons=Lessons(games, self.lobbies, table, store, which.lesson_refusal),
             table=table,
             ledger=ledger,
             standings=Standings(store, games.faults, options.membership),
@@ -542,7 +543,7 @@ class _Wiring:
             ranked=ranked,
             ranked_play=ranked_wing,
             resume=PrivateResume(games, self.copies),
-            which=WhichGame(games, store),
+            which=which,
             pages=GamePages(games, store, self.coach, reviews),
             _answers=self.answers,
             _copies=self.copies,

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Protocol
 
+from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.owners import Owner
@@ -180,6 +181,15 @@ class WhichGame:
         if found.refusal is not None:
             return []
         return await complete(found.channel_id, user_id, current)
+
+    async def lesson_refusal(self, dm_channel_id: int, user_id: int) -> str | None:
+        """Why a lesson may not be dealt in ``user_id``'s DM with the bot (``dm_channel_id``)
+        now: their ranked search waits there, or their match is played there (a place holds
+        one game of a person's, and a lesson is dealt in the DM alone). None: it may."""
+        facts = await self._ranked_facts(user_id)
+        if facts.ranked_from != dm_channel_id:
+            return None
+        return refusals.LESSON_MATCH_IN_DM if facts.matched else refusals.LESSON_SEARCH_IN_DM
 
     async def seat_refusal(self, channel_id: int, guild_id: int | None, user_id: int) -> str | None:
         """Why ``user_id`` may not open or join a game in channel ``channel_id`` (of server

@@ -212,6 +212,17 @@ LESSON_DM_BUSY = (
     "Our DM has a game going already: finish it (or `/cribbage resign` there), then "
     "`/cribbage learn` deals your lesson there."
 )
+#: ``/cribbage learn`` while the learner's ranked search waits in our DM, or their match is
+#: played there: a lesson is dealt in the DM alone, and a place holds one game of a person's.
+LESSON_SEARCH_IN_DM = (
+    "Your ranked search waits in our DM, where its match would be played: stop it (*Stop "
+    "searching* on its card, or `/cribbage ranked leave`), then `/cribbage learn` deals your "
+    "lesson there."
+)
+LESSON_MATCH_IN_DM = (
+    "Your ranked match is played in our DM: once it's over, `/cribbage learn` deals your "
+    "lesson there."
+)
 LESSON_DMS_CLOSED = (
     "Your lesson is dealt in our DM, but Discord won't let me message you: allow direct "
     "messages from this server's members (the server's name, then Privacy Settings), then "

@@ -56,12 +56,20 @@ class Lessons(OnGames):
     """Dealing a lesson, or picking one up again; offering one once."""
 
     def __init__(
-        self, games: Games, lobbies: Lobbies, table: TableInfo, settings: UserSettings
+        self,
+        games: Games,
+        lobbies: Lobbies,
+        table: TableInfo,
+        settings: UserSettings,
+        refusal: Callable[[int, int], Awaitable[str | None]],
     ) -> None:
         self._games = games
         self._lobbies = lobbies
         self._table = table
         self._settings = settings
+        # Why the learner's DM may hold no lesson now (their ranked search or match there):
+        # :meth:`bot.core.which_game.WhichGame.lesson_refusal`, of the wing above this one.
+        self._refusal = refusal
 
     @answers
     async def learn(self, user: User, dm_channel_id: int, *, here: bool, reach: Reach) -> Answer:
@@ -76,6 +84,9 @@ class Lessons(OnGames):
             return await self._table.hand(found.channel_id, user)
         if await store.open_game_in_channel(dm_channel_id) is not None:
             raise Refused(refusals.LESSON_DM_BUSY)
+        why = await self._refusal(dm_channel_id, user.id)
+        if why is not None:
+            raise Refused(why)
         # (One request, and the DM's first line: the table would be refused there just the
         # same, after the learner was told it is dealt.)
         if not here and not await reach(_dealt(here=True)):

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.core.base import refusals
 from bot.core.base.owners import Owner
 from bot.core.base.places import (
     GAMES_NOT_IN_MY_DMS,
@@ -315,3 +316,15 @@ async def test_a_rematch_is_refused_for_its_presser_and_place_not_for_the_game_o
     refused = await service.which.run_rematch(BEAS_DM, BEA.id, act)
     assert not refused.ok and refused.reply.text == GAMES_NOT_IN_MY_DMS
     assert seen == [THREAD.channel_id]
+
+
+async def test_a_lesson_waits_in_the_dm_where_its_learners_ranked_match_is_played(
+    service: Services, store: Store
+) -> None:
+    # Bea's match is played from her DM with the bot, the one place a lesson is dealt; Al's
+    # from #general, so his DM may hold one.
+    assert await service.which.lesson_refusal(BEAS_DM.channel_id, BEA.id) is None
+    await _dealt(service, store)
+    refused = await service.which.lesson_refusal(BEAS_DM.channel_id, BEA.id)
+    assert refused == refusals.LESSON_MATCH_IN_DM
+    assert await service.which.lesson_refusal(99, AL.id) is None

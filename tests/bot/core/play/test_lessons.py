@@ -6,11 +6,13 @@ points at what to play next; asked for again, the hand of the lesson open; offer
 from __future__ import annotations
 
 from bot.core.base import refusals
-from bot.core.base.places import Ask, Facts, Place, Spot, resolve
+from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
 from bot.core.base.views import ResultControls
 from bot.core.messages.lesson import LESSON_END, RULES
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
+from bot.core.ranked.records import Search
 from bot.core.services import Services
+from bot.store import Store
 from engine.players.levels import Level
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
@@ -135,6 +137,24 @@ async def test_a_learner_whose_dms_are_closed_is_told_what_helps_and_nothing_is_
     assert await service.games.store.open_game_in_channel(DM) is None
     # Once the DMs are open, the same command deals it.
     await _lesson(service, _Dm())
+
+
+async def test_a_lesson_waits_while_the_learners_ranked_search_or_match_is_in_the_dm(
+    service: Services, store: Store
+) -> None:
+    # A lesson is dealt in the DM alone, where this search waits and its match would be
+    # played: the learner is told when it can be dealt, nothing is posted there, none dealt.
+    search = Search(AL.id, AL.name, None, None, DM, PlaceKind.BOT_DM, 25.0, None)
+    entry, _, _ = await store.queue_entry(search, now=0.0)
+    dm = _Dm()
+    for here in (False, True):
+        refused = await service.lessons.learn(AL, DM, here=here, reach=dm.reach)
+        assert not refused.ok and refused.reply.ephemeral
+        assert refused.reply.text == refusals.LESSON_SEARCH_IN_DM
+    assert dm.posted == [] and await service.games.store.open_lesson(AL.id) is None
+    # Once the search is stopped, the lesson is dealt.
+    assert (await service.ranked.stop(entry.id, AL, None)).ok
+    await _lesson(service, dm)
 
 
 async def test_asked_in_the_dm_or_for_an_open_lesson_nothing_more_is_posted_there(
