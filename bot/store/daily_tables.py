@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.daily.records import DailyAnswer
-from bot.store.queries import Queries
+from bot.store.queries import Queries, kept_secret
 from bot.store.rows import columns, reader
 
 __all__ = ["DailyTables"]
@@ -18,13 +18,7 @@ class DailyTables(Queries):
     async def daily_secret(self, guild_id: int, fresh: str) -> str:
         """The server's secret: ``fresh`` if it had none (kept from now on), else its own.
         One statement each way, so two first askers at once agree on one."""
-        await self.db.execute(
-            "INSERT INTO daily_secrets (guild_id, secret) VALUES (?, ?)"
-            " ON CONFLICT (guild_id) DO NOTHING",
-            (guild_id, fresh),
-        )
-        rows = await self._read("SELECT secret FROM daily_secrets WHERE guild_id = ?", (guild_id,))
-        return str(rows[0][0])
+        return await kept_secret(self.db, "daily_secrets", ("guild_id", guild_id), fresh)
 
     async def save_daily(self, answer: DailyAnswer) -> bool:
         """Keep ``answer``; False (keeping nothing) when that person had answered that day."""

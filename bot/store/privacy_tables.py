@@ -9,7 +9,10 @@ What is kept about a person, table by table and column by column, is said once, 
 - :meth:`PrivacyTables.forget_player`: in one transaction, the rows the inventory deletes,
   the columns it clears (their picture and places), a former player's id
   (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and the name given in place of theirs
-  in what stays whole for other people, in the games' snapshots and archive records too.
+  in what stays whole for other people, in the games' snapshots and archive records too; and
+  in what stays for another person so that it still holds (a block of them), the same former
+  player with a keyed hash of their id (:mod:`bot.core.privacy.keyed`) under the secret
+  :data:`~bot.store.queries.KEYED_IDS`, made by the first deletion that needs it.
 - :meth:`PrivacyTables.left_server` and the rest: the servers the bot was removed from, and
   :meth:`PrivacyTables.forget_server`, which deletes one server's data, in batches.
 """
@@ -29,8 +32,10 @@ from bot.core.privacy.inventory import (
     file_tables,
     person_columns,
 )
+from bot.core.privacy.keyed import keyed_id
+from bot.store.database import Transaction
 from bot.store.message_tables import forget_owners
-from bot.store.queries import Queries, marks
+from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
 
@@ -73,6 +78,26 @@ def _plain(row: Any, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
             value = json.loads(value)
         out[key] = value
     return out
+
+
+async def _keyed(
+    tx: Transaction, user_id: int, former_id: int, former_name: str, fresh_secret: str
+) -> None:
+    """In what stays for another so that it still holds (the inventory's ``Request.KEYED``
+    columns: a block of them), a former player's id and name in place of ``user_id``'s, and
+    their id's keyed hash."""
+    keyed = columns_for(Request.KEYED)
+    if not keyed:
+        return
+    secret = await kept_secret(tx, "bot_secrets", ("name", KEYED_IDS), fresh_secret)
+    put = {Holds.ID: former_id, Holds.NAME: former_name, Holds.KEYED: keyed_id(secret, user_id)}
+    for table, columns in keyed.items():
+        [whose] = [c.name for c in columns if c.holds is Holds.ID]
+        setting = ", ".join(f"{c.name} = ?" for c in columns)
+        await tx.execute(
+            f"UPDATE {table} SET {setting} WHERE {whose} = ?",
+            (*(put[c.holds] for c in columns), user_id),
+        )
 
 
 class PrivacyTables(Queries):
@@ -120,11 +145,14 @@ class PrivacyTables(Queries):
         former_name: str,
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
+        fresh_secret: str,
     ) -> list[int]:
         """Delete what is ``user_id``'s own and put ``former_id`` and ``former_name`` in their
         place in what stays for others (``snapshot_renamed(text, seats)`` and
         ``archive_renamed(record, seats)``: a game's saved state with those seats' names
-        replaced), in one transaction; the games they played (kept for their opponents)."""
+        replaced), with a keyed hash of their id where it must still know them (under the
+        bot's secret, ``fresh_secret`` if it had none yet), in one transaction; the games they
+        played (kept for their opponents)."""
         async with self._writing() as tx:
             seated = await tx.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             seats: dict[int, list[int]] = {}
@@ -170,6 +198,7 @@ class PrivacyTables(Queries):
                     values = (former_id, *(former_name for _ in named), user_id)
                     setting = ", ".join(f"{c} = ?" for c in (column, *named))
                     await tx.execute(f"UPDATE {table} SET {setting} WHERE {column} = ?", values)
+            await _keyed(tx, user_id, former_id, former_name, fresh_secret)
         return games
 
     # -- servers the bot left ------------------------------------------------------------------

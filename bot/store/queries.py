@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from bot.store.database import Database, Dialect, Row, Transaction
 
-__all__ = ["Queries", "Statement", "marks"]
+__all__ = ["KEYED_IDS", "Queries", "Statement", "kept_secret", "marks", "secret_named"]
 
 T = TypeVar("T")
 
@@ -20,6 +20,32 @@ T = TypeVar("T")
 def marks(values: Sequence[Any]) -> str:
     """One placeholder per value, for ``IN (...)``: ``?, ?, ?``."""
     return ", ".join("?" for _ in values)
+
+
+#: The name in ``bot_secrets`` of the secret a deleted person's id is kept under as a keyed hash
+#: (:mod:`bot.core.privacy.keyed`).
+KEYED_IDS = "keyed_ids"
+
+
+async def kept_secret(
+    on: Database | Transaction, table: str, key: tuple[str, Any], fresh: str
+) -> str:
+    """The secret of ``table``'s row whose column ``key[0]`` is ``key[1]``: ``fresh`` if it had
+    none (kept from now on), else its own. One statement each way, so two first askers at once
+    (in any processes) agree on one."""
+    column, value = key
+    await on.execute(
+        f"INSERT INTO {table} ({column}, secret) VALUES (?, ?) ON CONFLICT ({column}) DO NOTHING",
+        (value, fresh),
+    )
+    rows = await on.fetch(f"SELECT secret FROM {table} WHERE {column} = ?", (value,))
+    return str(rows[0][0])
+
+
+async def secret_named(on: Database | Transaction, name: str) -> str | None:
+    """The bot's secret ``name`` (``bot_secrets``), None while none has been made."""
+    rows = await on.fetch("SELECT secret FROM bot_secrets WHERE name = ?", (name,))
+    return str(rows[0][0]) if rows else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,28 +1,40 @@
 """The store's blocks between ranked players: a player who blocked another is never matched
-with them (until they unblock), and whom a player met, to block."""
+with them (until they unblock), and whom a player met, to block.
+
+A block outlives the blocked player's deletion of their data: the row then names a former
+player (the id and name :meth:`~bot.store.privacy_tables.PrivacyTables.forget_player` puts in
+their place) and keeps their id only as a keyed hash, ``blocked_key``
+(:mod:`bot.core.privacy.keyed`), by which :func:`blocks_among` knows them when they search
+again; the blocker's list still offers it, as a former player, to lift."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.privacy.keyed import keyed_id
 from bot.store.database import Database, Transaction
-from bot.store.queries import Queries, marks
+from bot.store.queries import KEYED_IDS, Queries, marks, secret_named
 
 __all__ = ["BlockTables", "blocks_among"]
 
 
 async def blocks_among(on: Database | Transaction, user_ids: Sequence[int]) -> set[tuple[int, int]]:
     """The blocks in which ``user_ids`` block or are blocked: (who, whom), read ``on`` the
-    database or in a transaction (the one that pairs a newcomer)."""
+    database or in a transaction (the one that pairs a newcomer). A block of a player who had
+    their data deleted since is found by their keyed id, and names them by their id here."""
     if not user_ids:
         return set()
     ids = tuple(user_ids)
+    # (No secret yet: nobody's id was ever kept keyed.)
+    secret = await secret_named(on, KEYED_IDS)
+    keys = {} if secret is None else {keyed_id(secret, i): i for i in ids}
+    keyed = f" OR blocked_key IN ({marks(tuple(keys))})" if keys else ""
     rows = await on.fetch(
-        "SELECT user_id, blocked_id FROM ranked_blocks"
-        f" WHERE user_id IN ({marks(ids)}) OR blocked_id IN ({marks(ids)})",
-        ids + ids,
+        "SELECT user_id, blocked_id, blocked_key FROM ranked_blocks"
+        f" WHERE user_id IN ({marks(ids)}) OR blocked_id IN ({marks(ids)}){keyed}",
+        ids + ids + tuple(keys),
     )
-    return {(int(r[0]), int(r[1])) for r in rows}
+    return {(int(r[0]), keys.get(r[2], int(r[1]))) for r in rows}
 
 
 class BlockTables(Queries):
@@ -46,7 +58,8 @@ class BlockTables(Queries):
         )
 
     async def blocked_players(self, user_id: int) -> list[tuple[int, str]]:
-        """Whom the player blocked, by name."""
+        """Whom the player blocked, by name (a player who had their data deleted since: a
+        former player's id, named as the games name them)."""
         rows = await self._read(
             "SELECT blocked_id, name FROM ranked_blocks WHERE user_id = ? ORDER BY name",
             (user_id,),

@@ -62,6 +62,8 @@ class Holds(StrEnum):
     TOKEN = "an interaction of yours, to answer through"
     #: Names within a game's saved state or archive record (JSON, compressed or not).
     INSIDE = "your name, within a game's record"
+    #: Written when the person's data is deleted, in place of their id (:mod:`.keyed`).
+    KEYED = "a keyed hash of your Discord id"
 
 
 class Request(StrEnum):
@@ -78,6 +80,10 @@ class Request(StrEnum):
     RENAMED = "their name replaced"
     #: Nothing at once: it goes when the game is pruned.
     PRUNED = "goes with the game's pruning"
+    #: Kept for the person whose row it is, so that it still holds: a former player's id and
+    #: name put in place of theirs, and a keyed hash of their id (the table's ``Holds.KEYED``
+    #: column) by which the row still knows them.
+    KEYED = "a former player in their place, their id kept as a keyed hash"
 
 
 class Lasts(Enum):
@@ -129,6 +135,9 @@ class Kept:
     tables: tuple[Table, ...]
     #: Who sees it beyond the person and the players of their games ("": nobody).
     public: str = ""
+    #: What of it outlives the person's deletion, kept for another (its ``Request.KEYED``
+    #: columns; "": nothing).
+    outlives: str = ""
 
 
 def _ids(request: Request, *names: str) -> tuple[Column, ...]:
@@ -317,8 +326,10 @@ INVENTORY: tuple[Kept, ...] = (
     ),
     Kept(
         "Your ranked rating and the players you blocked",
-        "your rating in each season, match by match, and whom you blocked, with their names",
-        "to rate each match, rank the ladder and never pair you with a player you blocked",
+        "your rating in each season, match by match, and whom you blocked, with their names"
+        " (and a block another player made of you)",
+        "to rate each match, rank the ladder and never pair you with a player you blocked, or"
+        " who blocked you",
         Lasts.YOURS,
         (
             Table(
@@ -338,15 +349,22 @@ INVENTORY: tuple[Kept, ...] = (
                     Column(
                         "blocked_id",
                         Holds.ID,
-                        Request.DELETED,
+                        Request.KEYED,
                         unsent="another player's block is theirs",
                     ),
-                    Column("name", Holds.NAME, Request.DELETED),
+                    Column("name", Holds.NAME, Request.KEYED),
+                    Column(
+                        "blocked_key",
+                        Holds.KEYED,
+                        Request.KEYED,
+                        unsent="a player you blocked who had their data deleted: theirs",
+                    ),
                 ),
                 file="ranked_blocks",
             ),
         ),
         public="your ranked name and rating are on the ladder, which every server sees",
+        outlives="a block of you",
     ),
     Kept(
         "Your settings (the coach, your DM channel)",
@@ -414,6 +432,7 @@ NOBODYS: Mapping[str, str] = {
     "leases.name": "a lease's name",
     "leases.holder": "a process of the bot",
     "schema_migrations.name": "a migration",
+    "bot_secrets.name": "one of the bot's secrets",
 }
 
 
@@ -458,13 +477,23 @@ def command_lines(figures: Figures) -> list[str]:
     return lines
 
 
+#: What becomes of what outlives a person's deletion (:attr:`Kept.outlives`), in their words.
+_KEYED_KEPT = (
+    "kept for whoever made it, so that it still holds, with you shown as a former player and"
+    " your id as a keyed hash (which can't be turned back into your id, but knows you should"
+    " you search again)"
+)
+
+
 def policy_lines(figures: Figures) -> tuple[str, ...]:
     """What the privacy policy's page says is kept: one line each (Discord markdown, which
-    the page draws), what it holds, who else sees it, why and how long."""
+    the page draws), what it holds, who else sees it, why and how long (and what of it
+    outlives the person's deletion)."""
     return tuple(
         f"**{kept.what}**: {kept.detail}."
         + (f" {_sentence(kept.public)}" if kept.public else "")
         + f" Why: {kept.why}. How long: {how_long(kept.lasts, figures)}."
+        + (f" Once you delete your data, {kept.outlives} is {_KEYED_KEPT}." if kept.outlives else "")
         for kept in INVENTORY
     )
 
@@ -482,8 +511,10 @@ def request_of(kept: Kept) -> Request:
     """What *Delete my data* does to ``kept`` as a whole: :attr:`Request.DELETED` (it goes),
     :attr:`Request.FORMER` (it stays for the other people it is about, a former player in
     the person's place, what else it said of them cleared or renamed) or
-    :attr:`Request.PRUNED` (it goes with each game's pruning)."""
-    requests = {c.request for t in kept.tables for c in t.columns}
+    :attr:`Request.PRUNED` (it goes with each game's pruning). What of it outlives the
+    person's deletion for another (:attr:`Request.KEYED`, :attr:`Kept.outlives`) is said
+    apart."""
+    requests = {c.request for t in kept.tables for c in t.columns} - {Request.KEYED}
     if Request.FORMER in requests:
         return Request.FORMER
     if requests == {Request.DELETED}:
@@ -493,10 +524,12 @@ def request_of(kept: Kept) -> Request:
 
 def deletion() -> str:
     """What *Delete my data* does, once confirmed and the open games ended: what goes, what
-    stays for others, what goes later (sentences)."""
+    stays for others (what of a kind of thing outlives it among them), what goes later
+    (sentences)."""
     gone = [k.what for k in INVENTORY if request_of(k) is Request.DELETED]
     stay = [k.what for k in INVENTORY if request_of(k) is Request.FORMER]
     later = [k.what for k in INVENTORY if request_of(k) is Request.PRUNED]
+    stay += [f"{k.outlives} (your id in it a keyed hash)" for k in INVENTORY if k.outlives]
     cleared = {c.holds.value: None for c in _columns() if c.request is Request.CLEARED}
     return (
         f"Deleted: {_listed(gone)}. Kept for the other players, with you shown as a former"

@@ -9,9 +9,11 @@ alone goes (settings, DM link, standings, rating changes, head to head, reviews 
 daily answers), and in what stays whole for other people (the games they played, with every
 move, their results, the tournaments they were in) they become a *former player*: an id drawn
 from :data:`~bot.core.standings.ratings.FORMER_PLAYERS` in place of theirs and the name
-:data:`FORMER_NAME`, in the games' saved states and archive records too. Their opponents'
-ratings stay as they were and a replay of every result still gives them
-(``python -m bot ratings --check``); the former player's own are not kept.
+:data:`FORMER_NAME`, in the games' saved states and archive records too; a block another
+player made of them stays so, their id kept only as a keyed hash (:mod:`.keyed`), and still
+holds when they search again. Their opponents' ratings stay as they were and a replay of
+every result still gives them (``python -m bot ratings --check``); the former player's own
+are not kept.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent
+from bot.core.privacy.keyed import fresh_secret
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.standings.ratings import former_player
 
@@ -211,6 +214,7 @@ class PlayerData:
             former_name=FORMER_NAME,
             snapshot_renamed=renamed_snapshot,
             archive_renamed=renamed_archive,
+            fresh_secret=fresh_secret(),
         )
         for game_id in games:
             self._games.loaded.drop(game_id)  # (a copy in memory still has their name)

@@ -31,8 +31,11 @@ class PrivacyRecords(Protocol):
         former_name: str,
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
+        fresh_secret: str,
     ) -> list[int]:
-        """Delete their own rows, and put a former player in their place elsewhere."""
+        """Delete their own rows, and put a former player in their place elsewhere (with a
+        keyed hash of their id where it must still know them: ``fresh_secret``, the secret to
+        keep if none is kept yet)."""
         ...
 
     async def left_server(self, guild_id: int, *, at: float) -> None:

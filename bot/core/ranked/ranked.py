@@ -329,7 +329,7 @@ class Ranked:
         if found is None:
             typed = chosen.strip()
             raise Refused(
-                NOT_BLOCKED if not typed or typed.isdecimal() else not_blocked_named(escape(typed))
+                NOT_BLOCKED if not typed or _is_id(typed) else not_blocked_named(escape(typed))
             )
         blocked_id, name = found
         await self._store.unblock_player(user.id, blocked_id)
@@ -372,10 +372,10 @@ def _busy(entry: EntryRecord) -> str:
 
 def _pick(chosen: str, among: list[tuple[int, str]]) -> tuple[int, str] | None:
     """The player ``chosen`` names among ``among`` (each id and name): by id, as the list
-    offers them, or by their name typed (any case), when one alone goes by it; None when
-    nobody does."""
+    offers them (a former player's is negative), or by their name typed (any case), when one
+    alone goes by it; None when nobody does."""
     typed = chosen.strip()
-    if typed.isdecimal():
+    if _is_id(typed):
         by_id = next(((i, n) for i, n in among if i == int(typed)), None)
         if by_id is not None:
             return by_id
@@ -385,6 +385,11 @@ def _pick(chosen: str, among: list[tuple[int, str]]) -> tuple[int, str] | None:
     return named[0] if named else None
 
 
+def _is_id(typed: str) -> bool:
+    """Whether ``typed`` is an id as the lists offer them (a former player's is negative)."""
+    return typed.removeprefix("-").isdecimal()
+
+
 def _not_met(chosen: str, user: User, met: list[tuple[int, str]]) -> str:
     """Why ``chosen`` is nobody ``user`` may block (``met``: the players they met)."""
     typed = chosen.strip()
@@ -392,7 +397,7 @@ def _not_met(chosen: str, user: User, met: list[tuple[int, str]]) -> str:
         return BLOCK_SELF
     if not met:
         return BLOCK_NOBODY_MET
-    if not typed or typed.isdecimal():
+    if not typed or _is_id(typed):
         return BLOCK_NOT_MET
     return not_met_named(escape(typed))
 

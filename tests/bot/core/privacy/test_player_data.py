@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.base.replies import Answer, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus
+from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.services import Services
 from bot.core.standings.ratings import is_former
@@ -142,8 +143,9 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     """Al played a ranked match against Bea, blocked Cy, and is playing a second match against
     Cy's friend Di when he asks: his searches, matches, ratings and blocks are in the file; Yes
     leaves the match (a loss), resigns its game, and then his ranked ratings, their changes
-    and the blocks of him and by him go, while his opponents' matches stay, with a former
-    player in his place, his picture and where he played from cleared."""
+    and his blocks go, while his opponents' matches stay, with a former player in his place,
+    his picture and where he played from cleared; Bea's block of him stays, naming the same
+    former player, and still holds against his id, which it keeps only as a keyed hash."""
     di = User(44, "Di")
     for user, place in ((AL, 7001), (BEA, 7002)):
         await search_ranked(service, user, place, avatar="https://cdn.discordapp.com/a.png")
@@ -176,7 +178,14 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert all(rows == [] for rows in (await store.player_data(AL.id)).values())
     match = await store.ranked_match(first)
     assert match is not None and is_former(match.player_a) and is_former(match.winner or 0)
-    assert await store.blocks_among([BEA.id, CY.id]) == set()
+    [(blocked_id, name, key)] = await store.db.fetch(
+        "SELECT blocked_id, name, blocked_key FROM ranked_blocks WHERE user_id = ?", (BEA.id,)
+    )
+    [(secret,)] = await store.db.fetch("SELECT secret FROM bot_secrets")
+    assert (blocked_id, name, key) == (match.player_a, FORMER_NAME, keyed_id(secret, AL.id))
+    assert await store.blocked_players(BEA.id) == [(blocked_id, FORMER_NAME)]
+    assert await store.blocks_among([BEA.id, CY.id, AL.id]) == {(BEA.id, AL.id)}
+    assert await store.blocks_among([CY.id]) == set(), "his block of Cy went"
     assert await store.season_rating("1970-01", BEA.id) is not None, "Bea's rating stays"
     rows = await store.db.fetch(
         "SELECT name, avatar, channel_id FROM ranked_entries WHERE user_id < 0"

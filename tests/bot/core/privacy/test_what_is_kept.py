@@ -167,9 +167,13 @@ async def test_every_trace_of_a_person_is_in_the_inventory_in_the_file_and_then_
 def test_each_kind_of_thing_kept_goes_one_way_when_deleted() -> None:
     """What *Delete my data* does to each kind of thing is one thing (so the words that say
     it are true): deleted, kept for others with a former player in the person's place, or
-    gone as each game is pruned; and each column's request fits what it holds."""
+    gone as each game is pruned, but for what of it outlives the deletion for another, said
+    apart (a block of them: a former player, and a keyed hash of their id, in a table with
+    one of each); and each column's request fits what it holds."""
     for kept in INVENTORY:
-        requests = {c.request for t in kept.tables for c in t.columns}
+        requests = {c.request for t in kept.tables for c in t.columns} - {Request.KEYED}
+        keyed = [c for t in kept.tables for c in t.columns if c.request is Request.KEYED]
+        assert bool(kept.outlives) == bool(keyed), kept.what
         assert (
             requests
             <= {
@@ -185,7 +189,13 @@ def test_each_kind_of_thing_kept_goes_one_way_when_deleted() -> None:
             for column in table.columns:
                 assert (column.request is Request.RENAMED) == (column.holds is Holds.INSIDE)
                 if column.holds is Holds.NAME:
-                    assert column.request in (Request.DELETED, Request.FORMER), column
+                    assert column.request in (Request.DELETED, Request.FORMER, Request.KEYED)
+                if column.holds is Holds.KEYED:
+                    assert column.request is Request.KEYED and column.unsent, column
+            holds = [c.holds for c in table.columns if c.request is Request.KEYED]
+            assert not holds or sorted(h for h in holds if h is not Holds.NAME) == sorted(
+                [Holds.ID, Holds.KEYED]
+            ), table.name
 
 
 def test_the_command_says_it_all_within_one_message(store: Store, clock: Clock) -> None:
