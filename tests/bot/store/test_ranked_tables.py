@@ -1,15 +1,19 @@
 """The store's ranked play (both databases): one live entry a player, paired once, a game counted
 once, a match decided and rated once; and on PostgreSQL two stores (as two processes are)
-pairing two hundred players at once, each paired at most once, nobody in two matches."""
+pairing two hundred players at once, each paired at most once, nobody in two matches; and a
+block that outlives the blocked player's deletion, by their keyed id, across a restart."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import pytest
 
 from bot.core.base.places import PlaceKind
+from bot.core.privacy.keyed import keyed_id
+from bot.core.privacy.players import FORMER_NAME, renamed_archive, renamed_snapshot
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
 
@@ -118,3 +122,43 @@ async def test_two_stores_pairing_two_hundred_at_once_pair_each_once(
     assert len(matched) == 2 * len(rows)
     for entry_id, match_id in matched:
         assert entry_id in by_match[int(match_id)]
+
+
+async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_restart(
+    target: str | Path,
+) -> None:
+    """Bea blocked Al, and Al had his data deleted: her block names a former player and keeps
+    his id only as its keyed hash, under the secret the first deletion made; the store opened
+    again (a restart, or another process) knows him by it still, and a later deletion, with
+    another fresh secret at hand, keeps the same secret."""
+    al, bea, cy = 987_654_321_012_345_678, 2, 3
+    first, second = "ab" * 32, "cd" * 32
+
+    async def forget(store: Store, user_id: int, former_id: int, fresh: str) -> None:
+        await store.forget_player(
+            user_id,
+            former_id=former_id,
+            former_name=FORMER_NAME,
+            snapshot_renamed=renamed_snapshot,
+            archive_renamed=renamed_archive,
+            fresh_secret=fresh,
+        )
+
+    async with await Store.open(target) as store:
+        await store.block_player(bea, al, "Al", now=1.0)
+        await store.block_player(bea, cy, "Cy", now=1.0)
+        await forget(store, al, -(2**52) - 1, first)
+        rows = await store.db.fetch(
+            "SELECT blocked_id, name, blocked_key FROM ranked_blocks WHERE blocked_key IS NOT NULL"
+        )
+        [(former, name, key)] = [tuple(r) for r in rows]
+        assert (former, name) == (-(2**52) - 1, FORMER_NAME)
+        assert key == keyed_id(first, al) and str(al) not in key
+        assert await store.blocks_among([al]) == {(bea, al)}
+    async with await Store.open(target) as store:
+        assert await store.blocks_among([al, cy]) == {(bea, al), (bea, cy)}
+        await forget(store, cy, -(2**52) - 2, second)
+        keys = {r[0] for r in await store.db.fetch("SELECT blocked_key FROM ranked_blocks")}
+        assert keys == {keyed_id(first, al), keyed_id(first, cy)} != {keyed_id(second, cy)}
+        assert await store.blocks_among([al, cy, 4]) == {(bea, al), (bea, cy)}
+        assert await store.blocks_among([4]) == set()

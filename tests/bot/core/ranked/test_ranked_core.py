@@ -17,6 +17,7 @@ from bot.core.base.places import Place, PlaceKind, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
+from bot.core.privacy.players import FORMER_NAME
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
@@ -178,6 +179,61 @@ async def test_never_the_same_opponent_twice_in_a_row_and_blocks_hold(
     assert await _entry_status(store, CY) is EntryStatus.MATCHED
     assert await _entry_status(store, BEA) is EntryStatus.MATCHED
     assert await _entry_status(store, AL) is EntryStatus.SEARCHING
+
+
+async def _blocked_then_deleted(service: Services, store: Store, clock: Clock) -> None:
+    """Bea met Al and blocked him; she played Cy since (her last opponent), and then Al had
+    his data deleted."""
+    for user, other in ((BEA, AL), (CY, BEA)):
+        await _play(service, user)
+        await _play(service, other)
+        await _leave(service, store, user)
+        clock.advance(days=8)  # (past the wait that leaving brings)
+    assert (await service.ranked.block(BEA, "Al")).ok
+    assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
+
+
+async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # Al's deletion leaves Bea's block, naming a former player; his next search is still
+    # never paired with hers: neither at once (the newcomer's pairing) nor by the sweep, however
+    # long both wait. Cy, who blocked nobody, is paired with him.
+    await _blocked_then_deleted(service, store, clock)
+    await _play(service, AL)
+    await _play(service, BEA)
+    clock.advance(seconds=ANYONE_AFTER)
+    assert await service.ranked_play.queue.sweep() == []
+    assert await _entry_status(store, AL) is EntryStatus.SEARCHING
+    assert await _entry_status(store, BEA) is EntryStatus.SEARCHING
+    assert (await _play(service, CY)).ok
+    assert await _entry_status(store, AL) is EntryStatus.MATCHED
+    assert await _entry_status(store, BEA) is EntryStatus.SEARCHING
+
+
+async def test_a_former_player_blocked_is_listed_and_unblocked(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # Bea's unblock list offers the block of Al, deleted since, as a former player; choosing
+    # it lifts the block, and the sweep pairs them again. Her block list no longer offers
+    # whom she blocked.
+    await _blocked_then_deleted(service, store, clock)
+    [former] = await service.ranked.blocked(BEA.id, "")
+    assert former.name == FORMER_NAME and former.value != str(AL.id)
+    assert former.value not in {c.value for c in await service.ranked.opponents(BEA.id, "")}
+    # Another player she blocked had theirs deleted too: the name alone cannot say which,
+    # the list's value (a former player's id, negative) does.
+    other = -(2**52) - 7
+    await store.block_player(BEA.id, other, FORMER_NAME, now=clock().timestamp())
+    assert len(await service.ranked.blocked(BEA.id, "")) == 2
+    await _play(service, AL)
+    await _play(service, BEA)
+    lifted = await service.ranked.unblock(BEA, former.value)
+    assert lifted.ok and f"**{FORMER_NAME}** may be matched with you again" in lifted.reply.text
+    assert [c.value for c in await service.ranked.blocked(BEA.id, "")] == [str(other)]
+    clock.advance(seconds=ANYONE_AFTER)
+    (match,) = await service.ranked_play.queue.sweep()
+    assert await _entry_status(store, AL) is EntryStatus.MATCHED
 
 
 async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
