@@ -3,6 +3,8 @@ that did not) and in a DM through their user install queue, are matched, and pla
 of three, each from where they queued; every version of every message each of them (and anyone
 watching their place) sees is checked for the other's hidden cards; the ratings and the ladder
 after; a second match from the DM, left by its player (a loss, and a wait before the next).
+A block holds after the blocked player has their data deleted, and is lifted as a former
+player's.
 
 The bot runs in the test's process on a core whose every deal is rigged to score high (each
 player is dealt a hand of fives and jacks, or of fours and sixes, and a five is cut): the games
@@ -237,3 +239,40 @@ async def test_a_ranked_player_goes_by_their_own_name_not_a_servers_nickname(
     assert rows(world.database, "SELECT name FROM ranked_entries WHERE user_id = ?", (al.id,)) == [
         ("Al",)
     ]
+
+
+async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
+    world: World, bots: BotLauncher
+) -> None:
+    # Bea blocks Al, whom she is playing; Al has his data deleted (leaving the match). His
+    # next search is still never paired with hers, though the block keeps no trace of his id;
+    # her unblock list offers him as a former player, and lifting it pairs them.
+    await bots.process(database=world.database)
+    fd, (al, bea, _, _) = world.fd, world.players
+    dm = fd.dm_channel(bea)
+    await fd.slash(al, world.general, "/cribbage ranked play")
+    paired = await fd.slash(bea, dm, "/cribbage ranked play")
+    assert "Bea against Al" in paired.words(), paired.words()
+    offered = await fd.autocomplete(bea, dm, "/cribbage ranked block player:A")
+    assert [c["name"] for c in offered] == ["Al"], offered
+    blocked = await fd.slash(bea, dm, f"/cribbage ranked block player:{offered[0]['value']}")
+    assert "won't be matched with **Al** again" in blocked.words(), blocked.words()
+    asked = await fd.slash(al, world.general, "/cribbage privacy")
+    assert asked.original is not None and "a block of you" in asked.words(), asked.words()
+    await fd.click(al, asked.original, label="Delete my data")
+    done = await fd.click(al, asked.original, label="Yes, delete my data")
+    assert "Your data is deleted" in done.words(), done.words()
+    assert not any(al.id in r for r in rows(world.database, "SELECT * FROM ranked_blocks"))
+    await until(fd, lambda: entry_of(world.database, bea)[1] == "done")
+
+    again = await fd.slash(al, world.general, "/cribbage ranked play")
+    assert "looking for a ranked opponent" in again.words(), again.words()
+    hers = await fd.slash(bea, dm, "/cribbage ranked play")
+    assert "looking for a ranked opponent" in hers.words(), hers.words()
+    offered = await fd.autocomplete(bea, dm, "/cribbage ranked unblock player:")
+    assert [c["name"] for c in offered] == ["Former player"], offered
+    lifted = await fd.slash(bea, dm, f"/cribbage ranked unblock player:{offered[0]['value']}")
+    assert "**Former player** may be matched with you again" in lifted.words(), lifted.words()
+    # The queue's sweep pairs them now (nothing else kept them apart).
+    await until(fd, lambda: entry_of(world.database, al)[1] == "matched")
+    assert entry_of(world.database, bea)[1] == "matched"
