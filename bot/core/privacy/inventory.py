@@ -489,13 +489,16 @@ def policy_lines(figures: Figures) -> tuple[str, ...]:
     """What the privacy policy's page says is kept: one line each (Discord markdown, which
     the page draws), what it holds, who else sees it, why and how long (and what of it
     outlives the person's deletion)."""
-    return tuple(
-        f"**{kept.what}**: {kept.detail}."
-        + (f" {_sentence(kept.public)}" if kept.public else "")
-        + f" Why: {kept.why}. How long: {how_long(kept.lasts, figures)}."
-        + (f" Once you delete your data, {kept.outlives} is {_KEYED_KEPT}." if kept.outlives else "")
-        for kept in INVENTORY
-    )
+    lines = []
+    for kept in INVENTORY:
+        line = f"**{kept.what}**: {kept.detail}."
+        if kept.public:
+            line += f" {_sentence(kept.public)}"
+        line += f" Why: {kept.why}. How long: {how_long(kept.lasts, figures)}."
+        if kept.outlives:
+            line += f" Once you delete your data, {kept.outlives} is {_KEYED_KEPT}."
+        lines.append(line)
+    return tuple(lines)
 
 
 def public_lines() -> tuple[str, ...]:

@@ -232,8 +232,8 @@ async def test_a_former_player_blocked_is_listed_and_unblocked(
     assert lifted.ok and f"**{FORMER_NAME}** may be matched with you again" in lifted.reply.text
     assert [c.value for c in await service.ranked.blocked(BEA.id, "")] == [str(other)]
     clock.advance(seconds=ANYONE_AFTER)
-    (match,) = await service.ranked_play.queue.sweep()
-    assert await _entry_status(store, AL) is EntryStatus.MATCHED
+    [match] = await service.ranked_play.queue.sweep()
+    assert {match.player_a, match.player_b} == {AL.id, BEA.id}
 
 
 async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
