@@ -1,0 +1,285 @@
+"""A game that ends before its last deal's crib is shown (a resignation, a ranked clock run out
+or a player leaving their match, a side pegging out or counting out): the cards of that deal
+nobody saw (what each seat threw, and kept but never played) stay unseen on every surface that
+draws the finished game (its page and replay, the review of another player, /cribbage verify,
+the Activity, the table, a player's data file), each drawing from one rule, engine.seen; a
+player's own cards stay theirs to see."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.core.base.replies import Click
+from bot.core.base.views import HandControls, ReviewPages
+from bot.core.deck.shuffles import ScriptedRandom
+from bot.core.games.endings import Ending
+from bot.core.games.games import Loaded
+from bot.core.messages.spectator import table_seen
+from bot.core.review.replay import DealReplay, GameReplay, replay
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.pages import replay_page
+from engine.cards import Card
+from engine.events import Played, Shown, StarterCut
+from engine.game import Game
+from engine.pegging import score_pegging
+from engine.phase import Phase
+from tests.helpers.activity_states import activity_state
+from tests.helpers.cast import in_server
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    Clock,
+    Transcript,
+    click_of,
+    drive,
+    first_choice,
+    make_service,
+    open_table,
+)
+
+USERS = (AL, BEA)
+
+
+@pytest.fixture
+def service(store: Store, clock: Clock) -> Services:
+    """The core, its shuffles sealed (so /cribbage verify has seeds to show or keep)."""
+    return make_service(store, clock, sealing=True)
+
+
+def _dealt(loaded: Loaded, deal: int) -> list[tuple[Card, ...]]:
+    """Each seat's hand as ``deal`` was dealt (the game dealt again from its shuffles)."""
+    game = loaded.game
+    assert loaded.shuffles is not None
+    again, _ = Game.new(
+        list(game.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.rules
+    )
+    for action in game.actions:
+        if again.deal_number == deal:
+            break
+        again.apply(action)
+    assert again.deal_number == deal
+    return [again.hand(seat) for seat in range(again.num_players)]
+
+
+def _seen_in(loaded: Loaded, deal: int) -> set[Card]:
+    """The cards ``deal``'s events showed (worked out here, apart from the rule under test)."""
+    events = loaded.log.events(deal)
+    seen = {e.card for e in events if isinstance(e, Played | StarterCut)}
+    return seen | {c for e in events if isinstance(e, Shown) for c in e.cards}
+
+
+def _unseen(loaded: Loaded, told: GameReplay) -> dict[int, set[Card]]:
+    """Per seat, the cards of the deal the game ended in that the table never saw."""
+    deal = told.deals[-1].number
+    seen = _seen_in(loaded, deal)
+    return {seat: set(hand) - seen for seat, hand in enumerate(_dealt(loaded, deal))}
+
+
+def _section(page: str, deal: DealReplay) -> str:
+    start = page.index(f'<section class="deal" aria-labelledby="deal{deal.number}">')
+    return page[start : page.index("</section>", start)]
+
+
+async def _loaded(service: Services, game_id: int) -> Loaded:
+    record = await service.games.record(game_id)
+    assert record is not None
+    return service.games.loaded.load(record)
+
+
+async def _resigned_in_deal_2(service: Services, ending: Ending) -> tuple[Transcript, int]:
+    """A game whose first deal was shown through, ended in the play of its second."""
+    table = await open_table(service, list(USERS), target=121)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, list(USERS), stop_after=14)
+    game = (await _loaded(service, game_id)).game
+    assert game.deal_number == 2 and game.phase is Phase.PLAY and game.series
+    await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA, ending))
+    return table, game_id
+
+
+def _cards_in(data: Any) -> Iterator[str]:
+    """The card codes an Activity's state holds, wherever (``card_json``'s ``code``)."""
+    if isinstance(data, dict):
+        if "code" in data and "label" in data:
+            yield str(data["code"])
+        for value in data.values():
+            yield from _cards_in(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _cards_in(value)
+
+
+@pytest.mark.parametrize("ending", [Ending.RESIGNED, Ending.CLOCK, Ending.LEFT])
+async def test_the_page_of_a_game_ended_in_the_play_shows_only_what_was_seen(
+    service: Services, ending: Ending
+) -> None:
+    _, game_id = await _resigned_in_deal_2(service, ending)
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    first, last = told.deals
+    unseen = _unseen(loaded, told)
+    hidden = unseen[0] | unseen[1]
+    assert all(unseen.values()), "(each seat threw two cards nobody saw)"
+    # The page: none of them in the deal's part (the calls are the channel's), and why.
+    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
+    section = _section(page, last)
+    assert not [str(c) for c in hidden if str(c) in section], section
+    assert "Not shown: the game ended before the show." in section
+    assert "every hand the table saw is shown" in page
+    assert "Not shown" not in _section(page, first)
+    # The replay it is drawn from: the shown deal whole, the last only as far as it was seen.
+    assert [len(h) for h in first.hands] == [6, 6] and first.shown
+    assert last.discards == [(), ()] and not last.shown
+    assert {c for hand in last.hands for c in hand} == {
+        e.card for e in loaded.log.events(2) if isinstance(e, Played)
+    }
+
+
+async def test_the_table_and_verify_keep_the_unshown_deal_s_cards_and_seed(
+    service: Services,
+) -> None:
+    table, game_id = await _resigned_in_deal_2(service, Ending.CLOCK)
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    hidden = set().union(*_unseen(loaded, told).values())
+    # The table and the result, as the channel has them.
+    said = table.table(game_id, 2) + table.messages[(game_id, "result")].view.content
+    assert not [str(c) for c in hidden if str(c) in said], said
+    # /cribbage verify: the first deal's seed is shown, the last's stays secret.
+    checked = (await service.shuffles.check(in_server(), CHANNEL, game_id, viewer=AL.id)).reply
+    assert "Deal 1: ✅" in checked.text
+    assert "Deal 2: sealed" in checked.text and "stays secret" in checked.text
+
+
+async def test_the_activity_at_the_end_shows_each_reader_only_what_they_saw(
+    service: Services,
+) -> None:
+    _, game_id = await _resigned_in_deal_2(service, Ending.LEFT)
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    unseen = _unseen(loaded, told)
+    hidden = unseen[0] | unseen[1]
+    # The Activity of someone not seated, and of each player: their own cards alone, and the
+    # last show said to be the first deal's (deal 2 was never shown; it said "The show", as
+    # if of deal 2).
+    record = loaded.record
+    for seat, viewer in ((None, 0), (0, AL.id), (1, BEA.id)):
+        state = activity_state(record, loaded, viewer)
+        assert state["show"]["deal"] == 1
+        shown = set(_cards_in(state.pop("show")))
+        assert shown <= {c.code for c in _seen_in(loaded, 1)}
+        others = hidden if seat is None else unseen[1 - seat]
+        assert not set(_cards_in(state)) & {c.code for c in others}, (viewer, state)
+        if seat is not None:  # what they kept and threw, theirs to see still
+            assert {c.code for c in unseen[seat]} <= set(_cards_in(state)), state
+
+
+async def test_the_review_of_another_player_shows_no_deal_its_crib_did_not_show(
+    service: Services,
+) -> None:
+    _, game_id = await _resigned_in_deal_2(service, Ending.RESIGNED)
+    loaded = await _loaded(service, game_id)
+    # Al looks at Bea's review, and the game's page draws it for anyone: deal 1 alone.
+    report = await service.reviews.report(loaded.record, 1)
+    assert {d.deal for d in report.decisions} == {1}
+    opened = await service.reviews.review(in_server(), CHANNEL, AL, game_id, BEA)
+    view = opened.reply.view
+    pages = view.controls_of(ReviewPages) if view is not None else None
+    assert opened.ok and pages is not None, opened.reply.text
+    texts = [opened.reply.text + (view.content if view else "")]
+    for page in range(1, pages.pages):
+        turned = (await service.reviews.page(in_server(), AL, game_id, pages.seat, page)).update
+        assert turned is not None
+        texts.append(turned.content)
+    assert not [t for t in texts if "Deal 2" in t]
+    # Bea's own review keeps her decisions of deal 2 (her own cards are hers to see).
+    own = await service.reviews.review(in_server(), CHANNEL, BEA, game_id)
+    assert own.ok and own.reply.view is not None
+    mine = own.reply.view.controls_of(ReviewPages)
+    assert mine is not None and mine.pages > pages.pages
+
+
+async def test_a_deal_counted_out_before_the_crib_shows_only_what_was_seen(service: Services) -> None:
+    # Played out to 61: the game ends in its last deal's play or show, before the crib's.
+    table = await open_table(service, list(USERS), target=61)
+    await drive(service, table, list(USERS))
+    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None
+    last = told.deals[-1]
+    events = loaded.log.events(last.number)
+    assert any(isinstance(e, Shown) for e in events), "(it ends in the show: a hand counts out)"
+    assert not any(isinstance(e, Shown) and e.crib for e in events)
+    hidden = set().union(*_unseen(loaded, told).values())
+    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
+    section = _section(page, last)
+    assert hidden and not [str(c) for c in hidden if str(c) in section], section
+    assert "Not shown: the game ended before the crib was shown." in section
+    assert not {c for hand in last.hands for c in hand} & hidden and not last.shown
+
+
+async def test_a_deal_pegged_out_shows_only_the_cards_played(store: Store, clock: Clock) -> None:
+    # Each player pegs all they can: this 61-point game ends in its last deal's play.
+    service = make_service(store, clock, seed=1, sealing=True)
+    table = await open_table(service, list(USERS), target=61)
+    game_id = table.outcomes[0].game_id or 0
+
+    async def pegging(controls: HandControls) -> Click:
+        if controls.kind != "play":
+            return first_choice(controls)
+        game = (await _loaded(service, game_id)).game
+        cards = [Card.parse(c.code) for c in controls.cards if c.enabled]
+        best = max(cards, key=lambda c: score_pegging([*game.series, c], game.rules).total)
+        return click_of(controls, best.code)
+
+    await drive(service, table, list(USERS), choose=pegging)
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    last = told.deals[-1]
+    events = loaded.log.events(last.number)
+    assert not any(isinstance(e, Shown) for e in events), "(pegged out in the play)"
+    hidden = set().union(*_unseen(loaded, told).values())
+    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
+    section = _section(page, last)
+    assert hidden and not [str(c) for c in hidden if str(c) in section], section
+    assert "Not shown: the game ended before the show." in section
+    played = {e.card for e in events if isinstance(e, Played)}
+    assert {c for hand in last.hands for c in hand} == played and not last.shown
+    checked = (await service.shuffles.check(in_server(), CHANNEL, game_id, viewer=AL.id)).reply
+    assert f"Deal {last.number}: sealed" in checked.text and "stays secret" in checked.text
+
+
+async def test_a_players_data_file_holds_no_card_of_another_they_did_not_see(
+    service: Services,
+) -> None:
+    _, game_id = await _resigned_in_deal_2(service, Ending.RESIGNED)
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    await service.reviews.review_all(loaded.record)
+    unseen = _unseen(loaded, told)
+    for seat, user in enumerate(USERS):
+        with zipfile.ZipFile(io.BytesIO((await service.privacy.data_file(user)).data)) as kept:
+            sent = json.loads(kept.read("cribbage-data.json"))
+        # Each game from its seat: what the game was, never its state or its moves.
+        assert [row["seat"] for row in sent["games"]] == [seat]
+        assert not {"snapshot", "actions"} & set(sent["games"][0])
+        # Their review: their own decisions, their own cards; nothing of the other's unseen.
+        [review] = sent["reviews"]
+        assert review["seat"] == seat and review["data"]["shown"] == [1]
+        decisions = review["data"]["decisions"]
+        assert {d["seat"] for d in decisions} == {seat}
+        last = json.dumps([d for d in decisions if d["deal"] == 2])
+        assert not [c.code for c in unseen[1 - seat] if f'"{c.code}"' in last], last
