@@ -262,7 +262,7 @@ def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> s
     parts = [
         f'<div data-version="{seen.version}">',
         f'<p class="status">{state}: this page shows what the channel sees and follows the '
-        "game as it is played. Once it is over, every hand can be replayed here.</p>",
+        "game as it is played. Once it is over, every hand shown can be replayed here.</p>",
     ]
     if seen.board is not None:
         parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))

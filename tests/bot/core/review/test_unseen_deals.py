@@ -20,6 +20,7 @@ from bot.core.base.views import HandControls, ReviewPages
 from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games.endings import Ending
 from bot.core.games.games import Loaded
+from bot.core.messages.projection import deal_seal
 from bot.core.messages.spectator import table_seen
 from bot.core.review.replay import DealReplay, GameReplay, replay
 from bot.core.services import Services
@@ -30,6 +31,7 @@ from engine.events import Played, Shown, StarterCut
 from engine.game import Game
 from engine.pegging import score_pegging
 from engine.phase import Phase
+from engine.review import review_game
 from tests.helpers.activity_states import activity_state
 from tests.helpers.cast import in_server
 from tests.helpers.service_driver import (
@@ -210,7 +212,9 @@ async def test_the_review_of_another_player_shows_no_deal_its_crib_did_not_show(
     assert mine is not None and mine.pages > pages.pages
 
 
-async def test_a_deal_counted_out_before_the_crib_shows_only_what_was_seen(service: Services) -> None:
+async def test_a_deal_counted_out_before_the_crib_shows_only_what_was_seen(
+    service: Services,
+) -> None:
     # Played out to 61: the game ends in its last deal's play or show, before the crib's.
     table = await open_table(service, list(USERS), target=61)
     await drive(service, table, list(USERS))
@@ -259,6 +263,39 @@ async def test_a_deal_pegged_out_shows_only_the_cards_played(store: Store, clock
     assert {c for hand in last.hands for c in hand} == played and not last.shown
     checked = (await service.shuffles.check(in_server(), CHANNEL, game_id, viewer=AL.id)).reply
     assert f"Deal {last.number}: sealed" in checked.text and "stays secret" in checked.text
+
+
+@pytest.mark.parametrize("ending", [Ending.RESIGNED, Ending.PLAYED])
+async def test_the_page_the_review_and_the_seal_agree_on_the_deals_shown(
+    service: Services, ending: Ending
+) -> None:
+    # One rule (engine.seen) says which deals were shown through: the page's deals told
+    # whole, the deals whose decisions another player's review shows, the seeds shown.
+    if ending is Ending.PLAYED:
+        table = await open_table(service, list(USERS), target=61)
+        await drive(service, table, list(USERS))
+        game_id = table.outcomes[0].game_id or 0
+    else:
+        _, game_id = await _resigned_in_deal_2(service, ending)
+    loaded = await _loaded(service, game_id)
+    game, told = loaded.game, replay(loaded)
+    assert told is not None and loaded.shuffles is not None
+    paged = {deal.number for deal in told.deals if deal.shown}
+    reviewed = review_game(
+        game.players,
+        game.actions,
+        rng=ScriptedRandom(list(loaded.shuffles)),
+        seats={0},
+        seed=1,
+        rules=game.rules,
+        samples=1,
+    ).shown
+    seeds = {
+        deal
+        for deal in range(1, game.deal_number + 1)
+        if (seal := deal_seal(game, loaded.log, loaded.seeds, deal)) and seal.seed is not None
+    }
+    assert paged == reviewed == seeds == set(range(1, game.deal_number))
 
 
 async def test_a_players_data_file_holds_no_card_of_another_they_did_not_see(
