@@ -325,13 +325,20 @@ def _step_link(replay: GameReplay, path: str, index: int) -> str:
 
 
 def _unseen(deal: DealReplay) -> str:
-    """Why a deal whose crib was never shown shows only some of its cards."""
-    before = "the crib was shown" if deal.shows else "the show"
-    counted = ", the starter and the hands counted" if deal.shows else " and the starter"
-    return (
-        f'<p class="status">Not shown: the game ended before {before}. Only the cards the '
-        f"table saw are here (those played{counted}); nobody saw the rest.</p>"
-    )
+    """Why a deal whose crib was never shown shows only some of its cards, or none."""
+    if deal.starter is None:
+        said = "the game ended before the show, before any card of this deal was seen."
+    elif deal.shows:
+        said = (
+            "the game ended before the crib was shown. Here are only the cards the table saw: "
+            "those played, the starter and the hands counted."
+        )
+    else:
+        said = (
+            "the game ended before the show. Here are only the cards the table saw: those "
+            "played and the starter."
+        )
+    return f'<p class="status">Not shown: {said}</p>'
 
 
 def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
@@ -350,7 +357,7 @@ def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
         "<table><caption>The show</caption><thead><tr><th>Whose</th><th>Cards and items</th>"
         f"<th>Points</th><th>Score</th></tr></thead><tbody>{shows}</tbody></table>"
         if shows
-        else "<p>The game ended before this deal was shown.</p>"
+        else ""  # (the deal's note says why: see _unseen)
     )
     return (
         f'<section class="deal" aria-labelledby="deal{deal.number}">'
