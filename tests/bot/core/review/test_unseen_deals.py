@@ -11,6 +11,7 @@ import io
 import json
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -38,6 +39,7 @@ from tests.helpers.service_driver import (
     AL,
     BEA,
     CHANNEL,
+    Choose,
     Clock,
     Transcript,
     click_of,
@@ -85,9 +87,35 @@ def _unseen(loaded: Loaded, told: GameReplay) -> dict[int, set[Card]]:
     return {seat: set(hand) - seen for seat, hand in enumerate(_dealt(loaded, deal))}
 
 
-def _section(page: str, deal: DealReplay) -> str:
-    start = page.index(f'<section class="deal" aria-labelledby="deal{deal.number}">')
-    return page[start : page.index("</section>", start)]
+@dataclass(frozen=True)
+class Ended:
+    """A finished game: what it sent, as loaded, told again, and per seat the cards of the
+    deal it ended in that the table never saw."""
+
+    table: Transcript
+    loaded: Loaded
+    told: GameReplay
+    unseen: dict[int, set[Card]]
+
+    @property
+    def hidden(self) -> set[Card]:
+        """Every seat's unseen cards."""
+        return set().union(*self.unseen.values())
+
+    @property
+    def game_id(self) -> int:
+        return self.loaded.record.id
+
+    def page_part(self, deal: DealReplay) -> str:
+        """``deal``'s part of the game's page; the deal the game ended in must hold none of
+        the cards it never showed (the calls in it are the channel's)."""
+        page = replay_page(table_seen(self.loaded.record, self.loaded), self.told, "/g/1/x", {})
+        start = page.index(f'<section class="deal" aria-labelledby="deal{deal.number}">')
+        part = page[start : page.index("</section>", start)]
+        if deal is self.told.deals[-1]:
+            shown = [str(c) for c in self.hidden if str(c) in part]
+            assert not shown, f"unseen {shown} on the page: {part[:400]}"
+        return part
 
 
 async def _loaded(service: Services, game_id: int) -> Loaded:
@@ -96,15 +124,30 @@ async def _loaded(service: Services, game_id: int) -> Loaded:
     return service.games.loaded.load(record)
 
 
-async def _resigned_in_deal_2(service: Services, ending: Ending) -> tuple[Transcript, int]:
-    """A game whose first deal was shown through, ended in the play of its second."""
+async def _ended(service: Services, table: Transcript) -> Ended:
+    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None
+    return Ended(table, loaded, told, _unseen(loaded, told))
+
+
+async def _ended_in_deal_2(service: Services, ending: Ending) -> Ended:
+    """A game whose first deal was shown through, ended (by ``ending``) in the play of its
+    second."""
     table = await open_table(service, list(USERS), target=121)
     game_id = table.outcomes[0].game_id or 0
     await drive(service, table, list(USERS), stop_after=14)
     game = (await _loaded(service, game_id)).game
     assert game.deal_number == 2 and game.phase is Phase.PLAY and game.series
     await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA, ending))
-    return table, game_id
+    return await _ended(service, table)
+
+
+async def _played_out(service: Services, choose: Choose | None = None) -> Ended:
+    """A 61-point game played to its end (each choice ``choose``'s, or the plainest)."""
+    table = await open_table(service, list(USERS), target=61)
+    await drive(service, table, list(USERS), choose=choose)
+    return await _ended(service, table)
 
 
 def _cards_in(data: Any) -> Iterator[str]:
@@ -123,40 +166,28 @@ def _cards_in(data: Any) -> Iterator[str]:
 async def test_the_page_of_a_game_ended_in_the_play_shows_only_what_was_seen(
     service: Services, ending: Ending
 ) -> None:
-    _, game_id = await _resigned_in_deal_2(service, ending)
-    loaded = await _loaded(service, game_id)
-    told = replay(loaded)
-    assert told is not None
-    first, last = told.deals
-    unseen = _unseen(loaded, told)
-    hidden = unseen[0] | unseen[1]
-    assert all(unseen.values()), "(each seat threw two cards nobody saw)"
-    # The page: none of them in the deal's part (the calls are the channel's), and why.
-    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
-    section = _section(page, last)
-    assert not [str(c) for c in hidden if str(c) in section], section
-    assert "Not shown: the game ended before the show." in section
-    assert "every hand the table saw is shown" in page
-    assert "Not shown" not in _section(page, first)
+    ended = await _ended_in_deal_2(service, ending)
+    first, last = ended.told.deals
+    assert all(ended.unseen.values()), "(each seat threw two cards nobody saw)"
+    # The page: none of them in the deal's part, and why.
+    assert "Not shown: the game ended before the show." in ended.page_part(last)
+    assert "Not shown" not in ended.page_part(first)
     # The replay it is drawn from: the shown deal whole, the last only as far as it was seen.
     assert [len(h) for h in first.hands] == [6, 6] and first.shown
     assert last.discards == [(), ()] and not last.shown
     assert {c for hand in last.hands for c in hand} == {
-        e.card for e in loaded.log.events(2) if isinstance(e, Played)
+        e.card for e in ended.loaded.log.events(2) if isinstance(e, Played)
     }
 
 
 async def test_the_table_and_verify_keep_the_unshown_deal_s_cards_and_seed(
     service: Services,
 ) -> None:
-    table, game_id = await _resigned_in_deal_2(service, Ending.CLOCK)
-    loaded = await _loaded(service, game_id)
-    told = replay(loaded)
-    assert told is not None
-    hidden = set().union(*_unseen(loaded, told).values())
+    ended = await _ended_in_deal_2(service, Ending.CLOCK)
+    game_id, table = ended.game_id, ended.table
     # The table and the result, as the channel has them.
     said = table.table(game_id, 2) + table.messages[(game_id, "result")].view.content
-    assert not [str(c) for c in hidden if str(c) in said], said
+    assert not [str(c) for c in ended.hidden if str(c) in said], said
     # /cribbage verify: the first deal's seed is shown, the last's stays secret.
     checked = (await service.shuffles.check(in_server(), CHANNEL, game_id, viewer=AL.id)).reply
     assert "Deal 1: ✅" in checked.text
@@ -166,22 +197,17 @@ async def test_the_table_and_verify_keep_the_unshown_deal_s_cards_and_seed(
 async def test_the_activity_at_the_end_shows_each_reader_only_what_they_saw(
     service: Services,
 ) -> None:
-    _, game_id = await _resigned_in_deal_2(service, Ending.LEFT)
-    loaded = await _loaded(service, game_id)
-    told = replay(loaded)
-    assert told is not None
-    unseen = _unseen(loaded, told)
-    hidden = unseen[0] | unseen[1]
+    ended = await _ended_in_deal_2(service, Ending.LEFT)
+    loaded, unseen = ended.loaded, ended.unseen
     # The Activity of someone not seated, and of each player: their own cards alone, and the
     # last show said to be the first deal's (deal 2 was never shown; it said "The show", as
     # if of deal 2).
-    record = loaded.record
     for seat, viewer in ((None, 0), (0, AL.id), (1, BEA.id)):
-        state = activity_state(record, loaded, viewer)
+        state = activity_state(loaded.record, loaded, viewer)
         assert state["show"]["deal"] == 1
         shown = set(_cards_in(state.pop("show")))
         assert shown <= {c.code for c in _seen_in(loaded, 1)}
-        others = hidden if seat is None else unseen[1 - seat]
+        others = ended.hidden if seat is None else unseen[1 - seat]
         assert not set(_cards_in(state)) & {c.code for c in others}, (viewer, state)
         if seat is not None:  # what they kept and threw, theirs to see still
             assert {c.code for c in unseen[seat]} <= set(_cards_in(state)), state
@@ -190,10 +216,10 @@ async def test_the_activity_at_the_end_shows_each_reader_only_what_they_saw(
 async def test_the_review_of_another_player_shows_no_deal_its_crib_did_not_show(
     service: Services,
 ) -> None:
-    _, game_id = await _resigned_in_deal_2(service, Ending.RESIGNED)
-    loaded = await _loaded(service, game_id)
+    ended = await _ended_in_deal_2(service, Ending.RESIGNED)
+    game_id = ended.game_id
     # Al looks at Bea's review, and the game's page draws it for anyone: deal 1 alone.
-    report = await service.reviews.report(loaded.record, 1)
+    report = await service.reviews.report(ended.loaded.record, 1)
     assert {d.deal for d in report.decisions} == {1}
     opened = await service.reviews.review(in_server(), CHANNEL, AL, game_id, BEA)
     view = opened.reply.view
@@ -215,53 +241,38 @@ async def test_the_review_of_another_player_shows_no_deal_its_crib_did_not_show(
 async def test_a_deal_counted_out_before_the_crib_shows_only_what_was_seen(
     service: Services,
 ) -> None:
-    # Played out to 61: the game ends in its last deal's play or show, before the crib's.
-    table = await open_table(service, list(USERS), target=61)
-    await drive(service, table, list(USERS))
-    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
-    told = replay(loaded)
-    assert told is not None
-    last = told.deals[-1]
-    events = loaded.log.events(last.number)
+    ended = await _played_out(service)
+    last = ended.told.deals[-1]
+    events = ended.loaded.log.events(last.number)
     assert any(isinstance(e, Shown) for e in events), "(it ends in the show: a hand counts out)"
-    assert not any(isinstance(e, Shown) and e.crib for e in events)
-    hidden = set().union(*_unseen(loaded, told).values())
-    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
-    section = _section(page, last)
-    assert hidden and not [str(c) for c in hidden if str(c) in section], section
-    assert "Not shown: the game ended before the crib was shown." in section
-    assert not {c for hand in last.hands for c in hand} & hidden and not last.shown
+    assert not any(isinstance(e, Shown) and e.crib for e in events) and ended.hidden
+    assert "Not shown: the game ended before the crib was shown." in ended.page_part(last)
+    assert not {c for hand in last.hands for c in hand} & ended.hidden and not last.shown
 
 
 async def test_a_deal_pegged_out_shows_only_the_cards_played(store: Store, clock: Clock) -> None:
     # Each player pegs all they can: this 61-point game ends in its last deal's play.
     service = make_service(store, clock, seed=1, sealing=True)
-    table = await open_table(service, list(USERS), target=61)
-    game_id = table.outcomes[0].game_id or 0
 
     async def pegging(controls: HandControls) -> Click:
         if controls.kind != "play":
             return first_choice(controls)
-        game = (await _loaded(service, game_id)).game
+        game = (await _loaded(service, controls.game_id)).game
         cards = [Card.parse(c.code) for c in controls.cards if c.enabled]
         best = max(cards, key=lambda c: score_pegging([*game.series, c], game.rules).total)
         return click_of(controls, best.code)
 
-    await drive(service, table, list(USERS), choose=pegging)
-    loaded = await _loaded(service, game_id)
-    told = replay(loaded)
-    assert told is not None
-    last = told.deals[-1]
-    events = loaded.log.events(last.number)
+    ended = await _played_out(service, pegging)
+    last = ended.told.deals[-1]
+    events = ended.loaded.log.events(last.number)
     assert not any(isinstance(e, Shown) for e in events), "(pegged out in the play)"
-    hidden = set().union(*_unseen(loaded, told).values())
-    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
-    section = _section(page, last)
-    assert hidden and not [str(c) for c in hidden if str(c) in section], section
-    assert "Not shown: the game ended before the show." in section
+    assert ended.hidden
+    assert "Not shown: the game ended before the show." in ended.page_part(last)
     played = {e.card for e in events if isinstance(e, Played)}
     assert {c for hand in last.hands for c in hand} == played and not last.shown
-    checked = (await service.shuffles.check(in_server(), CHANNEL, game_id, viewer=AL.id)).reply
+    checked = (
+        await service.shuffles.check(in_server(), CHANNEL, ended.game_id, viewer=AL.id)
+    ).reply
     assert f"Deal {last.number}: sealed" in checked.text and "stays secret" in checked.text
 
 
@@ -271,15 +282,11 @@ async def test_the_page_the_review_and_the_seal_agree_on_the_deals_shown(
 ) -> None:
     # One rule (engine.seen) says which deals were shown through: the page's deals told
     # whole, the deals whose decisions another player's review shows, the seeds shown.
-    if ending is Ending.PLAYED:
-        table = await open_table(service, list(USERS), target=61)
-        await drive(service, table, list(USERS))
-        game_id = table.outcomes[0].game_id or 0
-    else:
-        _, game_id = await _resigned_in_deal_2(service, ending)
-    loaded = await _loaded(service, game_id)
-    game, told = loaded.game, replay(loaded)
-    assert told is not None and loaded.shuffles is not None
+    played = ending is Ending.PLAYED
+    ended = await (_played_out(service) if played else _ended_in_deal_2(service, ending))
+    loaded, told = ended.loaded, ended.told
+    game = loaded.game
+    assert loaded.shuffles is not None
     paged = {deal.number for deal in told.deals if deal.shown}
     reviewed = review_game(
         game.players,
@@ -301,12 +308,9 @@ async def test_the_page_the_review_and_the_seal_agree_on_the_deals_shown(
 async def test_a_players_data_file_holds_no_card_of_another_they_did_not_see(
     service: Services,
 ) -> None:
-    _, game_id = await _resigned_in_deal_2(service, Ending.RESIGNED)
-    loaded = await _loaded(service, game_id)
-    told = replay(loaded)
-    assert told is not None
-    await service.reviews.review_all(loaded.record)
-    unseen = _unseen(loaded, told)
+    ended = await _ended_in_deal_2(service, Ending.RESIGNED)
+    await service.reviews.review_all(ended.loaded.record)
+    unseen = ended.unseen
     for seat, user in enumerate(USERS):
         with zipfile.ZipFile(io.BytesIO((await service.privacy.data_file(user)).data)) as kept:
             sent = json.loads(kept.read("cribbage-data.json"))
