@@ -39,12 +39,12 @@ from typing import Any, Literal
 
 from engine.cards import Card
 from engine.coach import review_discard
-from engine.events import Shown
 from engine.game import Game
 from engine.players.base import crib_sign
 from engine.players.expert import SAMPLES, endgame_outcome
 from engine.players.expert_play import pegged_points, play_values
 from engine.rules import Rules
+from engine.seen import crib_shown
 
 __all__ = ["CLOSE_CHANCE", "CLOSE_POINTS", "Decision", "GameReview", "review_game"]
 
@@ -153,7 +153,7 @@ class Decision:
 class GameReview:
     """Every judged decision of the reviewed seats, in the order they were made, the deals
     the review covers (1 to ``deals``) and those whose crib was shown (every hand of them
-    seen by the table)."""
+    seen by the table: :func:`engine.seen.crib_shown`)."""
 
     decisions: tuple[Decision, ...]
     deals: int
@@ -226,7 +226,7 @@ def review_game(
             found = _judge(game, seat, action, deal, draws, samples)
             if found is not None:
                 decisions.append(found)
-        if any(isinstance(e, Shown) and e.crib for e in game.apply(action)):
+        if crib_shown(game.apply(action)):
             shown.add(deal)
     deals = game.deal_number if through_deal is None else min(game.deal_number, through_deal)
     return GameReview(tuple(decisions), deals, frozenset(shown), tuple(began))

@@ -5,9 +5,10 @@
   (:class:`~bot.core.messages.spectator.TableSeen`); the script swaps in each new look the
   server sends (server-sent events).
 - A game that has ended: the replay (:class:`~bot.core.review.replay.GameReplay`), deal by deal with
-  every hand, what went to the crib, the starter, each call with the board after it (the
-  arrow keys step through them; each step is a link too, so it works without the script), and
-  the shows item by item; then the channel's messages as they ended.
+  every hand, what went to the crib (of a deal the game ended in before its crib was shown,
+  only the cards played and shown, and why the rest are not), the starter, each call with the
+  board after it (the arrow keys step through them; each step is a link too, so it works
+  without the script), and the shows item by item; then the channel's messages as they ended.
 - The review of both sides goes under the replay (:func:`replay_page`'s ``review``, from
   :func:`bot.web.server.review_source`); a game with none (too old) shows none.
 
@@ -261,7 +262,7 @@ def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> s
     parts = [
         f'<div data-version="{seen.version}">',
         f'<p class="status">{state}: this page shows what the channel sees and follows the '
-        "game as it is played. Once it is over, every hand can be replayed here.</p>",
+        "game as it is played. Once it is over, every hand shown can be replayed here.</p>",
     ]
     if seen.board is not None:
         parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))
@@ -323,13 +324,32 @@ def _step_link(replay: GameReplay, path: str, index: int) -> str:
     )
 
 
+def _unseen(deal: DealReplay) -> str:
+    """Why a deal whose crib was never shown shows only some of its cards, or none."""
+    if deal.starter is None:
+        said = "the game ended before the show, before any card of this deal was seen."
+    elif deal.shows:
+        said = (
+            "the game ended before the crib was shown. Here are only the cards the table saw: "
+            "those played, the starter and the hands counted."
+        )
+    else:
+        said = (
+            "the game ended before the show. Here are only the cards the table saw: those "
+            "played and the starter."
+        )
+    return f'<p class="status">Not shown: {said}</p>'
+
+
 def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
     names = replay.names
     rows = "".join(
-        f'<tr><th scope="row">{html.escape(names.raw[seat])}</th>'
-        f"<td>{_cards(hand)}</td><td>{_cards(deal.discards[seat])}</td></tr>"
+        f'<tr><th scope="row">{html.escape(names.raw[seat])}</th><td>{_cards(hand)}</td>'
+        f"<td>{_cards(deal.discards[seat]) if deal.shown else 'not shown'}</td></tr>"
         for seat, hand in enumerate(deal.hands)
     )
+    held = "Dealt" if deal.shown else "Seen"
+    unseen = "" if deal.shown else _unseen(deal)
     dealer = html.escape(names.raw[deal.dealer])
     starter = _card(deal.starter) if deal.starter is not None else "not cut"
     shows = "".join(_show(names.raw, s) for s in deal.shows)
@@ -337,13 +357,13 @@ def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
         "<table><caption>The show</caption><thead><tr><th>Whose</th><th>Cards and items</th>"
         f"<th>Points</th><th>Score</th></tr></thead><tbody>{shows}</tbody></table>"
         if shows
-        else "<p>The game ended before this deal was shown.</p>"
+        else ""  # (the deal's note says why: see _unseen)
     )
     return (
         f'<section class="deal" aria-labelledby="deal{deal.number}">'
         f'<h2 id="deal{deal.number}">Deal {deal.number} — {dealer} deals</h2>'
-        "<table><thead><tr><th>Player</th><th>Dealt</th><th>To the crib</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table><p>Starter: {starter}</p>"
+        f"<table><thead><tr><th>Player</th><th>{held}</th><th>To the crib</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>{unseen}<p>Starter: {starter}</p>"
         f'<ol class="steps" start="{deal.first_step + 1}">'
         f"{''.join(steps[deal.first_step : deal.last_step + 1])}</ol>{show_table}</section>"
     )
@@ -396,8 +416,9 @@ def _replay_body(
 ) -> str:
     parts = [f"<h1>{html.escape(seen.title)}</h1>"]
     if replay is not None:
+        every = "every hand" if all(d.shown for d in replay.deals) else "every hand the table saw"
         parts.append(
-            '<p class="status">The game is over: every hand is shown. Step through the calls '
+            f'<p class="status">The game is over: {every} is shown. Step through the calls '
             "with the arrow keys (or j and k, Home and End), or choose one.</p>"
         )
         parts.append(f'<div class="viewer">{_FIGURE}</div>')

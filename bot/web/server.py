@@ -517,7 +517,7 @@ class WebServer:
         record = await self._record(request)
         step_text = request.query.get("step")
         if step_text is not None:
-            # A replay's step: only once the game is over (its hands are no secret then).
+            # A replay's step: only once the game is over (one still going has no replay).
             told = await self._replay(record) if not record.is_open else None
             if told is None or not step_text.isdecimal() or len(step_text) > 6 or not told.steps:
                 raise _not_found(GONE)

@@ -3,8 +3,9 @@
 The bot runs as ``python -m bot`` with ``WEB_PORT`` and ``WEB_SECRET`` set; Al plays against
 the computer through fakediscord (the table driver checks every move in Discord as usual)
 while a page watches: what the page shows is what the channel shows, it follows each move
-from the live stream, and once the game is over it replays every deal with every hand. Links
-are signed: a changed one gets a plain 404 page. The browser is Debian's Chromium, driven by
+from the live stream, and once the game is over it replays every deal with every hand the
+table saw (tests/bot/core/review/test_unseen_deals.py: not those nobody saw). Links are
+signed: a changed one gets a plain 404 page. The browser is Debian's Chromium, driven by
 Playwright, at a phone's width and a desktop's, in the light and the dark theme.
 """
 
@@ -137,7 +138,7 @@ async def test_a_watched_game_live_then_replayed(
 
     status, replay = await _get(page_url)
     assert status == 200
-    # Every hand of every deal is revealed now, and each deal's show is itemised.
+    # Every hand of every deal shown through is revealed now, and each deal's show itemised.
     game = snap.game
     assert game is not None
     assert replay.count('class="deal"') == game.deal_number

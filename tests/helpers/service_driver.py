@@ -295,6 +295,8 @@ async def open_table(
 
 
 Check = Callable[[Answer, User], Awaitable[None]]
+#: How a driven player picks a click on their hand's controls.
+Choose = Callable[[HandControls], Awaitable[Click]]
 
 
 def click_of(controls: HandControls, *values: str) -> Click:
@@ -324,10 +326,11 @@ async def drive(
     max_moves: int = 2000,
     stop_after: int | None = None,
     check: Check | None = None,
+    choose: Choose | None = None,
 ) -> Transcript:
     """Use the live controls of the players' hand messages (discards first, each the plainest
-    choice: :func:`first_choice`) until the game ends (or ``stop_after`` moves); ``check``
-    looks at every outcome."""
+    choice: :func:`first_choice`, or what ``choose`` picks) until the game ends (or
+    ``stop_after`` moves); ``check`` looks at every outcome."""
     by_id = {u.id: u for u in users}
     for move in range(max_moves):
         if stop_after is not None and move == stop_after:
@@ -340,7 +343,8 @@ async def drive(
         controls = sent.view.hand
         assert controls is not None
         user = by_id[user_id]
-        outcome = await service.moves.click(first_choice(controls), user, guild_id=None)
+        click = first_choice(controls) if choose is None else await choose(controls)
+        outcome = await service.moves.click(click, user, guild_id=None)
         assert outcome.ok, outcome.reply.text
         # The click was on this hand message: its answer updates it.
         await table.record(user.id, outcome)

@@ -320,7 +320,10 @@ def _played_out(
     deal = view.deal_number
     events = log.events(deal)
     over = view.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
-    shown_deal = deal if view.phase in (Phase.SHOW, Phase.OVER) else deal - 1
+    # The last show is this deal's once its show began (a game can end before, in the play:
+    # then it is still the deal before's, and says so).
+    counted = any(isinstance(e, ev.Shown | ev.Claimed) for e in events)
+    shown_deal = deal if view.phase is Phase.SHOW or counted else deal - 1
     text = deal_text(names, events, view, live=not over)
     state: dict[str, Any] = {
         "phase": view.phase.value,

@@ -62,6 +62,7 @@ from engine.game import Game
 from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.players.win_chance import holds
+from engine.seen import crib_shown
 from engine.views import PublicView
 
 __all__ = [
@@ -316,9 +317,8 @@ def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) 
     if at >= len(seeds):
         return None
     seed = seeds[at]
-    shown = deal < game.deal_number or any(
-        isinstance(event, Shown) and event.crib for event in log.events(deal)
-    )
+    # (A deal before the current one was shown through: the next is dealt after its crib.)
+    shown = deal < game.deal_number or crib_shown(log.events(deal))
     return Seal(seal_of(seed), seed if shown else None)
 
 

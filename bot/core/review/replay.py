@@ -1,11 +1,15 @@
-"""A finished game told again deal by deal, every hand revealed: what its page replays.
+"""A finished game told again deal by deal, every hand the table saw revealed: what its page
+replays.
 
 The game is dealt again from its recorded shuffles (:mod:`bot.core.deck.shuffles`) and every logged
 action applied in turn, so each deal's hands can be read as they were dealt. Each call is
 worded as the channel worded it (:func:`bot.core.messages.table.deal_text`), and with each one
 the pegs as it left them, for the board at that step. Only a game that has ended is replayed
-(:func:`replay` refuses one still going): its hands are no secret then. Cards left in the deck
-are never shown.
+(:func:`replay` refuses one still going), and of each deal only the cards the table saw
+(:func:`engine.seen.seen_cards`): every hand and throw of a deal whose crib was shown, and of
+one the game ended in before that (a resignation, a clock, a pegging out) only the cards
+played and the starter; what was never seen stays its player's. Cards left in the deck are
+never shown.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.players.win_chance import holds
 from engine.scoring import ScoreItem
+from engine.seen import crib_shown, seen_cards
 from engine.views import PublicView
 
 __all__ = ["DealReplay", "GameReplay", "ShowReplay", "Step", "replay"]
@@ -73,8 +78,9 @@ class ShowReplay:
 
 @dataclass(slots=True)
 class DealReplay:
-    """One deal: who dealt, each seat's hand as dealt and what it put in the crib, the
-    starter, the steps (indexes into :attr:`GameReplay.steps`) and the shows."""
+    """One deal: who dealt, each seat's hand as dealt and what it put in the crib (of a deal
+    whose crib was never shown, only the cards of them the table saw), the starter, the steps
+    (indexes into :attr:`GameReplay.steps`) and the shows."""
 
     number: int
     dealer: int
@@ -84,6 +90,16 @@ class DealReplay:
     first_step: int = 0
     last_step: int = 0
     shows: list[ShowReplay] = field(default_factory=list)
+    #: Whether the crib was shown (:func:`engine.seen.crib_shown`): every card of the hands
+    #: and the crib was seen. Until :meth:`keep_seen`, the hands are as dealt.
+    shown: bool = False
+
+    def keep_seen(self, events: Sequence[Event]) -> None:
+        """Keep of the hands and throws only the cards the deal's ``events`` showed the table."""
+        self.shown = crib_shown(events)
+        seen = seen_cards(events)
+        self.hands = [tuple(c for c in hand if c in seen) for hand in self.hands]
+        self.discards = [tuple(c for c in thrown if c in seen) for thrown in self.discards]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +194,8 @@ class _Teller:
                     self.first_dealer = event.dealer
                     self._step(_line(self.names, [event], self.view))
                 case Dealt():
+                    if self.deals:
+                        self._keep_seen()
                     seats = range(self.again.num_players)
                     self.deals.append(
                         DealReplay(
@@ -234,6 +252,14 @@ class _Teller:
         scores = [front for front, _back in self.log.pegs]
         return chances(scores, self.view.target, self.view.sides[dealer])
 
+    def _keep_seen(self) -> None:
+        """Hide what the table never saw of the last deal (over: the next one is dealt, or the
+        game ended); the log still holds its events."""
+        last = self.deals[-1]
+        last.keep_seen(self.log.events(last.number))
+
     def done(self) -> GameReplay:
         """The game told."""
+        if self.deals:
+            self._keep_seen()
         return GameReplay(self.names, self.view, tuple(self.steps), tuple(self.deals), self.opening)

@@ -17,6 +17,7 @@ from bot.core.base.places import Place, PlaceKind, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
+from bot.core.messages.spectator import table_seen
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
@@ -39,10 +40,12 @@ from bot.core.ranked.words import (
     not_blocked_named,
     not_met_named,
 )
+from bot.core.review.replay import replay
 from bot.core.services import Services
 from bot.store import Store
 from bot.store.database import Dialect, migrations
 from bot.store.ops_tables import ProcessRow
+from bot.web.pages import replay_page
 from engine.cards import cards_str
 from tests.helpers.service_driver import Clock
 
@@ -330,6 +333,29 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+async def test_a_game_lost_on_the_clock_keeps_the_cards_nobody_saw_off_its_page(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # Al's clock runs out before he throws: no card of the deal was ever seen, so the game's
+    # page (linked from each place's table) lists none of them, and says why.
+    match_id = await _matched(service, store)
+    dealt = await _lost_on_the_clock(service, store, clock, match_id, AL)
+    hidden = {str(c) for seat in (0, 1) for c in service.games.loaded.load(dealt).game.hand(seat)}
+    record = await store.get_game(dealt.id)
+    assert record is not None and record.ending is Ending.CLOCK
+    loaded = service.games.loaded.load(record)
+    told = replay(loaded)
+    assert told is not None
+    [deal] = told.deals
+    page = replay_page(table_seen(record, loaded), told, "/g/1/x", {})
+    start = page.index('<section class="deal"')
+    part = page[start : page.index("</section>", start)]
+    assert not [card for card in hidden if card in part], part
+    assert "Not shown: the game ended before the show, before any card" in part
+    assert "Starter: not cut" in part
+    assert deal.hands == [(), ()] and deal.discards == [(), ()]
 
 
 async def _lost_on_the_clock(
