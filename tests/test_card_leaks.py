@@ -3,12 +3,15 @@ message a viewer sees is looked at once, those made since the last look included
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.cards import Card
+from engine.game import Game
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import MessageVersion
-from tests.helpers.card_leaks import LeakWatch
+from tests.helpers.card_leaks import LeakWatch, hidden_from
 
 
 def _edit(message: Message, content: str) -> None:
@@ -91,3 +94,26 @@ def test_a_hand_message_over_its_deal_may_name_what_its_reader_kept_then_and_not
     _edit(hand, "Al, deal 4: Bea holds 3♥")
     with pytest.raises(AssertionError, match="Al could see 3♥"):
         watch.check(lambda seat: hidden)
+
+
+def test_nobody_may_know_the_cribs_card_from_the_pack_nor_the_pack_before_the_cut() -> None:
+    # Three players: the pack gives the crib a card that no seat threw, hidden from everyone
+    # until the crib is shown; and until the starter is cut, the pack it is cut from.
+    game, _ = Game.new(["Al", "Bea", "Cy"], target=121, rng=random.Random(3))
+    places = game.card_places()
+    (from_pack,) = (Card.parse(code) for code in places["crib"])
+    deck = {Card.parse(code) for code in places["deck"]}
+    for seat in (None, 0, 1, 2):
+        hidden = hidden_from(game, seat)
+        assert from_pack in hidden and deck <= hidden
+        assert not hidden & set(game.hand(seat) if seat is not None else ())
+    for seat in range(3):
+        game.discard(seat, game.hand(seat)[:1])
+    assert game.public_view().starter is not None
+    hidden = hidden_from(game, 0)
+    assert from_pack in hidden, "the pack's card stays hidden until the crib is shown"
+    assert set(game.view(0).discards) & hidden == set()
+    assert set(game.view(1).discards) <= hidden
+    # (The pack after the cut is left out: the next deal's hands come from it, and a step that
+    # deals them is checked against the game before it too.)
+    assert not {Card.parse(code) for code in game.card_places()["deck"]} & hidden

@@ -87,13 +87,22 @@ def _cards_in_parts(
 
 
 def hidden_from(game: Game, seat: int | None) -> set[Card]:
-    """Cards `seat` (None: a spectator) may not know: others' held cards and crib cards."""
+    """Cards `seat` (None: a spectator) may not know: others' held cards and crib cards, the
+    crib's cards from the pack (three players: nobody threw them), and, until the starter is
+    cut, the pack it will be cut from. (Not the pack after the cut: a step that ends the deal
+    is checked against the game before it and after it, and the next deal's hands come from
+    that pack.)"""
     hidden: set[Card] = set()
     for other in range(game.num_players):
         if other == seat:
             continue
         hidden |= set(game.hand(other))
         hidden |= set(game.view(other).discards)
+    places = game.card_places()
+    thrown = {code for discards in places["discards"] for code in discards}
+    hidden |= {Card.parse(code) for code in places["crib"] if code not in thrown}
+    if places["starter"] is None:
+        hidden |= {Card.parse(code) for code in places["deck"]}
     return hidden
 
 
