@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from bot.core.base import refusals
 from bot.core.base.replies import User
+from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games import snapshot
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord
@@ -399,8 +400,9 @@ class Knowledge:
     """What one reader may know of one game at one moment: ``now``, the cards of the deal
     being played (the public ones and, seated, their own); ``before``, what earlier deals made
     public (a show of the deal before and the coach's line about it may name those, though
-    some are in someone's hand again); ``everything``: the game is over (its replay shows
-    every hand)."""
+    some are in someone's hand again); ``everything``: a game over whose shuffles were not
+    recorded (what its deals showed cannot be worked out again). A game over may be told
+    again deal by deal, so of one both hold every card any deal showed."""
 
     now: frozenset[Card]
     before: frozenset[Card]
@@ -414,7 +416,7 @@ class Knowledge:
             return cls(frozenset(), frozenset())
         game, log = loaded.game, loaded.log
         if game.phase is Phase.OVER:
-            return cls(frozenset(DECK), frozenset(DECK), everything=True)
+            return cls._over(loaded, seat)
         deal = game.deal_number
         now = public_cards(game) | revealed_by(log.events(deal)) | revealed_by(log.events(0))
         if seat is not None:
@@ -422,6 +424,30 @@ class Knowledge:
             now |= {*mine.hand, *mine.kept, *mine.discards}
         earlier = set().union(*(revealed_by(log.events(d)) for d in log.deals if d < deal))
         return cls(frozenset(now), frozenset(earlier))
+
+    @classmethod
+    def _over(cls, loaded: Loaded, seat: int | None) -> Knowledge:
+        """What ``seat`` may know of a game over: every card the table saw in any deal (played,
+        cut, shown or claimed: the game dealt again from its shuffles and its actions applied,
+        not the bot's own deal log, which keeps the last deals alone) and, seated, their own
+        cards of the last deal. A deal the game ended in before its crib's show keeps the
+        cards nobody saw (what was thrown, what was kept but never played or shown)."""
+        game = loaded.game
+        if loaded.shuffles is None:
+            return cls(frozenset(DECK), frozenset(DECK), everything=True)
+        again, first = Game.new(
+            list(game.players),
+            rng=ScriptedRandom(list(loaded.shuffles)),
+            rules=game.rules,
+            dealer=game.given_dealer,
+        )
+        seen = revealed_by(first)
+        for action in game.actions:
+            seen |= revealed_by(again.apply(action))
+        if seat is not None:
+            mine = game.view(seat)
+            seen |= {*mine.hand, *mine.kept, *mine.discards}
+        return cls(frozenset(seen), frozenset(seen))
 
     def __or__(self, other: Knowledge) -> Knowledge:
         return Knowledge(
