@@ -579,6 +579,11 @@ async def _check_told(reader: Reader, answer: dict[str, Any], asked: set[Card], 
     said = answer.get("said")
     if isinstance(said, str):
         known.check_text(said, asked, what)
+    review = answer.get("html")
+    if isinstance(review, str):
+        # (The review of a game over: every seat's decisions as someone who did not play sees
+        # them, from the deals whose every card was shown.)
+        known.check_text(review, asked, what)
 
 
 # -- the tests -------------------------------------------------------------------------------
