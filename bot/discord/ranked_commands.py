@@ -18,9 +18,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.choices import LadderSeason
+from bot.core.base.choices import LADDER_SHOWN, LadderSeason
 from bot.core.base.places import PlaceKind
-from bot.core.ranked.ladder import LADDER_SHOWN
 from bot.core.services import Services
 from bot.discord.interactions import DiscordIO, own_identity
 from bot.discord.places import place_of

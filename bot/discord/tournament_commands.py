@@ -19,11 +19,16 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.choices import DEFAULT_FORMAT, tournament_variants
+from bot.core.base.choices import (
+    DEFAULT_FORMAT,
+    DEFAULT_ROUND_HOURS,
+    ROUND_HOURS,
+    ROUND_HOURS_SAID,
+    tournament_variants,
+)
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.services import Services
-from bot.core.tournaments.tournaments import DEFAULT_ROUND_HOURS, ROUND_HOURS, ROUND_HOURS_SAID
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
 from engine import formats

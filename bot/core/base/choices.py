@@ -6,8 +6,11 @@ act on a choice and the outer layers that offer it read one definition.
   name at the table (:func:`level_name`), its blurb (:data:`LEVEL_BLURBS`), and the level a
   game against the computer gets when none is chosen (:data:`DEFAULT_LEVEL`);
 - a tournament's format when none is chosen (:data:`DEFAULT_FORMAT`), its games' seats
-  (:data:`TOURNAMENT_SEATS`) and the variants it may play (:func:`tournament_variants`);
-- the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`).
+  (:data:`TOURNAMENT_SEATS`), the variants it may play (:func:`tournament_variants`) and how
+  long its rounds may take (:data:`ROUND_HOURS`, :data:`DEFAULT_ROUND_HOURS`, in words
+  :data:`ROUND_HOURS_SAID`);
+- the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`), and how many
+  players each lists (:data:`LADDER_SHOWN`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ from engine.variants import Variant, listed
 __all__ = [
     "DEFAULT_FORMAT",
     "DEFAULT_LEVEL",
+    "DEFAULT_ROUND_HOURS",
+    "LADDER_SHOWN",
     "LEVEL_BLURBS",
+    "ROUND_HOURS",
+    "ROUND_HOURS_SAID",
     "TOURNAMENT_SEATS",
     "LadderSeason",
     "level_name",
@@ -64,6 +71,20 @@ def tournament_variants() -> tuple[Variant, ...]:
     of a result's margin are all drawn from it."""
     return tuple(variant for variant in listed() if TOURNAMENT_SEATS in variant.seats)
 
+
+#: How long a tournament's round may take, in hours: from 15 minutes to 14 days; a day when
+#: not chosen (the wing refuses other values, the command's option offers these).
+ROUND_HOURS = (0.25, 24.0 * 14)
+DEFAULT_ROUND_HOURS = 24.0
+#: The bounds as ``/cribbage tournament new`` and its refusal say them, in the option's unit
+#: and in words: "0.25 (15 minutes) to 336 (14 days)".
+ROUND_HOURS_SAID = (
+    f"{ROUND_HOURS[0]:g} ({ROUND_HOURS[0] * 60:g} minutes) to"
+    f" {ROUND_HOURS[1]:g} ({ROUND_HOURS[1] / 24:g} days)"
+)
+
+#: Players a season's ranked ladder lists (the ladder reads that many; the command says so).
+LADDER_SHOWN = 50
 
 #: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
 #: standings, or every season's champion.

@@ -9,7 +9,7 @@ first; a season over is its final standings (nothing changes it once its month h
 
 from __future__ import annotations
 
-from bot.core.base.choices import LadderSeason
+from bot.core.base.choices import LADDER_SHOWN, LadderSeason
 from bot.core.base.replies import User
 from bot.core.base.text import escape
 from bot.core.base.views import MAX_LAID_OUT, MessageView, laid_out
@@ -27,10 +27,8 @@ from bot.core.ranked.records import RatingRecord
 from bot.core.ranked.storage import LadderStore
 from bot.core.ranked.words import match_line, rating_words
 
-__all__ = ["LADDER_SHOWN", "ladder_view"]
+__all__ = ["ladder_view"]
 
-#: Players a season's ladder lists.
-LADDER_SHOWN = 50
 #: A reader's latest matches the ladder lists.
 RECENT_MATCHES = 5
 #: Seasons' champions listed.

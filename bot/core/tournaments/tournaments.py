@@ -14,7 +14,14 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
-from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS, tournament_variants
+from bot.core.base.choices import (
+    DEFAULT_FORMAT,
+    DEFAULT_ROUND_HOURS,
+    ROUND_HOURS,
+    ROUND_HOURS_SAID,
+    TOURNAMENT_SEATS,
+    tournament_variants,
+)
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -50,10 +57,7 @@ from engine.tournament import MAX_SWISS_ROUNDS
 from engine.variants import STANDARD, find
 
 __all__ = [
-    "DEFAULT_ROUND_HOURS",
     "MIN_ENTRANTS",
-    "ROUND_HOURS",
-    "ROUND_HOURS_SAID",
     "TournamentMessages",
     "TournamentStore",
     "Tournaments",
@@ -61,15 +65,6 @@ __all__ = [
 
 #: A tournament starts with at least this many entrants.
 MIN_ENTRANTS = 3
-#: How long a round may take, in hours: from 15 minutes to 14 days; a day when not chosen.
-ROUND_HOURS = (0.25, 24.0 * 14)
-DEFAULT_ROUND_HOURS = 24.0
-#: The bounds as ``/cribbage tournament new`` and its refusal say them, in the option's unit
-#: and in words: "0.25 (15 minutes) to 336 (14 days)".
-ROUND_HOURS_SAID = (
-    f"{ROUND_HOURS[0]:g} ({ROUND_HOURS[0] * 60:g} minutes) to"
-    f" {ROUND_HOURS[1]:g} ({ROUND_HOURS[1] / 24:g} days)"
-)
 #: Ended tournaments' messages are brought up to date at start-up this long after.
 RECONCILE_ENDED = timedelta(days=1)
 #: The keys of a tournament's messages: its live board (edited in place), and the champion's

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.core.ranked.ladder import LADDER_SHOWN
+from bot.core.base.choices import LADDER_SHOWN
 from tests.helpers.commands import the_commands
 
 ROOT = Path(__file__).resolve().parents[3]

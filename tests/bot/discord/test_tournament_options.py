@@ -13,15 +13,14 @@ from pathlib import Path
 
 from discord import app_commands
 
-from bot.core.base.choices import TOURNAMENT_SEATS, tournament_variants
-from bot.core.tournaments.tournaments import (
-    BAD_HOURS,
-    BAD_ROUNDS,
+from bot.core.base.choices import (
     DEFAULT_ROUND_HOURS,
     ROUND_HOURS,
     ROUND_HOURS_SAID,
-    TWO_PLAYER_VARIANTS,
+    TOURNAMENT_SEATS,
+    tournament_variants,
 )
+from bot.core.tournaments.tournaments import BAD_HOURS, BAD_ROUNDS, TWO_PLAYER_VARIANTS
 from engine.tournament import LURCH_POINTS, MAX_SWISS_ROUNDS, WIN_POINTS
 from tests.helpers.commands import the_commands
 
