@@ -179,14 +179,14 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     await driver.expect_current()
     result = driver.message("result")
     assert result is not None and result.words().startswith("Al resigned") and result.attachments
-    offered = f"crib:{driver.game_id}:rematch:hand"
+    rematch = f"crib:{driver.game_id}:rematch:hand"
     assert [
         control[1]
         for user in (al, bea)
         for m in fd.dms(user)
         for control in controls_of(m.components)
         if not control[-1]
-    ] == [offered, offered]
+    ] == [rematch, rematch]
 
 
 async def test_a_discard_from_the_private_hand_takes_the_select_off_the_dm_hand_at_once(
