@@ -308,7 +308,8 @@ async def test_rematch_from_the_last_hand_by_dm_one_tap_each(world: World, bot: 
 
     # Tapped again: the one sentence, nothing opened.
     twice = await fd.click(al, al_hand, label=REMATCH)
-    assert twice.ephemeral and twice.words() == refusals.REMATCH_SEATED
+    assert twice.ephemeral
+    assert twice.words() == f"{refusals.REMATCH_SEATED} It's in <#{channel.id}>."
     # Bea's one tap on her own last hand: her kept seat, and the table full, dealt.
     taken = await fd.click(bea, bea_hand, label=REMATCH)
     assert taken.ephemeral and taken.words() == (

@@ -45,6 +45,10 @@ __all__ = ["Rematches", "TableRefusal"]
 #: or their ranked match is played there. None: they may.
 TableRefusal = Callable[[int, int | None], Awaitable[str | None]]
 
+#: The refusals of a player's press that speak of the rematch open at the table (they are in
+#: it, or it has started): pressed by DM, they say where it is.
+_ABOUT_THE_REMATCH = (refusals.REMATCH_SEATED, refusals.REMATCH_STARTED)
+
 
 class Rematches(OnGames):
     """A result's *Rematch* and *Play again*."""
@@ -118,7 +122,10 @@ class Rematches(OnGames):
             raise Refused(why)
         answer = await self.press(game_id, user, guild_id=guild_id, channel_id=channel_id)
         if not answer.ok:
-            return answer
+            if answer.reply.text not in _ABOUT_THE_REMATCH:
+                return answer
+            # (Said away from the table: where the rematch they are told of is, too.)
+            return Answer.refuse(f"{answer.reply.text} It's in <#{channel_id}>.")
         if answer.reply.ephemeral:
             # Their kept seat taken in the rematch opened already: what Join says, and where.
             said = f"{answer.reply.text} The rematch is in <#{channel_id}>."

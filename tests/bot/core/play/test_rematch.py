@@ -431,7 +431,8 @@ async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answer
     )
     assert (await _record(service, rematch.id)).status is GameStatus.ACTIVE
     again = await _press_on_hand(service, before, AL)
-    assert not again.ok and again.reply.text == refusals.REMATCH_STARTED
+    assert not again.ok
+    assert again.reply.text == f"{refusals.REMATCH_STARTED} It's in <#{CHANNEL}>."
 
 
 async def test_rematch_on_a_hand_takes_the_seat_kept_in_a_rematch_opened_on_the_result(
@@ -451,7 +452,8 @@ async def test_rematch_on_a_hand_takes_the_seat_kept_in_a_rematch_opened_on_the_
         (CY.id, False),
     ]
     seated = await _press_on_hand(service, before, AL)
-    assert not seated.ok and seated.reply.text == refusals.REMATCH_SEATED
+    assert not seated.ok
+    assert seated.reply.text == f"{refusals.REMATCH_SEATED} It's in <#{CHANNEL}>."
 
 
 async def test_play_again_on_a_hand_deals_against_the_computer_at_once(
