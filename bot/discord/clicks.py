@@ -51,6 +51,10 @@ class Clicks(Protocol):
         """A result's *Rematch* or *Play again*."""
         ...
 
+    async def hand_rematch_click(self, interaction: _Interaction, game_id: int) -> None:
+        """*Rematch* or *Play again* on a player's last hand message of a game (by DM)."""
+        ...
+
     async def daily_click(
         self, interaction: _Interaction, stamp: str, cards: tuple[str, ...]
     ) -> None:

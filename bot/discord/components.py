@@ -485,25 +485,32 @@ class ReviewButton(_Control, formats=(ids.REVIEW, ids.REVIEW_PAGE)):
 _AGAIN_LABELS = {"rematch": "🔁 Rematch", "again": "🔁 Play again"}
 
 
-class RematchButton(_Control, formats=(ids.REMATCH,)):
+class RematchButton(_Control, formats=(ids.REMATCH, ids.REMATCH_HAND)):
     """*Rematch* (or *Play again*) on a game's result: the game opened again at its table, or
-    the presser's seat taken in the rematch opened already."""
+    the presser's seat taken in the rematch opened already; or (``hand``) the same on a
+    player's last hand message of the game, by DM, answered privately."""
 
-    def __init__(self, game_id: int, label: str = _AGAIN_LABELS["rematch"]) -> None:
+    def __init__(
+        self, game_id: int, label: str = _AGAIN_LABELS["rematch"], *, hand: bool = False
+    ) -> None:
+        made = ids.REMATCH_HAND if hand else ids.REMATCH
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.primary,
-                custom_id=ids.REMATCH.build(game=game_id),
+                custom_id=made.build(game=game_id),
             )
         )
-        self.game_id = game_id
+        self.game_id, self.hand = game_id, hand
 
     @classmethod
     def read(cls, made: IdFormat, fields: dict[str, str]) -> RematchButton:
-        return cls(int(fields["game"]))
+        return cls(int(fields["game"]), hand=made is ids.REMATCH_HAND)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        if self.hand:
+            await clicks.hand_rematch_click(interaction, self.game_id)
+            return
         await clicks.rematch_click(interaction, self.game_id)
 
 
@@ -668,7 +675,8 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             made = discord.ui.View(timeout=None)
             if result.review:
                 made.add_item(ReviewButton(result.game_id, label="🔍 Review"))
-            made.add_item(RematchButton(result.game_id, _AGAIN_LABELS[result.again]))
+            label = _AGAIN_LABELS[result.again]
+            made.add_item(RematchButton(result.game_id, label, hand=result.hand))
             return made
         case DailyPick() as pick:
             return _daily_menu(pick)

@@ -36,6 +36,7 @@ __all__ = [
     "PRIVACY",
     "RANKED",
     "REMATCH",
+    "REMATCH_HAND",
     "REVIEW",
     "REVIEW_PAGE",
     "TOURNAMENT_QUESTION",
@@ -169,6 +170,9 @@ ENTRY = IdFormat(
 #: ``crib:<game>:rematch``: *Rematch* (or *Play again*) on a game's result: the game opened
 #: again at its table (each of its players takes their seat with it).
 REMATCH = IdFormat(_GAME + "rematch", {"game": _GAME_ID})
+#: ``crib:<game>:rematch:hand``: the same, on a player's last hand message of the game (by
+#: DM): the rematch opens at the game's table, and the presser is answered privately.
+REMATCH_HAND = IdFormat(_GAME + "rematch:hand", {"game": _GAME_ID})
 #: ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks
 #: gets their own review, privately).
 REVIEW = IdFormat("crib:review:{game}", {"game": _SNOWFLAKE})

@@ -1,8 +1,9 @@
 """The clicks on the controls around the games (and, passed on, a hand's and a lobby's): a
-leaderboard's pages, a tournament's Join and Leave, a review's pages, a result's *Rematch*, the
-discard of the day's menu, the privacy buttons, a ranked card's buttons, and Yes or No under a
-question asked before something that cannot be taken back. Each is one call on the core, run
-and answered as every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
+leaderboard's pages, a tournament's Join and Leave, a review's pages, a result's *Rematch*
+(and a finished game's last hand's), the discard of the day's menu, the privacy buttons, a
+ranked card's buttons, and Yes or No under a question asked before something that cannot be
+taken back. Each is one call on the core, run and answered as every click is
+(:meth:`bot.discord.interactions.DiscordIO.click`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from bot.discord.interactions import (
     send_error,
     user_of,
 )
-from bot.discord.places import cannot_post, is_moderator, place_of
+from bot.discord.places import cannot_post, cannot_post_in, is_moderator, place_of
 
 __all__ = ["NOT_YOUR_DATA", "FeatureClicks"]
 
@@ -130,6 +131,24 @@ class FeatureClicks:
             ),
             ephemeral=False,
         )
+
+    async def hand_rematch_click(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """*Rematch* or *Play again* on a player's last hand message of a game, by DM: the
+        rematch opened (or their kept seat taken in it) at the game's table, its lobby posted
+        there by the bot, and the presser told privately where it is
+        (:meth:`~bot.core.play.rematch.Rematches.press_on_hand`); refused where the bot may
+        no longer post at that table, or ``/cribbage new`` there would be refused them
+        (:meth:`~bot.core.which_game.WhichGame.seat_refusal`: their ranked match)."""
+        user, client = user_of(interaction), interaction.client
+        rematches, which = self._services.rematches, self._services.which
+
+        async def refusal(channel_id: int, guild_id: int | None) -> str | None:
+            lacking = cannot_post_in(client, guild_id, channel_id)
+            if lacking is not None:
+                return lacking
+            return await which.seat_refusal(channel_id, guild_id, user.id)
+
+        await self._io.click(interaction, lambda: rematches.press_on_hand(game_id, user, refusal))
 
     async def daily_click(
         self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]

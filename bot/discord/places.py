@@ -34,6 +34,7 @@ __all__ = [
     "ask_of",
     "bot_is_member",
     "cannot_post",
+    "cannot_post_in",
     "is_moderator",
     "is_voice_chat",
     "place_of",
@@ -142,20 +143,10 @@ def cannot_post(interaction: discord.Interaction[Any]) -> str | None:
     if interaction.guild_id is None or not bot_is_member(interaction):
         return None
     perms, channel = interaction.app_permissions, interaction.channel
-    if perms.administrator:
-        return None
     kind = getattr(channel, "type", None)
-    thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    needed = {
-        "View Channel": perms.view_channel,
-        "Connect": perms.connect or kind not in VOICE_CHATS,
-        "Send Messages in Threads": perms.send_messages_in_threads or not thread,
-        "Send Messages": perms.send_messages or thread,
-    }
-    missing = [f"**{name}**" for name, has in needed.items() if not has]
-    if not missing:
+    named = _lacking(perms, kind)
+    if named is None:
         return None
-    named = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
     if kind in VOICE_CHATS and not perms.connect:
         return (
             "I can't post the game in this channel's chat, which Discord opens only to those"
@@ -166,3 +157,48 @@ def cannot_post(interaction: discord.Interaction[Any]) -> str | None:
         f"I can't post the game here: ask a moderator to give me {named} in this channel, or"
         " play in another one."
     )
+
+
+def cannot_post_in(client: discord.Client, guild_id: int | None, channel_id: int) -> str | None:
+    """What the bot lacks to post in channel ``channel_id`` of server ``guild_id`` (a game's
+    table, for a press made elsewhere: by DM), as the sentence for the person (None: nothing,
+    or not a server's). From what the gateway told of the server: the bot's roles and the
+    channel's overwrites (kept up to date by its events); a server or channel it no longer
+    knows is one it can no longer post in."""
+    if guild_id is None:
+        return None
+    guild = client.get_guild(guild_id)
+    channel = None if guild is None else guild.get_channel_or_thread(channel_id)
+    if guild is None or channel is None:
+        return (
+            f"I can't reach <#{channel_id}> any more (I may have been removed from its "
+            "server): open a game with `/cribbage new` where I can post."
+        )
+    kind = getattr(channel, "type", None)
+    named = _lacking(channel.permissions_for(guild.me), kind)
+    if named is None:
+        return None
+    return (
+        f"I can't post in <#{channel_id}> any more: ask a moderator to give me {named} there, "
+        "or open a game with `/cribbage new` where I can post."
+    )
+
+
+def _lacking(perms: discord.Permissions, kind: Any) -> str | None:
+    """The permissions a game's messages need that ``perms`` lack in a channel of ``kind``,
+    named for a person ("**View Channel** and **Send Messages**"); None: none lacking. View
+    Channel, Send Messages (in a thread, Send Messages in Threads), and in a voice or stage
+    channel's chat Connect."""
+    if perms.administrator:
+        return None
+    thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = {
+        "View Channel": perms.view_channel,
+        "Connect": perms.connect or kind not in VOICE_CHATS,
+        "Send Messages in Threads": perms.send_messages_in_threads or not thread,
+        "Send Messages": perms.send_messages or thread,
+    }
+    missing = [f"**{name}**" for name, has in needed.items() if not has]
+    if not missing:
+        return None
+    return " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)

@@ -30,7 +30,7 @@ from fakediscord.mentions import Pings
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
-from tests.helpers.expected_views import live_controls
+from tests.helpers.expected_views import controls_of, live_controls
 from tests.helpers.in_process import bot_core, clocked_service, in_club, slowed
 from tests.helpers.table_driver import World, resign, start_again, until
 
@@ -174,11 +174,19 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     final = await until(fd, finished)
     assert final.game is not None and final.game.result is not None
     assert final.game.result.reason == "resigned" and final.game.result.winner == 1
-    # The table and both hands show the end: "Al resigned — ..." with the board, hands closed.
+    # The table and both hands show the end: "Al resigned — ..." with the board, hands closed
+    # (no control left on them but the rematch the result offers).
     await driver.expect_current()
     result = driver.message("result")
     assert result is not None and result.words().startswith("Al resigned") and result.attachments
-    assert not any(live_controls(m) for user in (al, bea) for m in fd.dms(user))
+    rematch = f"crib:{driver.game_id}:rematch:hand"
+    assert [
+        control[1]
+        for user in (al, bea)
+        for m in fd.dms(user)
+        for control in controls_of(m.components)
+        if not control[-1]
+    ] == [rematch, rematch]
 
 
 async def test_a_discard_from_the_private_hand_takes_the_select_off_the_dm_hand_at_once(

@@ -1,13 +1,14 @@
 """A result's *Rematch* on Discord (issue 58): in a server's channel, in a DM through a user
-install and at the table inside Discord, one press each, who deals first, the series on
-each lobby and result, and one sentence for every press that opens nothing."""
+install, at the table inside Discord and on a finished game's last hand message by DM, one
+press each, who deals first, the series on each lobby and result, and one sentence for every
+press that opens nothing."""
 
 from __future__ import annotations
 
 from bot.core.base import refusals
 from bot.core.games.rules_help import FOLLOWING_DEAL
-from fakediscord import Message
-from fakediscord.model import Channel
+from fakediscord import FakeDiscord, Message
+from fakediscord.model import SEND_MESSAGES, Channel, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.activity_pages import (
     Players,
@@ -21,7 +22,7 @@ from tests.helpers.activity_pages import (
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
 from tests.helpers.private_driver import bot_token_requests
-from tests.helpers.table_driver import World, dealt, resign, start_again, until
+from tests.helpers.table_driver import World, dealt, hand_of, resign, start_again, until
 
 REMATCH = "🔁 Rematch"
 
@@ -258,6 +259,123 @@ async def test_the_table_through_a_kill_and_a_restart_then_a_rematch_in_one_tap_
         await until(fd, lambda: read_game(db, second).game is not None)
         for person in (al_page, bea_page):
             assert person.errors == [], (person.user.name, person.errors)
+
+
+def _last_hand(fd: FakeDiscord, user: User, game: int) -> Message | None:
+    """``user``'s last hand message of game ``game`` by DM, once it offers the rematch."""
+    offered = f"crib:{game}:rematch:hand"
+    found = [m for m in fd.dms(user) if any(b.get("custom_id") == offered for b in m.buttons())]
+    return found[-1] if found else None
+
+
+def _lobby_of(fd: FakeDiscord, channel: Channel, opener: str) -> Message | None:
+    """The lobby of the rematch ``opener`` opened in ``channel``, once posted."""
+    said = f"Rematch opened by {opener}"
+    return next((m for m in fd.messages(channel) if said in m.words()), None)
+
+
+async def test_rematch_from_the_last_hand_by_dm_one_tap_each(world: World, bot: BotProcess) -> None:
+    """The game over, each player's last hand message by DM offers the rematch: Al's tap there
+    opens it in the channel (the bot posts its lobby), answered privately with where it is;
+    Bea's tap on hers takes her kept seat and deals; after a restart the next game's last
+    hand still opens the next rematch, and the hand messages tapped stay as they were."""
+    fd, channel, db = world.fd, world.general, world.database
+    al, bea = world.players[:2]
+    await dealt(fd, channel, al, bea)
+    first = latest_game_id(db, channel.id)
+    await resign(fd, bea, channel)
+    al_hand = await until(fd, lambda: _last_hand(fd, al, first))
+    bea_hand = await until(fd, lambda: _last_hand(fd, bea, first))
+    assert "The game is over: Bea resigned" in al_hand.words(), al_hand.words()
+    assert [b["label"] for b in al_hand.buttons()] == [REMATCH]
+    # The result in the channel offers it as before.
+    await until(fd, lambda: _result(world, channel, first))
+
+    said = al_hand.words()
+    opened = await fd.click(al, al_hand, label=REMATCH)
+    assert opened.response is not None and opened.response.type == 4 and opened.ephemeral
+    assert opened.words() == (
+        f"Rematch opened in <#{channel.id}>, your seat taken: the cards are dealt as the "
+        "others take theirs."
+    ), opened.words()
+    lobby = await until(fd, lambda: _lobby_of(fd, channel, "Al"))
+    assert not lobby.ephemeral and lobby.interaction_id is None, "posted by the bot itself"
+    assert "Bea's seat is kept for them until <t:" in lobby.words(), lobby.words()
+    assert "Al leads the series 2–0 in game points (1–0 in games)." in lobby.words()
+    assert al_hand.words() == said and [b["label"] for b in al_hand.buttons()] == [REMATCH]
+    second = latest_game_id(db, channel.id)
+    assert second != first
+
+    # Tapped again: the one sentence, nothing opened.
+    twice = await fd.click(al, al_hand, label=REMATCH)
+    assert twice.ephemeral
+    assert twice.words() == f"{refusals.REMATCH_SEATED} It's in <#{channel.id}>."
+    # Bea's one tap on her own last hand: her kept seat, and the table full, dealt.
+    taken = await fd.click(bea, bea_hand, label=REMATCH)
+    assert taken.ephemeral and taken.words() == (
+        "You're in: seat 2 of 2. Dealing — your hand is on its way by DM. "
+        f"The rematch is in <#{channel.id}>."
+    ), taken.words()
+    await until(fd, lambda: "The game has started." in lobby.words())
+    assert "Seated (2/2): Al, Bea" in lobby.words()
+    await until(fd, lambda: all(hand_of(fd, user) is not None for user in (al, bea)))
+    assert read_game(db, second).game is not None
+
+    # A restart between the second game's end and the next tap loses nothing.
+    await resign(fd, al, channel)
+    again = await until(fd, lambda: _last_hand(fd, bea, second))
+    await bot.stop()
+    await start_again(fd, bot)
+    third = await fd.click(bea, again, label=REMATCH)
+    assert third.ephemeral and third.words().startswith(f"Rematch opened in <#{channel.id}>")
+    await until(fd, lambda: _lobby_of(fd, channel, "Bea"))
+    [(rematches,)] = rows(db, "SELECT COUNT(*) FROM games WHERE rematch_of IS NOT NULL", ())
+    assert rematches == 2
+
+
+async def test_play_again_from_the_last_hand_and_a_table_the_bot_can_no_longer_post_at(
+    world: World, bot: BotProcess
+) -> None:
+    """Against the computer the last hand offers *Play again*, which deals at once in the
+    channel; where the bot may no longer post, the tap gets one sentence naming what it
+    lacks there, and nothing is opened."""
+    fd, channel, db = world.fd, world.general, world.database
+    al = world.players[0]
+    opened = await fd.slash(al, channel, "/cribbage new vs_computer:True difficulty:easy")
+    assert opened.original is not None
+    first = latest_game_id(db, channel.id)
+    await resign(fd, al, channel)
+    hand = await until(fd, lambda: _last_hand(fd, al, first))
+    assert [b["label"] for b in hand.buttons()] == ["🔁 Play again"]
+    again = await fd.click(al, hand, label="🔁 Play again")
+    assert again.ephemeral and again.words() == (
+        f"Dealt again in <#{channel.id}>: your hand is on its way by DM."
+    ), again.words()
+    second = await until(fd, lambda: _newer(db, channel, first))
+    await until(
+        fd, lambda: any("Al lost the game before" in m.words() for m in fd.messages(channel))
+    )
+
+    await resign(fd, al, channel)
+    last = await until(fd, lambda: _last_hand(fd, al, second))
+    channel.deny(SEND_MESSAGES)
+    # The bot hears of it before the tap, which the gateway sends it after the update.
+    await until(fd, lambda: _announced(fd, "CHANNEL_UPDATE", channel.id))
+    refused = await fd.click(al, last, label="🔁 Play again")
+    assert refused.ephemeral and refused.words() == (
+        f"I can't post in <#{channel.id}> any more: ask a moderator to give me **Send "
+        "Messages** there, or open a game with `/cribbage new` where I can post."
+    ), refused.words()
+    assert latest_game_id(db, channel.id) == second, "nothing opened"
+
+
+def _announced(fd: FakeDiscord, event: str, about: int) -> bool:
+    """Whether the gateway has sent the bot ``event`` about channel ``about``."""
+    return any(
+        name == event and data.get("id") == str(about)
+        for session in fd.gateway.shards.values()
+        for _, name, data in session.events
+    )
 
 
 def _newer(db: object, channel: Channel, than: int) -> int | None:

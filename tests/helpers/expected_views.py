@@ -183,13 +183,20 @@ def closed_hand(
     kept: tuple[Card, ...],
     coach: tuple[int, str] | None = None,
     ending: str | None = None,
+    again: tuple[int, str] | None = None,
 ) -> Rendering:
     """A hand message once its deal is over: what the seat kept and no controls; in the deal
     the game ended in, ``ending`` (:func:`ending_of`) and ``coach``, the last coach's line
-    (the deal it is about, the line: :func:`last_coach`). (During the game the coach's line
-    on a deal rides on the next deal's hand message alone.)"""
+    (the deal it is about, the line: :func:`last_coach`), and ``again``, where the game offers
+    a rematch (its id, the label of its button: "🔁 Rematch", "🔁 Play again"), that one
+    button, pressed from the DM. (During the game the coach's line on a deal rides on the
+    next deal's hand message alone.)"""
     said = coach_text(*coach) if coach else None
-    return Rendering(closed_hand_text(channel_id, deal, kept, said, ending), (), kept)
+    controls: HandControls = ()
+    if again is not None:
+        game_id, label = again
+        controls = (("button", f"crib:{game_id}:rematch:hand", label, False),)
+    return Rendering(closed_hand_text(channel_id, deal, kept, said, ending), controls, kept)
 
 
 def last_coach(
@@ -320,8 +327,8 @@ def owed_views(
     this deal and the one before, and the hand messages of the seats in `hands` (the people
     whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat).
     ``launch``: the Activity is on; ``again``: the label of the result's rematch button
-    ("🔁 Rematch", "🔁 Play again"), where the game offers one; ``hint``: its hands offer
-    *Hint* (against the computer alone)."""
+    ("🔁 Rematch", "🔁 Play again"), where the game offers one (its last hand messages
+    offer it too); ``hint``: its hands offer *Hint* (against the computer alone)."""
     game = replay.game
     deal = game.deal_number
     over = game.phase is Phase.OVER
@@ -347,7 +354,8 @@ def owed_views(
             ending = ending_of(game, replay.resigned)
             reviewed = any(about == deal for about, _ in replay.coach_lines)
             last = last_coach(coach, deal, seat, shown=reviewed)
-            closed = closed_hand(channel_id, deal, kept, last, ending)
+            offered = None if again is None else (game_id, again)
+            closed = closed_hand(channel_id, deal, kept, last, ending, offered)
             found[f"hand:{deal}:{seat}"] = closed
         else:
             said = coach.get((deal - 1, seat))

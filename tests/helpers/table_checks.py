@@ -177,9 +177,9 @@ class TableChecks:
         return occasion is None and channel >= 0 and len(self.seats) == 1
 
     def _again(self) -> str | None:
-        """The label of the result's rematch button: *Play again* for one person against the
-        computer, *Rematch* between people; none for a tournament's game or a ranked one
-        (played apart, below channel zero)."""
+        """The label of the result's rematch button (and the last hand messages'): *Play
+        again* for one person against the computer, *Rematch* between people; none for a
+        tournament's game or a ranked one (played apart, below channel zero)."""
         [(occasion, channel)] = rows(
             self.database, "SELECT occasion, channel_id FROM games WHERE id = ?", (self.game_id,)
         )

@@ -655,8 +655,8 @@ class TableDriver(TableChecks):
         return self.hand_now(after, seat)
 
     def _last_hand(self, game: Game, seat: int) -> Rendering:
-        """A finished game's last hand message: closed, with how the game ended and the last
-        coach's line."""
+        """A finished game's last hand message: closed, with how the game ended, the last
+        coach's line and the rematch its result offers."""
         assert self.replay is not None
         deal = game.deal_number
         shown = any(about == deal for about, _ in self.replay.coach_lines)
@@ -671,6 +671,7 @@ class TableDriver(TableChecks):
             self.replay.kept(deal, seat),
             last_coach(lines, deal, seat, shown=shown),
             ending_of(game, self.replay.resigned),
+            None if (again := self._again()) is None else (self.game_id, again),
         )
 
     def _advance(self, snap: Snapshot, new: list[dict[str, Any]]) -> list[Event]:

@@ -227,11 +227,14 @@ class ResultControls:
     """The buttons on a game's result that offers a rematch: *Review* (``review``: when the
     game can be reviewed) and *Rematch* or *Play again* (``again``), which opens game
     ``game_id`` again at its table. (A result that offers none has :class:`ReviewPages`'
-    one *Review* button, as before rematches.)"""
+    one *Review* button, as before rematches.) ``hand``: the button is on a player's last
+    hand message of the game, by DM, away from its table: pressed there, the rematch opens at
+    the table all the same, and the press is answered privately."""
 
     game_id: int
     again: AgainLabel
     review: bool = True
+    hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)

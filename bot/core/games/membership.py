@@ -74,6 +74,11 @@ class Departures:
                 del self._seats[game_id]
         return member
 
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is a member of ``guild_id`` now (asked; nothing is noted: for
+        a person acting on a game no longer played, whose table tells of nobody leaving)."""
+        return await self._membership.is_member(guild_id, user_id)
+
     def forget(self, game_id: int) -> None:
         """Forget an ended game."""
         self._seats.pop(game_id, None)

@@ -203,7 +203,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
             ending,
             private=record.hands_beside_table,
         )
-        return laid_out(((closed,),))
+        return laid_out(((closed,),), controls=_hand_rematch(record))
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return laid_out(
         ((hand_text(view, record.channel_id, said, private=record.hands_beside_table),),),
@@ -297,6 +297,17 @@ def _result_controls(record: GameRecord, reviewable: bool) -> Controls | None:
     if again is not None:
         return ResultControls(record.id, again, review=reviewable)
     return ReviewPages(record.id, 0, 0, 0) if reviewable else None
+
+
+def _hand_rematch(record: GameRecord) -> Controls | None:
+    """A finished game's last hand message's button: the *Rematch* (or *Play again*) its
+    result offers (:func:`~bot.core.games.series.again_of`), pressed from the DM the player
+    played in; none where the hands are beside the table (a private table's, whose table
+    offers it, or a lesson's)."""
+    again = again_of(record)
+    if again is None or record.hands_beside_table:
+        return None
+    return ResultControls(record.id, again, review=False, hand=True)
 
 
 def page_line(link: str) -> str:

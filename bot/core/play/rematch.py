@@ -8,6 +8,11 @@ result stays as it was). Each other person then takes their seat with one press,
 on the result or *Join* on the lobby, and the press that fills the table deals it
 (:func:`bot.core.games.lobby.deals_as_it_fills`): one press each, no *Start*.
 
+A player's last hand message of the game, by DM, offers the same button
+(:meth:`Rematches.press_on_hand`): pressed there, the rematch opens at the table all the same,
+its lobby posted by the bot (as for the press of the table inside Discord), and the presser
+is told privately where it is.
+
 A press that cannot open it gets one sentence and changes nothing: the game offers no
 rematch (:func:`~bot.core.games.series.no_rematch`), the presser did not play in it, they are
 in the rematch already, it has started, or the table has moved on (a game was opened there
@@ -18,10 +23,13 @@ processes pressing at once: one opens it, the other's press takes a seat in it).
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Awaitable, Callable
+
 from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import MAX_GAME_ID, Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
@@ -30,7 +38,16 @@ from bot.core.messages.answers import OpeningAnswer
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.opening import Lobbies
 
-__all__ = ["Rematches"]
+__all__ = ["Rematches", "TableRefusal"]
+
+#: Why a person may not open or join a game at a table (its channel, its server: None outside
+#: servers), as the caller that knows the place tells it: the bot may no longer post there,
+#: or their ranked match is played there. None: they may.
+TableRefusal = Callable[[int, int | None], Awaitable[str | None]]
+
+#: The refusals of a player's press that speak of the rematch open at the table (they are in
+#: it, or it has started): pressed by DM, they say where it is.
+_ABOUT_THE_REMATCH = (refusals.REMATCH_SEATED, refusals.REMATCH_STARTED)
 
 
 class Rematches(OnGames):
@@ -78,6 +95,49 @@ class Rematches(OnGames):
             return found
         # The rematch is open: the press takes the presser's seat in it, as Join does.
         return await self._lobbies.click(found.id, "join", user, guild_id=guild_id)
+
+    @answers
+    async def press_on_hand(self, game_id: int, user: User, refusal: TableRefusal) -> Answer:
+        """``user`` pressed *Rematch* (or *Play again*) on their last hand message of game
+        ``game_id``, by DM, away from its table: pressed as on its result (:meth:`press`), at
+        the table, where no interaction carries the lobby (the keeper posts it with the
+        bot's own token), and answered privately with where the rematch is. Refused, in a
+        sentence, as on the result, and too where the game's hands are beside its table
+        (its table offers the button), where the presser has left its server, or where
+        ``refusal`` says why not at its table."""
+        before = None if not 0 < game_id <= MAX_GAME_ID else await self._games.record(game_id)
+        if before is None or before.hands_beside_table:
+            raise Refused(refusals.UNKNOWN_GAME)
+        why = no_rematch(before)
+        if why is not None:
+            raise Refused(why)
+        if before.seat_of(user.id) is None:
+            raise Refused(refusals.REMATCH_NOT_PLAYED)
+        guild_id, channel_id = before.guild_id, before.channel_id
+        # (A click by DM carries no server: whether they are still in it is asked.)
+        if guild_id is not None and not await self._games.departures.is_member(guild_id, user.id):
+            raise Refused(refusals.LEFT_SERVER)
+        why = await refusal(channel_id, guild_id)
+        if why is not None:
+            raise Refused(why)
+        answer = await self.press(game_id, user, guild_id=guild_id, channel_id=channel_id)
+        if not answer.ok:
+            if answer.reply.text not in _ABOUT_THE_REMATCH:
+                return answer
+            # (Said away from the table: where the rematch they are told of is, too.)
+            return Answer.refuse(f"{answer.reply.text} It's in <#{channel_id}>.")
+        if answer.reply.ephemeral:
+            # Their kept seat taken in the rematch opened already: what Join says, and where.
+            said = f"{answer.reply.text} The rematch is in <#{channel_id}>."
+        elif again_of(before) == "again":
+            said = f"Dealt again in <#{channel_id}>: your hand is on its way by DM."
+        else:
+            said = (
+                f"Rematch opened in <#{channel_id}>, your seat taken: the cards are dealt as "
+                "the others take theirs."
+            )
+        # (Never an update: the hand message pressed stays as it is.)
+        return dataclasses.replace(answer, reply=Reply(said), update=None)
 
     async def _open(
         self, before: GameRecord, user: User, token: str | None, private: bool

@@ -51,6 +51,7 @@ SAMPLES: list[tuple[discord.ui.DynamicItem[Any], str]] = [
     (EntryButton(5, "leave"), "crib:tournament:5:leave"),
     (ReviewButton(6), "crib:review:6"),
     (RematchButton(6), "crib:6:rematch"),
+    (RematchButton(6, hand=True), "crib:6:rematch:hand"),
     (ReviewButton(6, 5, 3, "Next ▶"), "crib:review:6:5:3"),
     (DailySelect("20261126"), "crib:daily:20261126"),
     (RankedButton(4, "stop"), "crib:ranked:4:stop"),

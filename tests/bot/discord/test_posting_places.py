@@ -1,7 +1,9 @@
-"""Where a game may be posted, from what an interaction says of the place (issue 46): the bot's
-permissions there (View Channel, Send Messages or, in a thread, Send Messages in Threads, and
-in a voice or stage channel's chat Connect), and where Discord runs no Activity (a stage). The
-README's invite asks for each permission the bot's refusals name."""
+"""Where a game may be posted, from what an interaction says of the place (issue 46), or, for
+a game's table pressed for from elsewhere (a rematch by DM), from what the gateway told of
+its channel: the bot's permissions there (View Channel, Send Messages or, in a thread, Send
+Messages in Threads, and in a voice or stage channel's chat Connect), and where Discord runs
+no Activity (a stage). The README's invite asks for each permission the bot's refusals
+name."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.places import activity_runs_in, cannot_post
+from bot.discord.places import activity_runs_in, cannot_post, cannot_post_in
 
 POSTS = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
 Kind = discord.ChannelType
@@ -91,3 +93,26 @@ def test_the_readmes_invite_asks_for_every_permission_the_bot_asks_moderators_fo
     }
     assert {"view_channel", "connect", "create_public_threads"} <= asked
     assert asked <= named, asked - named
+
+
+def _client(perms: discord.Permissions | None, kind: Kind = Kind.text) -> Any:
+    """A client that knows server 5 and its channel 7, where the bot has ``perms`` (None: it
+    knows no server)."""
+    channel = SimpleNamespace(type=kind, permissions_for=lambda member: perms)
+    guild = SimpleNamespace(
+        me=object(), get_channel_or_thread=lambda i: channel if i == 7 else None
+    )
+    return SimpleNamespace(get_guild=lambda i: guild if perms is not None and i == 5 else None)
+
+
+def test_a_tables_channel_pressed_for_from_elsewhere_is_judged_by_the_cache() -> None:
+    assert cannot_post_in(_client(POSTS), 5, 7) is None
+    assert cannot_post_in(_client(None), None, 7) is None, "outside servers: not the bot's token"
+    mute = discord.Permissions(view_channel=True)
+    said = cannot_post_in(_client(mute), 5, 7)
+    assert said is not None and said.startswith("I can't post in <#7> any more"), said
+    assert "**Send Messages**" in said
+    said = cannot_post_in(_client(mute, Kind.public_thread), 5, 7)
+    assert said is not None and "**Send Messages in Threads**" in said
+    for gone in (cannot_post_in(_client(None), 5, 7), cannot_post_in(_client(POSTS), 5, 8)):
+        assert gone is not None and gone.startswith("I can't reach <#"), gone

@@ -8,7 +8,8 @@ import asyncio
 
 from bot.core.base import refusals
 from bot.core.base.delivery import Owed
-from bot.core.base.keys import LOBBY, RESULT
+from bot.core.base.keys import HAND, LOBBY, RESULT
+from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
 from bot.core.games.records import GameRecord, GameStatus
@@ -367,3 +368,190 @@ async def test_deal_everyone_in_seats_the_kept_seats_of_those_at_the_table(
     rematch = await _record(service, opened.game_id)
     assert rematch.status is GameStatus.ACTIVE
     assert [(s.user_id, s.held) for s in rematch.seats] == [(AL.id, False), (BEA.id, False)]
+
+
+# -- the Rematch on a finished game's last hand message, pressed from the DM ----------------
+
+
+async def _anywhere(channel_id: int, guild_id: int | None) -> str | None:
+    """The table's refusal the Discord layer gives where the bot may post and nothing is
+    refused the presser: none."""
+    return None
+
+
+async def _press_on_hand(service: Services, game_id: int, user: User) -> Answer:
+    return await service.rematches.press_on_hand(game_id, user, _anywhere)
+
+
+def _last_hands(owed: tuple[Owed, ...], deal: int = 1) -> dict[int | str, object]:
+    """The controls of each seat's hand message of ``deal``, by seat."""
+    return {
+        o.key.parts[1]: o.view.controls
+        for o in owed
+        if o.key.name == HAND and o.key.parts[0] == deal and o.key.copy is None
+    }
+
+
+async def test_a_finished_games_last_hand_offers_its_rematch_by_dm(service: Services) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    offered = ResultControls(before, "rematch", review=False, hand=True)
+    assert _last_hands(await owed_now(service, before)) == {0: offered, 1: offered}
+
+
+async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answers_privately(
+    service: Services, store: Store
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    table = Transcript(service)
+    opened = await table.record(AL.id, await _press_on_hand(service, before, AL))
+    # Said to Al alone, where the rematch is; the hand message pressed stays as it is.
+    assert opened.ok and opened.reply.ephemeral and opened.update is None
+    assert opened.reply.view is None
+    assert opened.reply.text == (
+        f"Rematch opened in <#{CHANNEL}>, your seat taken: the cards are dealt as the others "
+        "take theirs."
+    )
+    rematch = await _record(service, opened.game_id)
+    assert (rematch.rematch_of, rematch.channel_id) == (before, CHANNEL)
+    # The lobby is the game's message in the channel, for the bot to post (no token carries
+    # it), as any lobby: the rematch's, the series and Bea's kept seat said.
+    lobby = {o.key: o for o in await owed_now(service, rematch.id)}[LOBBY]
+    assert lobby.user_id is None and not lobby.existing and not lobby.private
+    assert "Rematch opened by Al" in lobby.view.content
+    assert "Bea's seat is kept for them until" in lobby.view.content
+    assert "Al leads the series 2–0" in lobby.view.content
+    kept = await store.messages(Owner.game(rematch.id))
+    assert LOBBY not in kept or not kept[LOBBY].token, "no interaction's token reaches it"
+    # Bea's press on her own hand message takes her kept seat and, the table full, deals.
+    taken = await table.record(BEA.id, await _press_on_hand(service, before, BEA))
+    assert taken.ok and taken.reply.ephemeral and taken.update is None
+    assert taken.reply.text == (
+        "You're in: seat 2 of 2. Dealing — your hand is on its way by DM. "
+        f"The rematch is in <#{CHANNEL}>."
+    )
+    assert (await _record(service, rematch.id)).status is GameStatus.ACTIVE
+    again = await _press_on_hand(service, before, AL)
+    assert not again.ok
+    assert again.reply.text == f"{refusals.REMATCH_STARTED} It's in <#{CHANNEL}>."
+
+
+async def test_rematch_on_a_hand_takes_the_seat_kept_in_a_rematch_opened_on_the_result(
+    service: Services,
+) -> None:
+    before = await _finished(service, [AL, BEA, CY], BEA)
+    opened = await _press(service, before, CY)
+    assert opened.ok and not opened.reply.ephemeral
+    taken = await _press_on_hand(service, before, AL)
+    assert taken.ok and taken.reply.text == (
+        f"You're in: seat 1 of 3. The rematch is in <#{CHANNEL}>."
+    ), taken.reply.text
+    rematch = await _record(service, opened.game_id)
+    assert [(s.user_id, s.held) for s in rematch.seats] == [
+        (AL.id, False),
+        (BEA.id, True),
+        (CY.id, False),
+    ]
+    seated = await _press_on_hand(service, before, AL)
+    assert not seated.ok
+    assert seated.reply.text == f"{refusals.REMATCH_SEATED} It's in <#{CHANNEL}>."
+
+
+async def test_play_again_on_a_hand_deals_against_the_computer_at_once(
+    service: Services,
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert opened.game_id is not None
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    [offered] = _last_hands(await owed_now(service, opened.game_id)).values()
+    assert offered == ResultControls(opened.game_id, "again", review=False, hand=True)
+    again = await _press_on_hand(service, opened.game_id, AL)
+    assert again.ok and again.reply.ephemeral, again.reply.text
+    assert again.reply.text == f"Dealt again in <#{CHANNEL}>: your hand is on its way by DM."
+    rematch = await _record(service, again.game_id)
+    assert rematch.status is GameStatus.ACTIVE and rematch.channel_id == CHANNEL
+
+
+async def test_rematch_on_a_hand_refused_at_a_table_the_bot_cannot_post_at_changes_nothing(
+    store: Store, service: Services
+) -> None:
+    before = await _finished(service, [AL, BEA], BEA)
+    asked: list[tuple[int, int | None]] = []
+
+    async def muted(channel_id: int, guild_id: int | None) -> str | None:
+        asked.append((channel_id, guild_id))
+        return "I can't post there."
+
+    snapshot = await state(store, before)
+    refused = await service.rematches.press_on_hand(before, AL, muted)
+    assert not refused.ok and refused.reply.text == "I can't post there."
+    assert asked == [(CHANNEL, GUILD)], "asked of the game's own table"
+    assert await state(store, before) == snapshot
+    last = await store.last_game_in_channel(CHANNEL)
+    assert last is not None and last.id == before, "no rematch opened"
+
+
+async def test_rematch_on_a_hand_refused_to_a_player_who_left_the_server(
+    store: Store, clock: Clock
+) -> None:
+    gone: set[int] = set()
+
+    class Members:
+        async def is_member(self, guild_id: int, user_id: int) -> bool:
+            return user_id not in gone
+
+        async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+            return True
+
+        async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
+            return True
+
+    service = make_service(store, clock, membership=Members())
+    before = await _finished(service, [AL, BEA], BEA)
+    gone.add(AL.id)
+    refused = await _press_on_hand(service, before, AL)
+    assert not refused.ok and refused.reply.text == refusals.LEFT_SERVER
+    last = await store.last_game_in_channel(CHANNEL)
+    assert last is not None and last.id == before
+    # Nothing is noted of the finished game: its table tells of nobody leaving.
+    assert service.games.departures.of(before) == frozenset()
+
+
+async def test_no_rematch_on_a_hand_where_the_result_offers_none(service: Services) -> None:
+    record = await service.lobbies.open_seated(
+        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+    )
+    assert (await service.moves.resign(CHANNEL, BEA)).ok
+    assert _last_hands(await owed_now(service, record.id)) == {0: None, 1: None}
+    refused = await _press_on_hand(service, record.id, AL)
+    assert refused.reply.text == refusals.REMATCH_TOURNAMENT
+    # Nor for someone who did not play, a game not over, or one that does not exist.
+    played = await _finished(service, [AL, BEA], BEA, channel=CHANNEL + 1)
+    stranger = await _press_on_hand(service, played, EVE)
+    assert stranger.reply.text == refusals.REMATCH_NOT_PLAYED
+    playing = await open_table(service, [AL, BEA], channel=CHANNEL + 2)
+    live = playing.outcomes[0].game_id or 0
+    assert (await _press_on_hand(service, live, AL)).reply.text == refusals.REMATCH_NOT_OVER
+    unknown = await _press_on_hand(service, 10**9, AL)
+    assert unknown.reply.text == refusals.UNKNOWN_GAME
+
+
+async def test_no_rematch_on_a_private_tables_hand_whose_table_offers_it(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA], private=True)
+    game_id = table.outcomes[0].game_id or 0
+    assert (await service.moves.resign(CHANNEL, BEA)).ok
+    owed = await owed_now(service, game_id)
+    assert all(o.view.controls is None for o in owed if o.key.name == HAND), owed
+    refused = await _press_on_hand(service, game_id, AL)
+    assert refused.reply.text == refusals.UNKNOWN_GAME
+
+
+async def test_rematch_on_a_hand_pressed_after_a_restart_opens_it(
+    store: Store, clock: Clock
+) -> None:
+    before = await _finished(make_service(store, clock), [AL, BEA], BEA)
+    restarted = make_service(store, clock)
+    opened = await _press_on_hand(restarted, before, BEA)
+    assert opened.ok and opened.reply.ephemeral, opened.reply.text
+    assert (await _record(restarted, opened.game_id)).rematch_of == before
