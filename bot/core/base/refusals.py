@@ -200,7 +200,7 @@ REMATCH_JOIN = (
     "lobby to take a free seat."
 )
 REMATCH_SEATED = (
-    "You're in the rematch already: press **Start** on its lobby once every seat is taken."
+    "You're in the rematch already: the cards are dealt as the others take their seats."
 )
 REMATCH_STARTED = "The rematch has started already: it's on the table."
 MOVED_ON = "This table has moved on: a newer game was opened here since."
