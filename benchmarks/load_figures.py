@@ -30,11 +30,13 @@ ROUND_TRIPS = re.compile(r"database round trips: (\d+)")
 
 def move_buttons(message: Message) -> list[dict[str, Any]]:
     """The buttons of ``message`` that make a move: enabled, and not a hand's *Hint* (which
-    answers its asker alone and moves nothing: the load's players never ask for one)."""
+    answers its asker alone and moves nothing: the load's players never ask for one) nor
+    the *Rematch* of a finished game's last hand (a game of the load is played once)."""
     return [
         b
         for b in message.buttons()
-        if not b.get("disabled") and ":hint:" not in str(b.get("custom_id", ""))
+        if not b.get("disabled")
+        and not any(kind in str(b.get("custom_id", "")) for kind in (":hint:", ":rematch:"))
     ]
 
 
