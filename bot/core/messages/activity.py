@@ -463,6 +463,7 @@ def _rematch(record: GameRecord, viewer: int, series: str, html: Html) -> dict[s
     if again is None:
         return None
     if record.seat_of(viewer) is None:
-        return {"label": None, "series": _html(html, series) or None}
-    label = "Play again" if again == "again" else "Rematch"
+        label = None
+    else:
+        label = "Play again" if again == "again" else "Rematch"
     return {"label": label, "series": _html(html, series) or None}
