@@ -263,6 +263,7 @@ class Attempts:
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
         chosen, link = await self._route(owing, owed, known)
+        self._crew.shown.sending_look(owing.owner, owed.key, owing.version)
         epoch = self.epoch()
         # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
         # keeper draws the hands again; the channel's messages go as drawn.)

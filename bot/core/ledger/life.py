@@ -195,6 +195,11 @@ class Life:
     #: Its player asked for it (a private table's *Your hand*, ``/cribbage hand`` there) and
     #: the answer that shows it is on its way, since then: it may be in front of them already.
     opening: float | None = None
+    #: The version of the look a send on its way draws again: the message may show a look of
+    #: that version already (an answer taken as lost that landed after all), so a click made on
+    #: that version may have been made on the earlier copy (:meth:`Shown.sent
+    #: <bot.core.ledger.shown.Shown.sent>`).
+    redraws: int | None = None
 
     def passing(self, now: float) -> bool:
         """Whether it holds anything besides what it shows that must outlive a while out of

@@ -180,13 +180,17 @@ class Shown:
             known = life.shown if entry.read else None
             record = _with_learned_id(record, known)
             early, life.early = life.early, None
-            if known is not None and _clicked_on(known, record):
+            redraws, life.redraws = life.redraws, None
+            if known is not None and _clicked_on(known, record) and redraws != record.version:
                 # A click's answer made on the very look this edit gave (its controls' stamp
                 # is this edit's version): the edit had landed before the click, so it cannot
                 # have landed over the answer. Taken as it might have, it was sent again
                 # through the answer's token, and on the internet that second edit often
                 # landed after the player's next click's answer, showing its used controls
-                # again (issue 46).
+                # again (issue 46). Not so for an edit that drew again a look the message may
+                # have shown already: the click may have been made on that earlier copy, and
+                # its answer landed before this edit (after a restart: the answer taken as
+                # lost had landed, and the player clicked it while it was sent again).
                 continue
             if known is not None and not replaces(record, known):
                 self.keep_and_write(owner, dataclasses.replace(known, digest=""))
@@ -212,6 +216,14 @@ class Shown:
             life.posting = False
         if clobbered:
             self._lives.look_again(owner)
+
+    def sending_look(self, owner: Owner, key: MessageKey, version: int) -> None:
+        """A look drawn at ``version`` is about to be sent to the owner's message ``key``:
+        noted when the message may show a look of that version already, for :meth:`sent` (a
+        click made on that version may have been made on the earlier copy)."""
+        life = self._lives.of(owner).life(key)
+        known = life.shown
+        life.redraws = version if known is not None and known.version >= version else None
 
     def _landing_over(self, known: MessageRecord | None, record: MessageRecord) -> bool:
         """Whether ``known`` is a click's answer to the message ``record`` edited that may land

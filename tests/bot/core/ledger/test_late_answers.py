@@ -247,3 +247,35 @@ async def test_a_send_that_waited_on_this_processs_answer_is_drawn_again_the_mom
     feed.subscribe(heard.append)
     await ledger.answers.answered(*_landed(2, "token-of-the-start"), start.digest)
     assert heard == ([Change(OWNER, 2, 900)] if waited else [])
+
+
+#: The turn's look (version 5) the keeper sends to the hand, and the answer to the click made on
+#: it (version 6), heard while that send was on its way.
+def _clicked_on_the_turn() -> MessageRecord:
+    return dataclasses.replace(_answer(6), seen=5)
+
+
+async def test_an_edit_whose_look_the_click_was_made_on_landed_before_that_click() -> None:
+    # The message showed an older look (4) when the turn's look went: a click made on the
+    # turn's look was made after that edit landed, so its answer lands after it (issue 46).
+    feed, ledger = await _posting()
+    await ledger.shown.sent(OWNER, [dataclasses.replace(PLAY, version=4)])
+    ledger.shown.sending_look(OWNER, PLAY.key, 5)
+    ledger.answers.answer_kept_elsewhere(OWNER, _clicked_on_the_turn())
+    feed.publish(Change(OWNER, 6, 900))
+    await ledger.shown.sent(OWNER, [PLAY])
+    assert (await ledger.shown.kept(OWNER))[PLAY.key] == _clicked_on_the_turn()
+
+
+async def test_an_edit_drawing_again_a_look_the_message_may_show_may_land_over_its_click() -> None:
+    # After a restart: the answer that gave the turn's look (5) was taken as lost, but it had
+    # landed; the player clicked it while the look was sent again, and that click's answer
+    # (6) may have landed before the look sent again did. The hand is edited again.
+    feed, ledger = await _posting()
+    await ledger.shown.sent(OWNER, [dataclasses.replace(PLAY, digest="")])
+    ledger.shown.sending_look(OWNER, PLAY.key, 5)
+    ledger.answers.answer_kept_elsewhere(OWNER, _clicked_on_the_turn())
+    feed.publish(Change(OWNER, 6, 900))
+    await ledger.shown.sent(OWNER, [PLAY])
+    kept = (await ledger.shown.kept(OWNER))[PLAY.key]
+    assert kept == dataclasses.replace(_clicked_on_the_turn(), digest=""), "edited again"
