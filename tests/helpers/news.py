@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 
@@ -14,8 +15,8 @@ __all__ = ["NewsHeard", "Told"]
 
 @dataclass(frozen=True)
 class Told:
-    """One thing told: ``what`` (``"here"``, ``"elsewhere"``, ``"late"``), of whom, and the
-    click's answer, if any."""
+    """One thing told: ``what`` (``"here"``, ``"elsewhere"``, ``"late"``, ``"way clear"``), of
+    whom, and the click's answer, if any."""
 
     what: str
     owner: Owner
@@ -36,3 +37,6 @@ class NewsHeard:
 
     def heard_late(self, owner: Owner) -> None:
         self.told.append(Told("late", owner))
+
+    async def way_clear(self, owner: Owner, key: MessageKey) -> None:
+        self.told.append(Told("way clear", owner))

@@ -167,6 +167,14 @@ class MessageNews(Protocol):
         """Changes of ``owner`` may have been missed (the change about to be published was
         heard late, from a catch-up): what its messages show is read again."""
 
+    async def way_clear(self, owner: Owner, key: MessageKey) -> None:
+        """A click's answer to the owner's message ``key``, kept with a change just published,
+        is about to go: returns once no send of this process to that message, already written,
+        can still land after it (its response came back, or it was written
+        :data:`~bot.core.base.timing.REQUEST_LANDS_WITHIN` ago). Discord shows whichever of
+        two edits lands last, and an edit drawn before the move (after a restart, when what
+        the message showed was not known) must not land over the move's answer."""
+
 
 class WayIn(Enum):
     """What giving a place its first way in came to (:meth:`Carriers.way_in`)."""

@@ -452,7 +452,7 @@ class Games:
         self.faults.mended(record.id)
         as_saved = dataclasses.replace(loaded, record=saved)
         self.moves_saved(as_saved, version, len(steps), going_on=not finished)
-        self.announce(record, version, more_coming=more_coming, answered=answered)
+        await self.published(record, version, more_coming=more_coming, answered=answered)
         return version
 
     async def _series(self, record: GameRecord) -> int | None:
@@ -501,7 +501,7 @@ class Games:
                 table=table,
             )
         self.faults.mended(record.id)
-        self.announce(record, version, answered=answered)
+        await self.published(record, version, answered=answered)
         return await self.reread(record.id)
 
     async def close(
@@ -524,7 +524,7 @@ class Games:
         self.faults.mended(record.id)
         self.loaded.saved(record.id, version)
         self.departures.forget(record.id)
-        self.announce(record, version, answered=answered)
+        await self.published(record, version, answered=answered)
         return await self.reread(record.id)
 
     @staticmethod
@@ -538,6 +538,21 @@ class Games:
         """Who keeps what ``seat`` is shown of ``record``'s game: the game, or for a game played
         apart that seat's place."""
         return seat_owner(record.id, record.channel_id, seat)
+
+    async def published(
+        self,
+        record: GameRecord,
+        version: int,
+        *,
+        more_coming: bool = False,
+        answered: AnswerKept | None = None,
+    ) -> None:
+        """:meth:`announce`, and with a click's answer kept with the change, once no send to
+        its message can land after it (:meth:`MessageNews.way_clear
+        <bot.core.base.delivery.MessageNews.way_clear>`): the answer goes next."""
+        self.announce(record, version, more_coming=more_coming, answered=answered)
+        if answered is not None:
+            await self._news.way_clear(self.owner_of(record, answered.key), answered.key)
 
     def announce(
         self,

@@ -14,13 +14,16 @@ refused as being from an earlier moment says the message may show an older look
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Callable
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
-from bot.core.base.timing import ANSWER_LANDS_WITHIN
+from bot.core.base.timing import ANSWER_LANDS_WITHIN, REQUEST_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.copies import Copies
 from bot.core.ledger.life import Lives, answer_record
@@ -56,6 +59,19 @@ class Answers:
         """A click's answer kept with another process's change of ``owner``, about to be
         published here: that process sends it, and it is what that message shows."""
         self._kept(owner, record, here=False)
+
+    async def way_clear(self, owner: Owner, key: MessageKey) -> None:
+        """A click's answer to the owner's message ``key`` is about to go: wait until no send
+        of this process to it, already written, can land after it (see
+        :meth:`~bot.core.base.delivery.MessageNews.way_clear`)."""
+        life = self.lives.find(owner, key)
+        send = None if life is None else life.sending
+        if send is None or send.written is None:
+            return  # (one still waiting for its turn is fenced: the owner has moved on)
+        left = send.written + REQUEST_LANDS_WITHIN - asyncio.get_running_loop().time()
+        if left > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(send.back.wait(), left)
 
     def heard_late(self, owner: Owner) -> None:
         """The change of ``owner`` about to be published was heard late: what its messages

@@ -11,6 +11,7 @@ moved on meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -335,9 +336,15 @@ class Attempts:
         """Make one attempt (``send``) through the Discord layer; what it went as (None: that
         way cannot be used, noted in ``tried``: the next is tried)."""
         crew, attempt, token = self._crew, send.attempt, send.attempt.token
+        loop = asyncio.get_running_loop()
+
+        def fence_and_note() -> None:
+            fence()
+            send.written = loop.time()  # (a click's answer to the message waits for it)
+
         crew.ledger.sending(owing.owner, owed.key, send)
         try:
-            return await crew.transport.carry(attempt, owed.view, fence)
+            return await crew.transport.carry(attempt, owed.view, fence_and_note)
         except TokenLapsed:
             assert token is not None
             tried.lapsed.append(token)
@@ -352,6 +359,7 @@ class Attempts:
             tried.gone = True
         finally:
             crew.ledger.sending(owing.owner, owed.key, None)
+            send.back.set()
         return None
 
     async def _posted_in_public(self, attempt: Attempt, carried: Carried, fence: Fence) -> bool:

@@ -156,13 +156,17 @@ class Owing:
     check_in: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Send:
-    """A request on its way: how it goes, under which lease epoch, since when."""
+    """A request on its way: how it goes, under which lease epoch, since when; when it was
+    written to the network (the event loop's clock; None: waiting for its turn), and an event
+    set once it has come back (answered, or given up)."""
 
     attempt: Attempt
     epoch: int
     since: float
+    written: float | None = None
+    back: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ or with an edit waiting on them (sent the moment the answer is heard)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -25,9 +26,11 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
+from bot.core.base.timing import REQUEST_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger import MessageLedger
-from bot.core.ledger.life import answer_record
+from bot.core.ledger.life import Send, answer_record
+from bot.core.ledger.transport import Attempt, Way
 
 OWNER = Owner.game(7)
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -279,3 +282,35 @@ async def test_an_edit_drawing_again_a_look_the_message_may_show_may_land_over_i
     await ledger.shown.sent(OWNER, [PLAY])
     kept = (await ledger.shown.kept(OWNER))[PLAY.key]
     assert kept == dataclasses.replace(_clicked_on_the_turn(), digest=""), "edited again"
+
+
+def _edit_on_its_way(ledger: MessageLedger, *, written: float | None) -> Send:
+    """An edit of the hand by the bot's token, on its way (``written`` to the network then, on
+    the event loop's clock; None: waiting for its turn)."""
+    send = Send(Attempt(Way.EDIT_AS_BOT, PLAY, 900, PLAY.message_id), 1, 0.0, written=written)
+    ledger.sending(OWNER, PLAY.key, send)
+    return send
+
+
+async def test_a_clicks_answer_goes_once_an_edit_of_its_message_already_written_is_back() -> None:
+    # After a restart the hand is edited again (what it showed was not known), and the player
+    # clicks the look that was there all along: the answer goes once that edit is back, so
+    # it lands over it, never under it.
+    _, ledger = await _sender()
+    send = _edit_on_its_way(ledger, written=asyncio.get_running_loop().time())
+    answer = asyncio.ensure_future(ledger.answers.way_clear(OWNER, PLAY.key))
+    for _ in range(5):
+        await asyncio.sleep(0)  # (the loop goes round: a way_clear that does not wait is done)
+    assert not answer.done(), "the answer waits for the edit on its way"
+    ledger.sending(OWNER, PLAY.key, None)
+    send.back.set()
+    await asyncio.wait_for(answer, 1.0)
+
+
+async def test_a_clicks_answer_waits_for_no_edit_that_has_surely_landed_or_waits_its_turn() -> None:
+    _, ledger = await _sender()
+    long_ago = asyncio.get_running_loop().time() - REQUEST_LANDS_WITHIN
+    for written in (None, long_ago):
+        _edit_on_its_way(ledger, written=written)
+        await asyncio.wait_for(ledger.answers.way_clear(OWNER, PLAY.key), 0.1)
+    await asyncio.wait_for(ledger.answers.way_clear(Owner.game(8), PLAY.key), 0.1)
