@@ -23,8 +23,10 @@ from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
+from bot.core.ledger import answers as answers_module
 from bot.core.ledger import hands as hands_module
 from bot.core.ledger import lanes as lanes_module
+from bot.core.ledger.answers import Answers
 from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.transport import (
     Attempt,
@@ -68,6 +70,10 @@ class FakeCourier:
         self.may_send = True
         self.held: asyncio.Event | None = None
         self.waiting = asyncio.Event()
+        #: While set, a DM written (past its fence) is held on its way, as the network holds
+        #: it, until the event is set; ``on_the_wire`` is set meanwhile.
+        self.wire: asyncio.Event | None = None
+        self.on_the_wire = asyncio.Event()
         #: Set once something was carried.
         self.carried = asyncio.Event()
         self.lost: Callable[[Owner, PendingPost, set[int]], Awaitable[list[int]]] | None = None
@@ -89,6 +95,9 @@ class FakeCourier:
             self.waiting.set()
             await self.held.wait()
         fence()
+        if user is not None and self.wire is not None:
+            self.on_the_wire.set()
+            await self.wire.wait()
         if attempt.channel_id in self.closed_dm_channels:
             self.dm_attempts[attempt.channel_id] = self.dm_attempts.get(attempt.channel_id, 0) + 1
             raise DmsClosed("Cannot send messages to this user")
@@ -313,6 +322,46 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     hands = {str(o.key): o.view.digest() for o in owing.owed if o.key.name == HAND}
     sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
     assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
+
+
+async def test_a_clicks_answer_goes_after_the_edit_of_its_message_on_its_way(
+    service: Services, courier: FakeCourier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a restart what Al's hand showed is not known, and it is edited again with the look
+    # it had all along; Al clicks that look while the edit is on its way. Discord shows
+    # whichever lands last: the click's answer waits for the edit to come back, so the hand
+    # never shows the card he played as still his (test_latency's game with a kill).
+    monkeypatch.setattr(answers_module, "REQUEST_LANDS_WITHIN", 3600.0)  # (back, or never)
+    asked = asyncio.Event()
+    way_clear = Answers.way_clear
+
+    async def asking(answers: Answers, owner: Owner, key: MessageKey) -> None:
+        asked.set()
+        await way_clear(answers, owner, key)
+
+    monkeypatch.setattr(Answers, "way_clear", asking)
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    prompt = table.latest[AL.id]
+    keeper = make_keeper(service, courier, Pacer())
+    await catch_up(keeper, game_id)
+    hand = (await service.ledger.shown.kept(game_owner(game_id)))[MessageKey.hand(1, 0)]
+    await service.ledger.shown.forget_look(game_owner(game_id), hand.key, None)
+    courier.wire = asyncio.Event()
+    keeper.touch(game_owner(game_id), CHANNEL)
+    await asyncio.wait_for(courier.on_the_wire.wait(), timeout=60)
+    clicked = Clicked(hand.channel_id, hand.message_id, "al-clicks-his-hand")
+    click = asyncio.ensure_future(
+        service.moves.click(first_choice(prompt), AL, clicked, guild_id=None)
+    )
+    waiting = asyncio.ensure_future(asked.wait())
+    await asyncio.wait({click, waiting}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+    assert waiting.done() and not click.done(), "the move saved, its answer asks for the way"
+    for _ in range(20):
+        await asyncio.sleep(0)  # (nothing but the edit's coming back lets it go)
+    assert not click.done(), "the answer waits for the edit on its way to the same message"
+    courier.wire.set()
+    assert (await asyncio.wait_for(click, timeout=60)).ok
 
 
 async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_clicks_answer(
