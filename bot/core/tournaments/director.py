@@ -216,6 +216,13 @@ class TournamentDirector(
             return True
         if p.game_id is None and await self._series_over(record, p):
             return True  # (counted, then stopped before it was decided)
+        gone = _withdrawn(event, p)
+        if p.game_id is None and gone is not None:
+            # Withdrawn as their game ended by play (counted above): no next game for them.
+            other = p.player_b if gone == p.player_a else p.player_a
+            return await self._store.decide(
+                record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
+            )
         if p.game_id is None:
             names = {e.user_id: e.name for e in event.entrants}
             try:
@@ -424,6 +431,14 @@ class TournamentDirector(
             if isinstance(seat, int) and seat in seats:
                 moved.add(seats[seat])
         return moved
+
+
+def _withdrawn(event: Event, p: PairingRecord) -> int | None:
+    """The player of the pairing who has withdrawn from the tournament (None: neither)."""
+    for entrant in event.entrants:
+        if entrant.user_id in (p.player_a, p.player_b) and entrant.withdrawn is not None:
+            return entrant.user_id
+    return None
 
 
 def _why(event: Event, p: PairingRecord) -> str:

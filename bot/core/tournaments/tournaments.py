@@ -32,7 +32,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
-from bot.core.games.records import GameRecord, ResultRecord
+from bot.core.games.records import GameRecord, GameStatus, ResultRecord
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,
@@ -489,6 +489,7 @@ class Tournaments:
                 p.round == record.round
                 and p.decided is None
                 and user.id in (p.player_a, p.player_b)
+                and not await self._played_out(p)
             ):
                 other = p.player_b if p.player_a == user.id else p.player_a
                 await self._store.decide(
@@ -496,6 +497,15 @@ class Tournaments:
                 )
         await self._changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
+
+    async def _played_out(self, pairing: PairingRecord) -> bool:
+        """Whether the pairing's game has ended by play (a resignation a moment before the
+        withdrawal, say): its result is the director's to count, as if it had counted it
+        first (and a match's next game, were there one, is the withdrawal's, there)."""
+        if pairing.game_id is None:
+            return False
+        game = await self._store.get_game(pairing.game_id)
+        return game is not None and game.status is GameStatus.FINISHED
 
     async def _entrant(self, record: TournamentRecord, user: User) -> None:
         """Refuse unless ``user`` is in ``record``'s tournament and has not withdrawn."""

@@ -380,3 +380,49 @@ async def test_a_variant_tournaments_champion_is_named_with_its_variant(
 
     standard = dataclasses.replace(record, variant="standard")
     assert " wins the Swiss tournament with " in champion_text(await read_event(store, standard))
+
+
+@pytest.mark.parametrize("match_games", [1, 3])
+async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
+    service: Services, store: Store, match_games: int
+) -> None:
+    """A player resigns the game of their pairing and withdraws at once (as *Delete my data*
+    does, or a player by hand) before the director has heard of the game's end: a single
+    game's pairing is decided by the game, as played (a win by a lurch, at 0 to 0), as it is
+    when the director hears first; a best of 3 counts the game, and the withdrawal forfeits
+    the rest of it, no next game dealt. (The withdrawal forfeited a single game, margin 0 and
+    no lurch: a race decided which of two results the standings kept; a best of 3 whose
+    game was left to the director went on to deal its next game to the player gone.)"""
+    tid = await _open(service, match_games=match_games)
+    threads = Threads()
+    try:
+        await service.director.start(threads)
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.thread_id is not None and first.game_id is not None
+        service.director.stop()  # (busy elsewhere: it hears of the game's end after)
+        quitter = next(u for u in PEOPLE if u.id == first.player_a)
+        assert (await service.moves.resign(first.thread_id, quitter)).ok
+        assert (await service.tournaments.withdraw(CHANNEL, quitter)).ok
+        await service.director.start(threads)
+        await service.director.idle()
+        pairing = next(
+            p for p in await store.pairings(tid) if (p.round, p.tab) == (first.round, first.tab)
+        )
+        assert pairing.winner == first.player_b
+        if match_games == 1:
+            assert pairing.decided is tr.Decided.GAME, pairing
+            assert pairing.lurch, "the resignation at 0 to 0 gave the winner a lurch"
+        else:
+            assert pairing.decided is tr.Decided.WITHDRAWN and pairing.wins_b == 1, pairing
+            dealt = await store.db.fetch(
+                "SELECT id FROM games WHERE channel_id = ?", (first.thread_id,)
+            )
+            assert [r[0] for r in dealt] == [first.game_id], "no game dealt after it"
+        [entrant] = [e for e in await store.entrants(tid) if e.user_id == quitter.id]
+        assert entrant.withdrawn is not None
+    finally:
+        service.director.stop()
