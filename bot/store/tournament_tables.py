@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.tournaments.records import (
     ChampionRecord,
@@ -30,7 +31,7 @@ from bot.store.queries import Queries
 from bot.store.rows import columns, reader
 from engine.formats import TournamentFormat
 
-__all__ = ["TournamentTables"]
+__all__ = ["TournamentTables", "bump_tournament"]
 
 #: Each record's columns (its fields, in order) and what reads it from a row of them.
 _COLUMNS, _tournament = columns(TournamentRecord), reader(TournamentRecord)
@@ -41,20 +42,29 @@ _ENTRANT_COLUMNS, _entrant = columns(EntrantRecord), reader(EntrantRecord)
 _ONE_PER_CHANNEL = frozenset({"tournaments_one_per_channel", "tournaments.channel_id"})
 
 
+async def bump_tournament(tx: Transaction, dialect: Dialect, tournament_id: int) -> Change | None:
+    """Move the tournament's version on (and announce it on PostgreSQL), in ``tx``: its change,
+    to publish once ``tx`` is committed (None: no such tournament)."""
+    rows = await tx.fetch(
+        "UPDATE tournaments SET version = version + 1 WHERE id = ? RETURNING version, channel_id",
+        (tournament_id,),
+    )
+    if not rows:
+        return None
+    owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
+    version, channel_id = int(rows[0][0]), int(rows[0][1])
+    if dialect is Dialect.POSTGRES:
+        payload = f"{owner}:{version}:{channel_id}"
+        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+    return Change(owner, version, channel_id)
+
+
 class TournamentTables(Queries):
     """Tournaments, their entrants and pairings."""
 
     async def _bumped(self, tx: Transaction, tournament_id: int) -> None:
         """Move the tournament's version on (and announce it on PostgreSQL)."""
-        rows = await tx.fetch(
-            "UPDATE tournaments SET version = version + 1 WHERE id = ?"
-            " RETURNING version, channel_id",
-            (tournament_id,),
-        )
-        if rows and self.db.dialect is Dialect.POSTGRES:
-            owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
-            payload = f"{owner}:{int(rows[0][0])}:{int(rows[0][1])}"
-            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        await bump_tournament(tx, self.db.dialect, tournament_id)
 
     async def _changes(self, tournament_id: int, sql: str, params: Sequence[Any]) -> bool:
         """One write that may change a tournament, whose version moves on in the same

@@ -53,7 +53,7 @@ from bot.core.tournaments.records import (
 )
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
-from bot.core.tournaments.view import Event, champion_of, progress_of
+from bot.core.tournaments.view import Event, champion_of, mention, progress_of
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -342,7 +342,7 @@ class TournamentDirector(
     async def _stop_games(self, event: Event) -> None:
         """The tournament was cancelled: every game still being played ends without a result."""
         by = event.record.cancelled_by
-        who = f" by <@{by}>" if by is not None else ""
+        who = f" by {mention(by)}" if by is not None else ""
         line = f"The tournament was cancelled{who}: this game ends here, without a result."
         for p in event.pairings:
             if p.decided is not None or p.game_id is None:

@@ -33,6 +33,7 @@ from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
 from bot.core.games.records import GameRecord, GameStatus, ResultRecord
+from bot.core.standings.ratings import is_former
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,
@@ -48,6 +49,7 @@ from bot.core.tournaments.view import (
     board_text,
     champion_of,
     champion_text,
+    mention,
     standings_message,
 )
 from engine import formats
@@ -81,7 +83,7 @@ def organiser_only(record: TournamentRecord) -> str:
     """Who may start or cancel a tournament, said to someone who may not: its organiser,
     named, or a moderator (what the permission checks let: Manage Server or Manage Events)."""
     return (
-        f"Only the tournament's organiser, <@{record.organiser_id}>, or a moderator (Manage "
+        f"Only the tournament's organiser, {mention(record.organiser_id)}, or a moderator (Manage "
         "Server or Manage Events) can do that."
     )
 
@@ -573,7 +575,8 @@ class TournamentMessages(Projector):
         owed = [Owed(BOARD, MessageView(board_text(event), controls=entry))]
         if record.status is TournamentStatus.FINISHED and event.entrants:
             champion = champion_of(event)
-            view = MessageView(champion_text(event), mentions=(champion,))
+            pinged = () if is_former(champion) else (champion,)
+            view = MessageView(champion_text(event), mentions=pinged)
             owed.append(Owed(CHAMPION, view, once=True))
         return Drawing(record.channel_id, record.version, tuple(owed))
 
