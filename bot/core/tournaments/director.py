@@ -100,6 +100,8 @@ class TournamentDirector(
         self._games = games
         self._lobbies = lobbies
         self._threads: Threads | None = None
+        # When it last began to direct (a round paired before may have been posted by a stop).
+        self._since = 0.0
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
         super().__init__(feed, clock=clock)
@@ -108,6 +110,7 @@ class TournamentDirector(
         """Direct from now on (this process sends): follow the feed, and look at every
         tournament being played (carrying on whatever a stop left half-done)."""
         self._threads = threads
+        self._since = self._clock()
         self._patrol.follow()
         # Those being played, and those ended lately (a thread a stop left to archive).
         since = self._clock() - RECONCILE_ENDED.total_seconds()
@@ -198,14 +201,20 @@ class TournamentDirector(
         a, b = event.name(p.player_a), event.name(p.player_b)
         name = f"Round {p.round} · {a} vs {b}"
         if p.post_id is None:
-            text = (
-                f"**{name}** — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
-                " thread below."
-            )
-            nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
-            post = await self._threads.post(
-                record.channel_id, text, nonce, (p.player_a, p.player_b)
-            )
+            heading = f"**{name}**"
+            text = f"{heading} — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
+            text += " thread below."
+            post: int | None = None
+            paired = record.round_started or 0.0
+            if paired < self._since:
+                # Paired before this process directed: a stop may have posted it without
+                # keeping its id, longer ago than Discord remembers the nonce for.
+                post = await self._threads.find_post(record.channel_id, paired, heading)
+            if post is None:
+                nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
+                post = await self._threads.post(
+                    record.channel_id, text, nonce, (p.player_a, p.player_b)
+                )
             await self._store.set_post(record.id, p.round, p.tab, post)
             return True
         if p.thread_id is None:

@@ -28,6 +28,12 @@ class Threads(Protocol):
         message made the first time); its id."""
         ...
 
+    async def find_post(self, channel_id: int, since: float, opening: str) -> int | None:
+        """The bot's own message posted in the channel since ``since`` (Unix time) whose text
+        begins with ``opening`` (None: none): one a stop posted without its id being kept,
+        longer ago than Discord remembers a nonce for."""
+        ...
+
     async def start_thread(
         self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
     ) -> int:

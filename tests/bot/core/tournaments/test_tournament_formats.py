@@ -73,6 +73,10 @@ class Threads:
         self.posts.append(text)
         return 9000 + len(self.posts)
 
+    async def find_post(self, channel_id: int, since: float, opening: str) -> int | None:
+        found = (n for n, text in enumerate(self.posts, 9001) if text.startswith(opening))
+        return next(found, None)
+
     async def start_thread(
         self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
     ) -> int:
