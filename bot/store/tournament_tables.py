@@ -271,7 +271,7 @@ class TournamentTables(Queries):
         tournament is not running with ``round_ - 1`` as its round: paired already."""
         async with self._writing() as tx:
             moved = await tx.execute(
-                "UPDATE tournaments SET round = ?, round_started = ?"
+                "UPDATE tournaments SET round = ?, round_started = ?, round_held = 0"
                 " WHERE id = ? AND round = ? AND status = 'running'",
                 (round_, now, tournament_id, round_ - 1),
             )
@@ -295,6 +295,16 @@ class TournamentTables(Queries):
             )
             await self._bumped(tx, tournament_id)
         return True
+
+    async def hold_round(self, tournament_id: int, round_: int, seconds: float) -> None:
+        """Stop round ``round_``'s clock for ``seconds`` more (Discord refused its tables that
+        long), if it is still the round being played. Nothing shown changes: the version
+        stays."""
+        await self.db.execute(
+            "UPDATE tournaments SET round_held = round_held + ?"
+            " WHERE id = ? AND round = ? AND status = 'running'",
+            (seconds, tournament_id, round_),
+        )
 
     async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None:
         """The channel message a pairing's thread starts from."""

@@ -19,9 +19,10 @@ before the next is taken, so a stop at any moment is carried on from the store:
 5. a decided pairing's thread is archived, once the table of its last game shows how it ended
    (an edit of a message in an archived thread is refused), and kept as archived.
 
-A round's deadline (``round_hours`` after it was paired) decides what is left: a game still
-going by the score (the leader wins, without a lurch; level is a loss for both), a game in
-which a player never moved forfeited by that player (by both if neither did).
+A round's deadline (``round_hours`` after it was paired, its clock stopped while Discord
+refuses the bot its tables: a permission taken away in the channel) decides what is left: a
+game still going by the score (the leader wins, without a lurch; level is a loss for both), a
+game in which a player never moved forfeited by that player (by both if neither did).
 
 The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
 archiving it) is given as :class:`~bot.core.tournaments.threads.Threads`.
@@ -38,7 +39,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.patrol import OnPatrol
+from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
@@ -104,6 +105,8 @@ class TournamentDirector(
         self._since = 0.0
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
+        # tournament id -> when Discord last refused it a table (its round's clock stopped).
+        self._refusals: dict[int, float] = {}
         super().__init__(feed, clock=clock)
 
     async def start(self, threads: Threads) -> None:
@@ -126,11 +129,23 @@ class TournamentDirector(
             if tournament is not None:
                 self.look(tournament)
 
-    def _said(self, tournament_id: int, error: Exception) -> bool:
-        if isinstance(error, ThreadRefused):
-            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, error)
-            return True
-        return False
+    async def _refused(self, record: TournamentRecord, refused: ThreadRefused) -> None:
+        """Discord refused a table of the round (a permission taken away in the channel): the
+        round's clock stops until it takes them again (the time since the last refused look
+        held), so no match is decided by a deadline for time nobody could play; said once."""
+        now = self._clock()
+        last = self._refusals.get(record.id)
+        if last is None:
+            log.warning(
+                "tournament %s: Discord refused round %s's tables (%s); its clock stops until"
+                " it takes them",
+                record.id,
+                record.round,
+                refused,
+            )
+        else:
+            await self._store.hold_round(record.id, record.round, now - last)
+        self._refusals[record.id] = now
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, tournament_id: int) -> float | None:
@@ -157,14 +172,20 @@ class TournamentDirector(
                 await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
                 self._announce(record.id)
                 continue
-            deadline = (record.round_started or self._clock()) + record.round_hours * 3600
+            deadline = record.deadline or self._clock() + record.round_hours * 3600
             if self._clock() >= deadline and await self._deadline(record, current):
                 self._announce(record.id)
                 continue
             changed = False
-            for pairing in current:
-                if pairing.decided is None and pairing.player_b is not None:
-                    changed |= await self._table(record, event, pairing)
+            try:
+                for pairing in current:
+                    if pairing.decided is None and pairing.player_b is not None:
+                        changed |= await self._table(record, event, pairing)
+            except ThreadRefused as refused:
+                await self._refused(record, refused)
+                return self._clock() + RETRY_AFTER
+            if self._refusals.pop(record.id, None) is not None:
+                log.info("tournament %s: Discord takes its tables again", record.id)
             if changed:
                 self._announce(record.id)
                 continue

@@ -120,6 +120,16 @@ class TournamentRecord:
     cancelled_by: int | None = None
     #: The variant every game of it is played in (a two-player one; migration 020).
     variant: str = "standard"
+    #: Seconds of the round being played in which Discord refused the bot its tables (its
+    #: clock stopped: the deadline adds them; migration 027).
+    round_held: float = 0.0
+
+    @property
+    def deadline(self) -> float | None:
+        """When the round being played is out of time (None: none is)."""
+        if self.round_started is None:
+            return None
+        return self.round_started + self.round_held + self.round_hours * 3600
 
     @property
     def swiss_rounds(self) -> int:

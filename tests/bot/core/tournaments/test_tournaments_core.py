@@ -14,10 +14,12 @@ from bot.core.base.views import MAX_MESSAGE
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.core.tournaments import records as tr
+from bot.core.tournaments.threads import ThreadRefused
 from bot.core.tournaments.tournaments import read_event
 from bot.core.tournaments.view import Event, board_text, champion_text, standings_text
 from bot.store import Store
 from tests.bot.core.tournaments.test_tournament_formats import Threads
+from tests.helpers.service_driver import Clock
 
 GUILD, CHANNEL = 5, 50
 MO = User(1, "Mo")
@@ -424,5 +426,55 @@ async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
             assert [r[0] for r in dealt] == [first.game_id], "no game dealt after it"
         [entrant] = [e for e in await store.entrants(tid) if e.user_id == quitter.id]
         assert entrant.withdrawn is not None
+    finally:
+        service.director.stop()
+
+
+class RefusingThreads(Threads):
+    """Discord's side of a pairing while the bot may not post in the tournament's channel
+    (``refusing``), as the Discord layer says it: :class:`ThreadRefused`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusing = True
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        if self.refusing:
+            raise ThreadRefused("403 Forbidden (error code: 50013): Missing Permissions")
+        return await super().post(channel_id, text, nonce, mentions)
+
+
+async def test_a_rounds_clock_stops_while_discord_refuses_its_tables(
+    service: Services, store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot loses Send Messages in the tournament's channel as a round is paired, for
+    longer than the round's time: no match is decided by the deadline (nobody could play),
+    it is said once in the log (not at every look), and once Discord takes the tables again
+    they are dealt with the round's time still to play. (The deadline forfeited every match,
+    a loss for both, and the warning came every five seconds.)"""
+    tid = await _open(service, round_hours=1.0)
+    threads = RefusingThreads()
+    try:
+        await service.director.start(threads)
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        for _ in range(12):  # two hours, looked at every ten minutes
+            clock.advance(minutes=10)
+            service.director.look(tid)
+            await service.director.idle()
+        pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
+        assert pairings and all(p.decided is None and p.post_id is None for p in pairings)
+        refused = [r for r in caplog.records if "refused round 1's tables" in r.getMessage()]
+        assert len(refused) == 1, [r.getMessage() for r in caplog.records]
+
+        threads.refusing = False
+        service.director.look(tid)
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None and record.deadline is not None
+        left = record.deadline - clock.now.timestamp()
+        assert 3600 - 10 * 60 <= left <= 3600, left
+        pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
+        assert all(p.decided is None and p.game_id is not None for p in pairings), pairings
     finally:
         service.director.stop()
