@@ -187,11 +187,12 @@ class TournamentTables(Queries):
 
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
         """How many of a server's tournaments a player has played (started with them in
-        it) and won."""
+        it, cancelled since or not: its first round paired) and won."""
         rows = await self._read(
             "SELECT COUNT(*), SUM(CASE WHEN t.champion_id = ? THEN 1 ELSE 0 END)"
             " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
-            " WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('running', 'finished')",
+            " WHERE t.guild_id = ? AND e.user_id = ?"
+            " AND (t.round > 0 OR t.status IN ('running', 'finished'))",
             (user_id, guild_id, user_id),
         )
         return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)

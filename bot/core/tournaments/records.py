@@ -94,8 +94,8 @@ class TournamentPlan:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRecord:
-    """One tournament as stored. ``rounds`` 0 until it starts (then how many it plays);
-    ``round`` the round being played (0: not started)."""
+    """One tournament as stored. ``rounds`` as asked when it was opened (0: set when it
+    starts), then how many it plays; ``round`` the round being played (0: none paired yet)."""
 
     id: int
     guild_id: int

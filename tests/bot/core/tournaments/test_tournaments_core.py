@@ -478,3 +478,27 @@ async def test_a_rounds_clock_stops_while_discord_refuses_its_tables(
         assert all(p.decided is None and p.game_id is not None for p in pairings), pairings
     finally:
         service.director.stop()
+
+
+async def test_stats_count_a_tournament_cancelled_once_started_as_played(
+    service: Services, store: Store
+) -> None:
+    """``/cribbage stats``'s tournaments played are those that started with the player in
+    them: one cancelled in its first round counts (its games were played), one cancelled
+    before its start does not. (Only those running or finished counted: a tournament
+    played, then cancelled, went from the count.)"""
+    al = PEOPLE[0]
+    await service.director.start(Threads())
+    try:
+        for channel, started in ((CHANNEL, True), (CHANNEL + 1, False)):
+            assert (await service.tournaments.new(GUILD, channel, MO, moderator=True)).ok
+            for user in PEOPLE:
+                assert (await service.tournaments.join(channel, user)).ok
+            if started:
+                assert (await service.tournaments.start(channel, MO, moderator=True)).ok
+                await service.director.idle()  # (round 1 paired and dealt)
+            assert (await service.tournaments.cancel(channel, MO, moderator=True)).ok
+            await service.director.idle()
+    finally:
+        service.director.stop()
+    assert await store.tournaments_of(GUILD, al.id) == (1, 0)
