@@ -272,8 +272,8 @@ class TournamentTables(Queries):
         tournament is not running with ``round_ - 1`` as its round: paired already."""
         async with self._writing() as tx:
             moved = await tx.execute(
-                "UPDATE tournaments SET round = ?, round_started = ?, round_held = 0"
-                " WHERE id = ? AND round = ? AND status = 'running'",
+                "UPDATE tournaments SET round = ?, round_started = ?, round_held = 0,"
+                " refused_since = NULL WHERE id = ? AND round = ? AND status = 'running'",
                 (round_, now, tournament_id, round_ - 1),
             )
             if not moved:
@@ -297,14 +297,24 @@ class TournamentTables(Queries):
             await self._bumped(tx, tournament_id)
         return True
 
-    async def hold_round(self, tournament_id: int, round_: int, seconds: float) -> None:
-        """Stop round ``round_``'s clock for ``seconds`` more (Discord refused its tables that
-        long), if it is still the round being played. Nothing shown changes: the version
-        stays."""
-        await self.db.execute(
-            "UPDATE tournaments SET round_held = round_held + ?"
-            " WHERE id = ? AND round = ? AND status = 'running'",
-            (seconds, tournament_id, round_),
+    async def refuse_round(self, tournament_id: int, round_: int, *, now: float) -> bool:
+        """Discord refuses round ``round_``'s tables from ``now``: its clock stops (False:
+        it was stopped already, or that round is not being played)."""
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET refused_since = ? WHERE id = ? AND round = ?"
+            " AND status = 'running' AND refused_since IS NULL",
+            (now, tournament_id, round_),
+        )
+
+    async def resume_round(self, tournament_id: int, round_: int, *, now: float) -> bool:
+        """Discord takes round ``round_``'s tables again at ``now``: its clock goes on, the
+        time refused held (False: it was not stopped)."""
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET round_held = round_held + ? - refused_since,"
+            " refused_since = NULL WHERE id = ? AND round = ? AND refused_since IS NOT NULL",
+            (now, tournament_id, round_),
         )
 
     async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None:

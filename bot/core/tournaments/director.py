@@ -105,8 +105,6 @@ class TournamentDirector(
         self._since = 0.0
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
-        # tournament id -> when Discord last refused it a table (its round's clock stopped).
-        self._refusals: dict[int, float] = {}
         super().__init__(feed, clock=clock)
 
     async def start(self, threads: Threads) -> None:
@@ -131,21 +129,27 @@ class TournamentDirector(
 
     async def _refused(self, record: TournamentRecord, refused: ThreadRefused) -> None:
         """Discord refused a table of the round (a permission taken away in the channel): the
-        round's clock stops until it takes them again (the time since the last refused look
-        held), so no match is decided by a deadline for time nobody could play; said once."""
-        now = self._clock()
-        last = self._refusals.get(record.id)
-        if last is None:
-            log.warning(
-                "tournament %s: Discord refused round %s's tables (%s); its clock stops until"
-                " it takes them",
-                record.id,
-                record.round,
-                refused,
-            )
-        else:
-            await self._store.hold_round(record.id, record.round, now - last)
-        self._refusals[record.id] = now
+        round's clock stops until it takes them again, so no match is decided by a deadline
+        for time nobody could play, and the tournament's message says so; said once."""
+        if record.refused_since is not None:
+            return
+        log.warning(
+            "tournament %s: Discord refused round %s's tables (%s); its clock stops until it"
+            " takes them",
+            record.id,
+            record.round,
+            refused,
+        )
+        if await self._store.refuse_round(record.id, record.round, now=self._clock()):
+            self._announce(record.id)
+
+    async def _taken(self, record: TournamentRecord) -> None:
+        """Discord takes the round's tables (again): its clock goes on where it stopped."""
+        if record.refused_since is None:
+            return
+        log.info("tournament %s: Discord takes round %s's tables again", record.id, record.round)
+        if await self._store.resume_round(record.id, record.round, now=self._clock()):
+            self._announce(record.id)
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, tournament_id: int) -> float | None:
@@ -172,8 +176,9 @@ class TournamentDirector(
                 await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
                 self._announce(record.id)
                 continue
-            deadline = record.deadline or self._clock() + record.round_hours * 3600
-            if self._clock() >= deadline and await self._deadline(record, current):
+            deadline = record.deadline
+            out_of_time = deadline is not None and self._clock() >= deadline
+            if out_of_time and await self._deadline(record, current):
                 self._announce(record.id)
                 continue
             changed = False
@@ -184,13 +189,13 @@ class TournamentDirector(
             except ThreadRefused as refused:
                 await self._refused(record, refused)
                 return self._clock() + RETRY_AFTER
-            if self._refusals.pop(record.id, None) is not None:
-                log.info("tournament %s: Discord takes its tables again", record.id)
+            await self._taken(record)
             if changed:
                 self._announce(record.id)
                 continue
             soon = await self._archive_threads(event)
-            return deadline if soon is None else min(deadline, soon)
+            due = [t for t in (deadline, soon) if t is not None]
+            return min(due) if due else None
         return self._clock()
 
     def _announce(self, tournament_id: int) -> None:

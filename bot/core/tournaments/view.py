@@ -35,6 +35,13 @@ __all__ = [
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
+#: What the message says while Discord refuses the bot the round's tables: what a table takes
+#: (its message in the channel, a thread started from it, the game posted there).
+REFUSED = (
+    "⚠️ Discord refuses me this round's games here: I need **Send Messages**, **Create Public"
+    " Threads** and **Send Messages in Threads** in this channel. The round's clock is stopped"
+    " until I have them."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +200,8 @@ def _board(event: Event, shown: int) -> str:
             head.append(
                 f"**Round {t.round} of {t.rounds}**{stage} — each game is played in its thread."
             )
+            if t.refused_since is not None:
+                head.append(REFUSED)
         else:
             head.append(f"**Round {t.round} of {t.rounds}**{stage}")
         head += [_pairing_line(event, p) for p in current[:shown]]

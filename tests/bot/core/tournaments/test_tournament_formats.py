@@ -169,8 +169,8 @@ def _before_018(dialect: Dialect, tmp_path: Path) -> Path:
 
 async def _for_todays_code(store: Store, dialect: Dialect) -> None:
     """The columns a SQLite schema before 018 lacks that today's store code writes (020's
-    variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held, 0,
-    which :func:`_as_before` takes away again for 027 to add)."""
+    variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held and
+    refused_since, which :func:`_as_before` takes away again for 027 to add)."""
     if dialect is Dialect.SQLITE:
         await store.db.execute(
             "ALTER TABLE tournaments ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard'"
@@ -178,6 +178,7 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
         await store.db.execute(
             "ALTER TABLE tournaments ADD COLUMN round_held REAL NOT NULL DEFAULT 0"
         )
+        await store.db.execute("ALTER TABLE tournaments ADD COLUMN refused_since REAL")
 
 
 async def _as_before(store: Store, dialect: Dialect) -> None:
@@ -185,6 +186,7 @@ async def _as_before(store: Store, dialect: Dialect) -> None:
     table keeps): without the column 027 adds (an ALTER, not a rebuild)."""
     if dialect is Dialect.SQLITE:
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN round_held")
+        await store.db.execute("ALTER TABLE tournaments DROP COLUMN refused_since")
 
 
 async def _everything(store: Store, ids: list[int]) -> object:

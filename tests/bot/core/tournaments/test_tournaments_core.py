@@ -16,7 +16,7 @@ from bot.core.services import Services
 from bot.core.tournaments import records as tr
 from bot.core.tournaments.threads import ThreadRefused
 from bot.core.tournaments.tournaments import read_event
-from bot.core.tournaments.view import Event, board_text, champion_text, standings_text
+from bot.core.tournaments.view import REFUSED, Event, board_text, champion_text, standings_text
 from bot.store import Store
 from tests.bot.core.tournaments.test_tournament_formats import Threads
 from tests.helpers.service_driver import Clock
@@ -448,32 +448,39 @@ async def test_a_rounds_clock_stops_while_discord_refuses_its_tables(
     service: Services, store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The bot loses Send Messages in the tournament's channel as a round is paired, for
-    longer than the round's time: no match is decided by the deadline (nobody could play),
-    it is said once in the log (not at every look), and once Discord takes the tables again
-    they are dealt with the round's time still to play. (The deadline forfeited every match,
-    a loss for both, and the warning came every five seconds.)"""
+    longer than the round's time, over a restart: no match is decided by the deadline
+    (nobody could play), it is said once in the log (not at every look) and on the
+    tournament's message, and once Discord takes the tables again they are dealt with the
+    round's time still to play, the message no longer saying it. (The deadline forfeited
+    every match, a loss for both, nothing said it but a warning every five seconds.)"""
     tid = await _open(service, round_hours=1.0)
     threads = RefusingThreads()
     try:
         await service.director.start(threads)
         assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
         await service.director.idle()
-        for _ in range(12):  # two hours, looked at every ten minutes
+        for look in range(12):  # two hours, looked at every ten minutes
             clock.advance(minutes=10)
+            if look == 6:  # (a restart: the director starts again)
+                service.director.stop()
+                await service.director.start(threads)
             service.director.look(tid)
             await service.director.idle()
         pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
         assert pairings and all(p.decided is None and p.post_id is None for p in pairings)
         refused = [r for r in caplog.records if "refused round 1's tables" in r.getMessage()]
         assert len(refused) == 1, [r.getMessage() for r in caplog.records]
+        record = await store.tournament(tid)
+        assert record is not None and record.deadline is None
+        assert REFUSED in board_text(await read_event(store, record))
 
         threads.refusing = False
         service.director.look(tid)
         await service.director.idle()
         record = await store.tournament(tid)
         assert record is not None and record.deadline is not None
-        left = record.deadline - clock.now.timestamp()
-        assert 3600 - 10 * 60 <= left <= 3600, left
+        assert record.deadline - clock.now.timestamp() == 3600.0
+        assert REFUSED not in board_text(await read_event(store, record))
         pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
         assert all(p.decided is None and p.game_id is not None for p in pairings), pairings
     finally:
