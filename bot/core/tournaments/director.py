@@ -224,8 +224,10 @@ class TournamentDirector(
     async def _table(self, record: TournamentRecord, event: Event, p: PairingRecord) -> bool:
         """Set one pairing's table up, or take its result; whether anything was written."""
         assert p.player_b is not None and self._threads is not None
-        a, b = event.name(p.player_a), event.name(p.player_b)
-        name = f"Round {p.round} · {a} vs {b}"
+        names = {e.user_id: e.name for e in event.entrants}
+        # (The messages' Markdown escapes the names; a thread's name is plain text.)
+        name = f"Round {p.round} · {event.name(p.player_a)} vs {event.name(p.player_b)}"
+        title = f"Round {p.round} · {names[p.player_a]} vs {names[p.player_b]}"
         if p.post_id is None:
             heading = f"**{name}**"
             text = f"{heading} — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
@@ -245,7 +247,7 @@ class TournamentDirector(
             return True
         if p.thread_id is None:
             thread = await self._threads.start_thread(
-                record.channel_id, p.post_id, name[:100], (p.player_a, p.player_b)
+                record.channel_id, p.post_id, title[:100], (p.player_a, p.player_b)
             )
             await self._store.set_thread(record.id, p.round, p.tab, thread)
             return True
@@ -259,7 +261,6 @@ class TournamentDirector(
                 record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
             )
         if p.game_id is None:
-            names = {e.user_id: e.name for e in event.entrants}
             try:
                 game = await self._lobbies.open_seated(
                     record.guild_id,
