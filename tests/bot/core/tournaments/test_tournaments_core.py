@@ -509,3 +509,43 @@ async def test_stats_count_a_tournament_cancelled_once_started_as_played(
     finally:
         service.director.stop()
     assert await store.tournaments_of(GUILD, al.id) == (1, 0)
+
+
+async def test_a_tournaments_game_is_left_to_its_rounds_deadline_not_the_idle_expiry(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A round of 14 days, longer than the week after which an idle game ends: Al throws, Bea
+    never moves. The week passes and the game is not ended as idle (which decided the match
+    as a loss for both, though Al moved); at the round's deadline Bea forfeits it to Al, as
+    the round's rule says."""
+    tid = await _open(service, round_hours=14 * 24.0)
+    try:
+        await service.director.start(Threads())
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.game_id is not None and first.thread_id is not None
+        game = await store.get_game(first.game_id)
+        assert game is not None
+        al = next(s for s in game.seats if s.user_id == first.player_a)
+        hand = service.games.loaded.load(game).game.hand(al.seat)
+        mover = User(first.player_a, al.name)
+        thrown = await service.moves.discard(
+            game.channel_id, mover, f"{hand[0].code} {hand[1].code}"
+        )
+        assert thrown.ok, thrown.reply.text
+        clock.advance(days=8)
+        assert await service.housekeeping.expire_idle() == []
+        still = await store.get_game(first.game_id)
+        assert still is not None and still.is_open
+        clock.advance(days=7)
+        service.director.look(tid)
+        await service.director.idle()
+        pairing = next(
+            p for p in await store.pairings(tid) if (p.round, p.tab) == (first.round, first.tab)
+        )
+        assert pairing.decided is tr.Decided.FORFEIT and pairing.winner == first.player_a
+    finally:
+        service.director.stop()
