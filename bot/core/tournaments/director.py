@@ -229,15 +229,15 @@ class TournamentDirector(
         name = f"Round {p.round} · {event.name(p.player_a)} vs {event.name(p.player_b)}"
         title = f"Round {p.round} · {names[p.player_a]} vs {names[p.player_b]}"
         if p.post_id is None:
-            heading = f"**{name}**"
-            text = f"{heading} — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
+            text = f"**{name}** — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
             text += " thread below."
             post: int | None = None
             paired = record.round_started or 0.0
             if paired < self._since:
                 # Paired before this process directed: a stop may have posted it without
                 # keeping its id, longer ago than Discord remembers the nonce for.
-                post = await self._threads.find_post(record.channel_id, paired, heading)
+                # (By its whole text: its players' ids in it, whatever their names.)
+                post = await self._threads.find_post(record.channel_id, paired, text)
             if post is None:
                 nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
                 post = await self._threads.post(
