@@ -130,7 +130,19 @@ class TournamentDirector(
     async def _refused(self, record: TournamentRecord, refused: ThreadRefused) -> None:
         """Discord refused a table of the round (a permission taken away in the channel): the
         round's clock stops until it takes them again, so no match is decided by a deadline
-        for time nobody could play, and the tournament's message says so; said once."""
+        for time nobody could play, and the tournament's message says so; said once. Its
+        channel deleted, the tournament ends there, cancelled (its games end, no champion)."""
+        if refused.gone:
+            log.warning("tournament %s: its channel is gone (%s); it ends", record.id, refused)
+            ended = await self._store.set_status(
+                record.id,
+                TournamentStatus.CANCELLED,
+                before=TournamentStatus.RUNNING,
+                now=self._clock(),
+            )
+            if ended:
+                self._announce(record.id)
+            return
         if record.refused_since is not None:
             return
         log.warning(

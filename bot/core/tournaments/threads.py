@@ -17,7 +17,12 @@ __all__ = ["ThreadRefused", "Threads"]
 
 class ThreadRefused(Exception):
     """Discord refused to post a pairing's message or start its thread (a permission is
-    missing, the channel is gone): the director tries again later."""
+    missing: the director tries again later), or the channel is gone (``gone``: the
+    tournament cannot go on)."""
+
+    def __init__(self, said: str, *, gone: bool = False) -> None:
+        super().__init__(said)
+        self.gone = gone
 
 
 class Threads(Protocol):

@@ -549,3 +549,31 @@ async def test_a_tournaments_game_is_left_to_its_rounds_deadline_not_the_idle_ex
         assert pairing.decided is tr.Decided.FORFEIT and pairing.winner == first.player_a
     finally:
         service.director.stop()
+
+
+class GoneThreads(Threads):
+    """Discord's side of a pairing once the tournament's channel was deleted (10003)."""
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        raise ThreadRefused("404 Not Found (error code: 10003): Unknown Channel", gone=True)
+
+
+async def test_a_tournament_whose_channel_was_deleted_ends(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The tournament's channel is deleted as a round is to be dealt: the tournament ends
+    there, cancelled, no champion (not a round waiting on Discord for good, looked at every
+    five seconds)."""
+    tid = await _open(service)
+    try:
+        await service.director.start(GoneThreads())
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        clock.advance(seconds=10)
+        service.director.look(tid)
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None and record.status is tr.TournamentStatus.CANCELLED
+        assert record.refused_since is None
+    finally:
+        service.director.stop()
