@@ -36,11 +36,12 @@ __all__ = [
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
 #: What the message says while Discord refuses the bot the round's tables: what a table takes
-#: (its message in the channel, a thread started from it, the game posted there).
+#: (its message in the channel, read again after a restart; a thread started from it; the
+#: game posted there).
 REFUSED = (
-    "⚠️ Discord refuses me this round's games here: I need **Send Messages**, **Create Public"
-    " Threads** and **Send Messages in Threads** in this channel. The round's clock is stopped"
-    " until I have them."
+    "⚠️ Discord refuses me this round's games here: I need **Send Messages**, **Read Message"
+    " History**, **Create Public Threads** and **Send Messages in Threads** in this channel."
+    " The round's clock is stopped until I have them."
 )
 
 
