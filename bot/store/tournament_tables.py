@@ -297,25 +297,23 @@ class TournamentTables(Queries):
             await self._bumped(tx, tournament_id)
         return True
 
-    async def refuse_round(self, tournament_id: int, round_: int, *, now: float) -> bool:
-        """Discord refuses round ``round_``'s tables from ``now``: its clock stops (False:
-        it was stopped already, or that round is not being played)."""
-        return await self._changes(
-            tournament_id,
-            "UPDATE tournaments SET refused_since = ? WHERE id = ? AND round = ?"
-            " AND status = 'running' AND refused_since IS NULL",
-            (now, tournament_id, round_),
-        )
-
-    async def resume_round(self, tournament_id: int, round_: int, *, now: float) -> bool:
-        """Discord takes round ``round_``'s tables again at ``now``: its clock goes on, the
-        time refused held (False: it was not stopped)."""
-        return await self._changes(
-            tournament_id,
-            "UPDATE tournaments SET round_held = round_held + ? - refused_since,"
-            " refused_since = NULL WHERE id = ? AND round = ? AND refused_since IS NOT NULL",
-            (now, tournament_id, round_),
-        )
+    async def refuse_round(
+        self, tournament_id: int, round_: int, *, refused: bool, now: float
+    ) -> bool:
+        """Discord refuses round ``round_``'s tables from ``now`` (``refused``): its clock
+        stops; or takes them again at ``now``: it goes on, the time refused held. False:
+        nothing changed (it was so already, or that round is not being played)."""
+        if refused:
+            sql = (
+                "UPDATE tournaments SET refused_since = ? WHERE id = ? AND round = ?"
+                " AND status = 'running' AND refused_since IS NULL"
+            )
+        else:
+            sql = (
+                "UPDATE tournaments SET round_held = round_held + ? - refused_since,"
+                " refused_since = NULL WHERE id = ? AND round = ? AND refused_since IS NOT NULL"
+            )
+        return await self._changes(tournament_id, sql, (now, tournament_id, round_))
 
     async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None:
         """The channel message a pairing's thread starts from."""

@@ -132,35 +132,25 @@ class TournamentDirector(
         round's clock stops until it takes them again, so no match is decided by a deadline
         for time nobody could play, and the tournament's message says so; said once. Its
         channel deleted, the tournament ends there, cancelled (its games end, no champion)."""
+        now, running = self._clock(), TournamentStatus.RUNNING
         if refused.gone:
             log.warning("tournament %s: its channel is gone (%s); it ends", record.id, refused)
-            ended = await self._store.set_status(
-                record.id,
-                TournamentStatus.CANCELLED,
-                before=TournamentStatus.RUNNING,
-                now=self._clock(),
-            )
-            if ended:
+            ended = TournamentStatus.CANCELLED
+            if await self._store.set_status(record.id, ended, before=running, now=now):
                 self._announce(record.id)
-            return
-        if record.refused_since is not None:
-            return
-        log.warning(
-            "tournament %s: Discord refused round %s's tables (%s); its clock stops until it"
-            " takes them",
-            record.id,
-            record.round,
-            refused,
-        )
-        if await self._store.refuse_round(record.id, record.round, now=self._clock()):
-            self._announce(record.id)
+        elif record.refused_since is None:
+            said = "tournament %s: Discord refuses round %s's tables (%s): its clock stops"
+            log.warning(said, record.id, record.round, refused)
+            if await self._store.refuse_round(record.id, record.round, refused=True, now=now):
+                self._announce(record.id)
 
     async def _taken(self, record: TournamentRecord) -> None:
         """Discord takes the round's tables (again): its clock goes on where it stopped."""
         if record.refused_since is None:
             return
         log.info("tournament %s: Discord takes round %s's tables again", record.id, record.round)
-        if await self._store.resume_round(record.id, record.round, now=self._clock()):
+        now = self._clock()
+        if await self._store.refuse_round(record.id, record.round, refused=False, now=now):
             self._announce(record.id)
 
     # -- the steps ------------------------------------------------------------------------------

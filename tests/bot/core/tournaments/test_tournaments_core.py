@@ -468,7 +468,7 @@ async def test_a_rounds_clock_stops_while_discord_refuses_its_tables(
             await service.director.idle()
         pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
         assert pairings and all(p.decided is None and p.post_id is None for p in pairings)
-        refused = [r for r in caplog.records if "refused round 1's tables" in r.getMessage()]
+        refused = [r for r in caplog.records if "refuses round 1's tables" in r.getMessage()]
         assert len(refused) == 1, [r.getMessage() for r in caplog.records]
         record = await store.tournament(tid)
         assert record is not None and record.deadline is None
