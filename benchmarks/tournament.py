@@ -5,7 +5,9 @@ The first part runs the bot as its own process (``python -m bot``, a database fi
 fakediscord with Discord's limits on: a moderator opens a Swiss tournament, 16 players join
 with the button, it starts, and round 1 is dealt (a message, a thread and a dealt game per
 pairing); every game then ends by a resignation, and round 2 is paired and dealt. It prints
-the requests made with the bot's token for each (by route), per pairing, and the 429s.
+the requests made with the bot's token for each (by route), per pairing, how close each came
+to Discord's per-channel limits (the most posts and edits in any 5 s in the tournament's
+channel, the most posts in 5 s in one thread), how long each took, and the 429s.
 
 The second part pairs 8 Swiss rounds of 256 players (random results, a fixed seed) with
 :func:`engine.tournament.swiss_round` and prints the median and slowest pairing time.
@@ -104,6 +106,41 @@ def _print_phase(title: str, routes: collections.Counter[str], pairings: int) ->
         print(f"  {count:4d}  {route}")
 
 
+def _most_in_a_window(times: list[float], window: float = 5.0) -> int:
+    """The most of ``times`` (seconds) within any ``window`` seconds."""
+    times = sorted(times)
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def _print_pace(fd: FakeDiscord, general: Channel, since: int, began: float) -> None:
+    """How the phase's requests since ``fd.requests[since]`` kept Discord's per-channel limits
+    (5 posts and 5 edits in 5 s): the most in any 5 s in #general and in any one thread, and
+    how long the phase took to its last table dealt."""
+    made = [r for r in fd.requests[since:] if r.status < 400]
+    posts = f"POST /channels/{general.id}/messages"
+    edits = f"PATCH /channels/{general.id}/messages/"
+    in_general = [r.at for r in made if r.route == posts]
+    edited = [r.at for r in made if r.route.startswith(edits)]
+    threads = {t.id for r in (1, 2) for t in _threads(general, r)}
+    per_thread: dict[str, list[float]] = collections.defaultdict(list)
+    for r in made:
+        parts = r.route.split("/")
+        if r.route.startswith("POST /channels/") and len(parts) == 4 and int(parts[2]) in threads:
+            per_thread[parts[2]].append(r.at)
+    dealt = max((r.at for r in made), default=began) - began
+    print(
+        f"  #general: {len(in_general)} posts, at most {_most_in_a_window(in_general)} in 5 s;"
+        f" {len(edited)} edits, at most {_most_in_a_window(edited)} in 5 s; a thread: at most"
+        f" {max((_most_in_a_window(t) for t in per_thread.values()), default=0)} posts in 5 s;"
+        f" last request {dealt:.1f} s after the phase began"
+    )
+
+
 async def requests_per_round(players: int) -> int:
     """Run the 16-player round against the bot as a process; print what it cost."""
     fd = FakeDiscord(limits=Limits())
@@ -128,14 +165,15 @@ async def requests_per_round(players: int) -> int:
                 await fd.wait_for(lambda: f"Entrants ({players})" in board.words(), timeout=30)
                 await fd.quiet(1.0)
                 tables = players // 2
-                before = _routes(fd)
+                before, since, began = _routes(fd), len(fd.requests), fd.clock.now()
                 await fd.slash(mo, general, "/cribbage tournament start")
                 await _round_dealt(fd, general, 1, tables)
                 first = _routes(fd) - before
                 _print_phase(
                     f"round 1 of a {players}-player Swiss, from start to dealt", first, tables
                 )
-                before = _routes(fd)
+                _print_pace(fd, general, since, began)
+                before, since, began = _routes(fd), len(fd.requests), fd.clock.now()
                 for thread in _threads(general, 1):
                     found = _PAIRING.match(thread.name)
                     assert found is not None
@@ -143,6 +181,7 @@ async def requests_per_round(players: int) -> int:
                 await _round_dealt(fd, general, 2, tables)
                 turn = _routes(fd) - before
                 _print_phase("every game resigned, then round 2 paired and dealt", turn, tables)
+                _print_pace(fd, general, since, began)
                 print(f"429s by scope: {dict(fd.counters.rate_limited) or 'none'}")
                 print(f"bot errors: {len(bot.errors)}")
             finally:

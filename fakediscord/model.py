@@ -493,6 +493,12 @@ class Channel:
         if self._world is not None:
             self._world.on_channel_updated(self)
 
+    def allow(self, permissions: int) -> None:
+        """Give back `permissions` that :meth:`deny` took away here (a moderator's fix)."""
+        self.denied &= ~permissions
+        if self._world is not None:
+            self._world.on_channel_updated(self)
+
     def add_thread(
         self,
         name: str,

@@ -13,12 +13,14 @@ bot-token request.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Literal
 
 import discord
 
 from bot.core.ledger.transport import Pacing, RequestKind
 from bot.core.tournaments.threads import ThreadRefused
+from bot.discord.courier import CLOCK_SLACK
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 
@@ -28,8 +30,18 @@ log = logging.getLogger(__name__)
 THREAD_EXISTS = 160004
 #: "Thread is archived": an operation an archived thread does not take.
 THREAD_ARCHIVED = 50083
+#: "Unknown Channel": the channel was deleted.
+UNKNOWN_CHANNEL = 10003
+#: The messages one look at a channel's history reads (Discord's most for one request).
+HISTORY_PAGE = 100
 #: Threads close themselves after a day without messages (they open again when one comes).
 ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
+
+
+def _refused(error: discord.Forbidden | discord.NotFound) -> ThreadRefused:
+    """Discord's refusal in the tournament's channel, as the director takes it (``gone``: the
+    channel was deleted)."""
+    return ThreadRefused(str(error), gone=error.code == UNKNOWN_CHANNEL)
 
 
 class DiscordThreads:
@@ -49,8 +61,27 @@ class DiscordThreads:
             async with self._pacer.turn(channel_id, RequestKind.POST):
                 sent = await channel.send(text, nonce=nonce, allowed_mentions=allowed)
         except (discord.Forbidden, discord.NotFound) as error:
-            raise ThreadRefused(str(error)) from error
+            raise _refused(error) from error
         return sent.id
+
+    async def find_post(self, channel_id: int, since: float, opening: str) -> int | None:
+        """The oldest of the bot's messages in the channel since ``since`` whose text begins
+        with ``opening`` (one request: Discord's first page of messages after that time)."""
+        channel = self._client.get_partial_messageable(channel_id)
+        after = discord.utils.time_snowflake(datetime.fromtimestamp(since - CLOCK_SLACK, tz=UTC))
+        try:
+            async with self._pacer.turn(None, RequestKind.EDIT):
+                messages = [
+                    m
+                    async for m in channel.history(
+                        after=discord.Object(after), limit=HISTORY_PAGE, oldest_first=True
+                    )
+                ]
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise _refused(error) from error
+        mine = self._client.application_id
+        found = (m.id for m in messages if m.author.id == mine and m.content.startswith(opening))
+        return next(found, None)
 
     async def start_thread(
         self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
@@ -69,7 +100,7 @@ class DiscordThreads:
         except discord.HTTPException as error:
             if error.code != THREAD_EXISTS:
                 if isinstance(error, discord.Forbidden | discord.NotFound):
-                    raise ThreadRefused(str(error)) from error
+                    raise _refused(error) from error
                 raise
             thread_id = message_id  # started before a stop: it has the message's id
         for user_id in members:

@@ -41,6 +41,11 @@ __all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 #: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
 _ENDED = "status IN ('finished', 'cancelled', 'expired')"
+#: A game (``g``) that is no tournament's match being played: its pairing's game, undecided.
+_NO_MATCH = (
+    "NOT EXISTS (SELECT 1 FROM tournament_pairings tp WHERE tp.game_id = g.id"
+    " AND tp.decided IS NULL)"
+)
 
 
 _GAME_COLUMNS = (
@@ -553,14 +558,16 @@ class GameTables(Queries):
         self, before: float, *, after: int = 0, limit: int | None = None
     ) -> list[GameRecord]:
         """Open games whose last change was before ``before``, by id from after ``after``, at
-        most ``limit`` of them (None: all)."""
+        most ``limit`` of them (None: all); not a tournament's match being played (its round's
+        deadline decides it, by the round's rule: :mod:`bot.core.tournaments.director`)."""
         if limit is None:
             return await self._games(
-                f"g.status IN {_OPEN} AND g.updated_at < ? AND g.id > ?", (before, after)
+                f"g.status IN {_OPEN} AND g.updated_at < ? AND g.id > ? AND {_NO_MATCH}",
+                (before, after),
             )
         return await self._games(
-            f"g.id IN (SELECT id FROM games WHERE status IN {_OPEN} AND updated_at < ?"
-            " AND id > ? ORDER BY id LIMIT ?)",
+            f"g.id IN (SELECT id FROM games g WHERE status IN {_OPEN} AND updated_at < ?"
+            f" AND id > ? AND {_NO_MATCH} ORDER BY id LIMIT ?)",
             (before, after, limit),
         )
 

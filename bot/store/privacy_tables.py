@@ -33,9 +33,11 @@ from bot.core.privacy.inventory import (
     person_columns,
 )
 from bot.core.privacy.keyed import keyed_id
+from bot.core.privacy.records import Forgotten
 from bot.store.database import Transaction
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
+from bot.store.tournament_tables import bump_tournament
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
 
@@ -146,19 +148,25 @@ class PrivacyTables(Queries):
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
         fresh_secret: str,
-    ) -> list[int]:
+    ) -> Forgotten:
         """Delete what is ``user_id``'s own and put ``former_id`` and ``former_name`` in their
         place in what stays for others (``snapshot_renamed(text, seats)`` and
         ``archive_renamed(record, seats)``: a game's saved state with those seats' names
         replaced), with a keyed hash of their id where it must still know them (under the
         bot's secret, ``fresh_secret`` if it had none yet), in one transaction; the games they
-        played (kept for their opponents)."""
+        played (kept for their opponents), and the changes of the tournaments they were in,
+        each moved on (its message names a former player now)."""
         async with self._writing() as tx:
             seated = await tx.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             seats: dict[int, list[int]] = {}
             for row in seated:
                 seats.setdefault(int(row[0]), []).append(int(row[1]))
             games = sorted(seats)
+            entered = await tx.fetch(
+                "SELECT tournament_id FROM tournament_entrants WHERE user_id = ? UNION SELECT id"
+                " FROM tournaments WHERE ? IN (organiser_id, champion_id, cancelled_by)",
+                (user_id, user_id),
+            )
             for start in range(0, len(games), FORGET_BATCH):
                 batch = games[start : start + FORGET_BATCH]
                 states = await tx.fetch(
@@ -199,7 +207,8 @@ class PrivacyTables(Queries):
                     setting = ", ".join(f"{c} = ?" for c in (column, *named))
                     await tx.execute(f"UPDATE {table} SET {setting} WHERE {column} = ?", values)
             await _keyed(tx, user_id, former_id, former_name, fresh_secret)
-        return games
+            bumped = [await bump_tournament(tx, self.dialect, int(r[0])) for r in entered]
+        return Forgotten(games, [change for change in bumped if change is not None])
 
     # -- servers the bot left ------------------------------------------------------------------
     async def left_server(self, guild_id: int, *, at: float) -> None:

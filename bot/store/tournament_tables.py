@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.tournaments.records import (
     ChampionRecord,
@@ -30,7 +31,7 @@ from bot.store.queries import Queries
 from bot.store.rows import columns, reader
 from engine.formats import TournamentFormat
 
-__all__ = ["TournamentTables"]
+__all__ = ["TournamentTables", "bump_tournament"]
 
 #: Each record's columns (its fields, in order) and what reads it from a row of them.
 _COLUMNS, _tournament = columns(TournamentRecord), reader(TournamentRecord)
@@ -41,20 +42,29 @@ _ENTRANT_COLUMNS, _entrant = columns(EntrantRecord), reader(EntrantRecord)
 _ONE_PER_CHANNEL = frozenset({"tournaments_one_per_channel", "tournaments.channel_id"})
 
 
+async def bump_tournament(tx: Transaction, dialect: Dialect, tournament_id: int) -> Change | None:
+    """Move the tournament's version on (and announce it on PostgreSQL), in ``tx``: its change,
+    to publish once ``tx`` is committed (None: no such tournament)."""
+    rows = await tx.fetch(
+        "UPDATE tournaments SET version = version + 1 WHERE id = ? RETURNING version, channel_id",
+        (tournament_id,),
+    )
+    if not rows:
+        return None
+    owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
+    version, channel_id = int(rows[0][0]), int(rows[0][1])
+    if dialect is Dialect.POSTGRES:
+        payload = f"{owner}:{version}:{channel_id}"
+        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+    return Change(owner, version, channel_id)
+
+
 class TournamentTables(Queries):
     """Tournaments, their entrants and pairings."""
 
     async def _bumped(self, tx: Transaction, tournament_id: int) -> None:
         """Move the tournament's version on (and announce it on PostgreSQL)."""
-        rows = await tx.fetch(
-            "UPDATE tournaments SET version = version + 1 WHERE id = ?"
-            " RETURNING version, channel_id",
-            (tournament_id,),
-        )
-        if rows and self.db.dialect is Dialect.POSTGRES:
-            owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
-            payload = f"{owner}:{int(rows[0][0])}:{int(rows[0][1])}"
-            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        await bump_tournament(tx, self.db.dialect, tournament_id)
 
     async def _changes(self, tournament_id: int, sql: str, params: Sequence[Any]) -> bool:
         """One write that may change a tournament, whose version moves on in the same
@@ -177,11 +187,12 @@ class TournamentTables(Queries):
 
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
         """How many of a server's tournaments a player has played (started with them in
-        it) and won."""
+        it, cancelled since or not: its first round paired) and won."""
         rows = await self._read(
             "SELECT COUNT(*), SUM(CASE WHEN t.champion_id = ? THEN 1 ELSE 0 END)"
             " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
-            " WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('running', 'finished')",
+            " WHERE t.guild_id = ? AND e.user_id = ?"
+            " AND (t.round > 0 OR t.status IN ('running', 'finished'))",
             (user_id, guild_id, user_id),
         )
         return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)
@@ -261,8 +272,8 @@ class TournamentTables(Queries):
         tournament is not running with ``round_ - 1`` as its round: paired already."""
         async with self._writing() as tx:
             moved = await tx.execute(
-                "UPDATE tournaments SET round = ?, round_started = ?"
-                " WHERE id = ? AND round = ? AND status = 'running'",
+                "UPDATE tournaments SET round = ?, round_started = ?, round_held = 0,"
+                " refused_since = NULL WHERE id = ? AND round = ? AND status = 'running'",
                 (round_, now, tournament_id, round_ - 1),
             )
             if not moved:
@@ -285,6 +296,24 @@ class TournamentTables(Queries):
             )
             await self._bumped(tx, tournament_id)
         return True
+
+    async def refuse_round(
+        self, tournament_id: int, round_: int, *, refused: bool, now: float
+    ) -> bool:
+        """Discord refuses round ``round_``'s tables from ``now`` (``refused``): its clock
+        stops; or takes them again at ``now``: it goes on, the time refused held. False:
+        nothing changed (it was so already, or that round is not being played)."""
+        if refused:
+            sql = (
+                "UPDATE tournaments SET refused_since = ? WHERE id = ? AND round = ?"
+                " AND status = 'running' AND refused_since IS NULL"
+            )
+        else:
+            sql = (
+                "UPDATE tournaments SET round_held = round_held + ? - refused_since,"
+                " refused_since = NULL WHERE id = ? AND round = ? AND refused_since IS NOT NULL"
+            )
+        return await self._changes(tournament_id, sql, (now, tournament_id, round_))
 
     async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None:
         """The channel message a pairing's thread starts from."""

@@ -208,7 +208,7 @@ class PlayerData:
                     f" ({answer.reply.text}), so nothing was deleted: withdraw there, then ask"
                     " again."
                 )
-        games = await self._store.forget_player(
+        forgotten = await self._store.forget_player(
             user.id,
             former_id=former_player(self._draw),
             former_name=FORMER_NAME,
@@ -216,8 +216,11 @@ class PlayerData:
             archive_renamed=renamed_archive,
             fresh_secret=fresh_secret(),
         )
+        games = forgotten.games
         for game_id in games:
             self._games.loaded.drop(game_id)  # (a copy in memory still has their name)
+        for change in forgotten.changes:
+            self._games.feed.publish(change)  # (a tournament's message named them)
         self._forgotten(user.id)
         said = "Your data is deleted."
         if ended:

@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["PrivacyRecords"]
+from bot.core.base.feed import Change
+
+__all__ = ["Forgotten", "PrivacyRecords"]
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What a person's deletion touched that others still see: the games they played (kept
+    for their opponents, a former player in their seat), and the changes of the tournaments
+    they were in (each moved on in the deletion's transaction), whose messages are to be drawn
+    again with a former player in their place."""
+
+    games: list[int]
+    changes: list[Change]
 
 
 class PrivacyRecords(Protocol):
@@ -32,10 +46,10 @@ class PrivacyRecords(Protocol):
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
         fresh_secret: str,
-    ) -> list[int]:
+    ) -> Forgotten:
         """Delete their own rows, and put a former player in their place elsewhere (with a
         keyed hash of their id where it must still know them: ``fresh_secret``, the secret to
-        keep if none is kept yet)."""
+        keep if none is kept yet); what others see of it."""
         ...
 
     async def left_server(self, guild_id: int, *, at: float) -> None:

@@ -19,9 +19,10 @@ before the next is taken, so a stop at any moment is carried on from the store:
 5. a decided pairing's thread is archived, once the table of its last game shows how it ended
    (an edit of a message in an archived thread is refused), and kept as archived.
 
-A round's deadline (``round_hours`` after it was paired) decides what is left: a game still
-going by the score (the leader wins, without a lurch; level is a loss for both), a game in
-which a player never moved forfeited by that player (by both if neither did).
+A round's deadline (``round_hours`` after it was paired, its clock stopped while Discord
+refuses the bot its tables: a permission taken away in the channel) decides what is left: a
+game still going by the score (the leader wins, without a lurch; level is a loss for both), a
+game in which a player never moved forfeited by that player (by both if neither did).
 
 The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
 archiving it) is given as :class:`~bot.core.tournaments.threads.Threads`.
@@ -38,7 +39,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.patrol import OnPatrol
+from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
@@ -53,7 +54,7 @@ from bot.core.tournaments.records import (
 )
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
-from bot.core.tournaments.view import Event, champion_of, progress_of
+from bot.core.tournaments.view import Event, champion_of, mention, progress_of
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -100,6 +101,8 @@ class TournamentDirector(
         self._games = games
         self._lobbies = lobbies
         self._threads: Threads | None = None
+        # When it last began to direct (a round paired before may have been posted by a stop).
+        self._since = 0.0
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
         super().__init__(feed, clock=clock)
@@ -108,6 +111,7 @@ class TournamentDirector(
         """Direct from now on (this process sends): follow the feed, and look at every
         tournament being played (carrying on whatever a stop left half-done)."""
         self._threads = threads
+        self._since = self._clock()
         self._patrol.follow()
         # Those being played, and those ended lately (a thread a stop left to archive).
         since = self._clock() - RECONCILE_ENDED.total_seconds()
@@ -123,11 +127,31 @@ class TournamentDirector(
             if tournament is not None:
                 self.look(tournament)
 
-    def _said(self, tournament_id: int, error: Exception) -> bool:
-        if isinstance(error, ThreadRefused):
-            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, error)
-            return True
-        return False
+    async def _refused(self, record: TournamentRecord, refused: ThreadRefused) -> None:
+        """Discord refused a table of the round (a permission taken away in the channel): the
+        round's clock stops until it takes them again, so no match is decided by a deadline
+        for time nobody could play, and the tournament's message says so; said once. Its
+        channel deleted, the tournament ends there, cancelled (its games end, no champion)."""
+        now, running = self._clock(), TournamentStatus.RUNNING
+        if refused.gone:
+            log.warning("tournament %s: its channel is gone (%s); it ends", record.id, refused)
+            ended = TournamentStatus.CANCELLED
+            if await self._store.set_status(record.id, ended, before=running, now=now):
+                self._announce(record.id)
+        elif record.refused_since is None:
+            said = "tournament %s: Discord refuses round %s's tables (%s): its clock stops"
+            log.warning(said, record.id, record.round, refused)
+            if await self._store.refuse_round(record.id, record.round, refused=True, now=now):
+                self._announce(record.id)
+
+    async def _taken(self, record: TournamentRecord) -> None:
+        """Discord takes the round's tables (again): its clock goes on where it stopped."""
+        if record.refused_since is None:
+            return
+        log.info("tournament %s: Discord takes round %s's tables again", record.id, record.round)
+        now = self._clock()
+        if await self._store.refuse_round(record.id, record.round, refused=False, now=now):
+            self._announce(record.id)
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, tournament_id: int) -> float | None:
@@ -154,19 +178,26 @@ class TournamentDirector(
                 await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
                 self._announce(record.id)
                 continue
-            deadline = (record.round_started or self._clock()) + record.round_hours * 3600
-            if self._clock() >= deadline and await self._deadline(record, current):
+            deadline = record.deadline
+            out_of_time = deadline is not None and self._clock() >= deadline
+            if out_of_time and await self._deadline(record, current):
                 self._announce(record.id)
                 continue
             changed = False
-            for pairing in current:
-                if pairing.decided is None and pairing.player_b is not None:
-                    changed |= await self._table(record, event, pairing)
+            try:
+                for pairing in current:
+                    if pairing.decided is None and pairing.player_b is not None:
+                        changed |= await self._table(record, event, pairing)
+            except ThreadRefused as refused:
+                await self._refused(record, refused)
+                return self._clock() + RETRY_AFTER
+            await self._taken(record)
             if changed:
                 self._announce(record.id)
                 continue
             soon = await self._archive_threads(event)
-            return deadline if soon is None else min(deadline, soon)
+            due = [t for t in (deadline, soon) if t is not None]
+            return min(due) if due else None
         return self._clock()
 
     def _announce(self, tournament_id: int) -> None:
@@ -195,29 +226,43 @@ class TournamentDirector(
     async def _table(self, record: TournamentRecord, event: Event, p: PairingRecord) -> bool:
         """Set one pairing's table up, or take its result; whether anything was written."""
         assert p.player_b is not None and self._threads is not None
-        a, b = event.name(p.player_a), event.name(p.player_b)
-        name = f"Round {p.round} · {a} vs {b}"
+        names = {e.user_id: e.name for e in event.entrants}
+        # (The messages' Markdown escapes the names; a thread's name is plain text.)
+        name = f"Round {p.round} · {event.name(p.player_a)} vs {event.name(p.player_b)}"
+        title = f"Round {p.round} · {names[p.player_a]} vs {names[p.player_b]}"
         if p.post_id is None:
-            text = (
-                f"**{name}** — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
-                " thread below."
-            )
-            nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
-            post = await self._threads.post(
-                record.channel_id, text, nonce, (p.player_a, p.player_b)
-            )
+            text = f"**{name}** — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
+            text += " thread below."
+            post: int | None = None
+            paired = record.round_started or 0.0
+            if paired < self._since:
+                # Paired before this process directed: a stop may have posted it without
+                # keeping its id, longer ago than Discord remembers the nonce for.
+                # (By its whole text: its players' ids in it, whatever their names.)
+                post = await self._threads.find_post(record.channel_id, paired, text)
+            if post is None:
+                nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
+                post = await self._threads.post(
+                    record.channel_id, text, nonce, (p.player_a, p.player_b)
+                )
             await self._store.set_post(record.id, p.round, p.tab, post)
             return True
         if p.thread_id is None:
             thread = await self._threads.start_thread(
-                record.channel_id, p.post_id, name[:100], (p.player_a, p.player_b)
+                record.channel_id, p.post_id, title[:100], (p.player_a, p.player_b)
             )
             await self._store.set_thread(record.id, p.round, p.tab, thread)
             return True
         if p.game_id is None and await self._series_over(record, p):
             return True  # (counted, then stopped before it was decided)
+        gone = _withdrawn(event, p)
+        if p.game_id is None and gone is not None:
+            # Withdrawn as their game ended by play (counted above): no next game for them.
+            other = p.player_b if gone == p.player_a else p.player_a
+            return await self._store.decide(
+                record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
+            )
         if p.game_id is None:
-            names = {e.user_id: e.name for e in event.entrants}
             try:
                 game = await self._lobbies.open_seated(
                     record.guild_id,
@@ -335,7 +380,7 @@ class TournamentDirector(
     async def _stop_games(self, event: Event) -> None:
         """The tournament was cancelled: every game still being played ends without a result."""
         by = event.record.cancelled_by
-        who = f" by <@{by}>" if by is not None else ""
+        who = f" by {mention(by)}" if by is not None else ""
         line = f"The tournament was cancelled{who}: this game ends here, without a result."
         for p in event.pairings:
             if p.decided is not None or p.game_id is None:
@@ -424,6 +469,14 @@ class TournamentDirector(
             if isinstance(seat, int) and seat in seats:
                 moved.add(seats[seat])
         return moved
+
+
+def _withdrawn(event: Event, p: PairingRecord) -> int | None:
+    """The player of the pairing who has withdrawn from the tournament (None: neither)."""
+    for entrant in event.entrants:
+        if entrant.user_id in (p.player_a, p.player_b) and entrant.withdrawn is not None:
+            return entrant.user_id
+    return None
 
 
 def _why(event: Event, p: PairingRecord) -> str:

@@ -94,8 +94,8 @@ class TournamentPlan:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRecord:
-    """One tournament as stored. ``rounds`` 0 until it starts (then how many it plays);
-    ``round`` the round being played (0: not started)."""
+    """One tournament as stored. ``rounds`` as asked when it was opened (0: set when it
+    starts), then how many it plays; ``round`` the round being played (0: none paired yet)."""
 
     id: int
     guild_id: int
@@ -120,6 +120,19 @@ class TournamentRecord:
     cancelled_by: int | None = None
     #: The variant every game of it is played in (a two-player one; migration 020).
     variant: str = "standard"
+    #: Seconds of the round being played in which Discord refused the bot its tables, before
+    #: the refusal under way if there is one (its clock stopped: the deadline adds them), and
+    #: since when it refuses them (None: it takes them); migration 027.
+    round_held: float = 0.0
+    refused_since: float | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        """When the round being played is out of time (None: none is, or its clock is stopped
+        while Discord refuses its tables)."""
+        if self.round_started is None or self.refused_since is not None:
+            return None
+        return self.round_started + self.round_held + self.round_hours * 3600
 
     @property
     def swiss_rounds(self) -> int:

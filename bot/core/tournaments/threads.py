@@ -17,7 +17,12 @@ __all__ = ["ThreadRefused", "Threads"]
 
 class ThreadRefused(Exception):
     """Discord refused to post a pairing's message or start its thread (a permission is
-    missing, the channel is gone): the director tries again later."""
+    missing: the director tries again later), or the channel is gone (``gone``: the
+    tournament cannot go on)."""
+
+    def __init__(self, said: str, *, gone: bool = False) -> None:
+        super().__init__(said)
+        self.gone = gone
 
 
 class Threads(Protocol):
@@ -26,6 +31,12 @@ class Threads(Protocol):
     async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
         """Post ``text`` in the channel (``nonce``: the same post made again gives back the
         message made the first time); its id."""
+        ...
+
+    async def find_post(self, channel_id: int, since: float, opening: str) -> int | None:
+        """The bot's own message posted in the channel since ``since`` (Unix time) whose text
+        begins with ``opening`` (None: none): one a stop posted without its id being kept,
+        longer ago than Discord remembers a nonce for."""
         ...
 
     async def start_thread(

@@ -32,7 +32,8 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
-from bot.core.games.records import GameRecord, ResultRecord
+from bot.core.games.records import GameRecord, GameStatus, ResultRecord
+from bot.core.standings.ratings import is_former
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,
@@ -48,6 +49,7 @@ from bot.core.tournaments.view import (
     board_text,
     champion_of,
     champion_text,
+    mention,
     standings_message,
 )
 from engine import formats
@@ -81,7 +83,7 @@ def organiser_only(record: TournamentRecord) -> str:
     """Who may start or cancel a tournament, said to someone who may not: its organiser,
     named, or a moderator (what the permission checks let: Manage Server or Manage Events)."""
     return (
-        f"Only the tournament's organiser, <@{record.organiser_id}>, or a moderator (Manage "
+        f"Only the tournament's organiser, {mention(record.organiser_id)}, or a moderator (Manage "
         "Server or Manage Events) can do that."
     )
 
@@ -138,6 +140,9 @@ class TournamentStore(Protocol):
         pairs: list[tuple[int, int | None]],
         *,
         now: float,
+    ) -> bool: ...
+    async def refuse_round(
+        self, tournament_id: int, round_: int, *, refused: bool, now: float
     ) -> bool: ...
     async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None: ...
     async def set_thread(
@@ -489,6 +494,7 @@ class Tournaments:
                 p.round == record.round
                 and p.decided is None
                 and user.id in (p.player_a, p.player_b)
+                and not await self._played_out(p)
             ):
                 other = p.player_b if p.player_a == user.id else p.player_a
                 await self._store.decide(
@@ -496,6 +502,15 @@ class Tournaments:
                 )
         await self._changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
+
+    async def _played_out(self, pairing: PairingRecord) -> bool:
+        """Whether the pairing's game has ended by play (a resignation a moment before the
+        withdrawal, say): its result is the director's to count, as if it had counted it
+        first (and a match's next game, were there one, is the withdrawal's, there)."""
+        if pairing.game_id is None:
+            return False
+        game = await self._store.get_game(pairing.game_id)
+        return game is not None and game.status is GameStatus.FINISHED
 
     async def _entrant(self, record: TournamentRecord, user: User) -> None:
         """Refuse unless ``user`` is in ``record``'s tournament and has not withdrawn."""
@@ -563,7 +578,8 @@ class TournamentMessages(Projector):
         owed = [Owed(BOARD, MessageView(board_text(event), controls=entry))]
         if record.status is TournamentStatus.FINISHED and event.entrants:
             champion = champion_of(event)
-            view = MessageView(champion_text(event), mentions=(champion,))
+            pinged = () if is_former(champion) else (champion,)
+            view = MessageView(champion_text(event), mentions=pinged)
             owed.append(Owed(CHAMPION, view, once=True))
         return Drawing(record.channel_id, record.version, tuple(owed))
 

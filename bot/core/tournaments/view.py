@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.core.base.text import escape, fitted, plural, signed_text
 from bot.core.base.views import MAX_MESSAGE
+from bot.core.standings.ratings import is_former
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,
@@ -23,6 +24,7 @@ __all__ = [
     "board_text",
     "champion_of",
     "champion_text",
+    "mention",
     "progress_of",
     "standings_message",
     "standings_text",
@@ -33,6 +35,14 @@ __all__ = [
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
+#: What the message says while Discord refuses the bot the round's tables: what a table takes
+#: (its message in the channel, read again after a restart; a thread started from it; the
+#: game posted there).
+REFUSED = (
+    "⚠️ Discord refuses me this round's games here: I need **Send Messages**, **Read Message"
+    " History**, **Create Public Threads** and **Send Messages in Threads** in this channel."
+    " The round's clock is stopped until I have them."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,12 @@ class Event:
     def of_round(self, round_number: int) -> list[PairingRecord]:
         """The pairings of one round."""
         return [p for p in self.pairings if p.round == round_number]
+
+
+def mention(user_id: int) -> str:
+    """A person as a tournament's words call them: their mention, or "a former player" for
+    one who had their data deleted (a mention of their id, negative, would show as typed)."""
+    return "a former player" if is_former(user_id) else f"<@{user_id}>"
 
 
 def progress_of(event: Event) -> Progress:
@@ -161,7 +177,7 @@ def _board(event: Event, shown: int) -> str:
     head = [
         f"**🏆 {t.format.title} tournament** — {kind}{rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",
-        f"Organised by <@{t.organiser_id}>.",
+        f"Organised by {mention(t.organiser_id)}.",
     ]
     if t.status is TournamentStatus.OPEN:
         listed = shown * 2
@@ -174,7 +190,7 @@ def _board(event: Event, shown: int) -> str:
         ]
         return "\n".join(head)
     if t.status is TournamentStatus.CANCELLED:
-        by = f" by <@{t.cancelled_by}>" if t.cancelled_by is not None else ""
+        by = f" by {mention(t.cancelled_by)}" if t.cancelled_by is not None else ""
         head.append(f"**Cancelled**{by}.")
         if not t.round:
             return "\n".join(head)
@@ -185,6 +201,8 @@ def _board(event: Event, shown: int) -> str:
             head.append(
                 f"**Round {t.round} of {t.rounds}**{stage} — each game is played in its thread."
             )
+            if t.refused_since is not None:
+                head.append(REFUSED)
         else:
             head.append(f"**Round {t.round} of {t.rounds}**{stage}")
         head += [_pairing_line(event, p) for p in current[:shown]]
@@ -228,7 +246,7 @@ def champion_text(event: Event) -> str:
     line = next(s for s in table_of(event) if s.player == champion)
     named = tournament_named(event.record.format, event.record.variant)
     return (
-        f"🏆 <@{champion}> wins the {named}"
+        f"🏆 {mention(champion)} wins the {named}"
         f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
     )
 

@@ -49,11 +49,14 @@ def test_text_and_real_columns_convert_too() -> None:
     row = (
         *(1, 2, 3, 4, "knockout", 3, 61, "skunk", "0.25", "running", 2, 5.0, 9, 1.5, None, 3, 0, 8),
         "five_card",
+        "90",
+        None,
     )
     record = reader(tr.TournamentRecord)(row)
     assert record.format is tr.Format.KNOCKOUT and record.status is tr.TournamentStatus.RUNNING
     assert record.round_hours == 0.25 and record.finished_at is None and record.cancelled_by == 8
-    assert record.variant == "five_card"
+    assert record.variant == "five_card" and record.round_held == 90.0
+    assert record.refused_since is None
 
 
 def test_a_row_of_other_columns_is_refused() -> None:

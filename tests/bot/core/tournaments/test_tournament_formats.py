@@ -73,6 +73,10 @@ class Threads:
         self.posts.append(text)
         return 9000 + len(self.posts)
 
+    async def find_post(self, channel_id: int, since: float, opening: str) -> int | None:
+        found = (n for n, text in enumerate(self.posts, 9001) if text.startswith(opening))
+        return next(found, None)
+
     async def start_thread(
         self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
     ) -> int:
@@ -165,11 +169,24 @@ def _before_018(dialect: Dialect, tmp_path: Path) -> Path:
 
 async def _for_todays_code(store: Store, dialect: Dialect) -> None:
     """The columns a SQLite schema before 018 lacks that today's store code writes (020's
-    variant, 'standard' for every tournament before it, as 020 makes it)."""
+    variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held and
+    refused_since, which :func:`_as_before` takes away again for 027 to add)."""
     if dialect is Dialect.SQLITE:
         await store.db.execute(
             "ALTER TABLE tournaments ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard'"
         )
+        await store.db.execute(
+            "ALTER TABLE tournaments ADD COLUMN round_held REAL NOT NULL DEFAULT 0"
+        )
+        await store.db.execute("ALTER TABLE tournaments ADD COLUMN refused_since REAL")
+
+
+async def _as_before(store: Store, dialect: Dialect) -> None:
+    """A SQLite schema before 018 again, but for 020's variant (which 020's rebuild of the
+    table keeps): without the column 027 adds (an ALTER, not a rebuild)."""
+    if dialect is Dialect.SQLITE:
+        await store.db.execute("ALTER TABLE tournaments DROP COLUMN round_held")
+        await store.db.execute("ALTER TABLE tournaments DROP COLUMN refused_since")
 
 
 async def _everything(store: Store, ids: list[int]) -> object:
@@ -230,6 +247,7 @@ async def test_the_tournaments_stored_before_the_formats_check_went_load_unchang
         before = await _everything(old, ids)
         with pytest.raises(refused):
             await old.db.execute(monrad)
+        await _as_before(old, dialect)
 
     async with await Store.open(target) as new:
         assert "018_tournament_formats" in await new.applied_migrations()

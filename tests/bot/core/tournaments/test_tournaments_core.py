@@ -14,10 +14,12 @@ from bot.core.base.views import MAX_MESSAGE
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.core.tournaments import records as tr
+from bot.core.tournaments.threads import ThreadRefused
 from bot.core.tournaments.tournaments import read_event
-from bot.core.tournaments.view import Event, board_text, champion_text, standings_text
+from bot.core.tournaments.view import REFUSED, Event, board_text, champion_text, standings_text
 from bot.store import Store
 from tests.bot.core.tournaments.test_tournament_formats import Threads
+from tests.helpers.service_driver import Clock
 
 GUILD, CHANNEL = 5, 50
 MO = User(1, "Mo")
@@ -380,3 +382,198 @@ async def test_a_variant_tournaments_champion_is_named_with_its_variant(
 
     standard = dataclasses.replace(record, variant="standard")
     assert " wins the Swiss tournament with " in champion_text(await read_event(store, standard))
+
+
+@pytest.mark.parametrize("match_games", [1, 3])
+async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
+    service: Services, store: Store, match_games: int
+) -> None:
+    """A player resigns the game of their pairing and withdraws at once (as *Delete my data*
+    does, or a player by hand) before the director has heard of the game's end: a single
+    game's pairing is decided by the game, as played (a win by a lurch, at 0 to 0), as it is
+    when the director hears first; a best of 3 counts the game, and the withdrawal forfeits
+    the rest of it, no next game dealt. (The withdrawal forfeited a single game, margin 0 and
+    no lurch: a race decided which of two results the standings kept; a best of 3 whose
+    game was left to the director went on to deal its next game to the player gone.)"""
+    tid = await _open(service, match_games=match_games)
+    threads = Threads()
+    try:
+        await service.director.start(threads)
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.thread_id is not None and first.game_id is not None
+        service.director.stop()  # (busy elsewhere: it hears of the game's end after)
+        quitter = next(u for u in PEOPLE if u.id == first.player_a)
+        assert (await service.moves.resign(first.thread_id, quitter)).ok
+        assert (await service.tournaments.withdraw(CHANNEL, quitter)).ok
+        await service.director.start(threads)
+        await service.director.idle()
+        pairing = next(
+            p for p in await store.pairings(tid) if (p.round, p.tab) == (first.round, first.tab)
+        )
+        assert pairing.winner == first.player_b
+        if match_games == 1:
+            assert pairing.decided is tr.Decided.GAME, pairing
+            assert pairing.lurch, "the resignation at 0 to 0 gave the winner a lurch"
+        else:
+            assert pairing.decided is tr.Decided.WITHDRAWN and pairing.wins_b == 1, pairing
+            dealt = await store.db.fetch(
+                "SELECT id FROM games WHERE channel_id = ?", (first.thread_id,)
+            )
+            assert [r[0] for r in dealt] == [first.game_id], "no game dealt after it"
+        [entrant] = [e for e in await store.entrants(tid) if e.user_id == quitter.id]
+        assert entrant.withdrawn is not None
+    finally:
+        service.director.stop()
+
+
+class RefusingThreads(Threads):
+    """Discord's side of a pairing while the bot may not post in the tournament's channel
+    (``refusing``), as the Discord layer says it: :class:`ThreadRefused`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusing = True
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        if self.refusing:
+            raise ThreadRefused("403 Forbidden (error code: 50013): Missing Permissions")
+        return await super().post(channel_id, text, nonce, mentions)
+
+
+async def test_a_rounds_clock_stops_while_discord_refuses_its_tables(
+    service: Services, store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot loses Send Messages in the tournament's channel as a round is paired, for
+    longer than the round's time, over a restart: no match is decided by the deadline
+    (nobody could play), it is said once in the log (not at every look) and on the
+    tournament's message, and once Discord takes the tables again they are dealt with the
+    round's time still to play, the message no longer saying it. (The deadline forfeited
+    every match, a loss for both, nothing said it but a warning every five seconds.)"""
+    tid = await _open(service, round_hours=1.0)
+    threads = RefusingThreads()
+    try:
+        await service.director.start(threads)
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        for look in range(12):  # two hours, looked at every ten minutes
+            clock.advance(minutes=10)
+            if look == 6:  # (a restart: the director starts again)
+                service.director.stop()
+                await service.director.start(threads)
+            service.director.look(tid)
+            await service.director.idle()
+        pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
+        assert pairings and all(p.decided is None and p.post_id is None for p in pairings)
+        refused = [r for r in caplog.records if "refuses round 1's tables" in r.getMessage()]
+        assert len(refused) == 1, [r.getMessage() for r in caplog.records]
+        record = await store.tournament(tid)
+        assert record is not None and record.deadline is None
+        assert REFUSED in board_text(await read_event(store, record))
+
+        threads.refusing = False
+        service.director.look(tid)
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None and record.deadline is not None
+        assert record.deadline - clock.now.timestamp() == 3600.0
+        assert REFUSED not in board_text(await read_event(store, record))
+        pairings = [p for p in await store.pairings(tid) if p.player_b is not None]
+        assert all(p.decided is None and p.game_id is not None for p in pairings), pairings
+    finally:
+        service.director.stop()
+
+
+async def test_stats_count_a_tournament_cancelled_once_started_as_played(
+    service: Services, store: Store
+) -> None:
+    """``/cribbage stats``'s tournaments played are those that started with the player in
+    them: one cancelled in its first round counts (its games were played), one cancelled
+    before its start does not. (Only those running or finished counted: a tournament
+    played, then cancelled, went from the count.)"""
+    al = PEOPLE[0]
+    await service.director.start(Threads())
+    try:
+        for channel, started in ((CHANNEL, True), (CHANNEL + 1, False)):
+            assert (await service.tournaments.new(GUILD, channel, MO, moderator=True)).ok
+            for user in PEOPLE:
+                assert (await service.tournaments.join(channel, user)).ok
+            if started:
+                assert (await service.tournaments.start(channel, MO, moderator=True)).ok
+                await service.director.idle()  # (round 1 paired and dealt)
+            assert (await service.tournaments.cancel(channel, MO, moderator=True)).ok
+            await service.director.idle()
+    finally:
+        service.director.stop()
+    assert await store.tournaments_of(GUILD, al.id) == (1, 0)
+
+
+async def test_a_tournaments_game_is_left_to_its_rounds_deadline_not_the_idle_expiry(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A round of 14 days, longer than the week after which an idle game ends: Al throws, Bea
+    never moves. The week passes and the game is not ended as idle (which decided the match
+    as a loss for both, though Al moved); at the round's deadline Bea forfeits it to Al, as
+    the round's rule says."""
+    tid = await _open(service, round_hours=14 * 24.0)
+    try:
+        await service.director.start(Threads())
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.game_id is not None and first.thread_id is not None
+        game = await store.get_game(first.game_id)
+        assert game is not None
+        al = next(s for s in game.seats if s.user_id == first.player_a)
+        hand = service.games.loaded.load(game).game.hand(al.seat)
+        mover = User(first.player_a, al.name)
+        thrown = await service.moves.discard(
+            game.channel_id, mover, f"{hand[0].code} {hand[1].code}"
+        )
+        assert thrown.ok, thrown.reply.text
+        clock.advance(days=8)
+        assert await service.housekeeping.expire_idle() == []
+        still = await store.get_game(first.game_id)
+        assert still is not None and still.is_open
+        clock.advance(days=7)
+        service.director.look(tid)
+        await service.director.idle()
+        pairing = next(
+            p for p in await store.pairings(tid) if (p.round, p.tab) == (first.round, first.tab)
+        )
+        assert pairing.decided is tr.Decided.FORFEIT and pairing.winner == first.player_a
+    finally:
+        service.director.stop()
+
+
+class GoneThreads(Threads):
+    """Discord's side of a pairing once the tournament's channel was deleted (10003)."""
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        raise ThreadRefused("404 Not Found (error code: 10003): Unknown Channel", gone=True)
+
+
+async def test_a_tournament_whose_channel_was_deleted_ends(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The tournament's channel is deleted as a round is to be dealt: the tournament ends
+    there, cancelled, no champion (not a round waiting on Discord for good, looked at every
+    five seconds)."""
+    tid = await _open(service)
+    try:
+        await service.director.start(GoneThreads())
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        clock.advance(seconds=10)
+        service.director.look(tid)
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None and record.status is tr.TournamentStatus.CANCELLED
+        assert record.refused_since is None
+    finally:
+        service.director.stop()
