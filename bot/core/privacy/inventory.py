@@ -174,6 +174,8 @@ INVENTORY: tuple[Kept, ...] = (
                 (
                     Column("creator_id", Holds.ID, Request.FORMER),
                     Column("snapshot", Holds.INSIDE, Request.RENAMED),
+                    # How a game ended without a result: "Al cancelled the game."
+                    Column("end_note", Holds.INSIDE, Request.RENAMED),
                 ),
                 unsent="each game they sat in is sent from its seat, as `games`",
             ),

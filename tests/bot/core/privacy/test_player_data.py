@@ -224,3 +224,39 @@ async def test_a_game_ended_by_someone_else_meanwhile_needs_no_ending_before_the
     privacy._resign = refused
     stopped = await privacy.confirm_forget(CY.id, CY, True)
     assert not stopped.ok and "could not be ended" in stopped.reply.text
+
+
+async def test_no_end_note_names_them_once_their_data_is_deleted(
+    service: Services, store: Store
+) -> None:
+    """A game's end note ("Al left and closed the lobby.", a tournament's "cancelled by
+    <@id>") is renamed with the rest: the lobby Al opened, closed by his own deletion; a game
+    he cancelled; and a note that mentions him. A moderator who neither opened nor sits in a
+    game is not named in its note, which nothing else would let a deletion find."""
+    assert (await service.lobbies.new_game(500, 3200, AL, players=2)).ok
+    [(lobby,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3200")
+    assert (await service.lobbies.new_game(500, 3201, AL, players=2)).ok
+    assert (await service.lobbies.cancel(3201, AL)).ok
+    [(cancelled,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3201")
+    await open_table(service, [BEA, CY], channel=3202)
+    [(other,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3202")
+    assert (await service.lobbies.cancel(3202, AL, moderator=True)).ok
+    by_moderator = await store.get_game(other)
+    assert by_moderator is not None
+    assert by_moderator.end_note == "A moderator cancelled the game. No result is recorded."
+    await store.db.execute(
+        "UPDATE games SET end_note = ? WHERE id = ?",
+        (f"The tournament was cancelled by <@{AL.id}>: this game ends here.", other),
+    )
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    notes = {}
+    for game_id in (lobby, cancelled, other):
+        record = await store.get_game(game_id)
+        assert record is not None and record.end_note is not None
+        notes[game_id] = record.end_note
+    assert notes == {
+        lobby: f"{FORMER_NAME} left and closed the lobby.",
+        cancelled: f"{FORMER_NAME} cancelled the game. No result is recorded.",
+        other: f"The tournament was cancelled by {FORMER_NAME}: this game ends here.",
+    }
