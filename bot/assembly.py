@@ -18,13 +18,14 @@ from __future__ import annotations
 import functools
 import logging
 
+from bot.core.base.patrol import Running, running
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.text import period
 from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
-from bot.core.services import Sending, Services
+from bot.core.services import BACKGROUND, Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
 from bot.discord.app import Assembled, CribbageBot
@@ -111,7 +112,7 @@ async def assemble(
         stopped_sending=bot.stopped_sending,
         resumed=bot.resumed_sending,
     )
-    readiness = readiness_of(bot, store, cluster)
+    readiness = readiness_of(bot, store, cluster, lambda: _background(bot))
     try:
         web, activity = await _web(bot, settings, store, services, readiness)
     except StartupError:
@@ -148,6 +149,20 @@ async def assemble(
         activity=activity is not None,
         close=close,
     )
+
+
+def _background(bot: CribbageBot) -> dict[str, str]:
+    """What each part ``bot`` runs in the background is doing (every one of
+    :data:`~bot.discord.operations.PARTS`): the sender's, then the housekeeping and the
+    heartbeat."""
+    parts = bot.parts
+    if parts is None:
+        found = {part: str(Running.STOPPED) for part in BACKGROUND}
+    else:
+        found = parts.sending.background()
+    found["housekeeping"] = running(bot.expire_idle_games.is_running())
+    found["heartbeat"] = running(parts is not None and parts.operations.beating)
+    return found
 
 
 async def _upgrade(store: Store, settings: Settings) -> None:

@@ -60,6 +60,7 @@ async def wired(service: Services, store: Store) -> Metrics:
         ping=store.ping,
         sender=_none,
         started=time.time(),
+        background=lambda: {"clock": "running", "referee": "off"},
     )
     operations = Operations(metrics, readiness, store, cluster, Settings.from_env({}))
     operations.watch(cast(Any, _Client()), Pacer(), cast(Any, _Pages()))
