@@ -186,6 +186,12 @@ class PrivacyTables(Queries):
         transaction; the games they played (kept for their opponents)."""
         async with self._writing() as tx:
             await _renamed_notes(tx, user_id, note_renamed)
+            # Their ranked cards' messages, in their DMs or where they searched from (never a
+            # game's, so no game's pruning takes them): their places' ids and interactions.
+            entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
+            cards = [Owner.ranked(int(r[0])) for r in entries]
+            for forgotten in forget_owners(cards) if cards else ():
+                await forgotten.run(tx)
             seated = await tx.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             seats: dict[int, list[int]] = {}
             for row in seated:

@@ -162,6 +162,22 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None and entry.match_id != first
     second = entry.match_id
+    # Each search's card, kept by the ledger where it was made (here, a DM with the bot).
+    cards = {
+        user.id: [
+            f"ranked:{r[0]}"
+            for r in await store.db.fetch(
+                "SELECT id FROM ranked_entries WHERE user_id = ?", (user.id,)
+            )
+        ]
+        for user in (AL, BEA)
+    }
+    for number, owner in enumerate(cards[AL.id] + cards[BEA.id], 1):
+        await store.db.execute(
+            "INSERT INTO messages (owner, key, channel_id, message_id, digest, token)"
+            " VALUES (?, 'card', 7001, ?, 'd', 'a token')",
+            (owner, 9000 + number),
+        )
     data = _unzipped((await service.privacy.data_file(AL)).data)
     assert len(data["ranked_searches"]) == 2 and data["ranked_ratings"]
     assert data["ranked_rating_changes"] and data["ranked_blocks"][0]["blocked_id"] == CY.id
@@ -176,6 +192,9 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert record is not None and record.status is GameStatus.FINISHED, "its game resigned"
     # Nothing of his own is left; Bea's match stays, against a former player.
     assert all(rows == [] for rows in (await store.player_data(AL.id)).values())
+    # His cards' records (his DM's id, his interaction's token) went; Bea's stay.
+    kept = {r[0] for r in await store.db.fetch("SELECT owner FROM messages WHERE key = 'card'")}
+    assert kept == set(cards[BEA.id])
     match = await store.ranked_match(first)
     assert match is not None and is_former(match.player_a) and is_former(match.winner or 0)
     [(blocked_id, name, key)] = await store.db.fetch(
