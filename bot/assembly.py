@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import logging
 
+import aiohttp
+
 from bot.core.base.patrol import Running, running
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.text import period
@@ -114,7 +116,7 @@ async def assemble(
     )
     readiness = readiness_of(bot, store, cluster, lambda: _background(bot))
     try:
-        web, activity = await _web(bot, settings, store, services, readiness)
+        web, activity = await _web(bot, settings, store, services, readiness, metrics)
     except StartupError:
         if thinking is not None:
             thinking.close()
@@ -217,7 +219,12 @@ def _core(
 
 
 async def _web(
-    bot: CribbageBot, settings: Settings, store: Store, services: Services, health: Readiness
+    bot: CribbageBot,
+    settings: Settings,
+    store: Store,
+    services: Services,
+    health: Readiness,
+    metrics: Metrics,
 ) -> tuple[WebServer | None, DiscordActivity | None]:
     """The game pages' server, started, and what the Activity's server asks of Discord (each
     None when not served): a port that cannot be served is a :class:`StartupError`."""
@@ -227,7 +234,10 @@ async def _web(
     reviews = review_source(services.pages)
     table, activity = None, None
     if _activity_on(settings) and settings.client_secret and settings.web_secret:
-        activity = DiscordActivity(bot, settings.client_secret)
+        # (Its OAuth2 calls have an HTTP session of their own: counted as the bot's are.)
+        counted = aiohttp.TraceConfig()
+        count_traffic(counted, lambda: metrics)
+        activity = DiscordActivity(bot, settings.client_secret, trace=counted)
         table = ActivityServer(
             services,
             activity,
