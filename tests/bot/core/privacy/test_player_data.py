@@ -17,12 +17,13 @@ from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import FORMER_NAME
+from bot.core.ranked.rating import season_before, season_name, season_of
 from bot.core.services import Services
 from bot.core.standings.ratings import is_former
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import drive, finished_game, open_table, search_ranked
+from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 
 def _unzipped(data: bytes) -> dict[str, Any]:
@@ -279,3 +280,29 @@ async def test_no_end_note_names_them_once_their_data_is_deleted(
         cancelled: f"{FORMER_NAME} cancelled the game. No result is recorded.",
         other: f"The tournament was cancelled by {FORMER_NAME}: this game ends here.",
     }
+
+
+async def test_a_past_seasons_champion_stays_its_champion_as_a_former_player(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Bea won last season's ranked ladder, Cy was second: once Bea's data is deleted the
+    season's final standings and its champion stay as they were, a former player in her
+    place, where Cy was named its champion."""
+    now = clock().timestamp()
+    before = season_before(season_of(now))
+    for user, mu in ((BEA, 45.0), (CY, 30.0)):
+        await store.db.execute(
+            "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"
+            " updated_at, ordinal) VALUES (?, ?, ?, ?, 2.0, 12, 8, ?, ?)",
+            (before, user.id, user.name, mu, now - 40 * 86400, mu - 6.0),
+        )
+    assert (
+        f"**{season_name(before)}**: Bea"
+        in (await service.ranked.ladder(AL, "champions")).reply.text
+    )
+    assert (await service.privacy.confirm_forget(BEA.id, BEA, True)).ok
+    champions = (await service.ranked.ladder(AL, "champions")).reply.text
+    assert f"**{season_name(before)}**: {FORMER_NAME}" in champions, champions
+    last = (await service.ranked.ladder(CY, "last")).reply.text
+    assert f"Champion: **{FORMER_NAME}**" in last and "**Cy**: #2 of 2" in last, last
+    assert await store.season_rating(before, BEA.id) is None, "nothing under her id"
