@@ -35,9 +35,10 @@ __all__ = ["CopyReport", "copy_database", "verify_copy"]
 
 #: Rows inserted per statement batch.
 BATCH = 1000
-#: Tables that are the bot's own bookkeeping, not data (who sends now; which migrations each
-#: database applied, which it records itself): not copied.
-_NOT_COPIED = frozenset({"leases", "schema_migrations"})
+#: Tables that are the bot's own bookkeeping, not data (who sends now; which processes ran on
+#: the SQLite file, whose heartbeats a process of the PostgreSQL database would be judged by;
+#: which migrations each database applied, which it records itself): not copied.
+_NOT_COPIED = frozenset({"leases", "bot_processes", "schema_migrations"})
 
 
 @dataclass

@@ -12,6 +12,7 @@ from bot.core.base.replies import User
 from bot.core.tournaments.records import Format, TournamentPlan
 from bot.store import Store
 from bot.store.copy import copy_database, verify_copy
+from bot.store.ops_tables import ProcessRow
 from bot.tools import ToFix
 from bot.tools.copy import main
 from engine.outcome import Scoring
@@ -59,6 +60,10 @@ async def _bot_database(path: Path) -> list[int]:
         lobby = make_service(store, clock, seed=9)
         assert (await lobby.lobbies.new_game(5, 200, CY)).ok
         await store.set_coach(BEA.id, False, now=1.0)
+        # A process killed outright leaves its heartbeat: the SQLite file's, not the copy's.
+        await store.heartbeat(
+            ProcessRow("host-a:1:aa", "host-a", 1, "all", "r", 1.0, 2.0, True, True)
+        )
         keeper = make_service(store, clock, retention=timedelta(minutes=50))
         assert await keeper.housekeeping.prune() == 1
         assert await store.archived(started[0]) is not None
@@ -76,6 +81,7 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
         # The pruned game replays from its archive record; the others from their snapshots.
         assert report.differences == [] and report.games_replayed == 3
         assert (await postgres.db.fetch("SELECT COUNT(*) FROM game_archives"))[0][0] == 1
+        assert await postgres.db.fetch("SELECT holder FROM bot_processes") == []
         for game_id in started:
             assert (await load(postgres, game_id)).to_dict() == (
                 await load(lite, game_id)
