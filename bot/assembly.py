@@ -159,11 +159,12 @@ def _background(bot: CribbageBot) -> dict[str, str]:
     heartbeat."""
     parts = bot.parts
     if parts is None:
-        found = {part: str(Running.STOPPED) for part in BACKGROUND}
-    else:
-        found = parts.sending.background()
+        # (Being put together: nothing runs yet, the heartbeat's first beat aside.)
+        found = {part: str(Running.STARTING) for part in (*BACKGROUND, "housekeeping")}
+        return found | {"heartbeat": Running.RUNNING}
+    found = parts.sending.background()
     found["housekeeping"] = running(bot.expire_idle_games.is_running())
-    found["heartbeat"] = running(parts is not None and parts.operations.beating)
+    found["heartbeat"] = running(parts.operations.beating)
     return found
 
 

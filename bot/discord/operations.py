@@ -240,6 +240,7 @@ class Operations:
                 seen_at=time.time(),
                 gateway=bool(up) and all(up.values()),
                 sender=self.cluster.may_send(),
+                background=readiness.unwell(),
             )
             try:
                 await self.store.heartbeat(row)

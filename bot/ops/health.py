@@ -61,6 +61,12 @@ class Readiness:
     #: module's docstring, and :class:`~bot.core.base.patrol.Running`).
     background: Callable[[], Mapping[str, str]] = field(default=_nothing)
 
+    def unwell(self) -> str:
+        """What this process runs in the background that is not as it should be, for its
+        heartbeat (``python -m bot health``): each such part with its state, "; " between
+        them ("": every part is well)."""
+        return "; ".join(f"{p}: {s}" for p, s in self.background().items() if not well(s))
+
     def running(self) -> dict[str, bool]:
         """Each part this process runs in the background: whether it runs now (what
         ``cribbage_background`` serves)."""

@@ -126,9 +126,11 @@ async def test_a_part_failing_or_stopped_is_said_but_leaves_the_process_ready() 
     ready, body = await readiness.ready()
     assert ready and body["background"] == {"ok": False, "parts": said}
     assert readiness.running() == {"clock": False, "director": False, "referee": False}
+    # What the heartbeat writes of it, for python -m bot health.
+    assert readiness.unwell() == "clock: stopped; director: failing: OSError: no database"
     said = {"clock": "running", "director": "starting", "referee": "off"}
     _, body = await readiness.ready()
-    assert body["background"]["ok"]
+    assert body["background"]["ok"] and readiness.unwell() == ""
 
 
 def _shape(value: Any) -> Any:
