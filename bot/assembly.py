@@ -18,13 +18,16 @@ from __future__ import annotations
 import functools
 import logging
 
+import aiohttp
+
+from bot.core.base.patrol import Running, running
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.text import period
 from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
-from bot.core.services import Sending, Services
+from bot.core.services import BACKGROUND, Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
 from bot.discord.app import Assembled, CribbageBot
@@ -111,9 +114,9 @@ async def assemble(
         stopped_sending=bot.stopped_sending,
         resumed=bot.resumed_sending,
     )
-    readiness = readiness_of(bot, store, cluster)
+    readiness = readiness_of(bot, store, cluster, lambda: _background(bot))
     try:
-        web, activity = await _web(bot, settings, store, services, readiness)
+        web, activity = await _web(bot, settings, store, services, readiness, metrics)
     except StartupError:
         if thinking is not None:
             thinking.close()
@@ -148,6 +151,21 @@ async def assemble(
         activity=activity is not None,
         close=close,
     )
+
+
+def _background(bot: CribbageBot) -> dict[str, str]:
+    """What each part ``bot`` runs in the background is doing (every one of
+    :data:`~bot.discord.operations.PARTS`): the sender's, then the housekeeping and the
+    heartbeat."""
+    parts = bot.parts
+    if parts is None:
+        # (Being put together: nothing runs yet, the heartbeat's first beat aside.)
+        found = {part: str(Running.STARTING) for part in (*BACKGROUND, "housekeeping")}
+        return found | {"heartbeat": Running.RUNNING}
+    found = parts.sending.background()
+    found["housekeeping"] = running(bot.expire_idle_games.is_running())
+    found["heartbeat"] = running(parts.operations.beating)
+    return found
 
 
 async def _upgrade(store: Store, settings: Settings) -> None:
@@ -202,7 +220,12 @@ def _core(
 
 
 async def _web(
-    bot: CribbageBot, settings: Settings, store: Store, services: Services, health: Readiness
+    bot: CribbageBot,
+    settings: Settings,
+    store: Store,
+    services: Services,
+    health: Readiness,
+    metrics: Metrics,
 ) -> tuple[WebServer | None, DiscordActivity | None]:
     """The game pages' server, started, and what the Activity's server asks of Discord (each
     None when not served): a port that cannot be served is a :class:`StartupError`."""
@@ -212,7 +235,10 @@ async def _web(
     reviews = review_source(services.pages)
     table, activity = None, None
     if _activity_on(settings) and settings.client_secret and settings.web_secret:
-        activity = DiscordActivity(bot, settings.client_secret)
+        # (Its OAuth2 calls have an HTTP session of their own: counted as the bot's are.)
+        counted = aiohttp.TraceConfig()
+        count_traffic(counted, lambda: metrics)
+        activity = DiscordActivity(bot, settings.client_secret, trace=counted)
         table = ActivityServer(
             services,
             activity,

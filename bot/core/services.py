@@ -42,6 +42,7 @@ the ledger alone, the clock, the director, the referee.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,6 +55,7 @@ from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.patrol import RETRY_AFTER, Running, running
 from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.daily.daily import DailyDiscard
@@ -102,7 +104,14 @@ from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, To
 from bot.core.which_game import WhichGame
 from bot.core.worker.thinking import WorkerThinking
 
-__all__ = ["Sending", "Services", "ServicesStore"]
+__all__ = ["BACKGROUND", "Sending", "Services", "ServicesStore"]
+
+log = logging.getLogger(__name__)
+
+#: The parts the process that sends runs in the background, as :meth:`Sending.background`
+#: names them (and ``/readyz`` and ``cribbage_background`` after it).
+DIRECTOR, REFEREE = "director", "referee"
+BACKGROUND = ("keeper", "clock", DIRECTOR, REFEREE, "ranked_sweep", "reviews")
 
 
 class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
@@ -559,27 +568,95 @@ class Sending:
     Each is started and stopped here, and what the messages show brought up to date at a
     start or a takeover."""
 
-    def __init__(self, services: Services, keeper: MessageKeeper, threads: Threads) -> None:
+    def __init__(
+        self,
+        services: Services,
+        keeper: MessageKeeper,
+        threads: Threads,
+        *,
+        retry_after: float = RETRY_AFTER,
+    ) -> None:
+        """``retry_after``: how long after a failed start (the director's, the referee's: each
+        reads the store) it is made again."""
         self._services = services
         #: Sends what every owner owes (the keeper of :mod:`bot.core.ledger`).
         self.keeper = keeper
         self._threads = threads
-        #: The director's and the referee's start (each reads the store): cancelled by a stop.
-        self._starting: list[asyncio.Task[None]] = []
+        self._retry_after = retry_after
+        #: Whether this process sends (started, and not stopped since).
+        self._sending = False
+        #: The director's and the referee's start (each reads the store), made again until
+        #: it is done: cancelled by a stop.
+        self._starting: dict[str, asyncio.Task[None]] = {}
+        #: Why a part's start failed, while it is made again.
+        self._failing: dict[str, str] = {}
 
     def start(self) -> None:
         """This process sends: its keeper and its game clock follow the change feed, finished
         games are reviewed (in the review worker, one at a time, at low priority), and the
         tournaments are directed and the ranked matches refereed, from the store."""
         services = self._services
+        self._sending = True
         self.keeper.follow(services.feed)
         services.clock.start()
         services.auto_reviews.start()
         loop = asyncio.get_running_loop()
-        self._starting = [
-            loop.create_task(services.director.start(self._threads), name="crib-direct"),
-            loop.create_task(services.ranked_play.start(), name="crib-referee"),
-        ]
+        starts = {
+            DIRECTOR: lambda: services.director.start(self._threads),
+            REFEREE: services.ranked_play.start,
+        }
+        self._starting = {
+            part: loop.create_task(self._started(part, start), name=f"crib-start-{part}")
+            for part, start in starts.items()
+        }
+
+    async def _started(self, part: str, start: Callable[[], Awaitable[None]]) -> None:
+        """``start`` the ``part``, again every ``retry_after`` seconds while it fails (the
+        database out of reach as this process starts or takes over), so that it is never
+        left half-started (following the feed, but with the tournaments or the matches
+        under way unread, the ranked queue unswept) for as long as this process sends."""
+        while True:
+            try:
+                await start()
+            except Exception as error:
+                self._failing[part] = f"{type(error).__name__}: {error}"[:200]
+                log.warning(
+                    "could not start the %s (made again in %g s): %r",
+                    part,
+                    self._retry_after,
+                    error,
+                )
+                await asyncio.sleep(self._retry_after)
+            else:
+                self._failing.pop(part, None)
+                return
+
+    def background(self) -> dict[str, str]:
+        """What each part the process that sends runs is doing (:data:`BACKGROUND`):
+        ``running``; ``off``: this process does not send (another one runs it); ``starting``
+        (its first read of the store under way), or ``failing: why`` (its start failed, and
+        is made again); ``stopped``: it should run here, and does not."""
+        services = self._services
+        runs = {
+            "keeper": self._sending,
+            "clock": services.clock.running,
+            DIRECTOR: services.director.running,
+            REFEREE: services.ranked_play.referee.running,
+            "ranked_sweep": services.ranked_play.sweeping,
+            "reviews": services.auto_reviews.running,
+        }
+        states: dict[str, str] = {}
+        for part in BACKGROUND:
+            started_by = REFEREE if part == "ranked_sweep" else part
+            start = self._starting.get(started_by)
+            failing = self._failing.get(started_by)
+            if not self._sending:
+                states[part] = Running.OFF
+            elif start is not None and not start.done():
+                states[part] = f"{Running.FAILING}: {failing}" if failing else Running.STARTING
+            else:
+                states[part] = running(runs[part])
+        return states
 
     def stop(self) -> None:
         """Another process sends now: stop following the feed."""
@@ -587,6 +664,10 @@ class Sending:
         self._stop_parts()
 
     def _stop_parts(self) -> None:
+        self._sending = False
+        for task in self._starting.values():
+            task.cancel()
+        self._failing.clear()
         services = self._services
         services.clock.stop()
         services.director.stop()
@@ -627,9 +708,9 @@ class Sending:
     async def cancel_starts(self) -> None:
         """Cancel the director's and the referee's start, if still under way (a stop: each
         reads the store, which closes at the end of the stop; the next start does it again)."""
-        for task in self._starting:
+        for task in self._starting.values():
             task.cancel()
-        await asyncio.gather(*self._starting, return_exceptions=True)
+        await asyncio.gather(*self._starting.values(), return_exceptions=True)
 
     async def close(self, timeout: float) -> Sequence[Owner]:
         """The process stops: the clock, the director, the referee and the reviews stop, and

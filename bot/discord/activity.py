@@ -118,11 +118,20 @@ class DiscordActivity:
     log and an :class:`ActivityRefused` with :data:`DISCORD_TROUBLE` for the page (502)."""
 
     def __init__(
-        self, client: discord.Client, client_secret: str, *, lookup_within: float = LOOKUP_WITHIN
+        self,
+        client: discord.Client,
+        client_secret: str,
+        *,
+        lookup_within: float = LOOKUP_WITHIN,
+        trace: aiohttp.TraceConfig | None = None,
     ) -> None:
+        """``trace``: the hooks of the OAuth2 calls' own HTTP session (the operator's metrics
+        count every request to Discord, these too: :func:`bot.discord.traffic.count_traffic`);
+        the rest go through the bot's."""
         self._client = client
         self._secret = client_secret
         self._within = lookup_within
+        self._traces = [] if trace is None else [trace]
         self._session: aiohttp.ClientSession | None = None
         self._told_secret = False
 
@@ -135,7 +144,7 @@ class DiscordActivity:
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             timeout = aiohttp.ClientTimeout(total=self._within)
-            self._session = aiohttp.ClientSession(timeout=timeout)
+            self._session = aiohttp.ClientSession(timeout=timeout, trace_configs=self._traces)
         return self._session
 
     async def _ask(self, method: str, path: str, what: str, **request: Any) -> tuple[int, Any]:

@@ -15,7 +15,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ import discord
 from discord.ext import commands
 
 from bot.core.ledger.transport import Pacing
+from bot.core.services import BACKGROUND
 from bot.ops.health import HEARTBEAT_SECONDS, Readiness
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
@@ -33,16 +34,27 @@ from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
 from bot.web.server import WebServer
 
-__all__ = ["FORGET_PROCESSES_AFTER", "Operations", "readiness_of"]
+__all__ = ["FORGET_PROCESSES_AFTER", "PARTS", "Operations", "readiness_of"]
 
 log = logging.getLogger(__name__)
 
 #: A process not heard from for this long is forgotten (by the process that sends).
 FORGET_PROCESSES_AFTER = 86_400.0
+#: Every part a process runs in the background, as ``/readyz`` and ``cribbage_background``
+#: name them: the sender's (:data:`bot.core.services.BACKGROUND`), then every process's own
+#: (the housekeeping loop, which acts in the sender alone, and the heartbeat).
+PARTS = (*BACKGROUND, "housekeeping", "heartbeat")
 
 
-def readiness_of(bot: discord.AutoShardedClient, store: Store, cluster: Cluster) -> Readiness:
-    """This process's readiness: its shards, its store, the sender's lease."""
+def readiness_of(
+    bot: discord.AutoShardedClient,
+    store: Store,
+    cluster: Cluster,
+    background: Callable[[], Mapping[str, str]],
+) -> Readiness:
+    """This process's readiness: its shards, its store, the sender's lease, and what each part
+    it runs in the background is doing (``background``: by part, every one of
+    :data:`PARTS`)."""
 
     def shards() -> Mapping[int, bool]:
         return {shard_id: not info.is_closed() for shard_id, info in bot.shards.items()}
@@ -61,6 +73,7 @@ def readiness_of(bot: discord.AutoShardedClient, store: Store, cluster: Cluster)
         ping=store.ping,
         sender=sender,
         started=time.time(),
+        background=background,
     )
 
 
@@ -139,6 +152,14 @@ class Operations:
             labels=("holder",),
         )
         metrics.watch(
+            "cribbage_background",
+            "1 while a part this process runs in the background runs (the clock, the"
+            " director, the referee, the reviews, the housekeeping...), by part, else 0 (off"
+            " in a process that does not send, starting, failing, stopped).",
+            lambda: {(part,): float(runs) for part, runs in self.readiness.running().items()},
+            labels=("part",),
+        )
+        metrics.watch(
             "cribbage_database_round_trips",
             "Round trips to the database (each awaited call to its driver).",
             lambda: float(store.db.round_trips),
@@ -192,6 +213,11 @@ class Operations:
             self._wake.set()
 
     @property
+    def beating(self) -> bool:
+        """Whether the heartbeat is written every :data:`HEARTBEAT_SECONDS` now."""
+        return self._beating is not None and not self._beating.done()
+
+    @property
     def port(self) -> int | None:
         """Where health and metrics are served (None: no port of their own)."""
         return None if self._server is None else self._server.port
@@ -214,6 +240,7 @@ class Operations:
                 seen_at=time.time(),
                 gateway=bool(up) and all(up.values()),
                 sender=self.cluster.may_send(),
+                background=readiness.unwell(),
             )
             try:
                 await self.store.heartbeat(row)

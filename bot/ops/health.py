@@ -5,7 +5,14 @@ answer (:mod:`bot.ops.server`), and what each process writes of itself for
 Ready is: connected to Discord's gateway (every shard of this process), the database answering
 (one round trip within :data:`PING_TIMEOUT`), and the migrations applied. The answer also names
 which process holds the sender's lease (the one that sends every message): a bot whose
-processes are all ready but where none sends is the alert *no sender* (``docs/running.md``).
+processes are all ready but where none sends is the alert *no sender* (``docs/running.md``);
+and what each part this process runs in the background is doing (``background``: the game
+clock, the tournaments' director, the ranked referee and its queue's sweep, the reviews, the
+housekeeping, the heartbeat...), each ``running``, ``off`` (another process runs it),
+``starting``, ``failing: why`` or ``stopped`` (it should run here and does not): its ``ok`` is
+false when one fails or stopped. That is said, not counted in ready (a part that stopped is
+no reason to take the process's pages out of a load balancer): ``cribbage_background`` says
+the same to the alerts.
 """
 
 from __future__ import annotations
@@ -13,8 +20,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from bot.core.base.patrol import Running, well
 
 __all__ = ["HEARTBEAT_SECONDS", "PING_TIMEOUT", "STALE_SECONDS", "Readiness"]
 
@@ -24,6 +33,10 @@ HEARTBEAT_SECONDS = 10.0
 STALE_SECONDS = 3 * HEARTBEAT_SECONDS
 #: How long the readiness check waits for the database's answer.
 PING_TIMEOUT = 2.0
+
+
+def _nothing() -> Mapping[str, str]:
+    return {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +57,20 @@ class Readiness:
     sender: Callable[[], Awaitable[str | None]]
     #: When this process started (``time.time()``).
     started: float
+    #: What each part this process runs in the background is doing, by part (see the
+    #: module's docstring, and :class:`~bot.core.base.patrol.Running`).
+    background: Callable[[], Mapping[str, str]] = field(default=_nothing)
+
+    def unwell(self) -> str:
+        """What this process runs in the background that is not as it should be, for its
+        heartbeat (``python -m bot health``): each such part with its state, "; " between
+        them ("": every part is well)."""
+        return "; ".join(f"{p}: {s}" for p, s in self.background().items() if not well(s))
+
+    def running(self) -> dict[str, bool]:
+        """Each part this process runs in the background: whether it runs now (what
+        ``cribbage_background`` serves)."""
+        return {part: state == Running.RUNNING for part, state in self.background().items()}
 
     def alive(self) -> dict[str, Any]:
         """The liveness answer: the event loop answered, so the process is alive."""
@@ -72,6 +99,7 @@ class Readiness:
             sender = {"holder": None, "error": _said(error)}
         migrated = self.migrated()
         ready = gateway and database["ok"] and migrated
+        parts = dict(self.background())
         return ready, {
             "ready": ready,
             "process": self.holder,
@@ -79,6 +107,7 @@ class Readiness:
             "database": database,
             "migrations": {"ok": migrated, "release": self.release},
             "sender": sender,
+            "background": {"ok": all(map(well, parts.values())), "parts": parts},
         }
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.base.owners import Owner
+from bot.core.base.apart import game_owners
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
+from bot.store.message_tables import forget_owners
 from bot.store.queries import Queries
 
 __all__ = ["ArchiveTables"]
@@ -16,6 +18,10 @@ __all__ = ["ArchiveTables"]
 _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 #: The tables whose rows are an owner's (``game:12``), not a game's by its id.
 _BY_OWNER = frozenset({"messages", "pending_posts"})
+#: A ranked search's card's owner (``ranked:5``), as SQL of its row in ``ranked_entries``.
+_CARD = f"'{OwnerKind.RANKED}:' || CAST(id AS TEXT)"
+#: Owners forgotten per statement.
+_FORGET_BATCH = 500
 
 
 class ArchiveTables(Queries):
@@ -51,8 +57,8 @@ class ArchiveTables(Queries):
         marks = ", ".join("?" for _ in wanted)
         async with self._writing() as tx:
             found = await tx.fetch(
-                f"SELECT id FROM games WHERE id IN ({marks}) AND pruned_at IS NULL AND {_ENDED}"
-                " AND updated_at < ?",
+                f"SELECT id, channel_id FROM games WHERE id IN ({marks}) AND pruned_at IS NULL"
+                f" AND {_ENDED} AND updated_at < ?",
                 (*wanted, before),
             )
             ids = [(int(row[0]),) for row in found]
@@ -67,11 +73,39 @@ class ArchiveTables(Queries):
                 " ON CONFLICT (game_id) DO UPDATE SET record = excluded.record",
                 [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
             )
-            owners = [(str(Owner.game(game_id)),) for (game_id,) in ids]
+            # (Played apart, a game's messages are its seats' places' too.)
+            owners = [
+                (str(owner),)
+                for row in found
+                for owner in game_owners(Owner.game(int(row[0])), int(row[1]))
+            ]
             for table in (t.name for t in tables_lasting(Lasts.GAME)):
                 key, keys = ("owner", owners) if table in _BY_OWNER else ("game_id", ids)
                 await tx.executemany(f"DELETE FROM {table} WHERE {key} = ?", keys)
         return len(ids)
+
+    async def forget_cards(self, before: float) -> list[int]:
+        """Let go of the records of the ranked cards (their messages, pending posts) of the
+        searches that ended before ``before``, kept only to edit them, as a game's messages are
+        until it is pruned (no search's card is drawn again an hour after it ended); the
+        searches whose cards had any."""
+        cards = (
+            f"SELECT owner FROM {{table}} WHERE owner IN (SELECT {_CARD} FROM ranked_entries"
+            " WHERE ended_at < ?)"
+        )
+        async with self._writing() as tx:
+            owners = {
+                str(row[0])
+                for table in _BY_OWNER
+                for row in await tx.fetch(cards.format(table=table), (before,))
+            }
+            named = sorted(owners)
+            for start in range(0, len(named), _FORGET_BATCH):
+                for forgotten in forget_owners(
+                    [Owner.parse(owner) for owner in named[start : start + _FORGET_BATCH]]
+                ):
+                    await forgotten.run(tx)
+        return sorted(Owner.parse(owner).id for owner in owners)
 
     async def archived(self, game_id: int) -> bytes | None:
         """A pruned game's archive record (None for a game not pruned, or never started)."""

@@ -28,16 +28,17 @@ from typing import Any
 
 from bot.core.games import archive
 from bot.core.games.snapshot import SnapshotError, decode
-from bot.store.database import Database
+from bot.store.database import Database, Transaction
 from bot.store.store import Store
 
 __all__ = ["CopyReport", "copy_database", "verify_copy"]
 
 #: Rows inserted per statement batch.
 BATCH = 1000
-#: Tables that are the bot's own bookkeeping, not data (who sends now; which migrations each
-#: database applied, which it records itself): not copied.
-_NOT_COPIED = frozenset({"leases", "schema_migrations"})
+#: Tables that are the bot's own bookkeeping, not data (who sends now; which processes ran on
+#: the SQLite file, whose heartbeats a process of the PostgreSQL database would be judged by;
+#: which migrations each database applied, which it records itself): not copied.
+_NOT_COPIED = frozenset({"leases", "bot_processes", "schema_migrations"})
 
 
 @dataclass
@@ -82,12 +83,24 @@ async def copy_database(source: Store, target: Store) -> CopyReport:
             for start in range(0, len(rows), BATCH):
                 await tx.executemany(insert, rows[start : start + BATCH])
             report.rows[table] = len(rows)
-        # New games continue the numbering after the copied ones.
-        await tx.fetch(
-            "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-            " (SELECT COALESCE(MAX(id), 0) + 1 FROM games), false)"
-        )
+        # New rows continue the numbering after the copied ones, in every numbered table
+        # (games, tournaments, ranked searches and matches...), as PostgreSQL's schema says.
+        for table, column in await _numbered(tx):
+            await tx.fetch(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                f" (SELECT COALESCE(MAX({column}), 0) + 1 FROM {table}), false)"
+            )
     return report
+
+
+async def _numbered(tx: Transaction) -> list[tuple[str, str]]:
+    """The PostgreSQL schema's numbered columns (identities), each as (table, column)."""
+    rows = await tx.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND is_identity = 'YES'"
+        " ORDER BY table_name, column_name"
+    )
+    return [(str(row[0]), str(row[1])) for row in rows]
 
 
 async def verify_copy(source: Store, target: Store, report: CopyReport | None = None) -> CopyReport:

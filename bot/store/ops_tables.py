@@ -24,6 +24,9 @@ class ProcessRow:
     seen_at: float
     gateway: bool
     sender: bool
+    #: What it runs in the background that is not as it should be ("": every part is well),
+    #: each part with its state, "; " between them.
+    background: str = ""
 
 
 class OpsTables(Queries):
@@ -68,9 +71,10 @@ class OpsTables(Queries):
         """Write what ``process`` says of itself now."""
         await self.db.execute(
             "INSERT INTO bot_processes (holder, host, pid, shards, release, started_at, seen_at,"
-            " gateway, sender) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " gateway, sender, background) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (holder) DO UPDATE SET seen_at = excluded.seen_at,"
-            " gateway = excluded.gateway, sender = excluded.sender, shards = excluded.shards",
+            " gateway = excluded.gateway, sender = excluded.sender, shards = excluded.shards,"
+            " background = excluded.background",
             (
                 process.holder,
                 process.host,
@@ -81,14 +85,15 @@ class OpsTables(Queries):
                 process.seen_at,
                 int(process.gateway),
                 int(process.sender),
+                process.background,
             ),
         )
 
     async def processes(self) -> list[ProcessRow]:
         """Every process that wrote its heartbeat and has not been forgotten, newest first."""
         rows = await self._read(
-            "SELECT holder, host, pid, shards, release, started_at, seen_at, gateway, sender"
-            " FROM bot_processes ORDER BY started_at DESC, holder"
+            "SELECT holder, host, pid, shards, release, started_at, seen_at, gateway, sender,"
+            " background FROM bot_processes ORDER BY started_at DESC, holder"
         )
         return [
             ProcessRow(
@@ -101,6 +106,7 @@ class OpsTables(Queries):
                 float(r[6]),
                 bool(r[7]),
                 bool(r[8]),
+                str(r[9]),
             )
             for r in rows
         ]

@@ -9,10 +9,10 @@ What is kept about a person, table by table and column by column, is said once, 
 - :meth:`PrivacyTables.forget_player`: in one transaction, the rows the inventory deletes,
   the columns it clears (their picture and places), a former player's id
   (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and the name given in place of theirs
-  in what stays whole for other people, in the games' snapshots and archive records too; and
-  in what stays for another person so that it still holds (a block of them), the same former
-  player with a keyed hash of their id (:mod:`bot.core.privacy.keyed`) under the secret
-  :data:`~bot.store.queries.KEYED_IDS`, made by the first deletion that needs it.
+  in what stays whole for other people, in the games' snapshots, archive records and end
+  notes too; and in what stays for another person so that it still holds (a block of them),
+  the same former player with a keyed hash of their id (:mod:`bot.core.privacy.keyed`) under
+  the secret :data:`~bot.store.queries.KEYED_IDS`, made by the first deletion that needs it.
 - :meth:`PrivacyTables.left_server` and the rest: the servers the bot was removed from, and
   :meth:`PrivacyTables.forget_server`, which deletes one server's data, in batches.
 """
@@ -102,6 +102,35 @@ async def _keyed(
         )
 
 
+#: The games whose end note may name a person (its parameters: their id twice, then their
+#: mention as LIKE reads it): those they sat in or opened, and any that mentions them (a
+#: tournament's games, cancelled by its organiser).
+_NOTED = (
+    "SELECT id, end_note FROM games WHERE end_note IS NOT NULL AND (creator_id = ?"
+    " OR id IN (SELECT game_id FROM seats WHERE user_id = ?) OR end_note LIKE ?)"
+)
+#: The names a person played under (its parameters: their id, once a table).
+_NAMES = (
+    "SELECT display_name FROM seats WHERE user_id = ?"
+    " UNION SELECT display_name FROM results WHERE user_id = ?"
+    " UNION SELECT name FROM tournament_entrants WHERE user_id = ?"
+)
+
+
+async def _renamed_notes(
+    tx: Transaction, user_id: int, note_renamed: Callable[[str, Sequence[str]], str]
+) -> None:
+    """The end notes of the games that may name ``user_id`` (the inventory's ``games.end_note``:
+    "Al left and closed the lobby.", a tournament's "cancelled by <@id>"), renamed, before
+    their seats and games stop saying they are theirs."""
+    names = [str(r[0]) for r in await tx.fetch(_NAMES, (user_id,) * 3) if r[0]]
+    noted = await tx.fetch(_NOTED, (user_id, user_id, f"%<@{user_id}>%"))
+    renamed = [(note_renamed(str(r[1]), names), int(r[0])) for r in noted]
+    changed = [(note, game) for (note, game), r in zip(renamed, noted, strict=True) if note != r[1]]
+    if changed:
+        await tx.executemany("UPDATE games SET end_note = ? WHERE id = ?", changed)
+
+
 class PrivacyTables(Queries):
     """A person's data on request; a server's data once the bot left it."""
 
@@ -147,16 +176,25 @@ class PrivacyTables(Queries):
         former_name: str,
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
+        note_renamed: Callable[[str, Sequence[str]], str],
         fresh_secret: str,
     ) -> Forgotten:
         """Delete what is ``user_id``'s own and put ``former_id`` and ``former_name`` in their
         place in what stays for others (``snapshot_renamed(text, seats)`` and
         ``archive_renamed(record, seats)``: a game's saved state with those seats' names
-        replaced), with a keyed hash of their id where it must still know them (under the
-        bot's secret, ``fresh_secret`` if it had none yet), in one transaction; the games they
-        played (kept for their opponents), and the changes of the tournaments they were in,
-        each moved on (its message names a former player now)."""
+        replaced; ``note_renamed(note, names)``: a game's end note without the names they
+        played under, nor their mention), with a keyed hash of their id where it must still
+        know them (under the bot's secret, ``fresh_secret`` if it had none yet), in one
+        transaction; the games they played (kept for their opponents), and the changes of the
+        tournaments they were in, each moved on (its message names a former player now)."""
         async with self._writing() as tx:
+            await _renamed_notes(tx, user_id, note_renamed)
+            # Their ranked cards' messages, in their DMs or where they searched from (never a
+            # game's, so no game's pruning takes them): their places' ids and interactions.
+            entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
+            cards = [Owner.ranked(int(r[0])) for r in entries]
+            for forgotten in forget_owners(cards) if cards else ():
+                await forgotten.run(tx)
             seated = await tx.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
             seats: dict[int, list[int]] = {}
             for row in seated:

@@ -8,7 +8,8 @@ why), 2 when the database cannot be used:
 
 - the database answers, and has every migration of this release;
 - at least one process was heard from in the last 30 s, and every one heard from is
-  connected to the gateway;
+  connected to the gateway, and says every part it runs in the background is well (the
+  sender's clock, director, referee, reviews...: what ``/readyz`` says of them);
 - one process holds the sender's lease (the one that sends every message).
 
 ``--here`` looks only at the processes of this machine (a container's health check, when
@@ -49,9 +50,10 @@ def _running(pid: int) -> bool:
 def _line(row: ProcessRow, now: float) -> str:
     gateway = "connected" if row.gateway else "NOT connected to the gateway"
     role = "sends" if row.sender else "does not send"
+    background = f", in the background {row.background}" if row.background else ""
     return (
         f"  {row.holder}: shards {row.shards}, {gateway}, {role}, seen {now - row.seen_at:.0f} s"
-        f" ago, up {now - row.started_at:.0f} s, release {row.release}"
+        f" ago, up {now - row.started_at:.0f} s, release {row.release}{background}"
     )
 
 
@@ -110,6 +112,11 @@ async def run(database: str, *, here: bool = False) -> int:
             problems.append("a process of this machine runs but has stopped saying it is well")
     problems += [
         f"{row.holder} is not connected to Discord's gateway" for row in live if not row.gateway
+    ]
+    problems += [
+        f"{row.holder} runs a part in the background that is not well ({row.background})"
+        for row in live
+        if row.background
     ]
     if shared:
         if lease is None:

@@ -110,6 +110,15 @@ _HEADERS = {
 #: What gives a finished game's review for its page, as HTML (None: the game has none): the
 #: review of every decision (issue 23, item 1) is shown under the replay through this.
 ReviewSource = Callable[[GameRecord], Awaitable[str | None]]
+#: What an ended game's page is drawn from, as far as memory may keep it drawn.
+_Edition = tuple[int, tuple[str, ...]]
+
+
+def _edition(record: GameRecord) -> _Edition:
+    """``record``'s version and its seats' names: a page of it kept in memory (its replay,
+    its boards' pictures) is drawn again when either changes (a player's data deleted renames
+    their seat and changes no version, in whichever process it was deleted)."""
+    return record.version, tuple(seat.name for seat in record.seats)
 
 
 #: The review pages' lines about paging on Discord (the web page shows every page at once).
@@ -301,7 +310,7 @@ class WebServer:
         # it once more after.
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
-        self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
+        self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
         #: What the server lets in within its share of open files.
         self.admission = Admission(limits)
@@ -438,10 +447,10 @@ class WebServer:
     async def _replay(self, record: GameRecord) -> GameReplay | None:
         """The replay of an ended game, made once (on a worker thread: a whole game)."""
         kept = self._replays.get(record.id)
-        if kept is not None and kept[0] == record.version:
+        if kept is not None and kept[0] == _edition(record):
             return kept[1]
         told = await self._pages.replay(record)
-        self._replays.keep(record.id, (record.version, told))
+        self._replays.keep(record.id, (_edition(record), told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:
@@ -521,7 +530,8 @@ class WebServer:
             told = await self._replay(record) if not record.is_open else None
             if told is None or not step_text.isdecimal() or len(step_text) > 6 or not told.steps:
                 raise _not_found(GONE)
-            key = (record.id, f"s{min(int(step_text), len(told.steps) - 1)}")
+            step = min(int(step_text), len(told.steps) - 1)
+            key = (record.id, f"s{step}:{_edition(record)!r}")
             board = told.board(int(step_text))
         else:
             seen = await self._pages.seen(record)

@@ -1,6 +1,7 @@
 """``python -m bot health`` (issue 50, item 1), on both databases, from the heartbeats the
 bot's processes write: well with a process heard from lately, connected and sending; unwell
-(exit 1, saying why) with none heard from, one off the gateway, or (``--here``) one of this
+(exit 1, saying why) with none heard from, one off the gateway, one saying a part it runs in
+the background is not well, or (``--here``) one of this
 machine that runs but has gone quiet; 2 for a database that is not there."""
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from bot.store.ops_tables import ProcessRow
 from bot.tools import health
 
 
-def _row(*, seen: float, gateway: bool = True, sender: bool = True, pid: int = 0) -> ProcessRow:
+def _row(
+    *, seen: float, gateway: bool = True, sender: bool = True, pid: int = 0, background: str = ""
+) -> ProcessRow:
     return ProcessRow(
         holder=f"{socket.gethostname()}:{pid or os.getpid()}:ab12",
         host=socket.gethostname(),
@@ -29,6 +32,7 @@ def _row(*, seen: float, gateway: bool = True, sender: bool = True, pid: int = 0
         seen_at=seen,
         gateway=gateway,
         sender=sender,
+        background=background,
     )
 
 
@@ -54,6 +58,13 @@ async def test_well_and_unwell(store: Store, capsys: pytest.CaptureFixture[str])
     status, said = await _said(store, capsys)
     assert status == 0 and said.rstrip().endswith("Well."), said
     assert "connected, sends" in said and "Migrations: all" in said
+    # A part it runs in the background failing (the director's start, the database out of
+    # reach), as /readyz would say.
+    failing = "director: failing: OSError: no database"
+    await store.heartbeat(_row(seen=time.time(), background=failing))
+    status, said = await _said(store, capsys)
+    assert status == 1 and f"in the background {failing}" in said
+    assert f"runs a part in the background that is not well ({failing})." in said
     await store.heartbeat(_row(seen=time.time(), gateway=False))
     status, said = await _said(store, capsys)
     assert status == 1 and "is not connected to Discord's gateway" in said

@@ -17,6 +17,7 @@ import sys
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.discord.operations import PARTS
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
@@ -70,10 +71,17 @@ async def test_metrics_move_as_the_game_does(world: World, bots: BotLauncher) ->
     assert status == 200 and ready["ready"], ready
     assert ready["gateway"]["ok"] and ready["database"]["ok"] and ready["migrations"]["ok"]
     assert ready["sender"]["this_process"] and ready["sender"]["holder"] == ready["process"]
+    # The sender runs every part of the background (the director's and the referee's start
+    # may still be reading the store).
+    parts = ready["background"]["parts"]
+    assert ready["background"]["ok"] and tuple(parts) == PARTS, ready
+    assert set(parts.values()) <= {"running", "starting"}, parts
 
     before = await _metrics(base)
     assert _sum(before, "cribbage_games", state="active") == 0
     assert _sum(before, "cribbage_sender") == 1
+    assert _sum(before, "cribbage_background", part="clock") == 1
+    assert _sum(before, "cribbage_background", part="housekeeping") == 1
     assert _sum(before, "cribbage_sender_lease", holder=ready["process"]) == 1
 
     player = world.driver(world.players[:1], 41, command_rate=0.0)

@@ -18,11 +18,12 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from bot.core.base.feed import Change, ChangeFeed
 
-__all__ = ["RETRY_AFTER", "OnPatrol", "Patrol"]
+__all__ = ["RETRY_AFTER", "OnPatrol", "Patrol", "Running", "running", "well"]
 
 #: A visit that failed (the store out of reach, Discord refusing a thread) is made again after
 #: this many seconds. One figure for every runner: short enough that a player waiting on the
@@ -30,6 +31,36 @@ __all__ = ["RETRY_AFTER", "OnPatrol", "Patrol"]
 #: that a refusal repeated (Discord's 403 on a thread, once a visit) stays far below Discord's
 #: invalid requests' limit (10,000 in 10 minutes).
 RETRY_AFTER = 5.0
+
+
+class Running(StrEnum):
+    """What a part a process runs in the background is doing, as the operator reads it
+    (``/readyz``'s ``background``; ``failing`` is followed by why)."""
+
+    RUNNING = "running"
+    #: This process does not send: another one runs it.
+    OFF = "off"
+    #: Its start (a first read of the store) is under way.
+    STARTING = "starting"
+    #: Its start failed, and is made again.
+    FAILING = "failing"
+    #: It should run here, and does not.
+    STOPPED = "stopped"
+
+
+def running(runs: bool) -> Running:
+    """``running`` or ``stopped``."""
+    return Running.RUNNING if runs else Running.STOPPED
+
+
+def well(state: str) -> bool:
+    """Whether a part in ``state`` is as it should be: running, off or starting; not failing,
+    nor stopped.
+
+    >>> [well(s) for s in ("running", "off", "starting", "failing: OSError", "stopped")]
+    [True, True, True, False, False]
+    """
+    return state in (Running.RUNNING, Running.OFF, Running.STARTING)
 
 
 @dataclasses.dataclass(eq=False)

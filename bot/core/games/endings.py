@@ -123,9 +123,15 @@ def ended_with(stored: Ending | None, game: Game) -> Ended:
     return Ended(stored if stored is not None and stored.conceded else Ending.RESIGNED, seat)
 
 
-def cancelled_note(who: str) -> str:
-    """What the channel is told of a game cancelled by ``who`` (escaped)."""
-    return f"{said(Ending.CANCELLED, who)}. {NO_RESULT}"
+def cancelled_note(who: str | None) -> str:
+    """What the channel is told of a game cancelled by ``who`` (escaped; None: a moderator
+    who neither opened it nor sits in it, whom the game keeps no other trace of, so that
+    their name is not kept where *Delete my data* could not find it).
+
+    >>> cancelled_note(None)
+    'A moderator cancelled the game. No result is recorded.'
+    """
+    return f"{said(Ending.CANCELLED, who or 'A moderator')}. {NO_RESULT}"
 
 
 def closed_note(who: str) -> str:

@@ -93,7 +93,8 @@ class Housekeeping:
 
     async def prune(self, now: datetime | None = None) -> int:
         """Prune every game that ended longer ago than the retention period: keep its results
-        and one archive record that replays it, drop its snapshot, action log and messages. In
+        and one archive record that replays it, drop its snapshot, action log and messages (and
+        the messages of the ranked searches' cards that ended as long ago). In
         batches of :data:`PRUNE_BATCH` (the loop given back after each game's record and
         between batches), each followed by a little incremental vacuum. Returns how many games
         were pruned (none without a retention)."""
@@ -102,6 +103,11 @@ class Housekeeping:
         moment = now if now is not None else self._games.clock()
         cutoff = (moment - self.retention).timestamp()
         try:
+            # The ranked cards of searches ended as long ago go too (no game's, so no game's
+            # pruning takes them).
+            for entry_id in await self._archives.forget_cards(cutoff):
+                if self._forget is not None:
+                    self._forget(Owner.ranked(entry_id))
             return await self._prune(cutoff)
         except Fault as fault:
             self._games.faults.note(fault)  # the store failed: the next pass goes on

@@ -379,9 +379,9 @@ class Lobbies(OnGames):
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
     ) -> Answer:
         self._may_cancel(record, user, moderator)
-        return await self._close(
-            record, cancelled_note(escape(user.name)), "Game cancelled.", clicked
-        )
+        theirs = user.id == record.creator_id or any(s.user_id == user.id for s in record.seats)
+        who = escape(user.name) if theirs else None
+        return await self._close(record, cancelled_note(who), "Game cancelled.", clicked)
 
     def _may_cancel(self, record: GameRecord, user: User, moderator: bool) -> None:
         """Refuse unless ``user`` may cancel ``record``'s game now."""

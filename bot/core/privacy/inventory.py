@@ -174,6 +174,8 @@ INVENTORY: tuple[Kept, ...] = (
                 (
                     Column("creator_id", Holds.ID, Request.FORMER),
                     Column("snapshot", Holds.INSIDE, Request.RENAMED),
+                    # How a game ended without a result: "Al cancelled the game."
+                    Column("end_note", Holds.INSIDE, Request.RENAMED),
                 ),
                 unsent="each game they sat in is sent from its seat, as `games`",
             ),
@@ -291,9 +293,10 @@ INVENTORY: tuple[Kept, ...] = (
     ),
     Kept(
         "Your ranked searches (and where you made them) and matches",
-        "the name and picture you play under, where you searched from, who you played and how"
-        " each match went",
-        "to pair players of like skill wherever they are, and show both places each match's tables",
+        "the name and picture you play under, where you searched from, who you played, how"
+        " each match went and your rating in each season",
+        "to pair players of like skill wherever they are, show both places each match's tables,"
+        " and rank the ladder, whose final standings and champions stay as they were",
         Lasts.YOURS,
         (
             Table(
@@ -322,21 +325,21 @@ INVENTORY: tuple[Kept, ...] = (
                 _ids(Request.FORMER, "winner"),
                 unsent="who won each game of a match: the games are sent as `games`",
             ),
-        ),
-    ),
-    Kept(
-        "Your ranked rating and the players you blocked",
-        "your rating in each season, match by match, and whom you blocked, with their names"
-        " (and a block another player made of you)",
-        "to rate each match, rank the ladder and never pair you with a player you blocked, or"
-        " who blocked you",
-        Lasts.YOURS,
-        (
             Table(
                 "ranked_ratings",
-                _named(Request.DELETED),
+                _named(Request.FORMER),
                 file="ranked_ratings",
             ),
+        ),
+        public="your ranked name and rating are on the ladder, which every server sees",
+    ),
+    Kept(
+        "Your rating changes and whom you blocked",
+        "how your ranked rating moved, match by match, and whom you blocked, with their names"
+        " (and a block another player made of you)",
+        "to rate each match and never pair you with a player you blocked, or who blocked you",
+        Lasts.YOURS,
+        (
             Table(
                 "ranked_changes",
                 _ids(Request.DELETED, "user_id"),
@@ -363,7 +366,6 @@ INVENTORY: tuple[Kept, ...] = (
                 file="ranked_blocks",
             ),
         ),
-        public="your ranked name and rating are on the ladder, which every server sees",
         outlives="a block of you",
     ),
     Kept(

@@ -9,9 +9,9 @@ alone goes (settings, DM link, standings, rating changes, head to head, reviews 
 daily answers), and in what stays whole for other people (the games they played, with every
 move, their results, the tournaments they were in) they become a *former player*: an id drawn
 from :data:`~bot.core.standings.ratings.FORMER_PLAYERS` in place of theirs and the name
-:data:`FORMER_NAME`, in the games' saved states and archive records too; a block another
-player made of them stays so, their id kept only as a keyed hash (:mod:`.keyed`), and still
-holds when they search again. Their opponents' ratings stay as they were and a replay of
+:data:`FORMER_NAME`, in the games' saved states, archive records and end notes too; a block
+another player made of them stays so, their id kept only as a keyed hash (:mod:`.keyed`), and
+still holds when they search again. Their opponents' ratings stay as they were and a replay of
 every result still gives them (``python -m bot ratings --check``); the former player's own
 are not kept.
 """
@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import secrets
 import zipfile
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -32,7 +33,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import period
+from bot.core.base.text import escape, period
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
@@ -41,7 +42,14 @@ from bot.core.privacy.keyed import fresh_secret
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.standings.ratings import former_player
 
-__all__ = ["FORMER_NAME", "DataFile", "PlayerData", "renamed_archive", "renamed_snapshot"]
+__all__ = [
+    "FORMER_NAME",
+    "DataFile",
+    "PlayerData",
+    "renamed_archive",
+    "renamed_note",
+    "renamed_snapshot",
+]
 
 #: How a player who had their data deleted is shown in the games they played.
 FORMER_NAME = "Former player"
@@ -74,6 +82,24 @@ def renamed_snapshot(text: str, seats: Sequence[int], name: str = FORMER_NAME) -
         if 0 <= seat < len(players):
             players[seat] = name
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def renamed_note(text: str, user_id: int, names: Iterable[str], name: str = FORMER_NAME) -> str:
+    """A game's end note (how it ended without a result, as its channel was told) with each
+    mention of ``user_id`` and each of ``names`` (as a note says them: escaped, or as typed)
+    replaced by ``name``, in one pass, a name replaced only where it stands as a whole.
+
+    >>> renamed_note("Al left and closed the lobby.", 1, ["Al"])
+    'Former player left and closed the lobby.'
+    >>> renamed_note("The tournament was cancelled by <@1>: Alba wins.", 1, ["Al"])
+    'The tournament was cancelled by Former player: Alba wins.'
+    """
+    said = {form for typed in names if typed for form in (typed, escape(typed))}
+    forms = [re.escape(form) for form in sorted(said, key=len, reverse=True)]
+    mention = rf"<@!?{user_id}>"
+    if not forms:
+        return re.sub(mention, name, text)
+    return re.sub(rf"{mention}|(?<!\w)(?:{'|'.join(forms)})(?!\w)", name, text)
 
 
 def renamed_archive(record: bytes, seats: Sequence[int], name: str = FORMER_NAME) -> bytes:
@@ -214,6 +240,7 @@ class PlayerData:
             former_name=FORMER_NAME,
             snapshot_renamed=renamed_snapshot,
             archive_renamed=renamed_archive,
+            note_renamed=lambda note, names: renamed_note(note, user.id, (user.name, *names)),
             fresh_secret=fresh_secret(),
         )
         games = forgotten.games

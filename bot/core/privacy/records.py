@@ -45,9 +45,11 @@ class PrivacyRecords(Protocol):
         former_name: str,
         snapshot_renamed: Callable[[str, Sequence[int]], str],
         archive_renamed: Callable[[bytes, Sequence[int]], bytes],
+        note_renamed: Callable[[str, Sequence[str]], str],
         fresh_secret: str,
     ) -> Forgotten:
-        """Delete their own rows, and put a former player in their place elsewhere (with a
+        """Delete their own rows, and put a former player in their place elsewhere (the
+        games' notes renamed by ``note_renamed(note, the names they played under)``; with a
         keyed hash of their id where it must still know them: ``fresh_secret``, the secret to
         keep if none is kept yet); what others see of it."""
         ...

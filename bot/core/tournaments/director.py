@@ -276,8 +276,9 @@ class TournamentDirector(
             except ChannelBusy:
                 # Someone opened a game of their own in the thread (between the games of a
                 # best of 3, or while this process was stopped): the thread is the match's,
-                # so that game ends, and the match's game is dealt on the next step.
-                line = f"This thread is the tournament's, for **{name}**: this game ends here."
+                # so that game ends, and the match's game is dealt on the next step. (Its
+                # note names neither player: the game is other people's, and is kept with it.)
+                line = "This thread is for a tournament match: this game ends here."
                 await self._clear(p.thread_id, line)
                 return True
             self._of_game[game.id] = record.id

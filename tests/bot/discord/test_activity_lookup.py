@@ -19,12 +19,15 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.discord.activity import DISCORD_TROUBLE, DiscordActivity
+from bot.discord.traffic import count_traffic
+from bot.ops.metrics import Metrics
 from bot.web.activity.identity import ActivityPlace, ActivityRefused
 
 APP = 4242
@@ -272,3 +275,27 @@ async def test_the_people_dealt_in_are_named_as_discord_names_them_to_the_bot(
     standin.answer = _serving('{"message": "503: Service Unavailable", "code": 0}', 503)
     line = await _refused(activity.names([AL], GUILD), caplog)
     assert "name lookup" in line and "503" in line
+
+
+async def test_the_oauth2_calls_are_counted_with_every_request_to_discord(
+    standin: Standin,
+) -> None:
+    """The code exchange and the person's lookup go through an HTTP session of their own:
+    ``cribbage_discord_requests_total`` counts them by route and status, as it counts the
+    bot's (it left them out)."""
+    metrics = Metrics()
+    trace = aiohttp.TraceConfig()
+    count_traffic(trace, lambda: metrics)
+    client: Any = SimpleNamespace(application_id=APP)
+    counted = DiscordActivity(client, "secret", lookup_within=1.0, trace=trace)
+    standin.answer = _serving('{"access_token": "t", "token_type": "Bearer"}')
+    try:
+        assert await counted.exchange("a code") == "t"
+        await counted.person("t")
+    finally:
+        await counted.close()
+    sample = metrics.registry.get_sample_value
+    token = {"method": "POST", "route": "/oauth2/token", "status": "200"}
+    assert sample("cribbage_discord_requests_total", token) == 1
+    me = {"method": "GET", "route": "/users/@me", "status": "200"}
+    assert sample("cribbage_discord_requests_total", me) == 1

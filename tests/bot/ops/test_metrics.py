@@ -60,6 +60,7 @@ async def wired(service: Services, store: Store) -> Metrics:
         ping=store.ping,
         sender=_none,
         started=time.time(),
+        background=lambda: {"clock": "running", "referee": "off"},
     )
     operations = Operations(metrics, readiness, store, cluster, Settings.from_env({}))
     operations.watch(cast(Any, _Client()), Pacer(), cast(Any, _Pages()))
@@ -134,6 +135,20 @@ def test_every_metric_the_docs_name_is_served() -> None:
     names = {s.name for s in documented()}
     samples = {f"{n}{end}" for n in names for end in ("", "_bucket", "_count", "_sum")}
     named = set(re.findall(r"\bcribbage_[a-z_]+", section))
+    assert named and named - samples == set()
+
+
+def test_every_metric_any_page_of_the_docs_names_is_served() -> None:
+    """Every page of the docs and the README: a ``cribbage_`` figure named in its prose (in
+    backticks, outside its code blocks: a database's name in a shell example is none) is one
+    served, or a sample of one."""
+    names = {s.name for s in documented()}
+    samples = {f"{n}{end}" for n in names for end in ("", "_bucket", "_count", "_sum")}
+    pages = [RUNNING.parents[1] / "README.md", *sorted(RUNNING.parent.glob("*.md"))]
+    named = set()
+    for page in pages:
+        prose = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+        named |= set(re.findall(r"`(cribbage_[a-z_]+)", prose))
     assert named and named - samples == set()
 
 

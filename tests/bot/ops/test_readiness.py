@@ -6,6 +6,7 @@ lists of both is what they serve."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
@@ -16,6 +17,7 @@ import aiohttp
 import pytest
 
 from bot.core.services import Services
+from bot.discord.operations import PARTS
 from bot.ops.health import Readiness
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
@@ -45,6 +47,7 @@ def _readiness(*, database_up: bool) -> Readiness:
         ping=ping,
         sender=sender,
         started=time.time(),
+        background=lambda: dict.fromkeys(PARTS, "running"),
     )
 
 
@@ -109,6 +112,25 @@ async def test_the_docs_list_the_operators_paths_and_show_readyz_as_it_answers()
     example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
     _, answered = await _readiness(database_up=True).ready()
     assert _shape(example) == _shape(answered)
+    # Every part a process runs in the background, in the order it names them (and the
+    # metric's row names each).
+    assert tuple(example["background"]["parts"]) == PARTS
+    whole = RUNNING.read_text(encoding="utf-8").split("## Health and metrics", 1)[1]
+    row = next(line for line in whole.splitlines() if "`cribbage_background{part}`" in line)
+    assert all(f"`{part}`" in row for part in PARTS)
+
+
+async def test_a_part_failing_or_stopped_is_said_but_leaves_the_process_ready() -> None:
+    said = {"clock": "stopped", "director": "failing: OSError: no database", "referee": "off"}
+    readiness = dataclasses.replace(_readiness(database_up=True), background=lambda: said)
+    ready, body = await readiness.ready()
+    assert ready and body["background"] == {"ok": False, "parts": said}
+    assert readiness.running() == {"clock": False, "director": False, "referee": False}
+    # What the heartbeat writes of it, for python -m bot health.
+    assert readiness.unwell() == "clock: stopped; director: failing: OSError: no database"
+    said = {"clock": "running", "director": "starting", "referee": "off"}
+    _, body = await readiness.ready()
+    assert body["background"]["ok"] and readiness.unwell() == ""
 
 
 def _shape(value: Any) -> Any:

@@ -6,8 +6,9 @@ name, added by any migration, fails this until the inventory says what it is, wh
 for how long, and what a person's file and deletion do with it.
 
 A column may hold a person when its name says so (an id, a user, a player, an opponent, a
-winner, who did something, a name, a picture...) or, in PostgreSQL, when it is a BIGINT: every
-Discord id is one, and so is every such column, whatever its name."""
+winner, who did something, a name, a picture, a note that may name them...) or, in
+PostgreSQL, when it is a BIGINT: every Discord id is one, and so is every such column, whatever
+its name."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.store import Dialect, Store
 #: Names of columns that may hold a person's id or name.
 _PERSONAL = re.compile(
     r"(^id$|_id$|user|player|member|opponent|winner|creator|organi[sz]er|champion|blocked"
-    r"|_by$|name|avatar|nick|owner|holder|host|author|people|person)"
+    r"|_by$|name|avatar|nick|owner|holder|host|author|people|person|note)"
 )
 
 

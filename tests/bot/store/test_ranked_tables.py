@@ -13,7 +13,12 @@ import pytest
 
 from bot.core.base.places import PlaceKind
 from bot.core.privacy.keyed import keyed_id
-from bot.core.privacy.players import FORMER_NAME, renamed_archive, renamed_snapshot
+from bot.core.privacy.players import (
+    FORMER_NAME,
+    renamed_archive,
+    renamed_note,
+    renamed_snapshot,
+)
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
 
@@ -141,6 +146,7 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
             former_name=FORMER_NAME,
             snapshot_renamed=renamed_snapshot,
             archive_renamed=renamed_archive,
+            note_renamed=lambda note, names: renamed_note(note, user_id, names),
             fresh_secret=fresh,
         )
 

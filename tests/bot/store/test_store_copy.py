@@ -9,13 +9,37 @@ from pathlib import Path
 import pytest
 
 from bot.core.base.replies import User
+from bot.core.tournaments.records import Format, TournamentPlan
 from bot.store import Store
 from bot.store.copy import copy_database, verify_copy
+from bot.store.ops_tables import ProcessRow
 from bot.tools import ToFix
 from bot.tools.copy import main
-from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
+from engine.outcome import Scoring
+from tests.helpers.service_driver import (
+    Clock,
+    drive,
+    load,
+    make_service,
+    open_table,
+    search_ranked,
+)
 
 AL, BEA, CY = User(1, "Al"), User(2, "Bea"), User(3, "Cy")
+DEE, EVE = User(4, "Dee"), User(5, "Eve")
+
+
+def _plan(channel_id: int) -> TournamentPlan:
+    """A Swiss tournament Al opens in ``channel_id``."""
+    return TournamentPlan(
+        guild_id=5,
+        channel_id=channel_id,
+        organiser_id=AL.id,
+        format=Format.SWISS,
+        target=121,
+        scoring=Scoring.LURCH,
+        round_hours=24.0,
+    )
 
 
 async def _bot_database(path: Path) -> list[int]:
@@ -36,6 +60,10 @@ async def _bot_database(path: Path) -> list[int]:
         lobby = make_service(store, clock, seed=9)
         assert (await lobby.lobbies.new_game(5, 200, CY)).ok
         await store.set_coach(BEA.id, False, now=1.0)
+        # A process killed outright leaves its heartbeat: the SQLite file's, not the copy's.
+        await store.heartbeat(
+            ProcessRow("host-a:1:aa", "host-a", 1, "all", "r", 1.0, 2.0, True, True)
+        )
         keeper = make_service(store, clock, retention=timedelta(minutes=50))
         assert await keeper.housekeeping.prune() == 1
         assert await store.archived(started[0]) is not None
@@ -53,6 +81,7 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
         # The pruned game replays from its archive record; the others from their snapshots.
         assert report.differences == [] and report.games_replayed == 3
         assert (await postgres.db.fetch("SELECT COUNT(*) FROM game_archives"))[0][0] == 1
+        assert await postgres.db.fetch("SELECT holder FROM bot_processes") == []
         for game_id in started:
             assert (await load(postgres, game_id)).to_dict() == (
                 await load(lite, game_id)
@@ -65,6 +94,31 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
         assert (await service.lobbies.new_game(5, 300, BEA)).ok
         newest = await postgres.open_game_in_channel(300)
         assert newest is not None and newest.id > max(started)
+
+
+async def test_every_numbered_table_goes_on_numbering_after_the_copied_rows(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Not the games alone: a tournament, a ranked search and a ranked match made on the
+    copy take numbers after the copied ones (PostgreSQL's identities), not ones taken."""
+    path = tmp_path / "bot.db"
+    async with await Store.open(path) as lite:
+        before = await lite.create_tournament(_plan(400), now=1.0)
+        service = make_service(lite, Clock())
+        for user, place in ((AL, 7001), (BEA, 7002)):
+            await search_ranked(service, user, place)
+        paired = await lite.live_entry(BEA.id)
+        assert paired is not None and paired.match_id is not None
+    assert await main_async([str(path), postgres_url]) == 0
+    async with await Store.open(postgres_url) as postgres:
+        made = await postgres.create_tournament(_plan(401), now=2.0)
+        assert made.id > before.id
+        service = make_service(postgres, Clock())
+        for user, place in ((DEE, 7004), (EVE, 7005)):
+            await search_ranked(service, user, place)
+        entry = await postgres.live_entry(EVE.id)
+        assert entry is not None and entry.id > paired.id
+        assert entry.match_id is not None and entry.match_id > paired.match_id
 
 
 async def test_a_copy_that_lost_something_is_caught(tmp_path: Path, postgres_url: str) -> None:

@@ -8,6 +8,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from bot.core.games.records import GameRecord
+from bot.core.privacy.players import FORMER_NAME
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.links import PageLinks
@@ -121,3 +122,22 @@ async def test_a_game_has_one_address_and_the_pages_an_icon(
     assert "max-age" in icon.headers["Cache-Control"]
     with Image.open(io.BytesIO(body)) as read:
         assert read.format == "ICO" and read.size == (48, 48)
+
+
+async def test_a_finished_games_page_drawn_before_a_deletion_is_not_shown_after(
+    service: Services, store: Store
+) -> None:
+    """A finished game's replay, kept in memory by the game's version (a deletion changes no
+    version), is drawn again once a player had their data deleted, so the page names them no
+    more; it showed their name for as long as it was kept (in any process)."""
+    game_id = await _finished(service)
+    server = WebServer(service.pages, service.feed, LINKS)
+    async with TestClient(TestServer(server.app())) as client:
+        before = await (await client.get(LINKS.path(game_id))).text()
+        board = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+        assert "Al" in before and FORMER_NAME not in before
+        assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
+        after = await (await client.get(LINKS.path(game_id))).text()
+        again = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+    assert FORMER_NAME in after and ">Al<" not in after and "Al " not in after
+    assert again != board, "the board's picture names the sides: drawn again"

@@ -120,12 +120,13 @@ async def test_a_game_that_cannot_be_read_says_so_and_a_moderator_ends_it(
     assert cancelled.ok, cancelled.reply.text
     ended = await store.get_game(game_id)
     assert ended is not None and ended.status is GameStatus.CANCELLED
-    assert any("Eve cancelled the game" in said for said in table.channel(game_id))
+    assert any("A moderator cancelled the game" in said for said in table.channel(game_id))
     # Every hand it sent is closed: no live controls stay in a DM.
     assert table.hands() == []
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
-        assert hand is not None and "Eve cancelled the game. No result is recorded." in hand.content
+        assert hand is not None
+        assert "A moderator cancelled the game. No result is recorded." in hand.content
     # The channel is free for a new game.
     assert (await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2)).ok
     assert len(fault_lines(caplog)) == 1

@@ -156,7 +156,7 @@ async def test_cancel_by_moderator_records_nothing(store: Store, service: Servic
     outcome = await table.record(CY.id, await service.lobbies.cancel(CHANNEL, CY, moderator=True))
     game_id = table.outcomes[0].game_id or 0
     assert outcome.ok
-    assert table.channel(game_id)[-1] == "Cy cancelled the game. No result is recorded."
+    assert table.channel(game_id)[-1] == "A moderator cancelled the game. No result is recorded."
     record = await store.get_game(game_id)
     assert record is not None and record.status == "cancelled"
     assert await store.results(game_id) == []

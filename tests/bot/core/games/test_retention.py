@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.apart import game_owners
+from bot.core.base.owners import Owner
 from bot.core.deck import shuffles
 from bot.core.games import archive, snapshot
 from bot.core.games.housekeeping import PRUNE_BATCH
@@ -35,6 +37,8 @@ from tests.helpers.service_driver import (
     game_owner,
     make_service,
     open_table,
+    ranked_game,
+    search_ranked,
 )
 
 RETENTION = timedelta(days=30)
@@ -268,3 +272,42 @@ async def test_a_rematch_dealt_first_by_its_loser_replays(store: Store, clock: C
     written = json.loads(zlib.decompress(kept))
     assert "snapshot" not in written and written["dealer"] == 0, "a replay, its dealer kept"
     assert archive.restore(kept).game.to_dict() == ended.to_dict()
+
+
+async def test_a_ranked_games_places_and_cards_messages_go_with_its_pruning(
+    store: Store, clock: Clock
+) -> None:
+    """A game played apart (a ranked match's) keeps its messages by its seats' places (each
+    player's DM or where they searched from): pruned, its places' records go with the game's,
+    and the cards of the searches that ended as long ago go too, where both stayed for
+    ever."""
+    service = _service(store, clock)
+    for user, place in ((AL, 7001), (BEA, 7002)):
+        await search_ranked(service, user, place)
+    game = await ranked_game(service, store, AL)
+    service.ranked_play.stop()
+    owners = [str(owner) for owner in game_owners(Owner.game(game.id), game.channel_id)]
+    assert len(owners) == 3, "the game, and each seat's place"
+    # And each search's card, where it was made; a search still waiting keeps its own.
+    entries = [r[0] for r in await store.db.fetch("SELECT id FROM ranked_entries ORDER BY id")]
+    await search_ranked(service, CY, 7003)
+    waiting = await store.live_entry(CY.id)
+    assert waiting is not None
+    cards = [f"ranked:{entry}" for entry in (*entries, waiting.id)]
+    for number, owner in enumerate(owners + cards, 1):
+        await store.db.execute(
+            "INSERT INTO messages (owner, key, channel_id, message_id, digest)"
+            " VALUES (?, 'lobby', ?, ?, 'd')",
+            (owner, 7000 + number, 9000 + number),
+        )
+    assert (await service.moves.resign(game.channel_id, AL)).ok
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    now = clock().timestamp()
+    assert await store.finish_match(
+        entry.match_id, winner=BEA.id, how="games", abandoned_by=None, now=now
+    )
+    clock.advance(days=40)
+    assert await service.housekeeping.prune() == 1
+    rows = await store.db.fetch("SELECT owner FROM messages")
+    assert [r[0] for r in rows] == [f"ranked:{waiting.id}"]

@@ -232,7 +232,8 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     await table.record(CY.id, await service.lobbies.cancel(CHANNEL, CY, moderator=True))
     owed = await owed_now(service, game_id)
     ended = next(o for o in owed if str(o.key) == "ended")
-    assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
+    assert ended.once
+    assert ended.view.content == "A moderator cancelled the game. No result is recorded."
     assert table.latest == {}
     assert all(o.view.hand is None for o in owed)
     # The deal's table no longer waits for discards (nor offers Play at the table): it says
@@ -240,7 +241,7 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     deal = next(o for o in owed if str(o.key) == "table:1")
     words = "\n".join(t for group in deal.view.layout for t in group)
     assert "Waiting for" not in words
-    assert words.endswith("Cy cancelled the game. No result is recorded.")
+    assert words.endswith("A moderator cancelled the game. No result is recorded.")
     assert deal.view.controls is None
 
 

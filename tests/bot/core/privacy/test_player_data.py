@@ -17,12 +17,13 @@ from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import FORMER_NAME
+from bot.core.ranked.rating import season_before, season_name, season_of
 from bot.core.services import Services
 from bot.core.standings.ratings import is_former
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import drive, finished_game, open_table, search_ranked
+from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 
 def _unzipped(data: bytes) -> dict[str, Any]:
@@ -162,6 +163,22 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None and entry.match_id != first
     second = entry.match_id
+    # Each search's card, kept by the ledger where it was made (here, a DM with the bot).
+    cards = {
+        user.id: [
+            f"ranked:{r[0]}"
+            for r in await store.db.fetch(
+                "SELECT id FROM ranked_entries WHERE user_id = ?", (user.id,)
+            )
+        ]
+        for user in (AL, BEA)
+    }
+    for number, owner in enumerate(cards[AL.id] + cards[BEA.id], 1):
+        await store.db.execute(
+            "INSERT INTO messages (owner, key, channel_id, message_id, digest, token)"
+            " VALUES (?, 'card', 7001, ?, 'd', 'a token')",
+            (owner, 9000 + number),
+        )
     data = _unzipped((await service.privacy.data_file(AL)).data)
     assert len(data["ranked_searches"]) == 2 and data["ranked_ratings"]
     assert data["ranked_rating_changes"] and data["ranked_blocks"][0]["blocked_id"] == CY.id
@@ -176,6 +193,9 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert record is not None and record.status is GameStatus.FINISHED, "its game resigned"
     # Nothing of his own is left; Bea's match stays, against a former player.
     assert all(rows == [] for rows in (await store.player_data(AL.id)).values())
+    # His cards' records (his DM's id, his interaction's token) went; Bea's stay.
+    kept = {r[0] for r in await store.db.fetch("SELECT owner FROM messages WHERE key = 'card'")}
+    assert kept == set(cards[BEA.id])
     match = await store.ranked_match(first)
     assert match is not None and is_former(match.player_a) and is_former(match.winner or 0)
     [(blocked_id, name, key)] = await store.db.fetch(
@@ -224,3 +244,65 @@ async def test_a_game_ended_by_someone_else_meanwhile_needs_no_ending_before_the
     privacy._resign = refused
     stopped = await privacy.confirm_forget(CY.id, CY, True)
     assert not stopped.ok and "could not be ended" in stopped.reply.text
+
+
+async def test_no_end_note_names_them_once_their_data_is_deleted(
+    service: Services, store: Store
+) -> None:
+    """A game's end note ("Al left and closed the lobby.", a tournament's "cancelled by
+    <@id>") is renamed with the rest: the lobby Al opened, closed by his own deletion; a game
+    he cancelled; and a note that mentions him. A moderator who neither opened nor sits in a
+    game is not named in its note, which nothing else would let a deletion find."""
+    assert (await service.lobbies.new_game(500, 3200, AL, players=2)).ok
+    [(lobby,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3200")
+    assert (await service.lobbies.new_game(500, 3201, AL, players=2)).ok
+    assert (await service.lobbies.cancel(3201, AL)).ok
+    [(cancelled,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3201")
+    await open_table(service, [BEA, CY], channel=3202)
+    [(other,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3202")
+    assert (await service.lobbies.cancel(3202, AL, moderator=True)).ok
+    by_moderator = await store.get_game(other)
+    assert by_moderator is not None
+    assert by_moderator.end_note == "A moderator cancelled the game. No result is recorded."
+    await store.db.execute(
+        "UPDATE games SET end_note = ? WHERE id = ?",
+        (f"The tournament was cancelled by <@{AL.id}>: this game ends here.", other),
+    )
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    notes = {}
+    for game_id in (lobby, cancelled, other):
+        record = await store.get_game(game_id)
+        assert record is not None and record.end_note is not None
+        notes[game_id] = record.end_note
+    assert notes == {
+        lobby: f"{FORMER_NAME} left and closed the lobby.",
+        cancelled: f"{FORMER_NAME} cancelled the game. No result is recorded.",
+        other: f"The tournament was cancelled by {FORMER_NAME}: this game ends here.",
+    }
+
+
+async def test_a_past_seasons_champion_stays_its_champion_as_a_former_player(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Bea won last season's ranked ladder, Cy was second: once Bea's data is deleted the
+    season's final standings and its champion stay as they were, a former player in her
+    place, where Cy was named its champion."""
+    now = clock().timestamp()
+    before = season_before(season_of(now))
+    for user, mu in ((BEA, 45.0), (CY, 30.0)):
+        await store.db.execute(
+            "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"
+            " updated_at, ordinal) VALUES (?, ?, ?, ?, 2.0, 12, 8, ?, ?)",
+            (before, user.id, user.name, mu, now - 40 * 86400, mu - 6.0),
+        )
+    assert (
+        f"**{season_name(before)}**: Bea"
+        in (await service.ranked.ladder(AL, "champions")).reply.text
+    )
+    assert (await service.privacy.confirm_forget(BEA.id, BEA, True)).ok
+    champions = (await service.ranked.ladder(AL, "champions")).reply.text
+    assert f"**{season_name(before)}**: {FORMER_NAME}" in champions, champions
+    last = (await service.ranked.ladder(CY, "last")).reply.text
+    assert f"Champion: **{FORMER_NAME}**" in last and "**Cy**: #2 of 2" in last, last
+    assert await store.season_rating(before, BEA.id) is None, "nothing under her id"

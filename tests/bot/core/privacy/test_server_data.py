@@ -6,11 +6,13 @@ the next start."""
 
 from __future__ import annotations
 
+from bot.core.base.replies import User
+from bot.core.daily.records import DailyAnswer
 from bot.core.services import Services
-from bot.store import Store
+from bot.store import Dialect, Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY, GUILD
-from tests.helpers.service_driver import Clock, drive, finished_game, open_table
+from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 OTHER = 600
 
@@ -76,3 +78,61 @@ async def test_a_server_left_while_the_bot_was_away_is_found_at_the_start(
     # Back at the next start: kept.
     assert await service.servers.gone_while_away({OTHER}, lambda guild: True) == 1
     assert set(await store.servers_left()) == {GUILD}
+
+
+#: What stays of a server once its data went, by table: a ranked search made from one of its
+#: channels is its player's (it goes when they delete their data), and the note that the bot
+#: left goes only once all the rest is done.
+KEPT = {"ranked_entries", "servers_left"}
+
+
+async def _tables_with_a_server(store: Store) -> list[str]:
+    """Every table of the schema with a server's id (``guild_id``), from the database."""
+    if store.db.dialect is Dialect.SQLITE:
+        found = []
+        for table in sorted(await store.db.table_names()):
+            columns = await store.db.fetch(f"PRAGMA table_info({table})")
+            if any(column["name"] == "guild_id" for column in columns):
+                found.append(table)
+        return found
+    rows = await store.db.fetch(
+        "SELECT table_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND column_name = 'guild_id'"
+    )
+    return sorted(str(r[0]) for r in rows)
+
+
+async def test_no_table_keeps_a_row_of_a_server_whose_data_went(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Every table that names a server (drawn from the schema, not a list), filled in it: once
+    its data went, none holds a row of it but what :data:`KEPT` says."""
+    await finished_game(service, (AL, BEA))
+    await service.auto_reviews.review_owed()
+    assert (await service.tournaments.new(GUILD, 4000, User(9, "Mo"), moderator=True)).ok
+    assert (await service.tournaments.join(4000, AL)).ok
+    await store.daily_secret(GUILD, "a secret of the day")
+    await store.save_daily(
+        DailyAnswer(GUILD, "2026-11-27", AL.id, "Al", "5H 5S", 4.5, 5.0, 2, answered_at=6.0)
+    )
+    await store.db.execute(
+        "INSERT INTO members_seen (guild_id, user_id, seen_at) VALUES (?, ?, ?)",
+        (GUILD, BEA.id, 1.0),
+    )
+    await search_ranked(service, CY, 7003, guild_id=GUILD)
+    tables = await _tables_with_a_server(store)
+    for table in tables:
+        [(count,)] = await store.db.fetch(
+            f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (GUILD,)
+        )
+        assert count > 0 or table == "servers_left", f"give {table} a row of the server here"
+    await service.servers.left(GUILD)
+    clock.advance(days=30, seconds=1)
+    assert await service.servers.forget_due() == [GUILD]
+    left = {}
+    for table in tables:
+        [(count,)] = await store.db.fetch(
+            f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (GUILD,)
+        )
+        left[table] = count
+    assert {table for table, count in left.items() if count} == KEPT - {"servers_left"}

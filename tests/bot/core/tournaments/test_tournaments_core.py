@@ -297,9 +297,10 @@ async def test_a_game_someone_opens_in_a_pairings_thread_is_not_taken_for_the_ma
 ) -> None:
     """Between the games of a best of 3 (here while the director is stopped, as over a
     restart), someone opens a game of their own against the computer in the pairing's thread:
-    the director ends it and deals the match's next game to its two players. (It took that
-    game for the match: its players were not seated in it, and its result, a stranger's or
-    the computer's, would have counted for them.)"""
+    the director ends it, its note naming neither player of the match, and deals the match's
+    next game to its two players. (It took that game for the match: its players were not
+    seated in it, and its result, a stranger's or the computer's, would have counted for
+    them.)"""
     tid = await _open(service, match_games=3)
     threads = Threads()
     try:
@@ -328,6 +329,9 @@ async def test_a_game_someone_opens_in_a_pairings_thread_is_not_taken_for_the_ma
         assert [s.user_id for s in game.seats] == [first.player_a, first.player_b]
         theirs = await store.get_game(mo.game_id)
         assert theirs is not None and theirs.status is GameStatus.CANCELLED
+        # Its note, kept with Mo's game, names neither player of the match (a deletion of
+        # their data would not find it there).
+        assert theirs.end_note == "This thread is for a tournament match: this game ends here."
     finally:
         service.director.stop()
 
