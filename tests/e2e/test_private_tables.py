@@ -12,8 +12,10 @@ import re
 import aiohttp
 
 from bot.core.base.places import NO_LEADERBOARD_HERE
+from bot.core.base.refusals import game_over
 from bot.core.base.text import plural
 from bot.core.base.views import HAND_BUTTON
+from bot.core.games.endings import cancelled_note
 from bot.core.messages.private_table import MOVED_ON
 from engine.cards import Card
 from engine.phase import Phase
@@ -467,6 +469,26 @@ async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_
     # Nothing on the bot's token there (the restart's own start-up requests aside).
     assert (await _settled_unseen_and_tokens_only(driver, since_restart)).id == table.id
     assert [r for r in bot_token_requests(fd, since) if str(lounge.id) in r] == []
+
+
+async def test_a_game_cancelled_in_a_group_dm_is_shown_by_status_where_a_move_sends_you(
+    world: World, bots: BotLauncher
+) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    group = await _conversation(world, bots, al, bea, cy)
+    opened = await fd.slash(al, group, "/cribbage new")
+    assert opened.original is not None
+    await fd.click(bea, opened.original, label="Join")
+    cancelled = await fd.click(al, opened.original, label="Cancel")
+    assert cancelled.response is not None and cancelled.response.type == 7
+    # A move there says the game is over and sends Bea to /cribbage status, which shows how
+    # it ended (it said "There's no game in this channel", in a conversation).
+    moved = await fd.slash(bea, group, "/cribbage play card:5H")
+    assert moved.ephemeral and moved.words() == game_over("this conversation"), moved.words()
+    status = await fd.slash(bea, group, "/cribbage status")
+    assert status.ephemeral and cancelled_note("Al") in status.words(), status.words()
+    assert "`/cribbage new`" in status.words()
 
 
 async def _conversation(

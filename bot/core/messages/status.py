@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 from bot.core.base.text import Names, plural, tagged
 from bot.core.games.endings import Ended
+from bot.core.messages.hand import GAME_ENDED
 from bot.core.messages.table import result_line
 from engine.cards import cards_str
 from engine.phase import Phase
 from engine.views import PublicView
 
-__all__ = ["board", "last_result_text", "status_text"]
+__all__ = ["board", "ended_without_result_text", "last_result_text", "status_text"]
 
 _BOARD_WIDTH = 30
 
@@ -67,9 +68,21 @@ def last_result_text(view: PublicView, ended: Ended | None = None, *, ranked: bo
     """``status`` in a channel whose last game has finished: the final board and result, and
     what opens the next (a ``ranked`` game's: another search, which works wherever its players
     are, their DM with the bot included, where ``/cribbage new`` does not)."""
+    return _last_game_over(status_text(view, ended), ranked=ranked)
+
+
+def ended_without_result_text(end_note: str | None, *, ranked: bool = False) -> str:
+    """``status`` in a place whose last game ended with no result (cancelled, or nobody moved
+    in it for too long): how it ended, in the words its table was told (``end_note``), and
+    what opens the next, as :func:`last_result_text` says it. The commands that find that
+    game over send the person here (``refusals.game_over``), so it is shown, not denied."""
+    return _last_game_over(end_note or GAME_ENDED.capitalize(), ranked=ranked)
+
+
+def _last_game_over(said: str, *, ranked: bool) -> str:
     after = (
         "Search for another ranked match with `/cribbage ranked play`."
         if ranked
         else "Start a new one with `/cribbage new`."
     )
-    return "The last game here is over.\n" + status_text(view, ended) + "\n" + after
+    return f"The last game here is over.\n{said}\n{after}"

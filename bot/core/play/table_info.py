@@ -28,7 +28,7 @@ from bot.core.games.storage import Archives
 from bot.core.messages.answers import private_copy
 from bot.core.messages.projection import board_of, hand_view
 from bot.core.messages.prompts import discard_completions, play_completions
-from bot.core.messages.status import last_result_text, status_text
+from bot.core.messages.status import ended_without_result_text, last_result_text, status_text
 from engine.phase import Phase
 from engine.views import SeatView
 
@@ -104,14 +104,19 @@ class TableInfo(OnGames):
     @answers
     async def status(self, channel_id: int, *, public: bool = False) -> Answer:
         """The table: the board picture, dealer, phase, turn, count and series; privately
-        unless ``public``. When the channel's last game has finished, how it ended."""
+        unless ``public``. When the place's last game is over (finished, cancelled or expired),
+        how it ended."""
         store = self._games.store
         async with self._games.lock(channel_id):
             record = await store.open_game_in_channel(channel_id)
             if record is None:
                 record = await store.last_game_in_channel(channel_id)
-        if record is None or record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
+        if record is None:
             raise Refused(refusals.NO_GAME)
+        ranked = is_apart(record.channel_id)
+        if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
+            text = ended_without_result_text(record.end_note, ranked=ranked)
+            return Answer.say(text, ephemeral=not public)
         if record.status is GameStatus.LOBBY:
             view = MessageView(lobby.lobby_view(record).content)
         else:
@@ -120,7 +125,7 @@ class TableInfo(OnGames):
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 ended = record.ended(loaded.game)
-                text = last_result_text(table, ended, ranked=is_apart(record.channel_id))
+                text = last_result_text(table, ended, ranked=ranked)
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

@@ -137,7 +137,9 @@ async def test_status_after_the_game_shows_the_result(store: Store, clock: Clock
     status = await service.table.status(CHANNEL, public=True)
     assert status.ok and not status.reply.ephemeral
     assert "Al resigned" in status.reply.text and "`/cribbage new`" in status.reply.text
-    # A cancelled last game is no result: the channel simply has no game.
+    # A cancelled last game has no result: status says how it ended (as a move there sends
+    # the person to it), not that the channel has no game.
     assert (await service.lobbies.new_game(GUILD, CHANNEL, AL)).ok
     assert (await service.lobbies.cancel(CHANNEL, AL)).ok
-    assert not (await service.table.status(CHANNEL)).ok
+    cancelled = await service.table.status(CHANNEL)
+    assert cancelled.ok and "Al cancelled the game. No result is recorded." in cancelled.reply.text

@@ -5,12 +5,13 @@ one vocabulary of endings (:mod:`bot.core.games.endings`), the same on every sur
 from __future__ import annotations
 
 import html
+from datetime import timedelta
 
 import pytest
 
 from bot.core.base.text import Names
 from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
-from bot.core.games.endings import Ended, Ending, cancelled_note, said
+from bot.core.games.endings import Ended, Ending, cancelled_note, expired_note, said
 from bot.core.messages.spectator import table_seen
 from bot.core.messages.table import result_line
 from bot.core.review.replay import replay
@@ -141,3 +142,24 @@ async def test_a_game_conceded_otherwise_than_by_resigning_says_so_everywhere(
     said_on["Activity"] = html.unescape(state["result"]["html"])
     for where, text in said_on.items():
         assert line in text and "resigned" not in text, (where, text)
+
+
+async def test_a_game_ended_with_no_result_is_said_by_status_as_its_table_was_told(
+    service: Services, clock: Clock
+) -> None:
+    # Where the last game was cancelled or nobody moved in it, a move or /cribbage hand there
+    # says it is over and that /cribbage status shows how it ended: status shows it, in the
+    # words the table was told (it said "There's no game in this channel", in a DM or group
+    # DM too, where the others name "this conversation").
+    assert (await service.lobbies.new_game(GUILD, CHANNEL, AL)).ok
+    assert (await service.lobbies.cancel(CHANNEL, AL)).ok
+    status = await service.table.status(CHANNEL)
+    assert status.ok and status.reply.ephemeral, status.reply.text
+    assert cancelled_note("Al") in status.reply.text
+    assert "`/cribbage new`" in status.reply.text
+    await open_table(service, [AL, BEA])
+    clock.advance(days=8)
+    assert await service.housekeeping.expire_idle()
+    shown = await service.table.status(CHANNEL, public=True)
+    assert shown.ok and not shown.reply.ephemeral
+    assert expired_note(timedelta(days=7)) in shown.reply.text, shown.reply.text
