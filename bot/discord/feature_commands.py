@@ -285,7 +285,9 @@ class FeatureCommands(app_commands.Group):
                 return True
 
             here = interaction.channel_id == dm.id
-            return await lessons.learn(user, dm.id, here=here, reach=reach)
+            place = place_of(interaction)
+            in_server = place.bot_member and place.guild_id is not None
+            return await lessons.learn(user, dm.id, here=here, in_server=in_server, reach=reach)
 
         await self._io.command(interaction, call)
 

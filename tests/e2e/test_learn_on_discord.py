@@ -13,7 +13,7 @@ plays on from its private hand, and the bot tries the DM once.
 
 from __future__ import annotations
 
-from bot.core.base.refusals import HINTS_RANKED, LESSON_DMS_CLOSED
+from bot.core.base.refusals import HINTS_RANKED, LESSON_DMS_CLOSED, LESSON_DMS_CLOSED_ELSEWHERE
 from bot.core.messages.lesson import LESSON_END, RULES
 from bot.core.play.lessons import LESSON_OFFER
 from engine.phase import Phase
@@ -171,6 +171,22 @@ async def test_a_lesson_in_the_dm_explains_the_rules_and_is_left_and_picked_up_a
     for rule in ("deal", "starter", "play", "fifteen", "go", "show", "lurch"):
         assert len(_explained(messages, RULES[rule][0])) == 1, rule
     assert any("fifteen two" in m.words() for m in messages)
+
+
+async def test_a_learner_whose_dms_are_closed_asking_in_a_group_dm_is_not_sent_to_a_server_there(
+    world: World, bots: BotLauncher
+) -> None:
+    # A group DM has no server whose members' DMs could be allowed: the answer says where
+    # that setting is (a server that invited the bot), not "this server's members".
+    fd, db, al = await _al(world, bots)
+    bea = world.players[1]
+    for user in (al, bea):
+        fd.install_app(user)
+    fd.close_dms(al)
+    group = fd.private_channel(al, bea)
+    told = await fd.slash(al, group, "/cribbage learn")
+    assert told.ephemeral and told.words() == LESSON_DMS_CLOSED_ELSEWHERE, told.words()
+    assert rows(db, "SELECT COUNT(*) FROM games") == [(0,)], "nothing is dealt"
 
 
 async def test_a_learner_whose_dms_are_closed_is_told_what_helps_and_nothing_is_dealt(

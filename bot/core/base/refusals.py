@@ -228,6 +228,14 @@ LESSON_DMS_CLOSED = (
     "messages from this server's members (the server's name, then Privacy Settings), then "
     "`/cribbage learn` again."
 )
+#: The same, asked where there is no server of the bot's to allow it from: a DM or group DM
+#: between people, or a server that did not invite the bot (whose members' DMs the bot is
+#: not among).
+LESSON_DMS_CLOSED_ELSEWHERE = (
+    "Your lesson is dealt in our DM, but Discord won't let me message you: in a server that "
+    "invited me, allow direct messages from its members (the server's name, then Privacy "
+    "Settings), then `/cribbage learn` again."
+)
 HINTS_RANKED = "There are no hints in ranked play: a ranked match is the players' own play alone."
 HINTS_TOURNAMENT = "There are no hints in tournament games: each is the players' own play alone."
 HINTS_OFF = (

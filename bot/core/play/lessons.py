@@ -72,12 +72,15 @@ class Lessons(OnGames):
         self._refusal = refusal
 
     @answers
-    async def learn(self, user: User, dm_channel_id: int, *, here: bool, reach: Reach) -> Answer:
+    async def learn(
+        self, user: User, dm_channel_id: int, *, here: bool, in_server: bool, reach: Reach
+    ) -> Answer:
         """A lesson for ``user`` in their DM with the bot (``dm_channel_id``; ``here``: the
         command was given there): dealt, said privately, or their hand of the lesson they
         have open (privately, with its controls). Asked elsewhere, the DM is reached first
         (``reach`` posts the lesson's welcome there): a learner who takes no DMs from the bot
-        is told what helps, and nothing is dealt."""
+        is told what helps (``in_server``: asked in a server that invited the bot, whose
+        members' DMs they may allow), and nothing is dealt."""
         store = self._games.store
         found = await store.open_lesson(user.id)
         if found is not None:
@@ -90,7 +93,8 @@ class Lessons(OnGames):
         # (One request, and the DM's first line: the table would be refused there just the
         # same, after the learner was told it is dealt.)
         if not here and not await reach(_dealt(here=True)):
-            raise Refused(refusals.LESSON_DMS_CLOSED)
+            closed = refusals.LESSON_DMS_CLOSED
+            raise Refused(closed if in_server else refusals.LESSON_DMS_CLOSED_ELSEWHERE)
         opened = await self._lobbies.new_game(
             None,
             dm_channel_id,

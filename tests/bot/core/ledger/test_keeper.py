@@ -286,7 +286,7 @@ async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
     async def reached(_: str) -> bool:
         return True
 
-    assert (await service.lessons.learn(AL, dm, here=True, reach=reached)).ok
+    assert (await service.lessons.learn(AL, dm, here=True, in_server=False, reach=reached)).ok
     lesson = await service.games.store.open_lesson(AL.id)
     assert lesson is not None
     courier.closed, courier.closed_dm_channels = {AL.id}, {dm}

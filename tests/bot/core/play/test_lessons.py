@@ -40,7 +40,7 @@ class _Dm:
 async def _lesson(service: Services, dm: _Dm | None = None) -> tuple[Transcript, int]:
     table, dm = Transcript(service), dm or _Dm()
     answer = await table.record(
-        AL.id, await service.lessons.learn(AL, DM, here=False, reach=dm.reach)
+        AL.id, await service.lessons.learn(AL, DM, here=False, in_server=True, reach=dm.reach)
     )
     assert answer.ok and answer.reply.ephemeral, answer.reply.text
     assert "in our DM" in answer.reply.text
@@ -106,7 +106,7 @@ async def test_learn_again_while_a_lesson_is_open_gives_its_hand_privately(
     service: Services,
 ) -> None:
     _, game_id = await _lesson(service)
-    again = await service.lessons.learn(AL, DM, here=True, reach=_Dm().reach)
+    again = await service.lessons.learn(AL, DM, here=True, in_server=False, reach=_Dm().reach)
     assert again.ok and again.reply.ephemeral
     # (A private copy of the hand message, kept up to date: its controls come with the
     # keeper's first edit of it.)
@@ -129,10 +129,14 @@ async def test_a_learner_whose_dms_are_closed_is_told_what_helps_and_nothing_is_
     service: Services,
 ) -> None:
     closed = _Dm(open_=False)
-    refused = await service.lessons.learn(AL, DM, here=False, reach=closed.reach)
+    refused = await service.lessons.learn(AL, DM, here=False, in_server=True, reach=closed.reach)
     assert not refused.ok and refused.reply.ephemeral
     assert refused.reply.text == refusals.LESSON_DMS_CLOSED
     assert closed.refused == 1
+    # Asked outside a server of the bot's (a DM or group DM between people), the server whose
+    # members' DMs to allow is not "this server".
+    elsewhere = await service.lessons.learn(AL, DM, here=False, in_server=False, reach=closed.reach)
+    assert elsewhere.reply.text == refusals.LESSON_DMS_CLOSED_ELSEWHERE
     assert await service.games.store.open_lesson(AL.id) is None
     assert await service.games.store.open_game_in_channel(DM) is None
     # Once the DMs are open, the same command deals it.
@@ -148,7 +152,7 @@ async def test_a_lesson_waits_while_the_learners_ranked_search_or_match_is_in_th
     entry, _, _ = await store.queue_entry(search, now=0.0)
     dm = _Dm()
     for here in (False, True):
-        refused = await service.lessons.learn(AL, DM, here=here, reach=dm.reach)
+        refused = await service.lessons.learn(AL, DM, here=here, in_server=not here, reach=dm.reach)
         assert not refused.ok and refused.reply.ephemeral
         assert refused.reply.text == refusals.LESSON_SEARCH_IN_DM
     assert dm.posted == [] and await service.games.store.open_lesson(AL.id) is None
@@ -163,10 +167,10 @@ async def test_asked_in_the_dm_or_for_an_open_lesson_nothing_more_is_posted_ther
     # Asked in the DM, the answer is there already; asked with a lesson open, its hand is
     # the answer (the DM may have closed since: the hand, privately, is how it goes on).
     dm = _Dm()
-    dealt = await service.lessons.learn(AL, DM, here=True, reach=dm.reach)
+    dealt = await service.lessons.learn(AL, DM, here=True, in_server=False, reach=dm.reach)
     assert dealt.ok and dealt.reply.text.startswith("📘 Your first game is dealt below")
     closed = _Dm(open_=False)
-    again = await service.lessons.learn(AL, DM, here=False, reach=closed.reach)
+    again = await service.lessons.learn(AL, DM, here=False, in_server=True, reach=closed.reach)
     assert again.ok and again.reply.text.startswith("Your hand, deal 1.")
     assert dm.posted == [] and closed.refused == 0
 
@@ -174,7 +178,7 @@ async def test_asked_in_the_dm_or_for_an_open_lesson_nothing_more_is_posted_ther
 async def test_no_lesson_is_dealt_over_a_game_in_the_dm(service: Services) -> None:
     opened = await service.lobbies.new_game(None, DM, AL, vs_computer=True)
     assert opened.ok
-    refused = await service.lessons.learn(AL, DM, here=True, reach=_Dm().reach)
+    refused = await service.lessons.learn(AL, DM, here=True, in_server=False, reach=_Dm().reach)
     assert not refused.ok and refused.reply.text == refusals.LESSON_DM_BUSY
     assert await service.games.store.open_lesson(AL.id) is None
 
