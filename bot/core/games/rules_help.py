@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.base.views import HAND_BUTTON, LOBBY_LABELS
 from engine.outcome import Scoring
 
 __all__ = [
@@ -12,6 +13,9 @@ __all__ = [
     "WHO_MAY_CANCEL",
     "rules_text",
 ]
+
+#: The label of a private table's button that opens your hand (no DMs there).
+_HAND = LOBBY_LABELS[HAND_BUTTON]
 
 #: How the table names its rule for game points (the lobby, the rules, the standings).
 RULE_NAMES = {
@@ -97,7 +101,7 @@ RULES_TOPICS: dict[str, str] = {
         "can also add computer players). `/cribbage new vs_computer:True` deals at once against "
         "the computer (`/cribbage new vs_computer:True difficulty:expert`: easy, medium, hard "
         "— the default — or expert). Your hand comes by DM (or `/cribbage hand`; in a DM or "
-        "group DM, the table's **Your hand** button). `/cribbage discard cards:5H JD` puts "
+        f"group DM, the table's **{_HAND}** button). `/cribbage discard cards:5H JD` puts "
         "cards in the crib, `/cribbage play card:7C` plays a card — autocomplete offers your "
         "cards; `/cribbage count points:12` claims your hand with manual counting. "
         "`/cribbage status` shows the board; `/cribbage resign` concedes the game once you "
@@ -181,8 +185,9 @@ HELP = "\n".join(
         "(`difficulty:easy`, `medium`, `hard` or `expert`).",
         "`/cribbage learn` — never played? A first game against a gentle computer, in DM, "
         "explaining each rule as it comes up.",
-        "Your hand comes by DM: choose your crib cards and play with its buttons "
-        "(or `/cribbage discard cards:5H JD`, `/cribbage play card:7C`).",
+        f"Your hand comes by DM (in a DM or group DM, press **{_HAND}** on the table): "
+        "choose your crib cards and play with its buttons (or `/cribbage discard cards:5H JD`, "
+        "`/cribbage play card:7C`).",
         "`/cribbage hand` — your cards, privately · `/cribbage status` — the board.",
         "`/cribbage resign` — concede (it asks first) · `/cribbage review` — your decisions "
         "beside the expert's.",

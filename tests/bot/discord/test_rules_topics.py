@@ -9,6 +9,7 @@ import re
 
 from discord import app_commands
 
+from bot.core.base.views import HAND_BUTTON, LOBBY_LABELS
 from bot.core.games.rules_help import HELP, RULES_TOPICS
 from bot.discord.feature_commands import RULE_TOPICS
 from tests.helpers.commands import the_commands
@@ -39,3 +40,12 @@ def test_the_topic_of_the_commands_names_every_command_but_help() -> None:
     assert missing == []
     # The help said the topic had "every command", where it has one of each family.
     assert HELP.endswith("`/cribbage rules topic:commands` — more commands.")
+
+
+def test_the_help_says_where_a_hand_opens_in_a_dm_or_group_dm() -> None:
+    # Where the bot is not a member there are no DMs: the hand opens from the table's button,
+    # named as it is labelled. /cribbage help said only "Your hand comes by DM".
+    button = f"**{LOBBY_LABELS[HAND_BUTTON]}**"
+    for said in (HELP, RULES_TOPICS["commands"]):
+        line = next(line for line in said.splitlines() if "comes by DM" in line)
+        assert "group DM" in line and button in line, line
