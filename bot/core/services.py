@@ -551,7 +551,7 @@ class _Wiring:
             ),
             ranked=ranked,
             ranked_play=ranked_wing,
-            resume=PrivateResume(games, self.copies),
+            resume=PrivateResume(games, self.copies, store),
             which=which,
             pages=GamePages(games, store, self.coach, reviews),
             _answers=self.answers,

@@ -211,8 +211,9 @@ class WhichGame:
     async def carried(self, place: Place, user_id: int) -> Owner | None:
         """Whose table an interaction of ``user_id`` in ``place`` may carry (its token may post
         it again once no other reaches it): their ranked place, where they play their ranked
-        game from here; else, where the bot is not a member, the place's game (a private
-        table). None: neither (the bot's token reaches a server's tables itself)."""
+        game from here; else, where the bot is not a member, the place's game, or its last
+        game (a private table). None: neither (the bot's token reaches a server's tables
+        itself)."""
         store = self._games.store
         here = await self.ranked_game(place.channel_id, user_id)
         record = None if here is None else await store.open_game_in_channel(here)
@@ -221,5 +222,8 @@ class WhichGame:
             return Owner.place(record.id, seat)
         if place.bot_member:
             return None
+        # The place's game; else its last, over, whose end the table may not show yet
+        # (:meth:`~bot.core.messages.private_resume.PrivateResume.answered` decides).
         record = await store.open_game_in_channel(place.channel_id)
+        record = record or await store.last_game_in_channel(place.channel_id)
         return None if record is None or not record.private else Owner.game(record.id)

@@ -8,11 +8,13 @@ import asyncio
 import itertools
 import random
 import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import aiohttp
 
 from bot.core.base.places import NO_LEADERBOARD_HERE
-from bot.core.base.refusals import game_over
+from bot.core.base.refusals import GAME_EXPIRED, game_over
 from bot.core.base.text import plural
 from bot.core.base.views import HAND_BUTTON
 from bot.core.games.endings import cancelled_note
@@ -26,6 +28,7 @@ from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages, shown_versions
+from tests.helpers.in_process import clocked_service, everywhere
 from tests.helpers.pair import start_pair
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests, uninvited_server
 from tests.helpers.table_driver import World, start_again, until
@@ -356,6 +359,59 @@ async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_ba
     assert fd.counters.private_messages[dm.id] == 4
 
 
+async def test_a_game_that_expired_after_a_long_pause_is_brought_back_once_by_the_next_click(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    # Nobody moved for a week: the game ends with no interaction at its table to carry that,
+    # and no token reaches it. The next click there is refused, and its token brings the
+    # table back saying how the game ended (it kept saying whose turn it was), once: later
+    # commands there post it no more.
+    fd = fake_discord
+    al, bea, cy = (fd.add_user(name) for name in ("Al", "Bea", "Cy"))
+    now = [datetime.now(UTC)]
+    database = tmp_path / "bot.db"
+    async with everywhere(bots, database, lambda store: clocked_service(store, now)) as core:
+        for user in (al, bea, cy):
+            fd.install_app(user)
+        group = fd.private_channel(al, bea, cy)
+        driver = PrivateDriver(fd, group, [al, bea], database, random.Random(5))
+        first = await driver.open(target=61)
+        await _pause_after(driver, 5)
+        now[0] += timedelta(days=8)
+        assert await core.housekeeping.expire_idle() == [driver.game_id]
+        refused = await fd.click(cy, first, label="Your hand")
+        back = await _table_back(driver, first, refused, "Nobody moved in this game for")
+        assert refused.words() == GAME_EXPIRED
+        assert not list(back.buttons()), "an expired table offers nothing"
+        posted = fd.counters.private_messages[group.id]
+        fd.clock.advance(15 * 60 + 1)
+        for line in ("/cribbage status", "/cribbage hand"):
+            later = await fd.slash(bea, group, line)
+            assert later.ephemeral and later.followups == [], later.words()
+        assert fd.counters.private_messages[group.id] == posted
+
+
+async def test_a_game_resigned_for_a_player_who_deleted_their_data_elsewhere_comes_back_with_it(
+    world: World, bots: BotLauncher
+) -> None:
+    # Bea deletes her data from her DM with the bot, after a long pause at the table: her game
+    # is resigned for her there, where no token reaches. The next command at the table brings
+    # it back with the result.
+    driver, _ = await _two_in_a_dm(world, bots, 9)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    first = await driver.open(target=61)
+    await _pause_after(driver, 5)
+    asked = await fd.slash(bea, fd.dm_channel(bea), "/cribbage privacy")
+    assert asked.original is not None
+    await fd.click(bea, asked.original, label="Delete my data")
+    done = await fd.click(bea, asked.original, label="Yes, delete my data")
+    assert "1 game was ended first" in done.words(), done.words()
+    status = await fd.slash(al, dm, "/cribbage status")
+    back = await _table_back(driver, first, status, "data was deleted — 🏆 Al wins")
+    assert "data was deleted — 🏆 Al wins" in status.words()
+    assert [b["label"] for b in back.buttons()] == ["🔍 Review", "🔁 Rematch"]
+
+
 async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_each_alone(
     world: World, bots: BotLauncher
 ) -> None:
@@ -538,16 +594,19 @@ async def _pause_after(driver: PrivateDriver, moves: int) -> None:
     driver.fd.clock.advance(15 * 60 + 1)
 
 
-async def _table_back(driver: PrivateDriver, before: Message, refused: Interaction) -> Message:
-    """After a pause, ``refused`` (a click or a command) was refused, privately, and the table
-    (``before``, out of any token's reach) came back as its follow-up, saying where the game
-    stands: the table from then on."""
+async def _table_back(
+    driver: PrivateDriver, before: Message, refused: Interaction, says: str = "**Deal "
+) -> Message:
+    """After a pause, ``refused`` (a click or a command) was answered privately, and the
+    table (``before``, out of any token's reach) came back as its follow-up, saying where the
+    game stands (``says``): the table from then on."""
     assert refused.response is not None and refused.response.type == 4, refused
     assert refused.ephemeral and refused.words(), refused
     fd = driver.fd
     again = await until(fd, lambda: driver.table() if driver.table().id != before.id else None)
     assert again in refused.followups and not again.ephemeral
-    assert "**Deal " in again.words() and again.words() != refused.words()
+    await until(fd, lambda: says in again.words())
+    assert again.words() != refused.words()
     return again
 
 

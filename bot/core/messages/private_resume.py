@@ -7,35 +7,62 @@ interaction that moves nothing (a refused click or command, a stale button, a ha
 the rules) must bring the table back as well, so that the conversation sees where the game stands:
 its token is kept as a carrier, and the table is sent again (an edit through its own token while
 that lives; Discord says whether it does, since its clock is not the bot's).
+
+A game that ended with no interaction at its table to carry the result (nobody moved in it for
+too long; a player had their data deleted, asked for anywhere) is brought back the same way,
+once: while its table does not show its end yet.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.core.base.delivery import Carriers
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
+from bot.core.base.views import MessageRecord
+from bot.core.games.endings import Ending
 from bot.core.games.games import Games
+from bot.core.games.records import GameRecord, GameStatus
 from bot.core.messages.private_table import TABLE
 
-__all__ = ["PrivateResume"]
+__all__ = ["PrivateResume", "ShownTables"]
+
+
+class ShownTables(Protocol):
+    """What an owner's messages were last sent showing (the store's record of them)."""
+
+    async def messages(self, owner: Owner) -> dict[MessageKey, MessageRecord]: ...
 
 
 class PrivateResume:
     """Keeps the token of each interaction at a private table, to bring its table back."""
 
-    def __init__(self, games: Games, carriers: Carriers) -> None:
+    def __init__(self, games: Games, carriers: Carriers, shown: ShownTables) -> None:
         self._games = games
         self._carriers = carriers
+        self._shown = shown
 
     async def answered(self, owner: Owner, shown: Clicked, *, moved: bool) -> None:
         """An interaction about ``owner``'s private table was answered (``shown``: its answer
         and its token). ``moved``: it made a move, whose change sends the table anyway (and
         so tries its token); otherwise the table is sent again now, in case its token lapsed.
         Nothing is kept of an interaction in another channel than the game's (its token would
-        post the table there), nor of a game that was over before it."""
+        post the table there), nor of a game that was over before it, unless it ended with no
+        interaction there and its table does not show it yet (:meth:`_end_unseen`)."""
         record = await self._games.record(owner.id)
         if record is None or not record.private or record.channel_id != shown.channel_id:
             return
-        if not moved and not record.is_open:
+        if not moved and not record.is_open and not await self._end_unseen(owner, record):
             return  # (a move that ended the game is the one that sends its result)
         await self._carriers.carrier(owner, shown, check=None if moved else TABLE)
+
+    async def _end_unseen(self, owner: Owner, record: GameRecord) -> bool:
+        """Whether ``record``, over, ended with no interaction at its table to carry its end
+        (it expired, or was resigned for a player whose data was deleted) and its table was
+        last sent before that: after a pause of more than 15 minutes no token reached it."""
+        if record.status is not GameStatus.EXPIRED and record.ending is not Ending.DELETED:
+            return False
+        table = (await self._shown.messages(owner)).get(TABLE)
+        return table is not None and table.version < record.version

@@ -1,6 +1,8 @@
 """An interaction at a private table that moves nothing keeps its token to carry the table, and
 has the table sent again (its own token may have lapsed without the bot knowing); one at
-another table, in another channel, or on the table itself changes nothing of the kind."""
+another table, in another channel, or on the table itself changes nothing of the kind. A game
+that ended with no interaction there (it expired) is brought back so, once, while its table
+does not show its end; one ended by a move at the table is not."""
 
 from __future__ import annotations
 
@@ -9,11 +11,10 @@ from bot.core.base.owners import Owner
 from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
-from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.services import Services
 from tests.helpers.cast import AL, BEA
-from tests.helpers.service_driver import game_owner
+from tests.helpers.service_driver import Clock, game_owner
 
 DM = 4343
 SERVER, GENERAL = 1, 10
@@ -49,7 +50,7 @@ async def test_a_refusal_at_the_table_keeps_its_token_and_sends_the_table_again(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger.copies)
+    resume = service.resume
     assert await service.which.carried(Place(Spot.PRIVATE, DM), AL.id) == owner
     await resume.answered(owner, Clicked(DM, 950, "refused"), moved=False)
     kept = await service.ledger.shown.kept(owner)
@@ -61,7 +62,7 @@ async def test_a_move_keeps_its_token_and_leaves_the_table_to_its_change(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger.copies)
+    resume = service.resume
     await resume.answered(owner, Clicked(DM, 951, "moved"), moved=True)
     assert (await service.ledger.shown.kept(owner))[VIA].token == "moved"
     assert not await _table_due(service, owner)
@@ -71,7 +72,7 @@ async def test_nothing_is_kept_from_another_channel_nor_of_the_tables_own_token(
     service: Services,
 ) -> None:
     owner = await _shown_table(service)
-    resume = PrivateResume(service.games, service.ledger.copies)
+    resume = service.resume
     await resume.answered(owner, Clicked(DM + 1, 952, "elsewhere"), moved=False)
     assert VIA not in await service.ledger.shown.kept(owner)
     assert not await _table_due(service, owner)
@@ -86,3 +87,36 @@ async def test_no_private_game_where_the_bot_keeps_its_own_messages(service: Ser
     assert opened.ok and opened.game_id is not None
     here = Place(Spot.CHANNEL, GENERAL, SERVER)
     assert await service.which.carried(here, AL.id) is None
+
+
+async def test_a_game_that_expired_unseen_is_brought_back_once_and_one_resigned_there_is_not(
+    service: Services, clock: Clock
+) -> None:
+    owner = await _shown_table(service)
+    clock.advance(days=8)
+    assert await service.housekeeping.expire_idle() == [owner.id]
+    # The table was last sent before the game ended, which no interaction there carried.
+    assert await service.which.carried(Place(Spot.PRIVATE, DM), AL.id) == owner
+    await service.resume.answered(owner, Clicked(DM, 960, "after"), moved=False)
+    kept = await service.ledger.shown.kept(owner)
+    assert kept[VIA].token == "after"
+    assert await _table_due(service, owner)
+    # Once it shows the end, a later interaction keeps nothing of the kind.
+    owing = await service.ledger.owed(owner)
+    assert owing is not None
+    [table] = [o for o in owing.owed if o.key == TABLE]
+    now = service.games.now()
+    ended = MessageRecord(TABLE, DM, 961, table.view.digest(), "after", now, False, owing.version)
+    await service.ledger.shown.sent(owner, [ended])
+    await service.ledger.writes.flush()  # (what the store says the table shows)
+    await service.resume.answered(owner, Clicked(DM, 962, "later"), moved=False)
+    assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
+
+
+async def test_a_game_resigned_at_the_table_is_not_brought_back_by_what_comes_after(
+    service: Services,
+) -> None:
+    owner = await _shown_table(service)
+    assert (await service.moves.resign(DM, BEA)).ok
+    await service.resume.answered(owner, Clicked(DM, 970, "after"), moved=False)
+    assert VIA not in await service.ledger.shown.kept(owner)
