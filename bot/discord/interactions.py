@@ -346,6 +346,11 @@ class DiscordIO:
             # A move's answer keeps its token with the message it updated; anything else
             # brings a private table back, should no token reach it any more.
             await self.carry(interaction, None, moved=False)
+        elif answer.sequel.key is None:
+            # A move answered on a message its game does not keep (a resignation's question,
+            # asked by a command maybe more than 15 minutes before): its token is kept with
+            # nothing, and is the one that reaches a private table now.
+            await self.carry(interaction, answer, moved=True, shown=shown)
 
     async def _landed(self, answer: Answer, sending: Awaitable[None], warning: str) -> bool:
         """Send ``answer`` (``sending``), and whether it landed; if it did not, or is not known

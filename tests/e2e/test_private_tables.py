@@ -412,6 +412,31 @@ async def test_a_game_resigned_for_a_player_who_deleted_their_data_elsewhere_com
     assert [b["label"] for b in back.buttons()] == ["🔍 Review", "🔁 Rematch"]
 
 
+async def test_a_resignation_confirmed_long_after_it_was_asked_reaches_the_table(
+    world: World, bots: BotLauncher
+) -> None:
+    # Bea types /cribbage resign after a long pause (its token brings the table back), then
+    # presses Yes more than 15 minutes later: no token the game keeps reaches the table, and
+    # her Yes is answered on the question, a message the game does not keep. Its token
+    # carries the result to the table, which kept saying whose turn it was.
+    driver, _ = await _two_in_a_dm(world, bots, 9)
+    fd, dm, bea = driver.fd, driver.channel, driver.players[1]
+    first = await driver.open(target=61)
+    await _pause_after(driver, 5)
+    asked = await fd.slash(bea, dm, "/cribbage resign")
+    question = asked.original
+    assert question is not None and question.ephemeral
+    back = await _table_back(driver, first, asked)
+    fd.clock.advance(15 * 60 + 1)
+    yes = await fd.click(bea, question, label="Yes, resign")
+    assert yes.response is not None and yes.response.type == 7
+    assert question.words() == "You resigned."
+    result = await until(fd, lambda: driver.table() if driver.table().id != back.id else None)
+    assert result in yes.followups
+    await until(fd, lambda: "Bea resigned — 🏆 Al wins" in result.words())
+    assert [b["label"] for b in result.buttons()] == ["🔍 Review", "🔁 Rematch"]
+
+
 async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_each_alone(
     world: World, bots: BotLauncher
 ) -> None:
