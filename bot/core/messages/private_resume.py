@@ -8,9 +8,9 @@ the rules) must bring the table back as well, so that the conversation sees wher
 its token is kept as a carrier, and the table is sent again (an edit through its own token while
 that lives; Discord says whether it does, since its clock is not the bot's).
 
-A game that ended with no interaction at its table to carry the result (nobody moved in it for
-too long; a player had their data deleted, asked for anywhere) is brought back the same way,
-once: while its table does not show its end yet.
+A game that ended where no token reached its table (nobody moved in it for too long; a player
+had their data deleted, asked for anywhere; the computer's last move made after a restart) is
+brought back the same way, once: while its table was last sent before the game's end.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
-from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord
 from bot.core.messages.private_table import TABLE
 
 __all__ = ["PrivateResume", "ShownTables"]
@@ -49,8 +48,8 @@ class PrivateResume:
         and its token). ``moved``: it made a move, whose change sends the table anyway (and
         so tries its token); otherwise the table is sent again now, in case its token lapsed.
         Nothing is kept of an interaction in another channel than the game's (its token would
-        post the table there), nor of a game that was over before it, unless it ended with no
-        interaction there and its table does not show it yet (:meth:`_end_unseen`)."""
+        post the table there), nor of a game that was over before it, unless its table was
+        last sent before its end (:meth:`_end_unseen`)."""
         record = await self._games.record(owner.id)
         if record is None or not record.private or record.channel_id != shown.channel_id:
             return
@@ -59,10 +58,8 @@ class PrivateResume:
         await self._carriers.carrier(owner, shown, check=None if moved else TABLE)
 
     async def _end_unseen(self, owner: Owner, record: GameRecord) -> bool:
-        """Whether ``record``, over, ended with no interaction at its table to carry its end
-        (it expired, or was resigned for a player whose data was deleted) and its table was
-        last sent before that: after a pause of more than 15 minutes no token reached it."""
-        if record.status is not GameStatus.EXPIRED and record.ending is not Ending.DELETED:
-            return False
+        """Whether the table of ``record``, over, was last sent before the game's end: it
+        ended where no token reached the table (a game over changes no more, so its table's
+        last version is its end's)."""
         table = (await self._shown.messages(owner)).get(TABLE)
         return table is not None and table.version < record.version

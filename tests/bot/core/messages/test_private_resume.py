@@ -1,8 +1,8 @@
 """An interaction at a private table that moves nothing keeps its token to carry the table, and
 has the table sent again (its own token may have lapsed without the bot knowing); one at
 another table, in another channel, or on the table itself changes nothing of the kind. A game
-that ended with no interaction there (it expired) is brought back so, once, while its table
-does not show its end; one ended by a move at the table is not."""
+over is brought back so (it expired, say, where no token reached it), once: while its table
+was last sent before its end, and not once it shows it."""
 
 from __future__ import annotations
 
@@ -113,10 +113,21 @@ async def test_a_game_that_expired_unseen_is_brought_back_once_and_one_resigned_
     assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
 
 
-async def test_a_game_resigned_at_the_table_is_not_brought_back_by_what_comes_after(
+async def test_a_game_over_is_brought_back_only_while_its_table_shows_a_moment_before_its_end(
     service: Services,
 ) -> None:
+    # Resigned where no token reached the table (its result was never sent): the next
+    # interaction there carries it. Once the table shows the end, nothing more is kept.
     owner = await _shown_table(service)
     assert (await service.moves.resign(DM, BEA)).ok
     await service.resume.answered(owner, Clicked(DM, 970, "after"), moved=False)
-    assert VIA not in await service.ledger.shown.kept(owner)
+    assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
+    owing = await service.ledger.owed(owner)
+    assert owing is not None
+    [table] = [o for o in owing.owed if o.key == TABLE]
+    now = service.games.now()
+    ended = MessageRecord(TABLE, DM, 971, table.view.digest(), "after", now, False, owing.version)
+    await service.ledger.shown.sent(owner, [ended])
+    await service.ledger.writes.flush()
+    await service.resume.answered(owner, Clicked(DM, 972, "later"), moved=False)
+    assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
