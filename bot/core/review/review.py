@@ -619,13 +619,15 @@ class Reviews:
             raise Refused(not_found(place))
         return record
 
-    async def load(self, record: GameRecord) -> Loaded:
-        """The started game of ``record``, from its snapshot or its archive record."""
+    async def load(self, record: GameRecord, *, not_dealt: str = NOT_STARTED) -> Loaded:
+        """The started game of ``record``, from its snapshot or its archive record; a game
+        that never got to the deal (neither: a lobby, or one cancelled or expired in its
+        lobby) is refused with ``not_dealt``, the caller's words for it."""
         if record.snapshot is not None:
             return self._games.loaded.load(record)
         kept = await self._store.archived(record.id)
         if kept is None:
-            raise Refused(NOT_STARTED)
+            raise Refused(not_dealt)
         found = await asyncio.to_thread(archive.restore, kept)
         return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 

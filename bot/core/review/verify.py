@@ -18,7 +18,6 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of, verify_command
 from bot.core.deck.shuffles import decode
-from bot.core.games.records import GameStatus
 from bot.core.messages.projection import deal_seal
 from bot.core.review.review import Reviews
 from engine.phase import Phase
@@ -58,9 +57,7 @@ class ShuffleChecks:
         game where they cannot see it was played, and do not play, is not found)."""
         try:
             record = await self._reviews.find(place, channel_id, game_id, viewer=viewer)
-            if record.status is GameStatus.LOBBY:
-                raise Refused(NOT_DEALT)
-            loaded = await self._reviews.load(record)
+            loaded = await self._reviews.load(record, not_dealt=NOT_DEALT)
         except Refused as refused:
             return Answer.refuse(str(refused))
         game, seeds = loaded.game, loaded.seeds

@@ -352,6 +352,11 @@ async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(
     assert lobby.ok
     waiting = await service.shuffles.check(in_server(CHANNEL + 2), CHANNEL + 2)
     assert not waiting.ok and waiting.reply.text == NOT_DEALT
+    # Cancelled in its lobby, it never got to the deal either: no shuffle to check (it said
+    # "nothing to review", the review's words).
+    assert (await service.lobbies.cancel(CHANNEL + 2, AL)).ok
+    cancelled = await service.shuffles.check(in_server(CHANNEL + 2), CHANNEL + 2)
+    assert not cancelled.ok and cancelled.reply.text == NOT_DEALT, cancelled.reply.text
 
 
 #: The command a deal's table writes beside its seed, once shown.
