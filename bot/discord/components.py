@@ -60,6 +60,7 @@ _LOBBY_STYLES = {
     "add_seat": discord.ButtonStyle.secondary,
     "partners": discord.ButtonStyle.secondary,
     "hand": discord.ButtonStyle.primary,
+    "resign": discord.ButtonStyle.secondary,
     "table": discord.ButtonStyle.success,
 }
 #: How many values the first count menu holds at least (Discord: at most 25 options a menu):

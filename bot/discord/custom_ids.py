@@ -109,9 +109,10 @@ def game_prefix(game_id: int) -> str:
     return _GAME.format(game=game_id)
 
 
-_LOBBY_ACTIONS = "join|leave|start|cancel|remove_computer|add_seat|partners|hand|table"
+_LOBBY_ACTIONS = "join|leave|start|cancel|remove_computer|add_seat|partners|hand|resign|table"
 
-#: ``crib:<game>:lobby:<action>``: the lobby's buttons, a private table's *Your hand*, and
+#: ``crib:<game>:lobby:<action>``: the lobby's buttons, a private table's *Your hand* and
+#: *Resign*, and
 #: *Play at the table* (the Activity) on the lobby and the table.
 LOBBY = IdFormat(_GAME + "lobby:{action}", {"game": _GAME_ID, "action": _LOBBY_ACTIONS})
 #: ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu.

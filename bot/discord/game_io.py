@@ -11,9 +11,9 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import BUTTON_ASKS
+from bot.core.base.places import BUTTON_ASKS, Ask
 from bot.core.base.replies import Click
-from bot.core.base.views import HAND_BUTTON, TABLE_BUTTON
+from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
 from bot.core.services import Services
 from bot.discord.interactions import (
     Call,
@@ -122,6 +122,9 @@ class GameIO:
         if action == TABLE_BUTTON:
             await self.launch(interaction)
             return
+        if action == RESIGN_BUTTON:
+            await self._resign(interaction, game_id)
+            return
         user, guild_id = user_of(interaction), interaction.guild_id
         moderator = is_moderator(interaction)
         clicked = clicked_of(interaction)
@@ -136,6 +139,21 @@ class GameIO:
                 lambda _: lobbies.click(
                     game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
                 ),
+            ),
+        )
+
+    async def _resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A private table's *Resign*: the question `/cribbage resign` asks the clicker here,
+        privately, about the table's game (Yes resigns it; someone not seated is told so)."""
+        user, moves = user_of(interaction), self._services.moves
+        which, place = self._services.which, place_of(interaction)
+        await self._io.click(
+            interaction,
+            lambda: which.run(
+                Ask.RESIGN,
+                place,
+                user.id,
+                lambda found: moves.ask_resign(found.channel_id, user, game_id=game_id),
             ),
         )
 

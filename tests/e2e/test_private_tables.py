@@ -437,6 +437,36 @@ async def test_a_resignation_confirmed_long_after_it_was_asked_reaches_the_table
     assert [b["label"] for b in result.buttons()] == ["🔍 Review", "🔁 Rematch"]
 
 
+async def test_someone_without_the_app_resigns_from_the_tables_resign_button(
+    world: World, bots: BotLauncher
+) -> None:
+    # Bea never added the app: she plays from the table's buttons alone, and can type no
+    # /cribbage command, /cribbage resign included. The table's Resign asks her privately
+    # (a watcher is told it is not theirs), and her Yes ends the game on the table.
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    await bots.process(database=world.database)
+    fd.install_app(al)
+    group = fd.private_channel(al, bea, cy)
+    driver = PrivateDriver(fd, group, [al, bea], world.database, random.Random(4))
+    await driver.open(target=61)
+    await driver.play_out(moves=3)
+    table = await driver.settled(lambda t: "Resign" in [b["label"] for b in t.buttons()])
+    assert [b["label"] for b in table.buttons()] == ["Your hand", "Resign"]
+    watching = await fd.click(cy, table, label="Resign")
+    assert watching.ephemeral and watching.words() == "You're not playing in this game."
+    asked = await fd.click(bea, table, label="Resign")
+    assert asked.response is not None and asked.response.type == 4 and asked.ephemeral
+    question = asked.original
+    assert question is not None and question.words().startswith("Resign this game?")
+    yes = await fd.click(bea, question, label="Yes, resign")
+    assert yes.response is not None and yes.response.type == 7
+    final = await driver.settled()
+    assert "Bea resigned — 🏆 Al wins" in final.words()
+    assert driver.snapshot().status == "finished"
+    driver.check_now()
+
+
 async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_each_alone(
     world: World, bots: BotLauncher
 ) -> None:

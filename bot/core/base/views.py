@@ -27,6 +27,7 @@ __all__ = [
     "LOBBY_LABELS",
     "MAX_LAID_OUT",
     "MAX_MESSAGE",
+    "RESIGN_BUTTON",
     "TABLE_BUTTON",
     "AgainLabel",
     "BoardPicture",
@@ -60,12 +61,21 @@ __all__ = [
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
 LobbyAction = Literal[
-    "join", "leave", "start", "cancel", "remove_computer", "add_seat", "partners", "hand", "table"
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "remove_computer",
+    "add_seat",
+    "partners",
+    "hand",
+    "resign",
+    "table",
 ]
-#: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
-#: table once it is dealt: see :mod:`bot.core.messages.private_table`; "table", *Play
-#: at the table*, opens the game's Activity, on the lobby and the deal's table while the
-#: Activity is on).
+#: Every lobby button, in the order they are shown ("hand", *Your hand*, and "resign",
+#: *Resign*, are on a private table once it is dealt: see
+#: :mod:`bot.core.messages.private_table`; "table", *Play at the table*, opens the game's
+#: Activity, on the lobby and the deal's table while the Activity is on).
 LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "join",
     "leave",
@@ -75,6 +85,7 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "add_seat",
     "partners",
     "hand",
+    "resign",
     "table",
 )
 #: The lobby action of *Play at the table*.
@@ -90,10 +101,15 @@ LOBBY_LABELS: dict[LobbyAction, str] = {
     "add_seat": "Add a seat",
     "partners": "Change partners",
     "hand": "Your hand",
+    "resign": "Resign",
     "table": "Play at the table",
 }
 #: The lobby action of a private table's *Your hand* button.
 HAND_BUTTON: LobbyAction = "hand"
+#: The lobby action of a private table's *Resign* button (it asks first, as `/cribbage resign`
+#: does): there, someone who did not add the app to their account plays from the buttons
+#: alone, and could not type the command.
+RESIGN_BUTTON: LobbyAction = "resign"
 
 #: Discord's limit on one message's content.
 MAX_MESSAGE = 2000

@@ -16,7 +16,9 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.text import and_list, escape, plural
 from bot.core.base.views import (
+    HAND_BUTTON,
     LOBBY_ACTIONS,
+    RESIGN_BUTTON,
     TABLE_BUTTON,
     LobbyAction,
     LobbyControls,
@@ -167,7 +169,7 @@ def lobby_view(
         if (b != "remove_computer" or has_computer)
         and (b != "partners" or (full and record.rules.partners))
         and (b != "add_seat" or grows)
-        and b != "hand"
+        and b not in (HAND_BUTTON, RESIGN_BUTTON)  # (a private table's, once dealt)
         and (b != TABLE_BUTTON or launch)
     )
     # (A seat kept for someone may be free by now: the opener may seat a computer there.)

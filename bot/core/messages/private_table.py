@@ -26,6 +26,7 @@ from bot.core.base.views import (
     HAND_BUTTON,
     MAX_LAID_OUT,
     MAX_MESSAGE,
+    RESIGN_BUTTON,
     TABLE_BUTTON,
     LobbyAction,
     LobbyControls,
@@ -102,8 +103,8 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     """The one message of a started game, from what a server's channel would be shown (its
     deals' tables and result), laid out as they are: the current deal's table (after the deal
     before's, while the crib is being made), the result once there is one (with its *Review*),
-    the board, and *Your hand* while the game is being played (with *Play at the table*
-    while the Activity is on: ``launch``)."""
+    the board, and *Your hand* and *Resign* while the game is being played (with *Play at
+    the table* while the Activity is on: ``launch``)."""
     tables = sorted(
         (o for o in settled if o.key.name == TABLE_OF_DEAL),
         key=lambda o: o.key.deal or 0,
@@ -125,7 +126,8 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     if record.end_note:
         groups += _unsaid(groups, ((record.end_note,),))
     playing = record.status is GameStatus.ACTIVE
-    buttons: tuple[LobbyAction, ...] = (HAND_BUTTON, TABLE_BUTTON) if launch else (HAND_BUTTON,)
+    buttons: tuple[LobbyAction, ...] = (HAND_BUTTON, RESIGN_BUTTON)
+    buttons += (TABLE_BUTTON,) if launch else ()
     controls = LobbyControls(record.id, buttons if playing else ())
     # The result's Review button, as in a server: its answer is the clicker's own review,
     # privately, and its pages turn through their clicks' answers alone; and its Rematch.

@@ -209,12 +209,17 @@ class Moves(OnGames):
         return await self._games.in_channel(channel_id, body)
 
     @answers
-    async def ask_resign(self, channel_id: int, user: User) -> Answer:
-        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
-        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
-        the player's alone, for their side."""
+    async def ask_resign(
+        self, channel_id: int, user: User, *, game_id: int | None = None
+    ) -> Answer:
+        """``/cribbage resign`` (or a private table's *Resign*, about its game ``game_id``):
+        asks the player to confirm, privately, with Yes and No (see :meth:`confirm_resign`);
+        nothing changes yet. In a partners game the resignation is the player's alone, for
+        their side."""
 
         async def body(record: GameRecord) -> Answer:
+            if game_id is not None and record.id != game_id:
+                raise Refused(refusals.GAME_OVER)  # (an older table's: its game is over)
             loaded, seat = self._games.seated(record, user)
             game = loaded.game
             try:

@@ -115,9 +115,10 @@ NOT_UNDERSTOOD = "That request was not understood."
 TOO_LONG = "That request is too long."
 #: ``api/live`` asked for as anything but a WebSocket.
 NOT_A_SOCKET = "The live table opens only as a WebSocket."
-#: The lobby's buttons a page may press: the chat's lobby's, but *Your hand* (a private
-#: table's) and *Play at the table* (this table); adding a computer is ``computer:LEVEL``.
-_LOBBY_ACTIONS = tuple(a for a in LOBBY_ACTIONS if a not in ("hand", TABLE_BUTTON))
+#: The lobby's buttons a page may press: the chat's lobby's, but *Your hand* and *Resign* (a
+#: private table's) and *Play at the table* (this table); adding a computer is
+#: ``computer:LEVEL``.
+_LOBBY_ACTIONS = tuple(a for a in LOBBY_ACTIONS if a not in ("hand", "resign", TABLE_BUTTON))
 BUSY = "Too many people are opening the table at once; try again in a minute."
 
 #: What gives a finished game's review as HTML (None: none to show).

@@ -53,7 +53,8 @@ async def test_a_private_table_offers_it_beside_your_hand(store: Store, clock: C
     )
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)
-    assert _buttons(await owed_now(service, opened.game_id), "lobby") == ("hand", "table")
+    buttons = _buttons(await owed_now(service, opened.game_id), "lobby")
+    assert buttons == ("hand", "resign", "table")
 
 
 async def test_with_the_activity_off_nothing_offers_it(store: Store, clock: Clock) -> None:

@@ -103,7 +103,8 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
     assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
     assert table.view.content.startswith("Cut for deal —") and "**Deal 1**" in table.view.content
-    assert controls(table.view, LobbyControls).buttons == ("hand",)
+    # Your hand, and Resign: someone who did not add the app plays from buttons alone.
+    assert controls(table.view, LobbyControls).buttons == ("hand", "resign")
     # Neither opened their hand yet: both are mentioned, and only they may be pinged.
     assert table.view.mentions == (AL.id, BEA.id)
     assert f"<@{AL.id}> <@{BEA.id}> — your turn" in table.view.content
