@@ -89,7 +89,7 @@ async def test_no_private_game_where_the_bot_keeps_its_own_messages(service: Ser
     assert await service.which.carried(here, AL.id) is None
 
 
-async def test_a_game_that_expired_unseen_is_brought_back_once_and_one_resigned_there_is_not(
+async def test_a_game_that_expired_unseen_is_brought_back_once(
     service: Services, clock: Clock
 ) -> None:
     owner = await _shown_table(service)
