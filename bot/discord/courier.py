@@ -68,6 +68,9 @@ INVALID_WEBHOOK_TOKEN = 50027
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
+#: A locked thread takes messages and edits only from those with Manage Threads (a moderator
+#: locked it under a game): a permission the bot lacks there, as 50013 is.
+THREAD_LOCKED = 160005
 UNKNOWN_WEBHOOK = 10015
 TOO_MANY_FOLLOWUPS = 40094
 #: "Thread is archived": a message in an archived thread takes no edit.
@@ -188,8 +191,9 @@ def _token_failure(error: discord.HTTPException) -> Exception | None:
     token rather than the message: dead, or reaching nothing (yet)."""
     if error.code == INVALID_WEBHOOK_TOKEN or error.status == 401:
         return TokenLapsed(str(error))
-    if error.code in (UNKNOWN_WEBHOOK, THREAD_ARCHIVED) or error.status == 404:
-        # (An archived thread: the bot's own token reopens it, then edits.)
+    if error.code in (UNKNOWN_WEBHOOK, THREAD_ARCHIVED, THREAD_LOCKED) or error.status == 404:
+        # (An archived thread: the bot's own token reopens it, then edits. A locked one: the
+        # bot's token is refused too, and the channel is taken as closed.)
         return TokenUnreachable(str(error))
     if error.code == TOO_MANY_FOLLOWUPS:
         return FollowupsUsedUp(str(error))
@@ -203,7 +207,7 @@ def _bot_failure(error: discord.HTTPException) -> Exception | None:
         return DmsClosed(str(error))
     if error.code == UNKNOWN_MESSAGE:
         return MessageGone(str(error))
-    if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
+    if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED, UNKNOWN_CHANNEL):
         return ChannelClosed(str(error), gone=error.code == UNKNOWN_CHANNEL)
     if error.status == 400:
         return Rejected(str(error))
