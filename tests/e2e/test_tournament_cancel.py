@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from fakediscord import Channel, Message
 from fakediscord.testing import BotProcess
-from tests.e2e.test_tournaments import _board, _open_and_fill, _pair_of, _threads
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
 from tests.helpers.table_driver import World, confirmed, resign, until
+from tests.helpers.tournament_steps import open_and_fill, pair_of, round_threads, tournament_board
 
 
 @BOTH_DATABASES
@@ -21,18 +21,18 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
     nothing = await fd.slash(mo, world.general, "/cribbage tournament cancel")
     assert nothing.ephemeral and "no tournament" in nothing.words()
 
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world, "/cribbage tournament new format:swiss rounds:2 target:61", world.players
     )
 
     def dealt() -> list[Channel] | None:
-        found = _threads(world, 1)
+        found = round_threads(world, 1)
         return found if len(found) == 2 and all(_game_in(world, t.id) for t in found) else None
 
     threads = await until(fd, dealt)
     # One match is decided; the other is still being played when the event is cancelled.
     done, playing = threads
-    winner, loser = sorted(_pair_of(done))
+    winner, loser = sorted(pair_of(done))
     await resign(fd, by_name[loser], done)
     await until(fd, lambda: f"{winner} wins" in board.words())
 
@@ -88,7 +88,7 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
     gone = await confirmed(fd, mo, world.general, "/cribbage tournament cancel")
     assert gone.original is not None and "without a result" not in gone.original.words()
     await until(fd, lambda: "**Cancelled**" in second.words() and not list(second.buttons()))
-    assert _board(world) is board  # the first one's message stays as it was
+    assert tournament_board(world) is board  # the first one's message stays as it was
 
 
 def _latest_board(world: World) -> Message | None:

@@ -8,29 +8,29 @@ import sqlite3
 
 from fakediscord import Channel
 from fakediscord.testing import BotProcess
-from tests.e2e.test_tournaments import _deals, _open_and_fill, _pair_of, _threads
 from tests.helpers.table_driver import World, start_again, until
+from tests.helpers.tournament_steps import deals_in, open_and_fill, pair_of, round_threads
 
 
 async def test_a_deadline_passed_while_the_bot_was_down(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al = world.players[0]
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world,
         "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1",
         world.players,
     )
 
     def dealt() -> list[Channel] | None:
-        found = _threads(world, 1)
-        return found if len(found) == 2 and all(_deals(t) for t in found) else None
+        found = round_threads(world, 1)
+        return found if len(found) == 2 and all(deals_in(t) for t in found) else None
 
     threads = await until(fd, dealt)
     # Al throws his cards; nobody else moves.
     hand = await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
     menu = next(hand[-1].selects())
     await fd.select(al, hand[-1], menu["custom_id"], [o["value"] for o in menu["options"][:2]])
-    his = next(t for t in threads if al.name in _pair_of(t))
+    his = next(t for t in threads if al.name in pair_of(t))
     other = next(t for t in threads if t is not his)
     await until(fd, lambda: "Round 1 of 2" in board.words())
 

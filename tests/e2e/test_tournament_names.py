@@ -6,8 +6,8 @@ the pairing's message, which is Markdown, shows it as typed too. (The thread was
 from __future__ import annotations
 
 from fakediscord.testing import BotProcess
-from tests.e2e.test_tournaments import _open_and_fill, _threads
 from tests.helpers.table_driver import World, until
+from tests.helpers.tournament_steps import open_and_fill, round_threads
 
 
 async def test_a_threads_name_is_the_players_names_as_typed(world: World, bot: BotProcess) -> None:
@@ -15,8 +15,8 @@ async def test_a_threads_name_is_the_players_names_as_typed(world: World, bot: B
     jo = fd.add_user("Jo_Jo")
     world.guild.add_member(jo)
     players = [jo, *world.players[:3]]
-    await _open_and_fill(world, "/cribbage tournament new format:round_robin target:61", players)
-    threads = await until(fd, lambda: t if len(t := _threads(world, 1)) == 2 else None)
+    await open_and_fill(world, "/cribbage tournament new format:round_robin target:61", players)
+    threads = await until(fd, lambda: t if len(t := round_threads(world, 1)) == 2 else None)
     [thread] = [t for t in threads if "Jo" in t.name]
     assert "Jo_Jo" in thread.name and "\\" not in thread.name, thread.name
     post = next(m for m in world.general.messages if m.id == thread.id)

@@ -7,29 +7,21 @@ from __future__ import annotations
 
 from fakediscord.model import SEND_MESSAGES
 from fakediscord.testing import BotProcess
-from tests.e2e.test_tournaments import _PAIRING, _open_and_fill, _play_round, _threads
-from tests.helpers.table_driver import World, resign, until
+from tests.helpers.table_driver import World, until
+from tests.helpers.tournament_steps import play_round, resign_round, round_threads, swiss_dealt
 
 
 async def test_a_round_waits_for_the_permission_to_post_it(world: World, bot: BotProcess) -> None:
     fd = world.fd
-    players = list(world.players)
-    by_name = {u.name: u for u in players}
-    board = await _open_and_fill(
-        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
-    )
-    await _play_round(world, 1, 2, by_name, games=0)  # round 1 is dealt
+    board, by_name = await swiss_dealt(world)
     world.general.deny(SEND_MESSAGES)
-    for thread in _threads(world, 1):
-        names = _PAIRING.match(thread.name)
-        assert names is not None
-        await resign(fd, by_name[names.group(2)], thread)
+    await resign_round(world, 1, by_name)
     await until(fd, lambda: "Discord refuses me this round's games here" in board.words())
-    assert "**Round 2 of 2**" in board.words() and not _threads(world, 2)
+    assert "**Round 2 of 2**" in board.words() and not round_threads(world, 2)
     assert "**Send Messages**" in board.words()
 
     world.general.allow(SEND_MESSAGES)
-    await _play_round(world, 2, 2, by_name)
+    await play_round(world, 2, 2, by_name)
     await until(fd, lambda: "**Final standings**" in board.words())
     assert "Discord refuses me" not in board.words()
     starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]

@@ -7,9 +7,9 @@ from __future__ import annotations
 from fakediscord import Channel, User
 from fakediscord.testing import BotProcess
 from tests.e2e.test_tournament_cancel import _game_in
-from tests.e2e.test_tournaments import _open_and_fill, _pair_of, _threads
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.table_driver import World, confirmed, resign, until
+from tests.helpers.tournament_steps import open_and_fill, pair_of, round_threads
 
 pytestmark = BOTH_DATABASES
 
@@ -35,18 +35,18 @@ async def test_a_cancelled_tournaments_message_shows_a_former_player(
     fd, mo = world.fd, world.moderator
     al = world.players[0]
     by_name = {u.name: u for u in world.players}
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world, "/cribbage tournament new format:swiss rounds:2 target:61", world.players
     )
 
     def dealt() -> list[Channel] | None:
-        found = _threads(world, 1)
+        found = round_threads(world, 1)
         ready = all(_game_in(world, t.id) for t in found)
         return found if len(found) == 2 and ready else None
 
     threads = await until(fd, dealt)
-    his = next(t for t in threads if al.name in _pair_of(t))
-    [other] = _pair_of(his) - {al.name}
+    his = next(t for t in threads if al.name in pair_of(t))
+    [other] = pair_of(his) - {al.name}
     await resign(fd, by_name[other], his)
     await until(fd, lambda: f"{al.name} wins" in board.words())
     await confirmed(fd, mo, world.general, "/cribbage tournament cancel")

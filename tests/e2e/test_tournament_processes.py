@@ -4,10 +4,10 @@ that process dies at a round's turn, the other takes over and pairs the next rou
 from __future__ import annotations
 
 from fakediscord import Channel
-from tests.e2e.test_tournaments import _PAIRING, _board, _deals, _threads
 from tests.helpers.pair import Pair
 from tests.helpers.pair import sends as _sends
 from tests.helpers.table_driver import resign, start_again, until
+from tests.helpers.tournament_steps import PAIRING, deals_in, round_threads, tournament_board
 
 
 async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
@@ -19,26 +19,26 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
     assert _sends(pair.server) and not _sends(pair.dms)
     line = "/cribbage tournament new format:swiss rounds:2 target:61"
     assert (await fd.slash(world.moderator, world.general, line)).ephemeral
-    board = await until(fd, lambda: _board(world))
+    board = await until(fd, lambda: tournament_board(world))
     for user in players:
         await fd.click(user, board, label="Join")
     await until(fd, lambda: "Entrants (4)" in board.words())
     await fd.slash(world.moderator, world.general, "/cribbage tournament start")
 
     def dealt(round_: int) -> list[Channel] | None:
-        found = _threads(world, round_)
-        return found if len(found) == 2 and all(map(_deals, found)) else None
+        found = round_threads(world, round_)
+        return found if len(found) == 2 and all(map(deals_in, found)) else None
 
     round_one = await until(fd, lambda: dealt(1))
     # The sender is killed the moment the round's last game is answered: the other process
     # takes over sending, and pairs and deals round 2 alone.
     *first, last = round_one
     for thread in first:
-        names = _PAIRING.match(thread.name)
+        names = PAIRING.match(thread.name)
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
     server = pair.server
-    names = _PAIRING.match(last.name)
+    names = PAIRING.match(last.name)
     assert names is not None
     asked = await fd.slash(by_name[names.group(2)], last, "/cribbage resign")
     assert asked.original is not None
@@ -47,10 +47,12 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
     await until(fd, lambda: bool(hook.routes), stall=None)
     await server.kill()
     await until(fd, lambda: _sends(pair.dms), stall=None)
-    await until(fd, lambda: len(t := _threads(world, 2)) == 2 and all(map(_deals, t)), stall=None)
+    await until(
+        fd, lambda: len(t := round_threads(world, 2)) == 2 and all(map(deals_in, t)), stall=None
+    )
     await start_again(fd, server)
-    for thread in _threads(world, 2):
-        names = _PAIRING.match(thread.name)
+    for thread in round_threads(world, 2):
+        names = PAIRING.match(thread.name)
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
     await until(fd, lambda: "**Final standings**" in board.words())
@@ -64,4 +66,4 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
 
     said_once_each()
     fd.at_the_end(said_once_each)
-    assert all(_deals(t) == 1 for t in _threads(world, 2))
+    assert all(deals_in(t) == 1 for t in round_threads(world, 2))

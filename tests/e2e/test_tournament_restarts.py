@@ -8,32 +8,30 @@ from __future__ import annotations
 
 from fakediscord.nonces import NONCE_WINDOW
 from fakediscord.testing import BotProcess
-from tests.e2e.test_tournaments import _PAIRING, _board, _open_and_fill, _play_round, _threads
-from tests.helpers.table_driver import World, resign, start_again, until
+from tests.helpers.table_driver import World, start_again, until
+from tests.helpers.tournament_steps import (
+    play_round,
+    resign_round,
+    round_threads,
+    swiss_dealt,
+    tournament_board,
+)
 
 
 async def test_a_pairing_posted_before_a_long_stop_is_posted_once(
     world: World, bot: BotProcess
 ) -> None:
     fd = world.fd
-    players = list(world.players)
-    by_name = {u.name: u for u in players}
-    board = await _open_and_fill(
-        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
-    )
-    await _play_round(world, 1, 2, by_name, games=0)  # round 1 is dealt
+    board, by_name = await swiss_dealt(world)
     posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
-    for thread in _threads(world, 1):
-        names = _PAIRING.match(thread.name)
-        assert names is not None
-        await resign(fd, by_name[names.group(2)], thread)
+    await resign_round(world, 1, by_name)
     await until(fd, lambda: bool(posted.routes), stall=None)
     await bot.kill()
     fd.clock.advance(NONCE_WINDOW + 1)  # (down longer than Discord keeps the nonce)
     await start_again(fd, bot)
-    await _play_round(world, 2, 2, by_name)
+    await play_round(world, 2, 2, by_name)
     await until(fd, lambda: "**Final standings**" in board.words())
     starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
     assert len(starts) == 2, [m.words() for m in starts]
-    assert {m.id for m in starts} == {t.id for t in _threads(world, 2)}
-    assert _board(world) is board
+    assert {m.id for m in starts} == {t.id for t in round_threads(world, 2)}
+    assert tournament_board(world) is board

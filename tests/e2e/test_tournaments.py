@@ -10,117 +10,28 @@ from pathlib import Path
 
 from bot.core.tournaments.records import Decided
 from bot.store import Store
-from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord import Channel, FakeDiscord, User
 from fakediscord.mentions import Pings
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import rows
 from tests.helpers.in_process import clocked_service, club, start_in_process
-from tests.helpers.table_driver import World, confirmed, resign, start_again, until
-
-#: A Swiss event's games to play out: each is won by resignation, fast.
-_PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
-
-
-def _board(world: World) -> Message | None:
-    """The tournament's live message in #general (the one with its standings)."""
-    return _board_in(world.general)
-
-
-def _board_in(channel: Channel) -> Message | None:
-    """The tournament's live message in a channel."""
-    for message in channel.messages:
-        if message.author.bot and "tournament**" in message.words() and not message.deleted:
-            return message
-    return None
-
-
-def _threads(world: World, round_: int) -> list[Channel]:
-    return [
-        c
-        for c in world.guild.channels.values()
-        if c.is_thread and c.parent is world.general and c.name.startswith(f"Round {round_} ·")
-    ]
-
-
-def _deals(thread: Channel) -> int:
-    """How many games the thread's players have been dealt (each game's first table)."""
-    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.words())
-
-
-def _more_players(world: World, count: int) -> list[User]:
-    extra = []
-    for i in range(count):
-        user = world.fd.add_user(f"P{i + 1}")
-        world.guild.add_member(user)
-        extra.append(user)
-    return extra
-
-
-#: Who resigns each game of a pairing: the first named, then the second, then the first (a
-#: best of 3 goes to the second named, 2-1).
-_RESIGNS = (1, 2, 1)
-
-
-async def _play_round(
-    world: World, round_: int, tables: int, by_name: dict[str, User], *, games: int = 1
-) -> None:
-    """Wait for the round's threads and their games; end each game by a resignation."""
-    fd = world.fd
-
-    def paired() -> list[Channel] | None:
-        found = _threads(world, round_)
-        return found if len(found) == tables and all(_deals(t) for t in found) else None
-
-    threads = await until(fd, paired)
-    for game in range(games):
-        for thread in threads:
-
-            def dealt(thread: Channel = thread, game: int = game) -> bool:
-                return _deals(thread) > game
-
-            await until(fd, dealt)
-            found = _PAIRING.match(thread.name)
-            assert found is not None
-            # The post the thread starts from calls both players, and no one else, to it.
-            post = next(m for m in world.general.messages if m.id == thread.id)
-            pair = frozenset(by_name[found.group(n)].id for n in (2, 3))
-            assert post.pinged == Pings(pair), post.words()
-            loser = by_name[found.group(_RESIGNS[game] + 1)]
-            resigned = await resign(fd, loser, thread)
-            assert resigned.original is not None and "resigned" in resigned.original.words().lower()
-
-
-async def _open_and_fill(world: World, line: str, players: list[User]) -> Message:
-    """A moderator opens a tournament with ``line``; ``players`` join with the button; it
-    starts. Returns its live message."""
-    fd = world.fd
-    opened = await fd.slash(world.moderator, world.general, line)
-    assert opened.ephemeral, opened.words()
-    board = await until(fd, lambda: _board(world))
-    for user in players:
-        await fd.click(user, board, label="Join")
-    await until(fd, lambda: f"Entrants ({len(players)})" in board.words())
-    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
-    assert not started.ephemeral, started.words()
-    return board
-
-
-def _pair_of(thread: Channel) -> frozenset[str]:
-    names = _PAIRING.match(thread.name)
-    assert names is not None
-    return frozenset((names.group(2), names.group(3)))
-
-
-def _met(world: World, rounds: int) -> list[frozenset[str]]:
-    found = []
-    for r in range(1, rounds + 1):
-        for thread in _threads(world, r):
-            names = _PAIRING.match(thread.name)
-            assert names is not None
-            found.append(frozenset((names.group(2), names.group(3))))
-    return found
+from tests.helpers.table_driver import World, confirmed, start_again, until
+from tests.helpers.tournament_steps import (
+    PAIRING,
+    board_in,
+    deals_in,
+    met,
+    more_players,
+    open_and_fill,
+    pair_of,
+    play_round,
+    resign_round,
+    round_threads,
+    swiss_dealt,
+    tournament_board,
+)
 
 
 # On SQLite only: the tournament's tables are tested on both databases in
@@ -129,7 +40,7 @@ def _met(world: World, rounds: int) -> list[frozenset[str]]:
 async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
     fd = world.fd
     mo = world.moderator
-    players = [*world.players, *_more_players(world, 3)]
+    players = [*world.players, *more_players(world, 3)]
     by_name = {u.name: u for u in players}
 
     refused = await fd.slash(world.players[0], world.general, "/cribbage tournament new")
@@ -139,7 +50,7 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
         mo, world.general, "/cribbage tournament new format:swiss rounds:3 target:61"
     )
     assert opened.ephemeral
-    board = await until(fd, lambda: _board(world))
+    board = await until(fd, lambda: tournament_board(world))
     assert [b["label"] for b in board.buttons()] == ["Join", "Leave"]
     again = await fd.slash(mo, world.general, "/cribbage tournament new")
     assert again.ephemeral and "tournament already" in again.words()
@@ -168,12 +79,12 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
         if round_ == 1:
             # In a match's thread the tournament is its channel's: its standings are there;
             # a tournament is opened in a channel, not in a thread.
-            thread = (await until(fd, lambda: _threads(world, 1)))[0]
+            thread = (await until(fd, lambda: round_threads(world, 1)))[0]
             there = await fd.slash(players[0], thread, "/cribbage tournament standings")
             assert there.ephemeral and there.words().count(" pts,") == 7, there.words()
             refused = await fd.slash(mo, thread, "/cribbage tournament new")
             assert refused.ephemeral and "server channel" in refused.words()
-        await _play_round(world, round_, 3, by_name)
+        await play_round(world, round_, 3, by_name)
 
     await until(fd, lambda: "**Final standings**" in board.words())
     assert not list(board.buttons())
@@ -186,12 +97,8 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
     await until(fd, lambda: "Tournaments: 1 played, 1 won." in record.words())
     # Three byes, three different players; nobody met the same player twice.
     assert len(set(byes)) == 3
-    met = [
-        frozenset(_PAIRING.match(t.name).groups()[1:])  # type: ignore[union-attr]
-        for r in (1, 2, 3)
-        for t in _threads(world, r)
-    ]
-    assert len(met) == len(set(met)) == 9
+    pairs = met(world, 3)
+    assert len(pairs) == len(set(pairs)) == 9
 
     standings = await fd.slash(players[0], world.general, "/cribbage tournament standings")
     assert standings.ephemeral and standings.words().count(" pts,") == 7
@@ -204,21 +111,21 @@ async def test_without_thread_permissions_nothing_starts(world: World, bot: BotP
     world.general.deny(CREATE_PUBLIC_THREADS)
     refused = await fd.slash(world.moderator, world.general, "/cribbage tournament new")
     assert refused.ephemeral and "Create Public Threads" in refused.words()
-    assert _board(world) is None
+    assert tournament_board(world) is None
 
 
 async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     fd = world.fd
     players = list(world.players)
     by_name = {u.name: u for u in players}
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world, "/cribbage tournament new format:round_robin target:61", players
     )
     for round_ in (1, 2, 3):
-        await _play_round(world, round_, 2, by_name)
+        await play_round(world, round_, 2, by_name)
     await until(fd, lambda: "**Final standings**" in board.words())
-    met = _met(world, 3)
-    assert len(met) == len(set(met)) == 6  # everyone met everyone once
+    pairs = met(world, 3)
+    assert len(pairs) == len(set(pairs)) == 6  # everyone met everyone once
     # The champion joins the server's hall of fame: name, tournament, date.
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.words()]
@@ -235,11 +142,11 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     )
     # Each decided pairing's thread is archived (after its table showed the end), and both
     # players were added to it.
-    threads = [t for r in (1, 2, 3) for t in _threads(world, r)]
+    threads = [t for r in (1, 2, 3) for t in round_threads(world, r)]
     await until(fd, lambda: all(t.archived for t in threads))
     for thread in threads:
         members = {fd.world.users[u].name for u in thread.thread_members}
-        assert _pair_of(thread) <= members
+        assert pair_of(thread) <= members
         assert not thread.locked
         table = [m for m in thread.messages if m.author.bot and "Deal 1" in m.words()]
         assert "resign" in table[-1].words().lower()
@@ -247,26 +154,26 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
 
 async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
     fd = world.fd
-    players = [*world.players, *_more_players(world, 4)]
+    players = [*world.players, *more_players(world, 4)]
     by_name = {u.name: u for u in players}
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world, "/cribbage tournament new format:knockout match:best of 3 target:61", players
     )
     assert "best of 3" in board.words()
     for round_, tables in ((1, 4), (2, 2), (3, 1)):
-        await _play_round(world, round_, tables, by_name, games=3)
+        await play_round(world, round_, tables, by_name, games=3)
     await until(fd, lambda: "**Final standings**" in board.words())
     # Seeded by joining order: 1 meets 8, 4 meets 5, 2 meets 7, 3 meets 6.
-    first = _met(world, 1)
+    first = met(world, 1)
     names = [u.name for u in players]
     assert set(first) == {
         frozenset((names[a], names[b])) for a, b in ((0, 7), (3, 4), (1, 6), (2, 5))
     }
     assert "wins (1–2)" in board.words() or "wins (2–1)" in board.words()
     # Each round the second named won 2-1: the winners of the lower halves meet next.
-    assert len(_threads(world, 3)) == 1
+    assert len(round_threads(world, 3)) == 1
     # A match's thread is archived once the match is decided, not after its first game.
-    await until(fd, lambda: all(t.archived for r in (1, 2, 3) for t in _threads(world, r)))
+    await until(fd, lambda: all(t.archived for r in (1, 2, 3) for t in round_threads(world, r)))
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.words()]
     )
@@ -287,17 +194,17 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await start_in_process(bots, fd, guild, store, service)
         line = "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1"
         assert (await fd.slash(mo, general, line)).ephemeral
-        board = await until(fd, lambda: _board_in(general))
+        board = await until(fd, lambda: board_in(general))
         for user in players:
             await fd.click(user, board, label="Join")
         await until(fd, lambda: "Entrants (6)" in board.words())
         await fd.slash(mo, general, "/cribbage tournament start")
 
         def dealt() -> list[Channel] | None:
-            found = [c for c in guild.channels.values() if c.is_thread and _deals(c)]
+            found = [c for c in guild.channels.values() if c.is_thread and deals_in(c)]
             return found if len(found) == 3 else None
 
-        by_pair = {pair: t for t in await until(fd, dealt) for pair in [_pair_of(t)]}
+        by_pair = {pair: t for t in await until(fd, dealt) for pair in [pair_of(t)]}
         first = by_pair[frozenset(("Al", "Bea"))]
         # Each thread's first line says what the game is played for, not who opened it.
         for thread in by_pair.values():
@@ -370,19 +277,11 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     world: World, bot: BotProcess
 ) -> None:
     fd = world.fd
-    players = list(world.players)
-    by_name = {u.name: u for u in players}
-    board = await _open_and_fill(
-        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
-    )
-    await _play_round(world, 1, 2, by_name, games=0)  # round 1 is dealt
+    board, by_name = await swiss_dealt(world)
     # Killed the moment round 2's first pairing message is posted (before its id is kept),
     # then again the moment a thread of round 2 is started (before it is kept).
     posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
-    for thread in _threads(world, 1):
-        names = _PAIRING.match(thread.name)
-        assert names is not None
-        await resign(fd, by_name[names.group(2)], thread)
+    await resign_round(world, 1, by_name)
     await until(fd, lambda: bool(posted.routes), stall=None)
     await bot.kill()
     threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
@@ -390,19 +289,19 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     await until(fd, lambda: bool(threaded.routes), stall=None)
     await bot.kill()
     await start_again(fd, bot)
-    await _play_round(world, 2, 2, by_name)
+    await play_round(world, 2, 2, by_name)
     await until(fd, lambda: "**Final standings**" in board.words())
     starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
     assert len(starts) == 2
-    assert all(_deals(t) == 1 for t in _threads(world, 2))
-    assert len(_threads(world, 2)) == 2
+    assert all(deals_in(t) == 1 for t in round_threads(world, 2))
+    assert len(round_threads(world, 2)) == 2
 
 
 async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea, cy, _ = world.players
     assert (await fd.slash(world.moderator, world.general, "/cribbage tournament new")).ephemeral
-    board = await until(fd, lambda: _board(world))
+    board = await until(fd, lambda: tournament_board(world))
     for user in (al, bea):
         await fd.click(user, board, label="Join")
     few = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
@@ -416,12 +315,12 @@ async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: B
     assert late.ephemeral and "entries are closed" in late.words()
     leave = await fd.slash(al, world.general, "/cribbage tournament leave")
     assert leave.ephemeral and "withdraw" in leave.words()
-    await until(fd, lambda: len(_threads(world, 1)) == 1)
+    await until(fd, lambda: len(round_threads(world, 1)) == 1)
 
 
 async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProcess) -> None:
     fd = world.fd
-    players = [*world.players, *_more_players(world, 1)]
+    players = [*world.players, *more_players(world, 1)]
     by_name = {u.name: u for u in players}
     wrong = await fd.slash(
         world.moderator,
@@ -429,7 +328,7 @@ async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProce
         "/cribbage tournament new format:knockout playoff:top 4 into a best-of-3 knockout",
     )
     assert wrong.ephemeral and "Swiss" in wrong.words()
-    board = await _open_and_fill(
+    board = await open_and_fill(
         world,
         "/cribbage tournament new format:swiss rounds:2 target:61"
         " playoff:top 4 into a best-of-3 knockout",
@@ -437,13 +336,13 @@ async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProce
     )
     assert "then the top 4 in a best-of-3 knockout" in board.words()
     for round_ in (1, 2):
-        await _play_round(world, round_, 2, by_name)
+        await play_round(world, round_, 2, by_name)
     await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.words())
-    await _play_round(world, 3, 2, by_name, games=3)
-    await _play_round(world, 4, 1, by_name, games=3)
+    await play_round(world, 3, 2, by_name, games=3)
+    await play_round(world, 4, 1, by_name, games=3)
     await until(fd, lambda: "**Final standings**" in board.words())
-    final = _threads(world, 4)[0]
-    names = _PAIRING.match(final.name)
+    final = round_threads(world, 4)[0]
+    names = PAIRING.match(final.name)
     assert names is not None
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the Swiss tournament" in m.words()]

@@ -1,0 +1,146 @@
+"""A server tournament's steps in end-to-end tests: open and fill one, find its message, its
+rounds' threads and games, and play a round out by resignations."""
+
+from __future__ import annotations
+
+import re
+
+from fakediscord import Channel, Message, User
+from fakediscord.mentions import Pings
+from tests.helpers.table_driver import World, resign, until
+
+__all__ = [
+    "PAIRING",
+    "RESIGNS",
+    "board_in",
+    "deals_in",
+    "met",
+    "more_players",
+    "open_and_fill",
+    "pair_of",
+    "play_round",
+    "resign_round",
+    "round_threads",
+    "swiss_dealt",
+    "tournament_board",
+]
+
+#: A pairing's thread's name: its round, and its players' names.
+PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
+
+
+def tournament_board(world: World) -> Message | None:
+    """The tournament's live message in #general (the one with its standings)."""
+    return board_in(world.general)
+
+
+def board_in(channel: Channel) -> Message | None:
+    """The tournament's live message in a channel."""
+    for message in channel.messages:
+        if message.author.bot and "tournament**" in message.words() and not message.deleted:
+            return message
+    return None
+
+
+def round_threads(world: World, round_: int) -> list[Channel]:
+    return [
+        c
+        for c in world.guild.channels.values()
+        if c.is_thread and c.parent is world.general and c.name.startswith(f"Round {round_} ·")
+    ]
+
+
+def deals_in(thread: Channel) -> int:
+    """How many games the thread's players have been dealt (each game's first table)."""
+    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.words())
+
+
+def more_players(world: World, count: int) -> list[User]:
+    extra = []
+    for i in range(count):
+        user = world.fd.add_user(f"P{i + 1}")
+        world.guild.add_member(user)
+        extra.append(user)
+    return extra
+
+
+#: Who resigns each game of a pairing: the first named, then the second, then the first (a
+#: best of 3 goes to the second named, 2-1).
+RESIGNS = (1, 2, 1)
+
+
+async def play_round(
+    world: World, round_: int, tables: int, by_name: dict[str, User], *, games: int = 1
+) -> None:
+    """Wait for the round's threads and their games; end each game by a resignation."""
+    fd = world.fd
+
+    def paired() -> list[Channel] | None:
+        found = round_threads(world, round_)
+        return found if len(found) == tables and all(deals_in(t) for t in found) else None
+
+    threads = await until(fd, paired)
+    for game in range(games):
+        for thread in threads:
+
+            def dealt(thread: Channel = thread, game: int = game) -> bool:
+                return deals_in(thread) > game
+
+            await until(fd, dealt)
+            found = PAIRING.match(thread.name)
+            assert found is not None
+            # The post the thread starts from calls both players, and no one else, to it.
+            post = next(m for m in world.general.messages if m.id == thread.id)
+            pair = frozenset(by_name[found.group(n)].id for n in (2, 3))
+            assert post.pinged == Pings(pair), post.words()
+            loser = by_name[found.group(RESIGNS[game] + 1)]
+            resigned = await resign(fd, loser, thread)
+            assert resigned.original is not None and "resigned" in resigned.original.words().lower()
+
+
+async def open_and_fill(world: World, line: str, players: list[User]) -> Message:
+    """A moderator opens a tournament with ``line``; ``players`` join with the button; it
+    starts. Returns its live message."""
+    fd = world.fd
+    opened = await fd.slash(world.moderator, world.general, line)
+    assert opened.ephemeral, opened.words()
+    board = await until(fd, lambda: tournament_board(world))
+    for user in players:
+        await fd.click(user, board, label="Join")
+    await until(fd, lambda: f"Entrants ({len(players)})" in board.words())
+    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert not started.ephemeral, started.words()
+    return board
+
+
+def pair_of(thread: Channel) -> frozenset[str]:
+    names = PAIRING.match(thread.name)
+    assert names is not None
+    return frozenset((names.group(2), names.group(3)))
+
+
+def met(world: World, rounds: int) -> list[frozenset[str]]:
+    found = []
+    for r in range(1, rounds + 1):
+        found += [pair_of(thread) for thread in round_threads(world, r)]
+    return found
+
+
+async def swiss_dealt(world: World) -> tuple[Message, dict[str, User]]:
+    """Every player of ``world`` at a Swiss event of two rounds to 61, opened and started, its
+    first round dealt: its live message, and the players by name."""
+    players = list(world.players)
+    board = await open_and_fill(
+        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
+    )
+    by_name = {u.name: u for u in players}
+    await play_round(world, 1, 2, by_name, games=0)
+    return board, by_name
+
+
+async def resign_round(world: World, round_: int, by_name: dict[str, User]) -> None:
+    """The second named player of each of the round's pairings resigns its game."""
+    for thread in round_threads(world, round_):
+        names = PAIRING.match(thread.name)
+        assert names is not None
+        await resign(world.fd, by_name[names.group(2)], thread)
