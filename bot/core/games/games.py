@@ -317,7 +317,7 @@ class Games:
         if await self.departures.still_member(record.id, record.guild_id, seat, user.id):
             return
         # Nothing was saved, but the game's messages now owe the channel's notice.
-        self.announce(record, record.version)
+        await self.announce(record, record.version)
         raise Refused(refusals.LEFT_SERVER)
 
     async def record(self, game_id: int) -> GameRecord | None:
@@ -452,7 +452,7 @@ class Games:
         self.faults.mended(record.id)
         as_saved = dataclasses.replace(loaded, record=saved)
         self.moves_saved(as_saved, version, len(steps), going_on=not finished)
-        await self.published(record, version, more_coming=more_coming, answered=answered)
+        await self.announce(record, version, more_coming=more_coming, answered=answered)
         return version
 
     async def _series(self, record: GameRecord) -> int | None:
@@ -501,7 +501,7 @@ class Games:
                 table=table,
             )
         self.faults.mended(record.id)
-        await self.published(record, version, answered=answered)
+        await self.announce(record, version, answered=answered)
         return await self.reread(record.id)
 
     async def close(
@@ -524,7 +524,7 @@ class Games:
         self.faults.mended(record.id)
         self.loaded.saved(record.id, version)
         self.departures.forget(record.id)
-        await self.published(record, version, answered=answered)
+        await self.announce(record, version, answered=answered)
         return await self.reread(record.id)
 
     @staticmethod
@@ -539,22 +539,7 @@ class Games:
         apart that seat's place."""
         return seat_owner(record.id, record.channel_id, seat)
 
-    async def published(
-        self,
-        record: GameRecord,
-        version: int,
-        *,
-        more_coming: bool = False,
-        answered: AnswerKept | None = None,
-    ) -> None:
-        """:meth:`announce`, and with a click's answer kept with the change, once no send to
-        its message can land after it (:meth:`MessageNews.way_clear
-        <bot.core.base.delivery.MessageNews.way_clear>`): the answer goes next."""
-        self.announce(record, version, more_coming=more_coming, answered=answered)
-        if answered is not None:
-            await self._news.way_clear(self.owner_of(record, answered.key), answered.key)
-
-    def announce(
+    async def announce(
         self,
         record: GameRecord,
         version: int,
@@ -563,10 +548,15 @@ class Games:
         answered: AnswerKept | None = None,
     ) -> None:
         """Publish that the game is now at ``version``, having told the ledger first of a
-        click's answer kept with it, if any (for the owner of the message it answers)."""
-        if answered is not None:
-            self._news.answer_kept(self.owner_of(record, answered.key), answered)
+        click's answer kept with it, if any (for the owner of the message it answers); then
+        return once no send to that message can land after the answer, which goes next
+        (:meth:`MessageNews.way_clear <bot.core.base.delivery.MessageNews.way_clear>`)."""
+        owner = None if answered is None else self.owner_of(record, answered.key)
+        if answered is not None and owner is not None:
+            self._news.answer_kept(owner, answered)
         self.feed.publish(Change(Owner.game(record.id), version, record.channel_id, more_coming))
+        if answered is not None and owner is not None:
+            await self._news.way_clear(owner, answered.key)
 
 
 def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:

@@ -184,11 +184,11 @@ class OpeningAnswer:
         self._kept = lobby_answer(record, clicked, self._at, launch=self._launch, series=series)
         return self._kept
 
-    def answer(self, games: Games, record: GameRecord) -> Answer:
+    async def answer(self, games: Games, record: GameRecord) -> Answer:
         """The game opened as ``record``, announced (the ledger told first of the answer kept
         with it, so it knows it is this process's to send: nothing edits it through its token
         before it has landed), and the answer."""
-        games.announce(record, record.version, answered=self._kept)
+        await games.announce(record, record.version, answered=self._kept)
         view = lobby_view(record, launch=self._launch, series=self._series(record))
         sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, key=LOBBY)
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)

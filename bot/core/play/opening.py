@@ -131,7 +131,7 @@ class Lobbies(OnGames):
                 answered=opening.kept,
             )
             self._deals.opened(record, dealt)
-        return opening.answer(self._games, record)
+        return await opening.answer(self._games, record)
 
     async def open_seated(
         self,
@@ -184,7 +184,7 @@ class Lobbies(OnGames):
                 deal=lambda r: self._deals.for_opening(r, dealt),
             )
             self._deals.opened(record, dealt)
-        self._games.announce(record, record.version)
+        await self._games.announce(record, record.version)
         return record
 
     # -- the lobby ------------------------------------------------------------------------------

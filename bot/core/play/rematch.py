@@ -189,7 +189,7 @@ class Rematches(OnGames):
                 raise
             return _opened_already(before, last, user)
         self._deals.opened(record, dealt)
-        return opening.answer(self._games, record)
+        return await opening.answer(self._games, record)
 
 
 def _opened_already(before: GameRecord, last: GameRecord, user: User) -> GameRecord:
