@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from bot.core.base.keys import MessageKey
 from bot.core.pictures.canvas import Picture
@@ -76,18 +76,7 @@ LobbyAction = Literal[
 #: *Resign*, are on a private table once it is dealt: see
 #: :mod:`bot.core.messages.private_table`; "table", *Play at the table*, opens the game's
 #: Activity, on the lobby and the deal's table while the Activity is on).
-LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
-    "join",
-    "leave",
-    "start",
-    "cancel",
-    "remove_computer",
-    "add_seat",
-    "partners",
-    "hand",
-    "resign",
-    "table",
-)
+LOBBY_ACTIONS: tuple[LobbyAction, ...] = get_args(LobbyAction)
 #: The lobby action of *Play at the table*.
 TABLE_BUTTON: LobbyAction = "table"
 #: What each lobby button says, wherever a lobby is drawn (the chat's lobby message and the
