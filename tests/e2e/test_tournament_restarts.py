@@ -10,8 +10,8 @@ from fakediscord.nonces import NONCE_WINDOW
 from fakediscord.testing import BotProcess
 from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.tournament_steps import (
+    killed_posting_round_two,
     play_round,
-    resign_round,
     round_threads,
     swiss_dealt,
     tournament_board,
@@ -23,10 +23,7 @@ async def test_a_pairing_posted_before_a_long_stop_is_posted_once(
 ) -> None:
     fd = world.fd
     board, by_name = await swiss_dealt(world)
-    posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
-    await resign_round(world, 1, by_name)
-    await until(fd, lambda: bool(posted.routes), stall=None)
-    await bot.kill()
+    await killed_posting_round_two(world, bot, by_name)
     fd.clock.advance(NONCE_WINDOW + 1)  # (down longer than Discord keeps the nonce)
     await start_again(fd, bot)
     await play_round(world, 2, 2, by_name)

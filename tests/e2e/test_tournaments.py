@@ -22,12 +22,12 @@ from tests.helpers.tournament_steps import (
     PAIRING,
     board_in,
     deals_in,
+    killed_posting_round_two,
     met,
     more_players,
     open_and_fill,
     pair_of,
     play_round,
-    resign_round,
     round_threads,
     swiss_dealt,
     tournament_board,
@@ -280,10 +280,7 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     board, by_name = await swiss_dealt(world)
     # Killed the moment round 2's first pairing message is posted (before its id is kept),
     # then again the moment a thread of round 2 is started (before it is kept).
-    posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
-    await resign_round(world, 1, by_name)
-    await until(fd, lambda: bool(posted.routes), stall=None)
-    await bot.kill()
+    await killed_posting_round_two(world, bot, by_name)
     threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
     await start_again(fd, bot)
     await until(fd, lambda: bool(threaded.routes), stall=None)

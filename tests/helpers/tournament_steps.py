@@ -7,6 +7,7 @@ import re
 
 from fakediscord import Channel, Message, User
 from fakediscord.mentions import Pings
+from fakediscord.testing import BotProcess
 from tests.helpers.table_driver import World, resign, until
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "RESIGNS",
     "board_in",
     "deals_in",
+    "killed_posting_round_two",
     "met",
     "more_players",
     "open_and_fill",
@@ -144,3 +146,13 @@ async def resign_round(world: World, round_: int, by_name: dict[str, User]) -> N
         names = PAIRING.match(thread.name)
         assert names is not None
         await resign(world.fd, by_name[names.group(2)], thread)
+
+
+async def killed_posting_round_two(world: World, bot: BotProcess, by_name: dict[str, User]) -> None:
+    """Round 1 (dealt) ended by resignations, and the bot killed the moment round 2's first
+    pairing message is posted, before it kept its id."""
+    fd = world.fd
+    posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
+    await resign_round(world, 1, by_name)
+    await until(fd, lambda: bool(posted.routes), stall=None)
+    await bot.kill()

@@ -29,14 +29,24 @@ async def _shown_table(service: Services) -> Owner:
     await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
     await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
     owner = game_owner(opened.game_id)
+    await _table_sent(service, owner, 900, "table", original=True)
+    assert not await _table_due(service, owner)
+    return owner
+
+
+async def _table_sent(
+    service: Services, owner: Owner, message_id: int, token: str, *, original: bool
+) -> None:
+    """The private table was sent as it should look now, as message ``message_id`` through
+    ``token`` (its ``original`` response, or a follow-up of it)."""
     owing = await service.ledger.owed(owner)
     assert owing is not None
     [table] = [o for o in owing.owed if o.key == TABLE]
     now = service.games.now()
-    shown = MessageRecord(TABLE, DM, 900, table.view.digest(), "table", now, True, owing.version)
+    shown = MessageRecord(
+        TABLE, DM, message_id, table.view.digest(), token, now, original, owing.version
+    )
     await service.ledger.shown.sent(owner, [shown])
-    assert not await _table_due(service, owner)
-    return owner
 
 
 async def _table_due(service: Services, owner: Owner) -> bool:
@@ -102,12 +112,7 @@ async def test_a_game_that_expired_unseen_is_brought_back_once(
     assert kept[VIA].token == "after"
     assert await _table_due(service, owner)
     # Once it shows the end, a later interaction keeps nothing of the kind.
-    owing = await service.ledger.owed(owner)
-    assert owing is not None
-    [table] = [o for o in owing.owed if o.key == TABLE]
-    now = service.games.now()
-    ended = MessageRecord(TABLE, DM, 961, table.view.digest(), "after", now, False, owing.version)
-    await service.ledger.shown.sent(owner, [ended])
+    await _table_sent(service, owner, 961, "after", original=False)
     await service.ledger.writes.flush()  # (what the store says the table shows)
     await service.resume.answered(owner, Clicked(DM, 962, "later"), moved=False)
     assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
@@ -122,12 +127,7 @@ async def test_a_game_over_is_brought_back_only_while_its_table_shows_a_moment_b
     assert (await service.moves.resign(DM, BEA)).ok
     await service.resume.answered(owner, Clicked(DM, 970, "after"), moved=False)
     assert (await service.ledger.shown.kept(owner))[VIA].token == "after"
-    owing = await service.ledger.owed(owner)
-    assert owing is not None
-    [table] = [o for o in owing.owed if o.key == TABLE]
-    now = service.games.now()
-    ended = MessageRecord(TABLE, DM, 971, table.view.digest(), "after", now, False, owing.version)
-    await service.ledger.shown.sent(owner, [ended])
+    await _table_sent(service, owner, 971, "after", original=False)
     await service.ledger.writes.flush()
     await service.resume.answered(owner, Clicked(DM, 972, "later"), moved=False)
     assert (await service.ledger.shown.kept(owner))[VIA].token == "after"

@@ -388,6 +388,20 @@ async def test_a_variant_tournaments_champion_is_named_with_its_variant(
     assert " wins the Swiss tournament with " in champion_text(await read_event(store, standard))
 
 
+async def _first_pairing_dealt(
+    service: Services, store: Store, tid: int
+) -> tuple[tr.PairingRecord, int, int]:
+    """The tournament started by a moderator, its first round dealt by the director (started
+    already): its first pairing of two players, its thread and its game."""
+    assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+    await service.director.idle()
+    record = await store.tournament(tid)
+    assert record is not None
+    first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+    assert first.thread_id is not None and first.game_id is not None
+    return first, first.thread_id, first.game_id
+
+
 @pytest.mark.parametrize("match_games", [1, 3])
 async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
     service: Services, store: Store, match_games: int
@@ -403,15 +417,10 @@ async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
     threads = Threads()
     try:
         await service.director.start(threads)
-        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
-        await service.director.idle()
-        record = await store.tournament(tid)
-        assert record is not None
-        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
-        assert first.thread_id is not None and first.game_id is not None
+        first, thread_id, game_id = await _first_pairing_dealt(service, store, tid)
         service.director.stop()  # (busy elsewhere: it hears of the game's end after)
         quitter = next(u for u in PEOPLE if u.id == first.player_a)
-        assert (await service.moves.resign(first.thread_id, quitter)).ok
+        assert (await service.moves.resign(thread_id, quitter)).ok
         assert (await service.tournaments.withdraw(CHANNEL, quitter)).ok
         await service.director.start(threads)
         await service.director.idle()
@@ -424,10 +433,8 @@ async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
             assert pairing.lurch, "the resignation at 0 to 0 gave the winner a lurch"
         else:
             assert pairing.decided is tr.Decided.WITHDRAWN and pairing.wins_b == 1, pairing
-            dealt = await store.db.fetch(
-                "SELECT id FROM games WHERE channel_id = ?", (first.thread_id,)
-            )
-            assert [r[0] for r in dealt] == [first.game_id], "no game dealt after it"
+            dealt = await store.db.fetch("SELECT id FROM games WHERE channel_id = ?", (thread_id,))
+            assert [r[0] for r in dealt] == [game_id], "no game dealt after it"
         [entrant] = [e for e in await store.entrants(tid) if e.user_id == quitter.id]
         assert entrant.withdrawn is not None
     finally:
@@ -525,13 +532,8 @@ async def test_a_tournaments_game_is_left_to_its_rounds_deadline_not_the_idle_ex
     tid = await _open(service, round_hours=14 * 24.0)
     try:
         await service.director.start(Threads())
-        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
-        await service.director.idle()
-        record = await store.tournament(tid)
-        assert record is not None
-        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
-        assert first.game_id is not None and first.thread_id is not None
-        game = await store.get_game(first.game_id)
+        first, _, game_id = await _first_pairing_dealt(service, store, tid)
+        game = await store.get_game(game_id)
         assert game is not None
         al = next(s for s in game.seats if s.user_id == first.player_a)
         hand = service.games.loaded.load(game).game.hand(al.seat)
@@ -542,7 +544,7 @@ async def test_a_tournaments_game_is_left_to_its_rounds_deadline_not_the_idle_ex
         assert thrown.ok, thrown.reply.text
         clock.advance(days=8)
         assert await service.housekeeping.expire_idle() == []
-        still = await store.get_game(first.game_id)
+        still = await store.get_game(game_id)
         assert still is not None and still.is_open
         clock.advance(days=7)
         service.director.look(tid)
