@@ -41,7 +41,7 @@ async def test_after_the_deal_only_a_moderator_cancels(world: World, bot: BotPro
     assert cancelled.original is not None and cancelled.original.words() == "Game cancelled."
     await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     said = await until(
-        fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.words()]
+        fd, lambda: [m for m in fd.messages(world.general) if "A moderator cancelled" in m.words()]
     )
     assert not said[0].ephemeral and "No result" in said[0].words()
     assert _results(world, game_id) == []
