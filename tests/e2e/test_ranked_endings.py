@@ -106,3 +106,34 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert mine.ephemeral and mine.words() == BLOCK_SELF
         typed = await fd.slash(al, world.general, "/cribbage ranked block player:bea")
         assert typed.ephemeral and "won't be matched with **Bea** again" in typed.words()
+
+
+async def test_a_decided_match_offers_another_search_a_tap_away(
+    world: World, bots: BotLauncher
+) -> None:
+    # The match is decided (Bea left it): the last table at each place offers *Find another
+    # ranked match* beside *Review*, and no table before it does. Al's tap answers with his
+    # new card, public, where he pressed it; Bea's, who left, with why she waits.
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea = world.players[:2]
+    driver = await matched_across_servers(world)
+    lounge = driver.places[0].channel
+    await driver.next_game()
+    asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
+    assert asked.original is not None
+    await fd.click(bea, asked.original, label="Yes, leave the match")
+    again = "🔎 Find another ranked match"
+    tables = []
+    for seat in (0, 1):
+        table = await until(fd, _table_saying(driver, seat, driver.game_id, "wins the ranked"))
+        labels = [b["label"] for b in table.buttons()]
+        assert labels == ["🔍 Review", again], labels
+        tables.append(table)
+    card = await fd.click(al, tables[1], label=again)
+    assert card.original is not None and not card.ephemeral, card.words()
+    assert card.original.channel is world.general
+    assert "Al is looking for a ranked opponent" in card.words(), card.words()
+    assert "Stop searching" in [b["label"] for b in card.original.buttons()]
+    waits = await fd.click(bea, tables[0], label=again)
+    assert waits.ephemeral and "your next search waits until" in waits.words(), waits.words()

@@ -86,6 +86,17 @@ class MatchView:
         self._kept.keep(match_id, (match, games, changes))
         return match, games, changes
 
+    async def decided_by(self, record: GameRecord) -> int | None:
+        """The match whose deciding game ``record`` is, once that match is decided (None:
+        not a ranked game, or not its match's last game, or the match goes on)."""
+        found = match_of_channel(record.channel_id)
+        read = None if found is None else await self.read(found[0])
+        if found is None or read is None:
+            return None
+        match, games, _ = read
+        last = max((g.number for g in games), default=0)
+        return match.id if match.status is MatchStatus.FINISHED and found[1] == last else None
+
     async def lines(
         self, record: GameRecord, loaded: Loaded, turns: TurnClock
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
