@@ -73,5 +73,5 @@ class Clicks(Protocol):
 
     async def ranked_click(self, interaction: _Interaction, entry_id: int, action: str) -> None:
         """A ranked card's *Stop searching* or *Play the expert instead*, or a decided match's
-        *Find another ranked match*."""
+        *Find a ranked match*."""
         ...

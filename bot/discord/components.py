@@ -543,13 +543,14 @@ class DailySelect(_Control, formats=(ids.DAILY,)):
 _RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "stop": ("Stop searching", discord.ButtonStyle.secondary),
     "expert": ("Play the expert instead", discord.ButtonStyle.primary),
-    "again": ("🔎 Find another ranked match", discord.ButtonStyle.primary),
+    "again": ("🔎 Find a ranked match", discord.ButtonStyle.primary),
 }
 
 
 class RankedButton(_Control, formats=(ids.RANKED,)):
-    """*Stop searching* or *Play the expert instead* on a player's ranked card; *Find another
-    ranked match* on a decided match's last table."""
+    """*Stop searching* or *Play the expert instead* on a player's ranked card; *Find a
+    ranked match* on the card of a search that found nobody, or a decided match's last
+    table."""
 
     def __init__(self, entry_id: int, action: RankedAction) -> None:
         label, style = _RANKED_BUTTONS[action]

@@ -224,7 +224,7 @@ class FeatureClicks:
         """A ranked card's *Stop searching* or *Play the expert instead*: the card says what
         was done, in place; the expert's game is opened at the card's place, its table sent as
         any game's (where the bot is not a member, the click's token carries it there). A
-        decided match's *Find another ranked match*: ``/cribbage ranked play``, from here."""
+        decided match's *Find a ranked match*: ``/cribbage ranked play``, from here."""
         if action == "again":
             await search_here(self._services, self._io, interaction)
             return

@@ -37,7 +37,7 @@ _SEASONS = [
 async def search_here(
     services: Services, io: DiscordIO, interaction: discord.Interaction[Any]
 ) -> None:
-    """``/cribbage ranked play``, or *Find another ranked match* on a decided match's table:
+    """``/cribbage ranked play``, or *Find a ranked match* on a decided match's table:
     the person joins the queue from where they are, refused where the command would be; their
     card is the interaction's answer, public, kept up to date through its token."""
     (user, avatar), place = own_identity(interaction), place_of(interaction)

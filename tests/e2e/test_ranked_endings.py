@@ -2,7 +2,7 @@
 and a match left during its next game, each said once, in its own words, on both places'
 tables (every version of them), never as a resignation; the match left counts the game being
 played as the leaver's loss (2–0, not 1–0), and the answer, the ladder and the block command
-say it the same way.
+say it the same way. Each end of a search or a match offers the next search a tap away.
 
 The bot runs in this process on a core whose clock the test moves on past a turn's time (a
 minute) rather than wait for it: the referee is asked to look once it has."""
@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bot.core.ranked.matching import SEARCH_AT_MOST
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import BLOCK_SELF
 from bot.core.services import Services
@@ -111,9 +112,9 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
 async def test_a_decided_match_offers_another_search_a_tap_away(
     world: World, bots: BotLauncher
 ) -> None:
-    # The match is decided (Bea left it): the last table at each place offers *Find another
-    # ranked match* beside *Review*, and no table before it does. Al's tap answers with his
-    # new card, public, where he pressed it; Bea's, who left, with why she waits.
+    # The match is decided (Bea left it): the last table at each place offers *Find a ranked
+    # match* beside *Review*. Al's tap answers with his new card, public, where he pressed
+    # it; Bea's, who left, with why she waits.
     await bots.process(database=world.database)
     fd = world.fd
     al, bea = world.players[:2]
@@ -123,7 +124,7 @@ async def test_a_decided_match_offers_another_search_a_tap_away(
     asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
     assert asked.original is not None
     await fd.click(bea, asked.original, label="Yes, leave the match")
-    again = "🔎 Find another ranked match"
+    again = "🔎 Find a ranked match"
     tables = []
     for seat in (0, 1):
         table = await until(fd, _table_saying(driver, seat, driver.game_id, "wins the ranked"))
@@ -137,3 +138,26 @@ async def test_a_decided_match_offers_another_search_a_tap_away(
     assert "Stop searching" in [b["label"] for b in card.original.buttons()]
     waits = await fd.click(bea, tables[0], label=again)
     assert waits.ephemeral and "your next search waits until" in waits.words(), waits.words()
+
+
+async def test_a_search_that_found_nobody_offers_another_a_tap_away(
+    world: World, bots: BotLauncher
+) -> None:
+    # Cy searches from the bot's DM (no expert's offer there) and nobody comes: her card says
+    # so and offers a new search, which a tap starts from the same DM.
+    clock = _Clock()
+    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
+    async with everywhere(bots, world.database, clocked) as core:
+        fd, cy = world.fd, world.players[2]
+        dm = fd.dm_channel(cy)
+        searching = await fd.slash(cy, dm, "/cribbage ranked play")
+        card = searching.original
+        assert card is not None and "looking for a ranked opponent" in card.words()
+        clock.ahead += timedelta(seconds=SEARCH_AT_MOST + 1)
+        await core.ranked_play.queue.sweep()
+        await until(fd, lambda: "Nobody was found for Cy" in card.words() or None)
+        assert [b["label"] for b in card.buttons()] == ["🔎 Find a ranked match"]
+        again = await fd.click(cy, card, label="🔎 Find a ranked match")
+        assert again.original is not None and again.original is not card
+        assert again.original.channel is dm and not again.ephemeral
+        assert "Cy is looking for a ranked opponent" in again.words(), again.words()

@@ -8,7 +8,7 @@ player's own interaction there (their card's, at first: the referee gives it as 
 carrier) and edited through the tokens of their clicks on it; and their hand, opened from its
 *Your hand* button. Nothing of the other seat is drawn there: not its hand, not a mention of its
 player, not where they play from. The table says the match's score and, while a move is owed,
-when its clock runs out; the decided match's last table offers *Find another ranked match*.
+when its clock runs out; the decided match's last table offers *Find a ranked match*.
 
 :class:`PlaceFeed` makes every change of a game played apart a change of each of its places
 too (a click's answer kept with a move goes to the place whose hand it is), in every process,
