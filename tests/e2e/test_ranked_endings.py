@@ -13,14 +13,16 @@ import functools
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bot.core.base.owners import Owner
 from bot.core.ranked.matching import SEARCH_AT_MOST
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import BLOCK_SELF
 from bot.core.services import Services
-from fakediscord import Message
+from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import rows
 from tests.helpers.in_process import everywhere
-from tests.helpers.ranked_driver import RankedDriver, match_games, matched_across_servers
+from tests.helpers.ranked_driver import RankedDriver, entry_of, match_games, matched_across_servers
 from tests.helpers.table_driver import World, until
 
 
@@ -42,6 +44,18 @@ def _table_saying(
         return table if table is not None and words in table.words() else None
 
     return found
+
+
+def _card_saying(world: World, player: User, words: str) -> Message | None:
+    """The player's latest ranked card, once it says ``words``."""
+    entry, _, _ = entry_of(world.database, player)
+    found = rows(
+        world.database,
+        "SELECT message_id FROM messages WHERE owner = ? AND key = 'card'",
+        (str(Owner.ranked(entry)),),
+    )
+    card = world.fd.world.messages.get(int(found[0][0])) if found and found[0][0] else None
+    return card if card is not None and words in card.words() else None
 
 
 def _said_once(table: Message, line: str) -> None:
@@ -126,11 +140,21 @@ async def test_a_decided_match_offers_another_search_a_tap_away(
     await fd.click(bea, asked.original, label="Yes, leave the match")
     again = "🔎 Find a ranked match"
     tables = []
-    for seat in (0, 1):
+    for seat, player in enumerate((bea, al)):
         table = await until(fd, _table_saying(driver, seat, driver.game_id, "wins the ranked"))
         labels = [b["label"] for b in table.buttons()]
         assert labels == ["🔍 Review", again], labels
+        # The ratings, each from what it was, and where this place's player stands now.
+        words = table.words()
+        assert "Ranked ratings — Bea: 1,000 → " in words and " · Al: 1,000 → " in words, words
+        assert f"{player.name}: 4 more matches before a rank on the ladder." in words, words
+        other = bea if player is al else al
+        assert f"{other.name}: 4 more matches" not in words, words
         tables.append(table)
+    # Each card says who won once, and points to the table below rather than say it twice.
+    for player in (al, bea):
+        card = await until(fd, functools.partial(_card_saying, world, player, "Al won 1–0"))
+        assert "Ranked rating" not in card.words(), card.words()
     card = await fd.click(al, tables[1], label=again)
     assert card.original is not None and not card.ephemeral, card.words()
     assert card.original.channel is world.general

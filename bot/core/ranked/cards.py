@@ -18,10 +18,9 @@ from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
-from bot.core.base.text import escape, ratings_text
+from bot.core.base.text import escape
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
-from bot.core.games.records import ordinal
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, RatingRecord
 from bot.core.ranked.storage import CardStore
@@ -31,6 +30,8 @@ __all__ = ["CARD", "CardMessages", "card_view"]
 
 #: The key of a player's card among their entry's messages.
 CARD = MessageKey("card")
+#: A decided match's card points below, where its ratings are said once.
+_LAST_TABLE = "The last table below has the new ratings, and a button to search again."
 #: Entries that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = 3600.0
 
@@ -53,11 +54,10 @@ def card_view(
     rating: RatingRecord | None = None,
     match: MatchRecord | None = None,
     opponent: EntryRecord | None = None,
-    change: tuple[float, float, float, float] | None = None,
 ) -> MessageView:
     """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
-    ``match`` against ``opponent`` (and, once rated, the player's ``change``: mu and sigma
-    before, then after)."""
+    ``match`` against ``opponent``, and once decided who won (the ratings, said once, are on
+    the match's last table, below: :mod:`bot.core.ranked.scoreboard`)."""
     name = escape(entry.name)
     status = entry.status
     if status is EntryStatus.SEARCHING:
@@ -105,12 +105,7 @@ def card_view(
     # (Decided by a player leaving: the loser, whose leaving counted the game being played.)
     how = f" ({said(Ending.LEFT, other if won else name)})" if match.how == Ending.LEFT else ""
     result = f"{name} won {mine}–{theirs}{how}." if won else f"{other} won {theirs}–{mine}{how}."
-    lines: list[str] = [result]
-    if change is not None:
-        mu_before, sigma_before, mu_after, sigma_after = change
-        rated = (name, ordinal(mu_before, sigma_before), ordinal(mu_after, sigma_after))
-        lines.append(ratings_text("Ranked rating", [rated]))
-    return laid_out(((headline,), tuple(lines)), thumbnail=picture)
+    return laid_out(((headline,), (result, _LAST_TABLE)), thumbnail=picture)
 
 
 class CardMessages(Projector):
@@ -147,8 +142,7 @@ class CardMessages(Projector):
             return card_view(entry, now)
         first, second = await store.match_entries(match)
         opponent = second if first.id == entry.id else first
-        change = (await store.match_changes(match.id)).get(entry.user_id)
-        return card_view(entry, now, match=match, opponent=opponent, change=change)
+        return card_view(entry, now, match=match, opponent=opponent)
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         """Every live entry's card, and those of entries ended in the last hour."""

@@ -135,7 +135,7 @@ class PlaceMessages(Projector):
         hand = hand_message(loaded, seat, loaded.game.deal_number, coach=user not in coach_off)
         owed = list(private_owed(record, loaded, drawn, {seat: hand}, launch=self._launch))
         mentions = tuple(u for u in turn_mentions(record, loaded, sent, now) if u == user)
-        lines = await self._matches.lines(record, loaded, self._turns)
+        lines = await self._matches.lines(record, loaded, self._turns, user)
         table = _with_lines(with_mentions(owed[0].view, mentions), lines)
         decided = await self._matches.decided_by(record)
         if decided is not None:

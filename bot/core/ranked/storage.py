@@ -126,7 +126,8 @@ class BlockStore(Protocol):
 
 
 class CardStore(RankedReads, LadderStore, Protocol):
-    """What a player's card is drawn from: their entry, its match, their rating."""
+    """What a player's card is drawn from: their entry, its match, their rating; and a match's
+    tables: the match, and its players' places on the ladder after it."""
 
 
 class RankedStore(QueueStore, MatchStore, LadderStore, BlockStore, GameRecords, Protocol):

@@ -26,6 +26,7 @@ __all__ = [
     "UPGRADING",
     "already_blocked",
     "cooldown",
+    "ladder_standing",
     "match_line",
     "matches",
     "named_twice",
@@ -110,10 +111,25 @@ def rating_words(rating: RatingRecord | None) -> str:
     points = f"{shown_rating(rating.mu, rating.sigma):,} ± {uncertainty(rating.sigma)}"
     rank = rank_of(rating)
     if rank is None:
-        left = PLACEMENT_MATCHES - rating.matches
-        noun = "match" if left == 1 else "matches"
-        return f"{points}, placing: {left} more {noun} before a rank"
+        return f"{points}, placing: {_before_a_rank(rating)}"
     return f"{points}, {rank.badge} {rank.name}"
+
+
+def _before_a_rank(rating: RatingRecord) -> str:
+    """``4 more matches before a rank`` (a player still placing)."""
+    left = PLACEMENT_MATCHES - rating.matches
+    noun = "match" if left == 1 else "matches"
+    return f"{left} more {noun} before a rank"
+
+
+def ladder_standing(name: str, rating: RatingRecord, place: int | None, size: int) -> str:
+    """Where a player (``name``, escaped) stands after a match, as its last table says it:
+    ``Bea: #3 of 57 on the ladder, 🔢 Counter.``, or while placing ``Bea: 4 more matches
+    before a rank on the ladder.`` (``place`` among the ``size`` ranked; None: not ranked)."""
+    rank = rank_of(rating)
+    if rank is None or place is None:
+        return f"{name}: {_before_a_rank(rating)} on the ladder."
+    return f"{name}: #{place} of {size} on the ladder, {rank.badge} {rank.name}."
 
 
 def matches(n: int) -> str:

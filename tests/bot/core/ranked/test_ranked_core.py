@@ -322,14 +322,19 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     assert match is not None and match.status is MatchStatus.FINISHED
     assert (match.winner, match.how, match.abandoned_by) == (BEA.id, "games", AL.id)
     # Each place's table says how the game ended once, in the words of the clock (never
-    # "resigned": the referee resigned it for Al, but it is the clock's loss), then the match.
+    # "resigned": the referee resigned it for Al, but it is the clock's loss), then the match:
+    # both ratings before and after, and where its own player stands on the ladder now.
+    placing = " 4 more matches before a rank on the ladder."
+    standings = []
     for seat in (0, 1):
         table = await service.ledger.owed(Owner.place(match.game_id or 0, seat))
         assert table is not None
         text = table.owed[0].view.content
         assert text.count("Al's clock ran out — 🏆 Bea wins") == 1, text
         assert "resigned" not in text and "🏆 **Bea wins the ranked match 2–0**." in text
-        assert "Ranked ratings — Al: " in text and " · Bea: " in text
+        assert "Ranked ratings — Al: 1,000 → " in text and " · Bea: 1,000 → " in text, text
+        standings += [line for line in text.splitlines() if line.endswith(placing)]
+    assert sorted(standings) == [f"Al:{placing}", f"Bea:{placing}"], standings
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
