@@ -48,6 +48,7 @@ from bot.core.ranked.words import (
     NOTHING_TO_LEAVE,
     SEARCH_OVER,
     SEARCH_STOPPED,
+    UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
     cooldown,
@@ -325,7 +326,10 @@ class Ranked:
     async def unblock(self, user: User, chosen: str) -> Answer:
         """``/cribbage ranked unblock``: lift a block (``chosen``: their id, as the list
         offers it, or their name typed)."""
-        found = _pick(chosen, await self._store.blocked_players(user.id))
+        blocked = await self._store.blocked_players(user.id)
+        if not blocked:
+            raise Refused(UNBLOCK_NOBODY)
+        found = _pick(chosen, blocked)
         if found is None:
             typed = chosen.strip()
             raise Refused(

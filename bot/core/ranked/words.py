@@ -23,6 +23,7 @@ __all__ = [
     "NO_EXPERT_HERE",
     "SEARCH_OVER",
     "SEARCH_STOPPED",
+    "UNBLOCK_NOBODY",
     "UPGRADING",
     "already_blocked",
     "cooldown",
@@ -55,6 +56,8 @@ BLOCK_NOT_MET = (
     "(the list offers them)."
 )
 NOT_BLOCKED = "You haven't blocked that player (the list offers the players you blocked)."
+#: ``/cribbage ranked unblock`` by a player who blocked nobody.
+UNBLOCK_NOBODY = "You haven't blocked anyone, so there's nobody to unblock."
 
 
 def not_met_named(name: str) -> str:

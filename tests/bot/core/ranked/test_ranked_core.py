@@ -34,6 +34,7 @@ from bot.core.ranked.words import (
     IN_A_MATCH,
     NO_EXPERT_HERE,
     SEARCH_OVER,
+    UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
     named_twice,
@@ -455,6 +456,8 @@ async def test_block_says_why_it_cannot_block_each_choice(
     calls = service.ranked
     refused = await calls.block(AL, "Bea")
     assert not refused.ok and refused.reply.text == BLOCK_NOBODY_MET
+    unblocked = await calls.unblock(AL, "Bea")
+    assert not unblocked.ok and unblocked.reply.text == UNBLOCK_NOBODY
     await _play(service, AL)
     await _play(service, BEA)
     await _leave(service, store, BEA)
@@ -473,7 +476,7 @@ async def test_block_says_why_it_cannot_block_each_choice(
     lifted = await calls.unblock(AL, "Bea")
     assert lifted.ok and "**Bea** may be matched with you again" in lifted.reply.text
     nobody = await calls.unblock(AL, "Bea")
-    assert not nobody.ok and nobody.reply.text == not_blocked_named("Bea")
+    assert not nobody.ok and nobody.reply.text == UNBLOCK_NOBODY
     # Another opponent called Bea: the name alone cannot say which.
     now = clock().timestamp() + 86400
     first = await _queued(store, AL, 101, now)
@@ -481,6 +484,10 @@ async def test_block_says_why_it_cannot_block_each_choice(
     assert await store.pair_entries(first.id, second.id, now=now) is not None
     twice = await calls.block(AL, "Bea")
     assert not twice.ok and twice.reply.text == named_twice("Bea")
+    # With someone blocked, a name they did not block is named in the answer.
+    assert (await calls.block(AL, str(second.user_id))).ok
+    other = await calls.unblock(AL, "Cy")
+    assert not other.ok and other.reply.text == not_blocked_named("Cy")
 
 
 async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
