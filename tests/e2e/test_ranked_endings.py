@@ -177,6 +177,7 @@ async def test_a_search_that_found_nobody_offers_another_a_tap_away(
         searching = await fd.slash(cy, dm, "/cribbage ranked play")
         card = searching.original
         assert card is not None and "looking for a ranked opponent" in card.words()
+        assert "If nobody comes, the search ends <t:" in card.words(), card.words()
         clock.ahead += timedelta(seconds=SEARCH_AT_MOST + 1)
         await core.ranked_play.queue.sweep()
         await until(fd, lambda: "Nobody was found for Cy" in card.words() or None)

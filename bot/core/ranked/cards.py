@@ -1,8 +1,8 @@
 """A player's ranked card: the answer to ``/cribbage ranked play`` at the place they queued from,
 kept up to date through its interaction's token (owner ``ranked:<entry>``, key ``card``).
 
-While they search it says since when (Discord shows the time passing without an edit), their
-rating, and offers *Stop searching*; once nobody was found for
+While they search it says since when and until when (Discord shows the time passing without an
+edit), their rating, and offers *Stop searching*; once nobody was found for
 :data:`~bot.core.ranked.matching.EXPERT_OFFER_AFTER` it offers the expert's game instead (not
 ranked); once it ended finding nobody, *Find a ranked match* (a new search). Once paired it
 names the opponent, with their picture, and says each game's table comes here. A token lives
@@ -68,6 +68,7 @@ def card_view(
                 f"Ranked rating: {rating_words(rating)}. Opponents come from every server and DM, "
                 "nearest in rating; the range widens the longer you wait. A match is a best of "
                 "three to 121, with a turn clock.",
+                f"If nobody comes, the search ends <t:{int(entry.queued_at + SEARCH_AT_MOST)}:R>.",
             )
         ]
         buttons: tuple[RankedAction, ...] = ("stop",)
