@@ -166,6 +166,14 @@ async def _three_places(world: World) -> None:
     assert entry_of(world.database, cy)[1] == "searching"
     rematch = await fd.slash(al, world.general, "/cribbage ranked play")
     assert "Ranked match: Al against Cy" in rematch.words(), rematch.words()
+    # Each card names the opponent's ranked rating: Al's, paired at once, as it answers him
+    # (never edited to say it after); Cy's, who waited, once edited to say the pairing.
+    assert "Cy's ranked rating: none yet (5 placement matches" in rematch.words()
+    cy_card = waiting.original
+    assert cy_card is not None
+    await until(fd, lambda: "Al's ranked rating: " in cy_card.words() or None)
+    assert "placing: 4 more matches before a rank" in cy_card.words(), cy_card.words()
+    assert rematch.original is not None and not rematch.original.history
     _, _, second = entry_of(world.database, cy)
     assert second is not None and second != match_id
     # Bea searches again (nobody is waiting now), and stops from her card's button: its

@@ -153,8 +153,8 @@ async def test_a_decided_match_offers_another_search_a_tap_away(
         tables.append(table)
     # Each card says who won once, and points to the table below rather than say it twice.
     for player in (al, bea):
-        card = await until(fd, functools.partial(_card_saying, world, player, "Al won 1–0"))
-        assert "Ranked rating" not in card.words(), card.words()
+        decided = await until(fd, functools.partial(_card_saying, world, player, "Al won 1–0"))
+        assert "Ranked rating" not in decided.words(), decided.words()
     card = await fd.click(al, tables[1], label=again)
     assert card.original is not None and not card.ephemeral, card.words()
     assert card.original.channel is world.general

@@ -5,7 +5,8 @@ While they search it says since when and until when (Discord shows the time pass
 edit), their rating, and offers *Stop searching*; once nobody was found for
 :data:`~bot.core.ranked.matching.EXPERT_OFFER_AFTER` it offers the expert's game instead (not
 ranked); once it ended finding nobody, *Find a ranked match* (a new search). Once paired it
-names the opponent, with their picture, and says each game's table comes here. A token lives
+names the opponent, with their picture and ranked rating, and says each game's table comes
+here. A token lives
 15 minutes, and a search ends before that (:data:`~bot.core.ranked.matching.SEARCH_AT_MOST`):
 what happens after, the games' tables say.
 """
@@ -54,10 +55,12 @@ def card_view(
     rating: RatingRecord | None = None,
     match: MatchRecord | None = None,
     opponent: EntryRecord | None = None,
+    their_rating: RatingRecord | None = None,
 ) -> MessageView:
     """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
-    ``match`` against ``opponent``, and once decided who won (the ratings, said once, are on
-    the match's last table, below: :mod:`bot.core.ranked.scoreboard`)."""
+    ``match`` against ``opponent`` (with ``their_rating``, the opponent's latest as they were
+    paired), and once decided who won (the ratings, said once, are on the match's last table,
+    below: :mod:`bot.core.ranked.scoreboard`)."""
     name = escape(entry.name)
     status = entry.status
     if status is EntryStatus.SEARCHING:
@@ -93,7 +96,7 @@ def card_view(
     if match is None or status is EntryStatus.MATCHED:
         return laid_out(
             (
-                (headline,),
+                (headline, f"{other}'s ranked rating: {rating_words(their_rating)}."),
                 (
                     "Each game's table comes here: press **Your hand** on it to play. Every "
                     "turn has a clock; leaving the match (`/cribbage ranked leave`) loses it.",
@@ -143,7 +146,11 @@ class CardMessages(Projector):
             return card_view(entry, now)
         first, second = await store.match_entries(match)
         opponent = second if first.id == entry.id else first
-        return card_view(entry, now, match=match, opponent=opponent)
+        theirs = None
+        if entry.status is EntryStatus.MATCHED:
+            # (Their rating changes only as this match ends: what it was when they met.)
+            theirs = await store.latest_rating(opponent.user_id)
+        return card_view(entry, now, match=match, opponent=opponent, their_rating=theirs)
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         """Every live entry's card, and those of entries ended in the last hour."""

@@ -33,7 +33,14 @@ from bot.core.ranked.cards import CARD, CardMessages, card_view
 from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
-from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, Search
+from bot.core.ranked.records import (
+    AlreadyRanked,
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    RatingRecord,
+    Search,
+)
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -134,9 +141,14 @@ class Ranked:
         kept: list[tuple[MessageView, AnswerKept | None]] = []
 
         def card(
-            entry: EntryRecord, match: MatchRecord | None, opponent: EntryRecord | None
+            entry: EntryRecord,
+            match: MatchRecord | None,
+            opponent: EntryRecord | None,
+            theirs: RatingRecord | None,
         ) -> AnswerKept | None:
-            view = card_view(entry, now, rating=rating, match=match, opponent=opponent)
+            view = card_view(
+                entry, now, rating=rating, match=match, opponent=opponent, their_rating=theirs
+            )
             answer = None
             if token is not None:
                 shown = Clicked(channel_id, 0, token)
