@@ -203,9 +203,11 @@ async def _three_places(world: World) -> None:
     assert asked.original is not None
     left = await fd.click(cy, asked.original, label="Yes, leave the match")
     assert left.original is not None
-    assert left.original.words() == (
-        "You left the match: Al wins it 1–0 (with the game being played)."
-    )
+    # The answer says when the leaver may search again (leaving makes them wait).
+    assert left.original.words().startswith(
+        "You left the match: Al wins it 1–0 (with the game being played). "
+        "Your next ranked search can start <t:"
+    ), left.original.words()
     await until(
         fd,
         lambda: rows(

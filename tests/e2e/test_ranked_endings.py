@@ -97,9 +97,10 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert asked.original is not None and "and the game being played" in asked.words()
         left = await fd.click(bea, asked.original, label="Yes, leave the match")
         assert left.original is not None
-        assert left.original.words() == (
-            "You left the match: Al wins it 2–0 (with the game being played)."
-        )
+        assert left.original.words().startswith(
+            "You left the match: Al wins it 2–0 (with the game being played). "
+            "Your next ranked search can start <t:"
+        ), left.original.words()
         decided = "🏆 **Al wins the ranked match 2–0** (Bea left the match)."
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, second, decided))

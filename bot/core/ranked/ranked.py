@@ -60,6 +60,7 @@ from bot.core.ranked.words import (
     already_blocked,
     cooldown,
     named_twice,
+    next_search,
     not_blocked_named,
     not_met_named,
 )
@@ -274,7 +275,13 @@ class Ranked:
         won, lost = decided.wins_of(winner), decided.wins_of(user.id)
         # (Leaving loses the game being played too: it counts in the match's score.)
         also = " (with the game being played)" if won > match.wins_of(winner) else ""
-        return Answer.in_place(f"You left the match: {other} wins it {won}–{lost}{also}.")
+        left = f"You left the match: {other} wins it {won}–{lost}{also}."
+        now = self._clock()
+        _, abandoned, last, _, _ = await self._store.ranked_player(
+            user.id, since=now - COOLDOWN_MEMORY
+        )
+        until = cooldown_until(abandoned, last)
+        return Answer.in_place(left if until is None else f"{left} {next_search(until)}")
 
     @answers
     async def quit(self, user: User) -> Answer:

@@ -31,6 +31,7 @@ __all__ = [
     "match_line",
     "matches",
     "named_twice",
+    "next_search",
     "not_blocked_named",
     "not_met_named",
     "rating_words",
@@ -102,8 +103,18 @@ def cooldown(until: float) -> str:
     """The refusal of a search by a player who left matches lately."""
     return (
         "You left a ranked match lately (or let its clock run out without playing), so your "
-        f"next search waits until <t:{int(until)}:t> (<t:{int(until)}:R>)."
+        f"next search waits until {_at(until)}."
     )
+
+
+def next_search(until: float) -> str:
+    """What leaving a match adds to its answer: when the leaver may search again."""
+    return f"Your next ranked search can start {_at(until)}."
+
+
+def _at(until: float) -> str:
+    """A time as Discord shows it to each reader: ``<t:…:t> (<t:…:R>)``."""
+    return f"<t:{int(until)}:t> (<t:{int(until)}:R>)"
 
 
 def rating_words(rating: RatingRecord | None) -> str:

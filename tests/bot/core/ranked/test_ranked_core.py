@@ -396,9 +396,11 @@ async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_o
     asked = await service.ranked.ask_leave(BEA)
     assert "You lose the match (and the game being played)" in asked.reply.text
     left = await service.ranked.confirm_leave(match_id, BEA, True)
-    assert left.ok and left.reply.text == (
-        "You left the match: Al wins it 2–1 (with the game being played)."
-    )
+    # Leaving makes Bea wait: the answer says until when.
+    assert left.ok and left.reply.text.startswith(
+        "You left the match: Al wins it 2–1 (with the game being played). "
+        "Your next ranked search can start <t:"
+    ), left.reply.text
     await service.ranked_play.referee.idle()
     match = await store.ranked_match(match_id)
     assert match is not None and (match.winner, match.how) == (AL.id, Ending.LEFT)
