@@ -187,3 +187,26 @@ async def test_a_search_that_found_nobody_offers_another_a_tap_away(
         assert again.original is not None and again.original is not card
         assert again.original.channel is dm and not again.ephemeral
         assert "Cy is looking for a ranked opponent" in again.words(), again.words()
+
+
+async def test_resigning_a_ranked_game_says_what_it_is_worth_in_the_match(
+    world: World, bots: BotLauncher
+) -> None:
+    # Resign on a ranked table asked "Bea would win by a lurch, 2 game points": game points
+    # count for nothing in a match, and the question never said that a game lost is one of
+    # the best of three, not the match.
+    await bots.process(database=world.database)
+    fd, al = world.fd, world.players[0]
+    driver = await matched_across_servers(world)
+    await driver.next_game()
+    table = driver.table_now(1)
+    assert table is not None
+    resign = await fd.click(al, table, label="Resign")
+    assert resign.ephemeral and resign.original is not None
+    assert (
+        "Bea would win this game of your ranked match (the first to win two takes the match)"
+        in resign.words()
+    ), resign.words()
+    assert "game point" not in resign.words(), resign.words()
+    await fd.click(al, resign.original, label="No, play on")
+    assert resign.original.words() == "You play on.", resign.original.words()

@@ -255,10 +255,11 @@ def result_line(names: Names, result: GameResult, ended: Ended | None = None) ->
     return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 
-def resign_question(names: Names, view: PublicView, seat: int) -> str:
+def resign_question(names: Names, view: PublicView, seat: int, *, ranked: bool = False) -> str:
     """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
     the scores as they stand: Al: 40 · Bea: 52 (to 121); …" (with partners: for your side,
-    your partner's consent not needed)."""
+    your partner's consent not needed). In a ``ranked`` match's game, what it is worth there:
+    a game of the match (game points count for nothing in it)."""
     side = view.sides[seat]
     partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
@@ -272,12 +273,18 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     worth = _WORTH[result.kind].format(
         winner=names.side(winner), points=plural(result.game_points, "game point")
     )
+    if ranked:
+        worth = _RANKED_WORTH.format(winner=names.side(winner))
     return (
         f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}; "
         f"{worth}. It can't be taken back."
     )
 
 
+#: What a resignation would give the winner in a ranked match's game.
+_RANKED_WORTH = (
+    "{winner} would win this game of your ranked match (the first to win two takes the match)"
+)
 #: What a resignation would give the winner, by the kind of win it is at the scores now.
 _WORTH = {
     ResultKind.WIN: "{winner} would win {points}",
