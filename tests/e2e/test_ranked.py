@@ -286,3 +286,18 @@ async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
     # The queue's sweep pairs them now (nothing else kept them apart).
     await until(fd, lambda: entry_of(world.database, al)[1] == "matched")
     assert entry_of(world.database, bea)[1] == "matched"
+
+
+async def test_a_newcomers_ladder_says_how_to_start_once(world: World, bots: BotLauncher) -> None:
+    # Before any match: the ladder said "A rank takes 5 matches" and then "five matches make
+    # the first rank", and the newcomer's own line ended there, with no next step.
+    await bots.process(database=world.database)
+    al = world.players[0]
+    ladder = await world.fd.slash(al, world.general, "/cribbage ranked ladder")
+    words = ladder.words()
+    assert "Nobody is ranked this season yet." in words and "five matches" not in words, words
+    assert "A rank takes 5 matches in the season." in words, words
+    assert (
+        "**Al** hasn't played a ranked match in " in words
+        and ": `/cribbage ranked play` finds you an opponent." in words
+    ), words
