@@ -139,6 +139,7 @@ async def _three_places(world: World) -> None:
 
         final = await until(fd, decided)
         assert f"{won.name} wins the ranked match 2–{games - 2}" in final.words()
+        assert "game point" not in final.words(), final.words()
         assert "Ranked ratings — " in final.words()
     # The ratings: one match each, the winner above; both entries are free again.
     ratings = {

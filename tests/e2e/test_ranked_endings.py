@@ -89,6 +89,9 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
             table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))
             _said_once(table, ran_out)
             assert "Match: Bea 0 · Al 1" in table.words(), table.words()
+            # A game of a match is won or lost there: no game points, which count for nothing.
+            assert f"{ran_out} (Al: 0, Bea: 0)" in table.words(), table.words()
+            assert "game point" not in table.words(), table.words()
 
         # Game 2: Bea leaves the match while it is being played: she loses it with the match.
         await driver.next_game()
