@@ -549,8 +549,7 @@ _RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
 
 class RankedButton(_Control, formats=(ids.RANKED,)):
     """*Stop searching* or *Play the expert instead* on a player's ranked card; *Find a
-    ranked match* on the card of a search that found nobody, or a decided match's last
-    table."""
+    ranked match* on the card of a search that ended, or a decided match's last table."""
 
     def __init__(self, entry_id: int, action: RankedAction) -> None:
         label, style = _RANKED_BUTTONS[action]

@@ -184,6 +184,8 @@ async def _three_places(world: World) -> None:
     stopped = await fd.click(bea, again.original, label="Stop searching")
     assert stopped.response is not None and stopped.response.type == 7
     assert "Bea stopped searching" in again.original.words()
+    # A stopped search is no dead end: the card offers the next one.
+    assert [b["label"] for b in again.original.buttons()] == ["🔎 Find a ranked match"]
     assert entry_of(world.database, bea)[1] == "stopped"
 
     games_now = await until(fd, lambda: match_games(world.database, second))

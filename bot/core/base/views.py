@@ -268,7 +268,7 @@ RankedAction = Literal["stop", "expert", "again"]
 class RankedControls:
     """The buttons on a player's ranked card while they search (``entry_id``: their entry):
     *Stop searching*, and once nobody was found for a while *Play the expert instead*; once
-    the search ended finding nobody, *Find a ranked match*, which searches for whoever
+    the search ended (stopped, or finding nobody), *Find a ranked match*, which searches for whoever
     presses it, from where they press it. On a decided match's last table (``entry_id``: the
     match's id): *Review* of game ``review`` (when it can be reviewed) and *Find a
     ranked match*."""

@@ -4,11 +4,10 @@ kept up to date through its interaction's token (owner ``ranked:<entry>``, key `
 While they search it says since when and until when (Discord shows the time passing without an
 edit), their rating, and offers *Stop searching*; once nobody was found for
 :data:`~bot.core.ranked.matching.EXPERT_OFFER_AFTER` it offers the expert's game instead (not
-ranked); once it ended finding nobody, *Find a ranked match* (a new search). Once paired it
-names the opponent, with their picture and ranked rating, and says each game's table comes
-here. A token lives
-15 minutes, and a search ends before that (:data:`~bot.core.ranked.matching.SEARCH_AT_MOST`):
-what happens after, the games' tables say.
+ranked); once it ended, stopped or finding nobody, *Find a ranked match* (a new search). Once
+paired it names the opponent, with their picture and ranked rating, and says each game's table
+comes here. A token lives 15 minutes, and a search ends before that
+(:data:`~bot.core.ranked.matching.SEARCH_AT_MOST`): what happens after, the games' tables say.
 """
 
 from __future__ import annotations
@@ -84,12 +83,14 @@ def card_view(
             )
             buttons = ("stop", "expert")
         return laid_out(groups, controls=RankedControls(entry.id, buttons))
-    if status is EntryStatus.STOPPED:
-        return laid_out(((f"{name} stopped searching for a ranked opponent.",),))
-    if status is EntryStatus.EXPIRED:
+    if status in (EntryStatus.STOPPED, EntryStatus.EXPIRED):
         minutes = int(SEARCH_AT_MOST // 60)
-        nobody = f"Nobody was found for {name} in {minutes} minutes."
-        return laid_out(((nobody,),), controls=RankedControls(entry.id, ("again",)))
+        ended = (
+            f"{name} stopped searching for a ranked opponent."
+            if status is EntryStatus.STOPPED
+            else f"Nobody was found for {name} in {minutes} minutes."
+        )
+        return laid_out(((ended,),), controls=RankedControls(entry.id, ("again",)))
     other = escape(opponent.name) if opponent is not None else "their opponent"
     picture = opponent.avatar if opponent is not None else None
     headline = f"⚔️ **Ranked match: {name} against {other}** — best of three to 121."
