@@ -72,5 +72,6 @@ class Clicks(Protocol):
         ...
 
     async def ranked_click(self, interaction: _Interaction, entry_id: int, action: str) -> None:
-        """A ranked card's *Stop searching* or *Play the expert instead*."""
+        """A ranked card's *Stop searching* or *Play the expert instead*, or a decided match's
+        *Find a ranked match*."""
         ...

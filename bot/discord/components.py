@@ -543,11 +543,13 @@ class DailySelect(_Control, formats=(ids.DAILY,)):
 _RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "stop": ("Stop searching", discord.ButtonStyle.secondary),
     "expert": ("Play the expert instead", discord.ButtonStyle.primary),
+    "again": ("🔎 Find a ranked match", discord.ButtonStyle.primary),
 }
 
 
 class RankedButton(_Control, formats=(ids.RANKED,)):
-    """*Stop searching* or *Play the expert instead* on a player's ranked card."""
+    """*Stop searching* or *Play the expert instead* on a player's ranked card; *Find a
+    ranked match* on the card of a search that ended, or a decided match's last table."""
 
     def __init__(self, entry_id: int, action: RankedAction) -> None:
         label, style = _RANKED_BUTTONS[action]
@@ -560,7 +562,10 @@ class RankedButton(_Control, formats=(ids.RANKED,)):
 
     @classmethod
     def read(cls, made: IdFormat, fields: dict[str, str]) -> RankedButton:
-        action: RankedAction = "expert" if fields["action"] == "expert" else "stop"
+        named = fields["action"]
+        action: RankedAction = (
+            "expert" if named == "expert" else "again" if named == "again" else "stop"
+        )
         return cls(int(fields["entry"]), action)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
@@ -683,6 +688,8 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             return _daily_menu(pick)
         case RankedControls() as card:
             made = discord.ui.View(timeout=None)
+            if card.review is not None:
+                made.add_item(ReviewButton(card.review, label="🔍 Review"))
             for chosen in card.buttons:
                 made.add_item(RankedButton(card.entry_id, chosen))
             return made

@@ -184,5 +184,8 @@ REVIEW_PAGE = IdFormat(
 #: ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own).
 DAILY = IdFormat("crib:daily:{stamp}", {"stamp": r"\d{8}"})
 #: ``crib:ranked:<entry>:<stop|expert>``: a ranked card's buttons (the entry's player alone
-#: may use them).
-RANKED = IdFormat("crib:ranked:{entry}:{action}", {"entry": _SNOWFLAKE, "action": "stop|expert"})
+#: may use them); ``crib:ranked:<match>:again``: a decided match's *Find a ranked match*
+#: (anyone there may).
+RANKED = IdFormat(
+    "crib:ranked:{entry}:{action}", {"entry": _SNOWFLAKE, "action": "stop|expert|again"}
+)

@@ -26,6 +26,7 @@ from bot.discord.interactions import (
     user_of,
 )
 from bot.discord.places import cannot_post, cannot_post_in, is_moderator, place_of
+from bot.discord.ranked_commands import search_here
 
 __all__ = ["NOT_YOUR_DATA", "FeatureClicks"]
 
@@ -222,7 +223,11 @@ class FeatureClicks:
     ) -> None:
         """A ranked card's *Stop searching* or *Play the expert instead*: the card says what
         was done, in place; the expert's game is opened at the card's place, its table sent as
-        any game's (where the bot is not a member, the click's token carries it there)."""
+        any game's (where the bot is not a member, the click's token carries it there). A
+        decided match's *Find a ranked match*: ``/cribbage ranked play``, from here."""
+        if action == "again":
+            await search_here(self._services, self._io, interaction)
+            return
         user, place = user_of(interaction), place_of(interaction)
         ranked, clicked = self._services.ranked, clicked_of(interaction)
         if action != "expert":

@@ -19,18 +19,43 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import LADDER_SHOWN, LadderSeason
-from bot.core.base.places import PlaceKind
+from bot.core.base.places import Ask, PlaceKind, Resolved
+from bot.core.base.replies import Answer
 from bot.core.services import Services
 from bot.discord.interactions import DiscordIO, own_identity
 from bot.discord.places import place_of
 
-__all__ = ["RankedCommands"]
+__all__ = ["RankedCommands", "search_here"]
 
 _SEASONS = [
     app_commands.Choice(name="this season (the ladder now)", value="this"),
     app_commands.Choice(name="last season's final standings", value="last"),
     app_commands.Choice(name="every season's champion", value="champions"),
 ]
+
+
+async def search_here(
+    services: Services, io: DiscordIO, interaction: discord.Interaction[Any]
+) -> None:
+    """``/cribbage ranked play``, or *Find a ranked match* on a decided match's table:
+    the person joins the queue from where they are, refused where the command would be; their
+    card is the interaction's answer, public, kept up to date through its token."""
+    (user, avatar), place = own_identity(interaction), place_of(interaction)
+    ranked, which, token = services.ranked, services.which, interaction.token
+
+    async def act(found: Resolved) -> Answer:
+        return await ranked.play(
+            user,
+            avatar=avatar,
+            guild_id=found.guild_id,
+            channel_id=found.channel_id,
+            place=PlaceKind.of(place),
+            token=token,
+        )
+
+    await io.command(
+        interaction, lambda: which.run(Ask.RANKED_PLAY, place, user.id, act), ephemeral=False
+    )
 
 
 class RankedCommands(app_commands.Group):
@@ -48,21 +73,7 @@ class RankedCommands(app_commands.Group):
     async def play(self, interaction: discord.Interaction[Any]) -> None:
         """Join the queue from here; the card that answers stays here, with your match's
         tables below it."""
-        (user, avatar), place = own_identity(interaction), place_of(interaction)
-        ranked = self._core.ranked
-        token = interaction.token
-        await self._io.run_here(
-            interaction,
-            lambda found: ranked.play(
-                user,
-                avatar=avatar,
-                guild_id=found.guild_id,
-                channel_id=found.channel_id,
-                place=PlaceKind.of(place),
-                token=token,
-            ),
-            ephemeral=False,
-        )
+        await search_here(self._core, self._io, interaction)
 
     @app_commands.command(
         name="leave", description="Stop searching, or leave your ranked match (which loses it)"

@@ -19,6 +19,7 @@ from bot.store.rows import columns, reader
 
 __all__ = [
     "ENTRY_COLUMNS",
+    "LATEST_RATING",
     "MATCH_COLUMNS",
     "RATING_COLUMNS",
     "R_RATING_COLUMNS",
@@ -35,6 +36,10 @@ ENTRY_COLUMNS, read_entry = columns(EntryRecord), reader(EntryRecord)
 MATCH_COLUMNS, read_match = columns(MatchRecord), reader(MatchRecord)
 RATING_COLUMNS, read_rating = columns(RatingRecord), reader(RatingRecord)
 read_game, read_line = reader(MatchGame), reader(MatchLine)
+#: A player's rating of their latest season (its parameter: their id).
+LATEST_RATING = (
+    f"SELECT {RATING_COLUMNS} FROM ranked_ratings WHERE user_id = ? ORDER BY season DESC LIMIT 1"
+)
 #: The rating's columns of a query that names ranked_ratings ``r``.
 R_RATING_COLUMNS = ", ".join(f"r.{c.strip()}" for c in RATING_COLUMNS.split(","))
 #: An entry's statuses while it is live (searching or matched), as SQL.

@@ -42,9 +42,9 @@ from bot.store.ranked_ladder_tables import LadderTables
 from bot.store.ranked_match_tables import MatchTables
 from bot.store.ranked_rows import (
     ENTRY_COLUMNS,
+    LATEST_RATING,
     MATCH_COLUMNS,
     R_RATING_COLUMNS,
-    RATING_COLUMNS,
     EntryChanges,
     live_or_ended_since,
     read_entry,
@@ -92,7 +92,8 @@ class QueueTables(EntryChanges):
         among the ``candidates`` nearest in skill on each side (with the blocks between them)
         that no other pairing holds this moment (the one who waited sits first). ``card``:
         the message that answers them (their card, its id to come), drawn from the entry as
-        it ends (and its match and opponent, if paired), kept with it. The entry, the match
+        it ends (and its match, opponent and the opponent's latest rating, if paired), kept
+        with it. The entry, the match
         if one was made, and every entry changed. Raises :class:`AlreadyRanked` when they
         are searching or in a match already."""
         async with self._writing() as tx:
@@ -110,7 +111,11 @@ class QueueTables(EntryChanges):
             match, changed = paired if paired is not None else (None, [entry])
             mine = next(e for e in changed if e.id == entry.id)
             other = next((e for e in changed if e.id != entry.id), None)
-            kept = None if card is None else card(mine, match, other)
+            theirs = None
+            if other is not None and card is not None:
+                found = await tx.fetch(LATEST_RATING, (other.user_id,))
+                theirs = read_rating(found[0]) if found else None
+            kept = None if card is None else card(mine, match, other, theirs)
             if kept is not None:
                 await first_answer(Owner.ranked(entry.id), kept).run(tx)
             await self._announce(tx, [mine], kept)
@@ -190,9 +195,7 @@ class QueueTables(EntryChanges):
         ended, the rating of their latest season (None: a newcomer), and the opponent of
         their latest match."""
         rows = await self._read(
-            "WITH r AS (SELECT"
-            f" {RATING_COLUMNS} FROM ranked_ratings WHERE user_id = ? ORDER BY season DESC"
-            " LIMIT 1) SELECT"
+            f"WITH r AS ({LATEST_RATING}) SELECT"
             f" (SELECT status FROM ranked_entries WHERE user_id = ? AND status IN {LIVE}),"
             " (SELECT COUNT(*) FROM ranked_matches WHERE abandoned_by = ? AND ended_at >= ?),"
             " (SELECT MAX(ended_at) FROM ranked_matches WHERE abandoned_by = ? AND ended_at >= ?),"

@@ -139,6 +139,7 @@ async def _three_places(world: World) -> None:
 
         final = await until(fd, decided)
         assert f"{won.name} wins the ranked match 2–{games - 2}" in final.words()
+        assert "game point" not in final.words(), final.words()
         assert "Ranked ratings — " in final.words()
     # The ratings: one match each, the winner above; both entries are free again.
     ratings = {
@@ -166,6 +167,14 @@ async def _three_places(world: World) -> None:
     assert entry_of(world.database, cy)[1] == "searching"
     rematch = await fd.slash(al, world.general, "/cribbage ranked play")
     assert "Ranked match: Al against Cy" in rematch.words(), rematch.words()
+    # Each card names the opponent's ranked rating: Al's, paired at once, as it answers him
+    # (never edited to say it after); Cy's, who waited, once edited to say the pairing.
+    assert "Cy's ranked rating: none yet (5 placement matches" in rematch.words()
+    cy_card = waiting.original
+    assert cy_card is not None
+    await until(fd, lambda: "Al's ranked rating: " in cy_card.words() or None)
+    assert "placing: 4 more matches before a rank" in cy_card.words(), cy_card.words()
+    assert rematch.original is not None and not rematch.original.history
     _, _, second = entry_of(world.database, cy)
     assert second is not None and second != match_id
     # Bea searches again (nobody is waiting now), and stops from her card's button: its
@@ -175,6 +184,8 @@ async def _three_places(world: World) -> None:
     stopped = await fd.click(bea, again.original, label="Stop searching")
     assert stopped.response is not None and stopped.response.type == 7
     assert "Bea stopped searching" in again.original.words()
+    # A stopped search is no dead end: the card offers the next one.
+    assert [b["label"] for b in again.original.buttons()] == ["🔎 Find a ranked match"]
     assert entry_of(world.database, bea)[1] == "stopped"
 
     games_now = await until(fd, lambda: match_games(world.database, second))
@@ -195,9 +206,11 @@ async def _three_places(world: World) -> None:
     assert asked.original is not None
     left = await fd.click(cy, asked.original, label="Yes, leave the match")
     assert left.original is not None
-    assert left.original.words() == (
-        "You left the match: Al wins it 1–0 (with the game being played)."
-    )
+    # The answer says when the leaver may search again (leaving makes them wait).
+    assert left.original.words().startswith(
+        "You left the match: Al wins it 1–0 (with the game being played). "
+        "Your next ranked search can start <t:"
+    ), left.original.words()
     await until(
         fd,
         lambda: rows(
@@ -276,3 +289,18 @@ async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
     # The queue's sweep pairs them now (nothing else kept them apart).
     await until(fd, lambda: entry_of(world.database, al)[1] == "matched")
     assert entry_of(world.database, bea)[1] == "matched"
+
+
+async def test_a_newcomers_ladder_says_how_to_start_once(world: World, bots: BotLauncher) -> None:
+    # Before any match: the ladder said "A rank takes 5 matches" and then "five matches make
+    # the first rank", and the newcomer's own line ended there, with no next step.
+    await bots.process(database=world.database)
+    al = world.players[0]
+    ladder = await world.fd.slash(al, world.general, "/cribbage ranked ladder")
+    words = ladder.words()
+    assert "Nobody is ranked this season yet." in words and "five matches" not in words, words
+    assert "A rank takes 5 matches in the season." in words, words
+    assert (
+        "**Al** hasn't played a ranked match in " in words
+        and ": `/cribbage ranked play` finds you an opponent." in words
+    ), words

@@ -2,7 +2,7 @@
 and a match left during its next game, each said once, in its own words, on both places'
 tables (every version of them), never as a resignation; the match left counts the game being
 played as the leaver's loss (2–0, not 1–0), and the answer, the ladder and the block command
-say it the same way.
+say it the same way. Each end of a search or a match offers the next search a tap away.
 
 The bot runs in this process on a core whose clock the test moves on past a turn's time (a
 minute) rather than wait for it: the referee is asked to look once it has."""
@@ -13,13 +13,16 @@ import functools
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from bot.core.base.owners import Owner
+from bot.core.ranked.matching import SEARCH_AT_MOST
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import BLOCK_SELF
 from bot.core.services import Services
-from fakediscord import Message
+from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import rows
 from tests.helpers.in_process import everywhere
-from tests.helpers.ranked_driver import RankedDriver, match_games, matched_across_servers
+from tests.helpers.ranked_driver import RankedDriver, entry_of, match_games, matched_across_servers
 from tests.helpers.table_driver import World, until
 
 
@@ -41,6 +44,18 @@ def _table_saying(
         return table if table is not None and words in table.words() else None
 
     return found
+
+
+def _card_saying(world: World, player: User, words: str) -> Message | None:
+    """The player's latest ranked card, once it says ``words``."""
+    entry, _, _ = entry_of(world.database, player)
+    found = rows(
+        world.database,
+        "SELECT message_id FROM messages WHERE owner = ? AND key = 'card'",
+        (str(Owner.ranked(entry)),),
+    )
+    card = world.fd.world.messages.get(int(found[0][0])) if found and found[0][0] else None
+    return card if card is not None and words in card.words() else None
 
 
 def _said_once(table: Message, line: str) -> None:
@@ -74,6 +89,9 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
             table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))
             _said_once(table, ran_out)
             assert "Match: Bea 0 · Al 1" in table.words(), table.words()
+            # A game of a match is won or lost there: no game points, which count for nothing.
+            assert f"{ran_out} (Al: 0, Bea: 0)" in table.words(), table.words()
+            assert "game point" not in table.words(), table.words()
 
         # Game 2: Bea leaves the match while it is being played: she loses it with the match.
         await driver.next_game()
@@ -82,9 +100,10 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert asked.original is not None and "and the game being played" in asked.words()
         left = await fd.click(bea, asked.original, label="Yes, leave the match")
         assert left.original is not None
-        assert left.original.words() == (
-            "You left the match: Al wins it 2–0 (with the game being played)."
-        )
+        assert left.original.words().startswith(
+            "You left the match: Al wins it 2–0 (with the game being played). "
+            "Your next ranked search can start <t:"
+        ), left.original.words()
         decided = "🏆 **Al wins the ranked match 2–0** (Bea left the match)."
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, second, decided))
@@ -106,3 +125,91 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert mine.ephemeral and mine.words() == BLOCK_SELF
         typed = await fd.slash(al, world.general, "/cribbage ranked block player:bea")
         assert typed.ephemeral and "won't be matched with **Bea** again" in typed.words()
+
+
+async def test_a_decided_match_offers_another_search_a_tap_away(
+    world: World, bots: BotLauncher
+) -> None:
+    # The match is decided (Bea left it): the last table at each place offers *Find a ranked
+    # match* beside *Review*. Al's tap answers with his new card, public, where he pressed
+    # it; Bea's, who left, with why she waits.
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea = world.players[:2]
+    driver = await matched_across_servers(world)
+    lounge = driver.places[0].channel
+    await driver.next_game()
+    asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
+    assert asked.original is not None
+    await fd.click(bea, asked.original, label="Yes, leave the match")
+    again = "🔎 Find a ranked match"
+    tables = []
+    for seat, player in enumerate((bea, al)):
+        table = await until(fd, _table_saying(driver, seat, driver.game_id, "wins the ranked"))
+        labels = [b["label"] for b in table.buttons()]
+        assert labels == ["🔍 Review", again], labels
+        # The ratings, each from what it was, and where this place's player stands now.
+        words = table.words()
+        assert "Ranked ratings — Bea: 1,000 → " in words and " · Al: 1,000 → " in words, words
+        assert f"{player.name}: 4 more matches before a rank on the ladder." in words, words
+        other = bea if player is al else al
+        assert f"{other.name}: 4 more matches" not in words, words
+        tables.append(table)
+    # Each card says who won once, and points to the table below rather than say it twice.
+    for player in (al, bea):
+        decided = await until(fd, functools.partial(_card_saying, world, player, "Al won 1–0"))
+        assert "Ranked rating" not in decided.words(), decided.words()
+    card = await fd.click(al, tables[1], label=again)
+    assert card.original is not None and not card.ephemeral, card.words()
+    assert card.original.channel is world.general
+    assert "Al is looking for a ranked opponent" in card.words(), card.words()
+    assert "Stop searching" in [b["label"] for b in card.original.buttons()]
+    waits = await fd.click(bea, tables[0], label=again)
+    assert waits.ephemeral and "your next search waits until" in waits.words(), waits.words()
+
+
+async def test_a_search_that_found_nobody_offers_another_a_tap_away(
+    world: World, bots: BotLauncher
+) -> None:
+    # Cy searches from the bot's DM (no expert's offer there) and nobody comes: her card says
+    # so and offers a new search, which a tap starts from the same DM.
+    clock = _Clock()
+    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
+    async with everywhere(bots, world.database, clocked) as core:
+        fd, cy = world.fd, world.players[2]
+        dm = fd.dm_channel(cy)
+        searching = await fd.slash(cy, dm, "/cribbage ranked play")
+        card = searching.original
+        assert card is not None and "looking for a ranked opponent" in card.words()
+        assert "If nobody comes, the search ends <t:" in card.words(), card.words()
+        clock.ahead += timedelta(seconds=SEARCH_AT_MOST + 1)
+        await core.ranked_play.queue.sweep()
+        await until(fd, lambda: "Nobody was found for Cy" in card.words() or None)
+        assert [b["label"] for b in card.buttons()] == ["🔎 Find a ranked match"]
+        again = await fd.click(cy, card, label="🔎 Find a ranked match")
+        assert again.original is not None and again.original is not card
+        assert again.original.channel is dm and not again.ephemeral
+        assert "Cy is looking for a ranked opponent" in again.words(), again.words()
+
+
+async def test_resigning_a_ranked_game_says_what_it_is_worth_in_the_match(
+    world: World, bots: BotLauncher
+) -> None:
+    # Resign on a ranked table asked "Bea would win by a lurch, 2 game points": game points
+    # count for nothing in a match, and the question never said that a game lost is one of
+    # the best of three, not the match.
+    await bots.process(database=world.database)
+    fd, al = world.fd, world.players[0]
+    driver = await matched_across_servers(world)
+    await driver.next_game()
+    table = driver.table_now(1)
+    assert table is not None
+    resign = await fd.click(al, table, label="Resign")
+    assert resign.ephemeral and resign.original is not None
+    assert (
+        "Bea would win this game of your ranked match (the first to win two takes the match)"
+        in resign.words()
+    ), resign.words()
+    assert "game point" not in resign.words(), resign.words()
+    await fd.click(al, resign.original, label="No, play on")
+    assert resign.original.words() == "You play on.", resign.original.words()

@@ -210,21 +210,30 @@ def signed_tenths(x: float) -> str:
     return f"+{text}" if x > 0 else f"{MINUS}{text}"
 
 
-def change_text(before: float, after: float) -> str:
-    """A rating and its change: ``1,512 (+18)``."""
-    return f"{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
+def change_text(before: float, after: float, *, from_: bool = False) -> str:
+    """A rating and its change: ``1,512 (+18)``; ``from_``: with the rating it moved from,
+    ``1,494 → 1,512 (+18)``."""
+    moved = f"{rating_text(before)} → " if from_ else ""
+    return f"{moved}{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
 
 
-def ratings_text(label: str, changes: Iterable[tuple[str, float, float]]) -> str:
+def ratings_text(
+    label: str, changes: Iterable[tuple[str, float, float]], *, from_: bool = False
+) -> str:
     """The one way a line of rating changes is written (after a game's result, a ranked
     match's, and docs/players.md quotes it): each person's new rating and its change, set
     apart from their name as a score is, ``changes`` giving each name (escaped) with its
-    conservative rating (ordinal) before and after; empty when there is none.
+    conservative rating (ordinal) before and after; empty when there is none. ``from_``: each
+    with the rating it moved from (a ranked match's, rated once per match).
 
     >>> ratings_text("Ratings", [("Al", 3.45, 3.0), ("Bea", 0.0, 3.25)])
     'Ratings — Al: 1,060 (−9) · Bea: 1,065 (+65)'
+    >>> ratings_text("Ranked ratings", [("Al", 0.0, 3.25)], from_=True)
+    'Ranked ratings — Al: 1,000 → 1,065 (+65)'
     """
-    said = [tagged(name, change_text(before, after)) for name, before, after in changes]
+    said = [
+        tagged(name, change_text(before, after, from_=from_)) for name, before, after in changes
+    ]
     return f"{label} — {' · '.join(said)}" if said else ""
 
 

@@ -259,17 +259,23 @@ ConfirmAction = Literal[
 ]
 
 
-#: What a ranked card's buttons do: stop the search, or play the expert instead.
-RankedAction = Literal["stop", "expert"]
+#: What a ranked card's buttons do: stop the search, or play the expert instead; and what a
+#: decided match's last table offers: search for another match.
+RankedAction = Literal["stop", "expert", "again"]
 
 
 @dataclass(frozen=True, slots=True)
 class RankedControls:
     """The buttons on a player's ranked card while they search (``entry_id``: their entry):
-    *Stop searching*, and once nobody was found for a while *Play the expert instead*."""
+    *Stop searching*, and once nobody was found for a while *Play the expert instead*; once
+    the search ended (stopped, or finding nobody), *Find a ranked match*, which searches for whoever
+    presses it, from where they press it. On a decided match's last table (``entry_id``: the
+    match's id): *Review* of game ``review`` (when it can be reviewed) and *Find a
+    ranked match*."""
 
     entry_id: int
     buttons: tuple[RankedAction, ...]
+    review: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,10 +97,12 @@ def said(ending: Ending, who: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Ended:
     """How one game ended: its ``ending``, and for a loss conceded (resigned, the clock,
-    leaving, data deleted) the ``seat`` that lost it so."""
+    leaving, data deleted) the ``seat`` that lost it so; ``in_match``: a ranked match's game,
+    which counts as one game won or lost there (its game points count for nothing)."""
 
     ending: Ending
     seat: int | None = None
+    in_match: bool = False
 
 
 def conceded_by(game: Game) -> int | None:

@@ -4,9 +4,10 @@ and the rating change a result shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.core.base.apart import is_apart
 from bot.core.games.endings import Ended, Ending, ended_with
 from engine.counting import Counting
 from engine.game import Game
@@ -148,7 +149,8 @@ class GameRecord:
             return Ended(Ending.EXPIRED)
         if self.status is not GameStatus.FINISHED or game is None or game.result is None:
             return None
-        return ended_with(self.ending, game)
+        found = ended_with(self.ending, game)
+        return replace(found, in_match=True) if is_apart(self.channel_id) else found
 
     @property
     def is_open(self) -> bool:

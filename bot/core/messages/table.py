@@ -227,7 +227,8 @@ def result_line(names: Names, result: GameResult, ended: Ended | None = None) ->
     (:func:`bot.core.games.endings.said`): "Bea resigned — 🏆 Al wins, a lurch, 2 game points
     (Al: 40, Bea: 10)", "Bea's clock ran out — 🏆 Al wins, …". With three players each
     loser's score is named, highest first: "🏆 Al wins 61 to Cy's 53 and Bea's 34", "(Bea:
-    40, Cy: 30, Al: 20)"."""
+    40, Cy: 30, Al: 20)". A ranked match's game (``ended.in_match``) names no game points,
+    which count for nothing there: "🏆 Al wins 121-84"."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
     losers = sorted(
@@ -247,18 +248,21 @@ def result_line(names: Names, result: GameResult, ended: Ended | None = None) ->
         "double_skunk": "a double skunk, ",
         "lurch": "a lurch, ",
     }
-    kind = kinds.get(result.kind, "")
+    worth = f"{kinds.get(result.kind, '')}{points}"
+    in_match = ended is not None and ended.in_match
     if ended is not None and ended.seat is not None:
         # A concession is a loss at the scores as they stand, with the game points they give.
         how = said(ended.ending, names.seat(ended.seat))
-        return f"{how} — 🏆 {winner} {verb}, {kind}{points} ({standing})"
-    return f"🏆 {winner} {verb} {scores} — {kind}{points}"
+        given = "" if in_match else f", {worth}"
+        return f"{how} — 🏆 {winner} {verb}{given} ({standing})"
+    return f"🏆 {winner} {verb} {scores}" + ("" if in_match else f" — {worth}")
 
 
-def resign_question(names: Names, view: PublicView, seat: int) -> str:
+def resign_question(names: Names, view: PublicView, seat: int, *, ranked: bool = False) -> str:
     """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
     the scores as they stand: Al: 40 · Bea: 52 (to 121); …" (with partners: for your side,
-    your partner's consent not needed)."""
+    your partner's consent not needed). In a ``ranked`` match's game, what it is worth there:
+    a game of the match (game points count for nothing in it)."""
     side = view.sides[seat]
     partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
@@ -272,12 +276,18 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     worth = _WORTH[result.kind].format(
         winner=names.side(winner), points=plural(result.game_points, "game point")
     )
+    if ranked:
+        worth = _RANKED_WORTH.format(winner=names.side(winner))
     return (
         f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}; "
         f"{worth}. It can't be taken back."
     )
 
 
+#: What a resignation would give the winner in a ranked match's game.
+_RANKED_WORTH = (
+    "{winner} would win this game of your ranked match (the first to win two takes the match)"
+)
 #: What a resignation would give the winner, by the kind of win it is at the scores now.
 _WORTH = {
     ResultKind.WIN: "{winner} would win {points}",

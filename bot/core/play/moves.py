@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from bot.core.base import refusals
+from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
@@ -226,7 +227,10 @@ class Moves(OnGames):
                 game.verify_resign(seat)
             except RuleError as err:
                 raise Refused(str(err)) from None
-            text = resign_question(Names.of(game.public_view()), game.public_view(), seat)
+            ranked = is_apart(record.channel_id)  # (a ranked match's game)
+            text = resign_question(
+                Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
+            )
             view = MessageView(text, controls=ConfirmControls(record.id))
             return Answer.say(text, view=view)
 

@@ -1,10 +1,11 @@
 """A player's ranked card: the answer to ``/cribbage ranked play`` at the place they queued from,
 kept up to date through its interaction's token (owner ``ranked:<entry>``, key ``card``).
 
-While they search it says since when (Discord shows the time passing without an edit), their
-rating, and offers *Stop searching*; once nobody was found for
+While they search it says since when and until when (Discord shows the time passing without an
+edit), their rating, and offers *Stop searching*; once nobody was found for
 :data:`~bot.core.ranked.matching.EXPERT_OFFER_AFTER` it offers the expert's game instead (not
-ranked). Once paired it names the opponent, with their picture, and says each game's table
+ranked); once it ended, stopped or finding nobody, *Find a ranked match* (a new search). Once
+paired it names the opponent, with their picture and ranked rating, and says each game's table
 comes here. A token lives 15 minutes, and a search ends before that
 (:data:`~bot.core.ranked.matching.SEARCH_AT_MOST`): what happens after, the games' tables say.
 """
@@ -17,10 +18,9 @@ from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
-from bot.core.base.text import escape, ratings_text
+from bot.core.base.text import escape
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
-from bot.core.games.records import ordinal
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, RatingRecord
 from bot.core.ranked.storage import CardStore
@@ -30,6 +30,8 @@ __all__ = ["CARD", "CardMessages", "card_view"]
 
 #: The key of a player's card among their entry's messages.
 CARD = MessageKey("card")
+#: A decided match's card points below, where its ratings are said once.
+_LAST_TABLE = "The last table below has the new ratings, and a button to search again."
 #: Entries that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = 3600.0
 
@@ -52,11 +54,12 @@ def card_view(
     rating: RatingRecord | None = None,
     match: MatchRecord | None = None,
     opponent: EntryRecord | None = None,
-    change: tuple[float, float, float, float] | None = None,
+    their_rating: RatingRecord | None = None,
 ) -> MessageView:
     """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
-    ``match`` against ``opponent`` (and, once rated, the player's ``change``: mu and sigma
-    before, then after)."""
+    ``match`` against ``opponent`` (with ``their_rating``, the opponent's latest as they were
+    paired), and once decided who won (the ratings, said once, are on the match's last table,
+    below: :mod:`bot.core.ranked.scoreboard`)."""
     name = escape(entry.name)
     status = entry.status
     if status is EntryStatus.SEARCHING:
@@ -67,6 +70,7 @@ def card_view(
                 f"Ranked rating: {rating_words(rating)}. Opponents come from every server and DM, "
                 "nearest in rating; the range widens the longer you wait. A match is a best of "
                 "three to 121, with a turn clock.",
+                f"If nobody comes, the search ends <t:{int(entry.queued_at + SEARCH_AT_MOST)}:R>.",
             )
         ]
         buttons: tuple[RankedAction, ...] = ("stop",)
@@ -79,25 +83,21 @@ def card_view(
             )
             buttons = ("stop", "expert")
         return laid_out(groups, controls=RankedControls(entry.id, buttons))
-    if status is EntryStatus.STOPPED:
-        return laid_out(((f"{name} stopped searching for a ranked opponent.",),))
-    if status is EntryStatus.EXPIRED:
+    if status in (EntryStatus.STOPPED, EntryStatus.EXPIRED):
         minutes = int(SEARCH_AT_MOST // 60)
-        return laid_out(
-            (
-                (
-                    f"Nobody was found for {name} in {minutes} minutes. Search again with "
-                    "`/cribbage ranked play`.",
-                ),
-            )
+        ended = (
+            f"{name} stopped searching for a ranked opponent."
+            if status is EntryStatus.STOPPED
+            else f"Nobody was found for {name} in {minutes} minutes."
         )
+        return laid_out(((ended,),), controls=RankedControls(entry.id, ("again",)))
     other = escape(opponent.name) if opponent is not None else "their opponent"
     picture = opponent.avatar if opponent is not None else None
     headline = f"⚔️ **Ranked match: {name} against {other}** — best of three to 121."
     if match is None or status is EntryStatus.MATCHED:
         return laid_out(
             (
-                (headline,),
+                (headline, f"{other}'s ranked rating: {rating_words(their_rating)}."),
                 (
                     "Each game's table comes here: press **Your hand** on it to play. Every "
                     "turn has a clock; leaving the match (`/cribbage ranked leave`) loses it.",
@@ -110,12 +110,7 @@ def card_view(
     # (Decided by a player leaving: the loser, whose leaving counted the game being played.)
     how = f" ({said(Ending.LEFT, other if won else name)})" if match.how == Ending.LEFT else ""
     result = f"{name} won {mine}–{theirs}{how}." if won else f"{other} won {theirs}–{mine}{how}."
-    lines: list[str] = [result]
-    if change is not None:
-        mu_before, sigma_before, mu_after, sigma_after = change
-        rated = (name, ordinal(mu_before, sigma_before), ordinal(mu_after, sigma_after))
-        lines.append(ratings_text("Ranked rating", [rated]))
-    return laid_out(((headline,), tuple(lines)), thumbnail=picture)
+    return laid_out(((headline,), (result, _LAST_TABLE)), thumbnail=picture)
 
 
 class CardMessages(Projector):
@@ -152,8 +147,11 @@ class CardMessages(Projector):
             return card_view(entry, now)
         first, second = await store.match_entries(match)
         opponent = second if first.id == entry.id else first
-        change = (await store.match_changes(match.id)).get(entry.user_id)
-        return card_view(entry, now, match=match, opponent=opponent, change=change)
+        theirs = None
+        if entry.status is EntryStatus.MATCHED:
+            # (Their rating changes only as this match ends: what it was when they met.)
+            theirs = await store.latest_rating(opponent.user_id)
+        return card_view(entry, now, match=match, opponent=opponent, their_rating=theirs)
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         """Every live entry's card, and those of entries ended in the last hour."""

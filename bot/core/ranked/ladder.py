@@ -70,14 +70,13 @@ async def ladder_view(
     listed = [_line(i, r, user.id) for i, r in enumerate(top, 1)]
     if not listed:
         listed = [
-            "Nobody is ranked this season yet: five matches make the first rank "
-            "(`/cribbage ranked play`)."
+            "Nobody is ranked this season yet."
             if which == "this"
             else "Nobody was ranked that season."
         ]
     # The answer is posted for everyone in the channel: the reader's own lines name them.
     reader = escape(user.name)
-    mine = await _theirs(store, user, shown_season)
+    mine = await _theirs(store, user, shown_season, now=which == "this")
     lines = await store.match_lines(user.id, limit=RECENT_MATCHES)
     recent = [match_line(m, user.name) for m in lines]
     groups = [tuple(head), tuple(listed), tuple(mine)]
@@ -96,13 +95,15 @@ async def ladder_view(
     return laid_out(_fit(groups))
 
 
-async def _theirs(store: LadderStore, user: User, season: str) -> list[str]:
+async def _theirs(store: LadderStore, user: User, season: str, *, now: bool) -> list[str]:
     """The reader's place, rating and rank in ``season``, under their name (the ladder is
-    posted for everyone to read)."""
+    posted for everyone to read); ``now``: the season is this one, where a reader who has not
+    played is told how to start."""
     reader = escape(user.name)
     rating = await store.season_rating(season, user.id)
     if rating is None:
-        return [f"**{reader}** hasn't played a ranked match in {season_name(season)}."]
+        start = ": `/cribbage ranked play` finds you an opponent" if now else ""
+        return [f"**{reader}** hasn't played a ranked match in {season_name(season)}{start}."]
     place = await store.ladder_place(season, user.id, at_least=PLACEMENT_MATCHES)
     size = await store.ladder_size(season, at_least=PLACEMENT_MATCHES)
     where = f"#{place} of {size}" if place is not None else "not ranked yet"

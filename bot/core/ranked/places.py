@@ -8,7 +8,7 @@ player's own interaction there (their card's, at first: the referee gives it as 
 carrier) and edited through the tokens of their clicks on it; and their hand, opened from its
 *Your hand* button. Nothing of the other seat is drawn there: not its hand, not a mention of its
 player, not where they play from. The table says the match's score and, while a move is owed,
-when its clock runs out.
+when its clock runs out; the decided match's last table offers *Find a ranked match*.
 
 :class:`PlaceFeed` makes every change of a game played apart a change of each of its places
 too (a click's answer kept with a move goes to the place whose hand it is), in every process,
@@ -28,7 +28,15 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MAX_LAID_OUT, MessageRecord, MessageView, layout_tail, relaid
+from bot.core.base.views import (
+    MAX_LAID_OUT,
+    MessageRecord,
+    MessageView,
+    RankedControls,
+    ReviewPages,
+    layout_tail,
+    relaid,
+)
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
@@ -127,8 +135,11 @@ class PlaceMessages(Projector):
         hand = hand_message(loaded, seat, loaded.game.deal_number, coach=user not in coach_off)
         owed = list(private_owed(record, loaded, drawn, {seat: hand}, launch=self._launch))
         mentions = tuple(u for u in turn_mentions(record, loaded, sent, now) if u == user)
-        lines = await self._matches.lines(record, loaded, self._turns)
+        lines = await self._matches.lines(record, loaded, self._turns, user)
         table = _with_lines(with_mentions(owed[0].view, mentions), lines)
+        decided = await self._matches.decided_by(record)
+        if decided is not None:
+            table = dataclasses.replace(table, controls=_search_again(decided, table))
         owed[0] = dataclasses.replace(owed[0], view=table, closed=moved_on(record, table))
         check_at = None
         known = hand_carrier(sent, loaded.game.deal_number, seat, now)
@@ -174,6 +185,14 @@ class PlaceMessages(Projector):
     def forget(self, game_id: int) -> None:
         """Drop what is kept of a pruned game."""
         self._settled.forget(game_id)
+
+
+def _search_again(match_id: int, table: MessageView) -> RankedControls:
+    """A decided match's last table's buttons: its *Review*, if it had one, and a search for
+    another match from this place, a tap away."""
+    review = table.controls_of(ReviewPages)
+    game = None if review is None else review.game_id
+    return RankedControls(match_id, ("again",), review=game)
 
 
 def _with_lines(view: MessageView, lines: tuple[Sequence[str], Sequence[str]]) -> MessageView:

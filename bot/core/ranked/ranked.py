@@ -33,7 +33,14 @@ from bot.core.ranked.cards import CARD, CardMessages, card_view
 from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
-from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, Search
+from bot.core.ranked.records import (
+    AlreadyRanked,
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    RatingRecord,
+    Search,
+)
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -48,10 +55,12 @@ from bot.core.ranked.words import (
     NOTHING_TO_LEAVE,
     SEARCH_OVER,
     SEARCH_STOPPED,
+    UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
     cooldown,
     named_twice,
+    next_search,
     not_blocked_named,
     not_met_named,
 )
@@ -133,9 +142,14 @@ class Ranked:
         kept: list[tuple[MessageView, AnswerKept | None]] = []
 
         def card(
-            entry: EntryRecord, match: MatchRecord | None, opponent: EntryRecord | None
+            entry: EntryRecord,
+            match: MatchRecord | None,
+            opponent: EntryRecord | None,
+            theirs: RatingRecord | None,
         ) -> AnswerKept | None:
-            view = card_view(entry, now, rating=rating, match=match, opponent=opponent)
+            view = card_view(
+                entry, now, rating=rating, match=match, opponent=opponent, their_rating=theirs
+            )
             answer = None
             if token is not None:
                 shown = Clicked(channel_id, 0, token)
@@ -261,7 +275,13 @@ class Ranked:
         won, lost = decided.wins_of(winner), decided.wins_of(user.id)
         # (Leaving loses the game being played too: it counts in the match's score.)
         also = " (with the game being played)" if won > match.wins_of(winner) else ""
-        return Answer.in_place(f"You left the match: {other} wins it {won}–{lost}{also}.")
+        left = f"You left the match: {other} wins it {won}–{lost}{also}."
+        now = self._clock()
+        _, abandoned, last, _, _ = await self._store.ranked_player(
+            user.id, since=now - COOLDOWN_MEMORY
+        )
+        until = cooldown_until(abandoned, last)
+        return Answer.in_place(left if until is None else f"{left} {next_search(until)}")
 
     @answers
     async def quit(self, user: User) -> Answer:
@@ -325,7 +345,10 @@ class Ranked:
     async def unblock(self, user: User, chosen: str) -> Answer:
         """``/cribbage ranked unblock``: lift a block (``chosen``: their id, as the list
         offers it, or their name typed)."""
-        found = _pick(chosen, await self._store.blocked_players(user.id))
+        blocked = await self._store.blocked_players(user.id)
+        if not blocked:
+            raise Refused(UNBLOCK_NOBODY)
+        found = _pick(chosen, blocked)
         if found is None:
             typed = chosen.strip()
             raise Refused(

@@ -1,6 +1,7 @@
 """What a ranked game's table says of its match: the score above, and below it the turn clock
 while a move is owed, then (below the game's own result, which says how it ended) what comes
-next: the next game, or the match's winner and both players' new ranked ratings.
+next: the next game, or the match's winner, both players' ranked ratings before and after, and
+where the place's own player stands on the ladder now.
 
 A ranked game's channel (no Discord channel: :mod:`bot.core.base.apart`) names its match and
 its number in it: :func:`game_channel` and :func:`match_of_channel`.
@@ -14,9 +15,11 @@ from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, ordinal
-from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus
-from bot.core.ranked.storage import RankedReads
+from bot.core.ranked.rating import PLACEMENT_MATCHES
+from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus, RatingRecord
+from bot.core.ranked.storage import CardStore
 from bot.core.ranked.turns import TurnClock
+from bot.core.ranked.words import ladder_standing
 
 __all__ = ["GAMES_A_MATCH", "WINS_NEEDED", "MatchView", "game_channel", "match_of_channel"]
 
@@ -28,6 +31,18 @@ WINS_NEEDED = GAMES_A_MATCH // 2 + 1
 _PER_MATCH = 4
 #: Matches kept in memory for drawing their tables.
 MATCHES_KEPT = 1024
+
+#: A player's standing after a match: their season's rating, their place on the ladder (None:
+#: not ranked yet) and how many it ranks (:func:`~bot.core.ranked.words.ladder_standing`).
+Standing = tuple[RatingRecord, int | None, int]
+#: A match as its tables are drawn from it: the match, its games, and once it is rated each
+#: player's rating change (mu and sigma before, then after) and standing after it.
+Read = tuple[
+    MatchRecord,
+    list[MatchGame],
+    dict[int, tuple[float, float, float, float]],
+    dict[int, Standing],
+]
 
 
 def game_channel(match_id: int, number: int) -> int:
@@ -52,12 +67,9 @@ def match_of_channel(channel_id: int) -> tuple[int, int] | None:
 class MatchView:
     """Reads each match once for drawing its games' tables (read again once told it changed)."""
 
-    def __init__(self, store: RankedReads) -> None:
+    def __init__(self, store: CardStore) -> None:
         self._store = store
-        # match id -> the match, its games, and each player's rating change once rated.
-        self._kept: Recent[
-            int, tuple[MatchRecord, list[MatchGame], dict[int, tuple[float, float, float, float]]]
-        ] = Recent(MATCHES_KEPT)
+        self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
 
     def changed(self, match_id: int) -> None:
         """The match changed: read it again when next drawn."""
@@ -67,36 +79,62 @@ class MatchView:
         """Read every match again (another process may have changed them)."""
         self._kept.clear()
 
-    async def read(
-        self, match_id: int
-    ) -> tuple[MatchRecord, list[MatchGame], dict[int, tuple[float, float, float, float]]] | None:
-        """The match, its games and its rating changes (None: no such match)."""
+    async def read(self, match_id: int) -> Read | None:
+        """The match, its games, its rating changes and its players' places on the ladder
+        (None: no such match)."""
         kept = self._kept.get(match_id)
         if kept is not None:
             return kept
-        match = await self._store.ranked_match(match_id)
+        store = self._store
+        match = await store.ranked_match(match_id)
         if match is None:
             return None
-        games = await self._store.match_games(match_id)
-        changes = (
-            await self._store.match_changes(match_id)
-            if match.status is MatchStatus.FINISHED
-            else {}
-        )
-        self._kept.keep(match_id, (match, games, changes))
-        return match, games, changes
+        games = await store.match_games(match_id)
+        changes, standings = {}, {}
+        if match.status is MatchStatus.FINISHED:
+            changes = await store.match_changes(match_id)
+            standings = await self._standings(match)
+        read = (match, games, changes, standings)
+        self._kept.keep(match_id, read)
+        return read
+
+    async def _standings(self, match: MatchRecord) -> dict[int, Standing]:
+        """Each player's rating in the match's season, with their place and how many are
+        ranked (read once, as the match is decided: the table keeps what it said then)."""
+        season, store, found = match.season, self._store, {}
+        if season is None:
+            return {}
+        size = await store.ladder_size(season, at_least=PLACEMENT_MATCHES)
+        for user in (match.player_a, match.player_b):
+            rating = await store.season_rating(season, user)
+            if rating is not None:
+                place = await store.ladder_place(season, user, at_least=PLACEMENT_MATCHES)
+                found[user] = (rating, place, size)
+        return found
+
+    async def decided_by(self, record: GameRecord) -> int | None:
+        """The match whose deciding game ``record`` is, once that match is decided (None:
+        not a ranked game, or not its match's last game, or the match goes on)."""
+        found = match_of_channel(record.channel_id)
+        read = None if found is None else await self.read(found[0])
+        if found is None or read is None:
+            return None
+        match, games, _, _ = read
+        last = max((g.number for g in games), default=0)
+        return match.id if match.status is MatchStatus.FINISHED and found[1] == last else None
 
     async def lines(
-        self, record: GameRecord, loaded: Loaded, turns: TurnClock
+        self, record: GameRecord, loaded: Loaded, turns: TurnClock, reader: int | None = None
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The lines a ranked game's table adds: above, and below."""
+        """The lines a ranked game's table adds: above, and below (at ``reader``'s place:
+        once the match is decided, where they stand on the ladder)."""
         found = match_of_channel(record.channel_id)
         if found is None:
             return (), ()
         read = await self.read(found[0])
         if read is None:
             return (), ()
-        match, games, changes = read
+        match, games, changes, standings = read
         number = found[1]
         names = {s.user_id: escape(s.name) for s in record.seats if s.user_id is not None}
         a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
@@ -108,7 +146,10 @@ class MatchView:
         if clock:
             return top, clock
         game = next((g for g in games if g.number == number), None)
-        return top, _after_game(match, game, names, changes)
+        after = _after_game(match, game, names, changes)
+        if reader is None or reader not in standings or match.status is not MatchStatus.FINISHED:
+            return top, after
+        return top, (*after, ladder_standing(names.get(reader, "?"), *standings[reader]))
 
 
 def _clock_lines(record: GameRecord, loaded: Loaded, turns: TurnClock) -> tuple[str, ...]:
@@ -161,5 +202,5 @@ def _decided(
         for user in (match.player_a, match.player_b)
         if (c := changes.get(user)) is not None
     ]
-    lines.append(ratings_text("Ranked ratings", rated))
+    lines.append(ratings_text("Ranked ratings", rated, from_=True))
     return lines

@@ -34,8 +34,11 @@ __all__ = [
     "RankedStore",
 ]
 
-#: What draws a player's card as they join: from their entry, its match and their opponent.
-Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], AnswerKept | None]
+#: What draws a player's card as they join: from their entry, its match, their opponent and
+#: the opponent's latest rating.
+Card = Callable[
+    [EntryRecord, MatchRecord | None, EntryRecord | None, RatingRecord | None], AnswerKept | None
+]
 #: Whom a newcomer may be paired with among searching players, best first (given the blocks).
 Pick = Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
 #: What joining the queue gives: the entry, its match if paired at once, the entries changed.
@@ -126,7 +129,8 @@ class BlockStore(Protocol):
 
 
 class CardStore(RankedReads, LadderStore, Protocol):
-    """What a player's card is drawn from: their entry, its match, their rating."""
+    """What a player's card is drawn from: their entry, its match, their rating; and a match's
+    tables: the match, and its players' places on the ladder after it."""
 
 
 class RankedStore(QueueStore, MatchStore, LadderStore, BlockStore, GameRecords, Protocol):

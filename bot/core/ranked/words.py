@@ -23,12 +23,15 @@ __all__ = [
     "NO_EXPERT_HERE",
     "SEARCH_OVER",
     "SEARCH_STOPPED",
+    "UNBLOCK_NOBODY",
     "UPGRADING",
     "already_blocked",
     "cooldown",
+    "ladder_standing",
     "match_line",
     "matches",
     "named_twice",
+    "next_search",
     "not_blocked_named",
     "not_met_named",
     "rating_words",
@@ -54,6 +57,8 @@ BLOCK_NOT_MET = (
     "(the list offers them)."
 )
 NOT_BLOCKED = "You haven't blocked that player (the list offers the players you blocked)."
+#: ``/cribbage ranked unblock`` by a player who blocked nobody.
+UNBLOCK_NOBODY = "You haven't blocked anyone, so there's nobody to unblock."
 
 
 def not_met_named(name: str) -> str:
@@ -98,8 +103,18 @@ def cooldown(until: float) -> str:
     """The refusal of a search by a player who left matches lately."""
     return (
         "You left a ranked match lately (or let its clock run out without playing), so your "
-        f"next search waits until <t:{int(until)}:t> (<t:{int(until)}:R>)."
+        f"next search waits until {_at(until)}."
     )
+
+
+def next_search(until: float) -> str:
+    """What leaving a match adds to its answer: when the leaver may search again."""
+    return f"Your next ranked search can start {_at(until)}."
+
+
+def _at(until: float) -> str:
+    """A time as Discord shows it to each reader: ``<t:…:t> (<t:…:R>)``."""
+    return f"<t:{int(until)}:t> (<t:{int(until)}:R>)"
 
 
 def rating_words(rating: RatingRecord | None) -> str:
@@ -110,10 +125,25 @@ def rating_words(rating: RatingRecord | None) -> str:
     points = f"{shown_rating(rating.mu, rating.sigma):,} ± {uncertainty(rating.sigma)}"
     rank = rank_of(rating)
     if rank is None:
-        left = PLACEMENT_MATCHES - rating.matches
-        noun = "match" if left == 1 else "matches"
-        return f"{points}, placing: {left} more {noun} before a rank"
+        return f"{points}, placing: {_before_a_rank(rating)}"
     return f"{points}, {rank.badge} {rank.name}"
+
+
+def _before_a_rank(rating: RatingRecord) -> str:
+    """``4 more matches before a rank`` (a player still placing)."""
+    left = PLACEMENT_MATCHES - rating.matches
+    noun = "match" if left == 1 else "matches"
+    return f"{left} more {noun} before a rank"
+
+
+def ladder_standing(name: str, rating: RatingRecord, place: int | None, size: int) -> str:
+    """Where a player (``name``, escaped) stands after a match, as its last table says it:
+    ``Bea: #3 of 57 on the ladder, 🔢 Counter.``, or while placing ``Bea: 4 more matches
+    before a rank on the ladder.`` (``place`` among the ``size`` ranked; None: not ranked)."""
+    rank = rank_of(rating)
+    if rank is None or place is None:
+        return f"{name}: {_before_a_rank(rating)} on the ladder."
+    return f"{name}: #{place} of {size} on the ladder, {rank.badge} {rank.name}."
 
 
 def matches(n: int) -> str:

@@ -58,11 +58,13 @@ def test_a_line_of_ratings_is_written_one_way_and_the_docs_quote_it() -> None:
         "Ratings", [("Al", _ordinal(1000), _ordinal(1069)), ("Bea", _ordinal(1000), _ordinal(963))]
     )
     assert game == "Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"
+    # A ranked match's, rated once per match, says each rating it moved from too.
     ranked = ratings_text(
         "Ranked ratings",
         [("Cy", _ordinal(1000), _ordinal(1075)), ("Al", _ordinal(1069), _ordinal(1028))],
+        from_=True,
     )
-    assert ranked == "Ranked ratings — Cy: 1,075 (+75) · Al: 1,028 (−41)"
+    assert ranked == "Ranked ratings — Cy: 1,000 → 1,075 (+75) · Al: 1,069 → 1,028 (−41)"
     assert ratings_text("Ratings", []) == ""
     players = " ".join((ROOT / "docs" / "players.md").read_text(encoding="utf-8").split())
     for line in (game, ranked):

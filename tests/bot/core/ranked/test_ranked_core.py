@@ -34,6 +34,7 @@ from bot.core.ranked.words import (
     IN_A_MATCH,
     NO_EXPERT_HERE,
     SEARCH_OVER,
+    UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
     named_twice,
@@ -322,14 +323,19 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     assert match is not None and match.status is MatchStatus.FINISHED
     assert (match.winner, match.how, match.abandoned_by) == (BEA.id, "games", AL.id)
     # Each place's table says how the game ended once, in the words of the clock (never
-    # "resigned": the referee resigned it for Al, but it is the clock's loss), then the match.
+    # "resigned": the referee resigned it for Al, but it is the clock's loss), then the match:
+    # both ratings before and after, and where its own player stands on the ladder now.
+    placing = " 4 more matches before a rank on the ladder."
+    standings = []
     for seat in (0, 1):
         table = await service.ledger.owed(Owner.place(match.game_id or 0, seat))
         assert table is not None
         text = table.owed[0].view.content
         assert text.count("Al's clock ran out — 🏆 Bea wins") == 1, text
         assert "resigned" not in text and "🏆 **Bea wins the ranked match 2–0**." in text
-        assert "Ranked ratings — Al: " in text and " · Bea: " in text
+        assert "Ranked ratings — Al: 1,000 → " in text and " · Bea: 1,000 → " in text, text
+        standings += [line for line in text.splitlines() if line.endswith(placing)]
+    assert sorted(standings) == [f"Al:{placing}", f"Bea:{placing}"], standings
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
@@ -390,9 +396,11 @@ async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_o
     asked = await service.ranked.ask_leave(BEA)
     assert "You lose the match (and the game being played)" in asked.reply.text
     left = await service.ranked.confirm_leave(match_id, BEA, True)
-    assert left.ok and left.reply.text == (
-        "You left the match: Al wins it 2–1 (with the game being played)."
-    )
+    # Leaving makes Bea wait: the answer says until when.
+    assert left.ok and left.reply.text.startswith(
+        "You left the match: Al wins it 2–1 (with the game being played). "
+        "Your next ranked search can start <t:"
+    ), left.reply.text
     await service.ranked_play.referee.idle()
     match = await store.ranked_match(match_id)
     assert match is not None and (match.winner, match.how) == (AL.id, Ending.LEFT)
@@ -450,6 +458,8 @@ async def test_block_says_why_it_cannot_block_each_choice(
     calls = service.ranked
     refused = await calls.block(AL, "Bea")
     assert not refused.ok and refused.reply.text == BLOCK_NOBODY_MET
+    unblocked = await calls.unblock(AL, "Bea")
+    assert not unblocked.ok and unblocked.reply.text == UNBLOCK_NOBODY
     await _play(service, AL)
     await _play(service, BEA)
     await _leave(service, store, BEA)
@@ -468,7 +478,7 @@ async def test_block_says_why_it_cannot_block_each_choice(
     lifted = await calls.unblock(AL, "Bea")
     assert lifted.ok and "**Bea** may be matched with you again" in lifted.reply.text
     nobody = await calls.unblock(AL, "Bea")
-    assert not nobody.ok and nobody.reply.text == not_blocked_named("Bea")
+    assert not nobody.ok and nobody.reply.text == UNBLOCK_NOBODY
     # Another opponent called Bea: the name alone cannot say which.
     now = clock().timestamp() + 86400
     first = await _queued(store, AL, 101, now)
@@ -476,6 +486,10 @@ async def test_block_says_why_it_cannot_block_each_choice(
     assert await store.pair_entries(first.id, second.id, now=now) is not None
     twice = await calls.block(AL, "Bea")
     assert not twice.ok and twice.reply.text == named_twice("Bea")
+    # With someone blocked, a name they did not block is named in the answer.
+    assert (await calls.block(AL, str(second.user_id))).ok
+    other = await calls.unblock(AL, "Cy")
+    assert not other.ok and other.reply.text == not_blocked_named("Cy")
 
 
 async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
