@@ -372,6 +372,9 @@ const PLAYERS = { 4: "4 (two teams of partners)", 5: "5 (five-hand)", 6: "6 (six
 
 export function newGame(state, ui, actions) {
   if (state.game && ["lobby", "active"].includes(state.status)) { return null; }
+  // A tournament match's thread: the tournament deals its games here, and would end one of
+  // ours, so no choices, only why.
+  if (state.open.match) { return h("p", { class: "hint", "data-key": "match-thread", text: state.open.match }); }
   const form = ui.form;
   const { all, offered, variant } = settle(state, form);
   const radio = (name, value, label, extra) => h("label", { class: "choice" },

@@ -50,6 +50,7 @@ __all__ = [
     "again_of",
     "continued",
     "following_dealer",
+    "match_thread",
     "member",
     "no_rematch",
     "seats_again",
@@ -88,6 +89,15 @@ def _seat_member(seat: SeatRecord) -> str:
 
 def _row_member(row: SeriesResult) -> str:
     return member(row.result.user_id, row.result.display_name, row.result.is_computer)
+
+
+def match_thread(record: GameRecord | None) -> str | None:
+    """Why no game of one's own is opened from the table where ``record`` is the last game,
+    in a sentence (None: one may be): it is a tournament's, so the place is its match's
+    thread, whose next game the director deals (and a game opened there meanwhile it ends)."""
+    if record is not None and record.occasion is not None:
+        return refusals.MATCH_THREAD
+    return None
 
 
 def no_rematch(record: GameRecord) -> str | None:

@@ -31,7 +31,7 @@ from bot.core.games.everyone import lobby_seen
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.series import again_of
+from bot.core.games.series import again_of, match_thread
 from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
 from bot.core.messages.presence import presence_of
@@ -409,7 +409,9 @@ def activity_state(
     from the Activity here (the bot is a member where it runs; elsewhere only a command
     opens one); ``page``: the game's page in the browser, if the pages have a public address;
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
-    with someone from another place). ``presence`` is what the viewer's Discord status says
+    with someone from another place). Where ``record`` is a tournament's, the place is its
+    match's thread: ``open.match`` says why no game is opened there, and no choices are
+    offered. ``presence`` is what the viewer's Discord status says
     (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
     (the result's line, and the page); ``series``: the line of the series a rematch's lobby
     or a finished game's result says."""
@@ -424,7 +426,12 @@ def activity_state(
         },
         "presence": presence_of(record, loaded, viewer),
     }
-    if record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+    match = match_thread(record)
+    if match is not None:
+        # A tournament match's thread: its director deals the next game (and ends one
+        # opened there meanwhile), so the table offers none of its own.
+        state["open"].update(here=False, match=match)
+    elif record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         # A new game's choices are shown: those of /cribbage new.
         state["open"]["variants"] = [variant_choice(v) for v in listed()]
     if record is None:

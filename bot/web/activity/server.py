@@ -14,8 +14,8 @@ channel's game live, and moves made from it. Under ``/activity/``:
   result's ``rematch``, by the session's person, on the channel's game; ``everyone`` (*Deal
   everyone in*) with the ids of the people the page lists at the table (``values``);
 - ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
-  is a member); with ``everyone`` (the ids the page lists), everyone at the table seated at
-  the table that seats them all, and dealt;
+  is a member, and not in a tournament match's thread); with ``everyone`` (the ids the page
+  lists), everyone at the table seated at the table that seats them all, and dealt;
 - ``GET api/review``: the finished game's review.
 
 Every call but the token's shows its session (``Authorization: Bearer``); a missing, changed or
@@ -51,6 +51,7 @@ from bot.core.base.patrol import Patrol
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.series import match_thread
 from bot.core.services import Services
 from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused, avatar_url
@@ -689,6 +690,9 @@ class ActivityServer:
         asked = _Asked.of(body)
         if not self._discord.bot_in(session.guild_id):
             return _refuse(NOT_HERE.format(command=asked.command()), 409)
+        match = match_thread(await self._channel_game(session.channel_id))
+        if match is not None:
+            return _refuse(match, 409)
         refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))
