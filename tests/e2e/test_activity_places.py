@@ -1,23 +1,77 @@
-"""The table inside Discord where it meets other features, end to end in Chromium: opened in a
-tournament match's thread, it shows the match's game, and once the match is over it offers
-neither a rematch nor a game of one's own (the tournament deals the thread's games, and ends
-one opened there), saying why."""
+"""The table inside Discord where it meets other features, end to end in Chromium.
+
+In a group DM the bot is not in, with a game being played at its private table: the table
+inside Discord shows that game, each player's own hand and a watcher none (every frame checked
+for hidden cards), moves made there reach the chat's table and moves typed in the chat reach
+the pages, to the result. In a tournament match's thread, it shows the match's game, and once
+the match is over it offers neither a rematch nor a game of one's own (the tournament deals
+the thread's games, and ends one opened there), saying why."""
 
 from __future__ import annotations
 
+import random
+
+from engine.phase import Phase
 from fakediscord import Channel, Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
+    Knowledge,
+    Players,
+    all_checked,
     launched,
     open_page,
     shows,
     version_of,
     with_the_activity,
 )
-from tests.helpers.bot_db import rows
+from tests.helpers.bot_db import read_game, rows
 from tests.helpers.browser import open_browser
+from tests.helpers.private_driver import PrivateDriver
 from tests.helpers.table_driver import World, resign, until
+
+
+async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_alike(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, None)
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    group = fd.private_channel(al, bea, cy)
+    driver = PrivateDriver(fd, group, [al, bea], db, random.Random(11))
+    table = await driver.open(target=61)
+    game_id = driver.game_id
+    # Al opens the table inside Discord there; Bea and Cy join him (Cy to watch).
+    instance = await launched(fd, al, group, bea, cy)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=True)
+        bea_page = await open_page(browser, fd, bea, instance, phone=False)
+        cy_page = await open_page(browser, fd, cy, instance, phone=True)
+        people = [al_page, bea_page, cy_page]
+        snap = read_game(db, game_id)
+        knowledge = Knowledge({al.id: 0, bea.id: 1})
+        players = Players(fd, db, game_id, group, {0: al, 1: bea}, {0: al_page, 1: bea_page})
+        await shows(cy_page, game_id, snap.version)
+        assert await al_page.table.locator(".hand [data-card]").count() == 6
+        assert await cy_page.table.locator(".hand [data-card]").count() == 0
+        moves = cards = 0
+        while snap.game is not None and snap.game.phase is not Phase.OVER:
+            cards += await all_checked(people, knowledge, game_id, snap)
+            snap = await players.make(snap, players.next(snap), chat=moves % 3 == 2)
+            moves += 1
+        cards += await all_checked(people, knowledge, game_id, snap)
+        assert moves > 20 and cards > 100, (moves, cards)
+        # The chat's table followed: it says how the game ended, as every page does.
+        over = await until(fd, lambda: "🏆" in table.words() or None)
+        assert over
+        line = next(ln for ln in table.words().splitlines() if "🏆" in ln)
+        for person in people:
+            result = person.table.locator(".over .result")
+            await result.wait_for(timeout=SHOWN_WITHIN)
+            assert (await result.inner_text()).split(" — ")[0] in line, line
+            assert person.errors == [], (person.user.name, person.errors)
 
 
 async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_its_own(
