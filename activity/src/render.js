@@ -372,9 +372,8 @@ const PLAYERS = { 4: "4 (two teams of partners)", 5: "5 (five-hand)", 6: "6 (six
 
 export function newGame(state, ui, actions) {
   if (state.game && ["lobby", "active"].includes(state.status)) { return null; }
-  // A tournament match's thread: the tournament deals its games here, and would end one of
-  // ours, so no choices, only why.
-  if (state.open.match) { return h("p", { class: "hint", "data-key": "match-thread", text: state.open.match }); }
+  // Where no game is opened (the bot's DM, a tournament match's thread): no choices, only why.
+  if (state.open.closed) { return h("p", { class: "hint", "data-key": "closed", text: state.open.closed }); }
   const form = ui.form;
   const { all, offered, variant } = settle(state, form);
   const radio = (name, value, label, extra) => h("label", { class: "choice" },

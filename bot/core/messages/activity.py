@@ -398,6 +398,7 @@ def activity_state(
     coach: bool = True,
     avatars: Mapping[int, str] | None = None,
     can_open: bool = True,
+    closed: str | None = None,
     page: str | None = None,
     shareable: bool = True,
     series: str = "",
@@ -409,9 +410,10 @@ def activity_state(
     from the Activity here (the bot is a member where it runs; elsewhere only a command
     opens one); ``page``: the game's page in the browser, if the pages have a public address;
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
-    with someone from another place). Where ``record`` is a tournament's, the place is its
-    match's thread: ``open.match`` says why no game is opened there, and no choices are
-    offered. ``presence`` is what the viewer's Discord status says
+    with someone from another place). ``closed``: why no game is opened from the table
+    here whatever its game (the bot's DM), a sentence; where ``record`` is a tournament's,
+    the place is its match's thread, and says why. Then ``open.closed`` says it, and no
+    choices are offered. ``presence`` is what the viewer's Discord status says
     (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
     (the result's line, and the page); ``series``: the line of the series a rematch's lobby
     or a finished game's result says."""
@@ -426,11 +428,12 @@ def activity_state(
         },
         "presence": presence_of(record, loaded, viewer),
     }
-    match = match_thread(record)
-    if match is not None:
-        # A tournament match's thread: its director deals the next game (and ends one
-        # opened there meanwhile), so the table offers none of its own.
-        state["open"].update(here=False, match=match)
+    closed = closed or match_thread(record)
+    if closed is not None:
+        # The bot's DM (where /cribbage new is refused), or a tournament match's thread (its
+        # director deals the next game, and ends one opened there meanwhile): the table
+        # offers no game of its own.
+        state["open"].update(here=False, closed=closed)
     elif record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         # A new game's choices are shown: those of /cribbage new.
         state["open"]["variants"] = [variant_choice(v) for v in listed()]

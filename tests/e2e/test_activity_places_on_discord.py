@@ -30,6 +30,9 @@ from tests.helpers.browser import open_browser
 from tests.helpers.private_driver import PrivateDriver
 from tests.helpers.table_driver import World, resign, until
 
+#: The chat's button that opens the table inside Discord.
+TABLE = "Play at the table"
+
 
 async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_alike(
     world: World, bots: BotLauncher
@@ -124,6 +127,40 @@ async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_i
         for key in ("open", "rematch", "everyone"):
             assert await page.table.locator(f'[data-key="{key}"]').count() == 0, key
         assert await page.table.locator(".new-game").count() == 0
-        said = await page.table.locator('[data-key="match-thread"]').inner_text()
+        said = await page.table.locator('[data-key="closed"]').inner_text()
         assert "tournament" in said, said
+        assert not page.errors, page.errors
+
+
+async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al = world.players[0]
+    await with_the_activity(fd, bots, db, None)
+    dm = fd.dm_channel(al)
+    learn = await fd.slash(al, dm, "/cribbage learn")
+    assert learn.response is not None, learn.words()
+
+    def deal_table() -> Message | None:
+        return next(
+            (m for m in fd.messages(dm) if any(b.get("label") == TABLE for b in m.buttons())),
+            None,
+        )
+
+    table = await until(fd, deal_table)
+    clicked = await fd.click(al, table, label=TABLE)
+    instance = clicked.activity_instance
+    assert instance is not None
+    async with open_browser() as browser:
+        page = await open_page(browser, fd, al, instance, phone=True)
+        await page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
+        resigned = await resign(fd, al, dm)
+        assert resigned.original is not None
+        await page.table.locator(".over").wait_for(timeout=SHOWN_WITHIN)
+        # No new game's choices, nor the command to type: /cribbage new is refused here.
+        assert await page.table.locator(".new-game").count() == 0
+        assert await page.table.locator('[data-key="open"]').count() == 0
+        said = await page.table.locator('[data-key="closed"]').inner_text()
+        assert "only a ranked match is played" in said, said
         assert not page.errors, page.errors
