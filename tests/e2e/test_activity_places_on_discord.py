@@ -5,7 +5,9 @@ inside Discord shows that game, each player's own hand and a watcher none (every
 for hidden cards), moves made there reach the chat's table and moves typed in the chat reach
 the pages, to the result. In a tournament match's thread, it shows the match's game, and once
 the match is over it offers neither a rematch nor a game of one's own (the tournament deals
-the thread's games, and ends one opened there), saying why."""
+the thread's games, and ends one opened there), saying why; after a lesson in the bot's own DM,
+it offers no game that DM refuses. A player who deletes their data while the table is open:
+every page shows a former player in their seat, and no rematch."""
 
 from __future__ import annotations
 
@@ -164,3 +166,45 @@ async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses
         said = await page.table.locator('[data-key="closed"]').inner_text()
         assert "only a ranked match is played" in said, said
         assert not page.errors, page.errors
+
+
+async def test_a_player_who_deletes_their_data_while_the_table_is_open(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db, general = world.fd, world.database, world.general
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, world.guild)
+    opened = await fd.slash(al, general, "/cribbage new players:2 target:61")
+    assert opened.original is not None
+    assert (await fd.slash(bea, general, "/cribbage join")).response is not None
+    await fd.click(al, opened.original, label="Start")
+
+    def dealt() -> int | None:
+        found = rows(
+            db,
+            "SELECT MAX(id) FROM games WHERE channel_id = ? AND status = 'active'",
+            (general.id,),
+        )
+        return found[0][0]
+
+    game_id = await until(fd, dealt)
+    instance = await launched(fd, bea, general, cy, al)
+    async with open_browser() as browser:
+        pages = [await open_page(browser, fd, u, instance, phone=True) for u in (bea, cy, al)]
+        for page in pages:
+            await shows(page, game_id, version_of(db, game_id))
+        # Al deletes his data mid-game (his game is ended first, for him).
+        asked = await fd.slash(al, general, "/cribbage privacy")
+        assert asked.original is not None
+        await fd.click(al, asked.original, label="Delete my data")
+        done = await fd.click(al, asked.original, label="Yes, delete my data")
+        assert "Your data is deleted" in done.words()
+        for page in pages:
+            # Each table shows the game over, with a former player in his seat, and no
+            # rematch: one would keep a seat for nobody.
+            over = page.table.locator(".over .result", has_text="Former player")
+            await over.first.wait_for(timeout=SHOWN_WITHIN)
+            seats = await page.table.locator(".seats").inner_text()
+            assert "Former player" in seats and "Al" not in seats.split(), seats
+            assert await page.table.locator('[data-key="rematch"]').count() == 0
+            assert not page.errors, (page.user.name, page.errors)
