@@ -27,13 +27,22 @@ from tests.helpers.activity_pages import (
     version_of,
     with_the_activity,
 )
-from tests.helpers.bot_db import read_game, rows
+from tests.helpers.bot_db import Database, read_game, rows
 from tests.helpers.browser import open_browser
 from tests.helpers.private_driver import PrivateDriver
 from tests.helpers.table_driver import World, resign, until
 
 #: The chat's button that opens the table inside Discord.
 TABLE = "Play at the table"
+
+
+def _dealt(db: Database, channel_id: int) -> int | None:
+    """The game being played in the channel, once dealt (None: none yet)."""
+    found = rows(
+        db, "SELECT MAX(id) FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+    )
+    game = found[0][0]
+    return None if game is None else int(game)
 
 
 async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_alike(
@@ -109,11 +118,7 @@ async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_i
 
     match = await until(fd, thread)
 
-    def dealt() -> int | None:
-        [(game,)] = rows(db, "SELECT MAX(id) FROM games WHERE channel_id = ?", (match.id,))
-        return None if game is None else int(game)
-
-    game_id = await until(fd, dealt)
+    game_id = await until(fd, lambda: _dealt(db, match.id))
     instance = await launched(fd, al, match)
     async with open_browser() as browser:
         page = await open_page(browser, fd, al, instance, phone=True)
@@ -179,15 +184,7 @@ async def test_a_player_who_deletes_their_data_while_the_table_is_open(
     assert (await fd.slash(bea, general, "/cribbage join")).response is not None
     await fd.click(al, opened.original, label="Start")
 
-    def dealt() -> int | None:
-        found = rows(
-            db,
-            "SELECT MAX(id) FROM games WHERE channel_id = ? AND status = 'active'",
-            (general.id,),
-        )
-        return found[0][0]
-
-    game_id = await until(fd, dealt)
+    game_id = await until(fd, lambda: _dealt(db, general.id))
     instance = await launched(fd, bea, general, cy, al)
     async with open_browser() as browser:
         pages = [await open_page(browser, fd, u, instance, phone=True) for u in (bea, cy, al)]
