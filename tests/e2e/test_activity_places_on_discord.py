@@ -3,7 +3,8 @@
 In a group DM the bot is not in, with a game being played at its private table: the table
 inside Discord shows that game, each player's own hand and a watcher none (every frame checked
 for hidden cards), moves made there reach the chat's table and moves typed in the chat reach
-the pages, to the result. In a tournament match's thread, it shows the match's game, and once
+the pages, to the result; a newcomer takes a lobby's seat there in one tap, and whoever else
+has the table open is named as watching. In a tournament match's thread, it shows the match's game, and once
 the match is over it offers neither a rematch nor a game of one's own (the tournament deals
 the thread's games, and ends one opened there), saying why; after a lesson in the bot's own DM,
 it offers no game that DM refuses. A player who deletes their data while the table is open:
@@ -24,6 +25,7 @@ from tests.helpers.activity_pages import (
     launched,
     open_page,
     shows,
+    tapped,
     version_of,
     with_the_activity,
 )
@@ -204,4 +206,41 @@ async def test_a_player_who_deletes_their_data_while_the_table_is_open(
             seats = await page.table.locator(".seats").inner_text()
             assert "Former player" in seats and "Al" not in seats.split(), seats
             assert await page.table.locator('[data-key="rematch"]').count() == 0
+            assert not page.errors, (page.user.name, page.errors)
+
+
+async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, None)
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    group = fd.private_channel(al, bea, cy)
+    opened = await fd.slash(al, group, "/cribbage new players:2 target:61")
+    table = opened.original
+    assert table is not None and not opened.ephemeral, opened.words()
+    [(game_id,)] = rows(db, "SELECT MAX(id) FROM games WHERE channel_id = ?", (group.id,))
+    instance = await launched(fd, al, group, bea, cy)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=False)
+        bea_page = await open_page(browser, fd, bea, instance, phone=True)
+        cy_page = await open_page(browser, fd, cy, instance, phone=True)
+        for page in (al_page, bea_page, cy_page):
+            await shows(page, game_id, version_of(db, game_id))
+        # Who is at the table: Bea and Cy named as watching the lobby, on Al's page.
+        watching = await al_page.table.locator('[data-key="watching"]').inner_text()
+        assert "Bea" in watching and "Cy" in watching, watching
+        # Bea joins with one tap; the game deals (Al starts it at the table) and the chat's
+        # table follows.
+        await tapped(fd, db, game_id, bea_page, "join")
+        await tapped(fd, db, game_id, al_page, "start")
+        await until(fd, lambda: "Deal 1" in table.words() or None)
+        await bea_page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
+        # Cy, who came late, watches: no hand, and no Join once the table is full.
+        await shows(cy_page, game_id, version_of(db, game_id))
+        assert await cy_page.table.locator(".hand [data-card]").count() == 0
+        assert await cy_page.table.locator('[data-key="join"]').count() == 0
+        for page in (al_page, bea_page, cy_page):
             assert not page.errors, (page.user.name, page.errors)
