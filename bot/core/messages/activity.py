@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.replies import User
 from bot.core.base.text import Names, plural
@@ -449,6 +450,10 @@ def activity_state(
         you=record.seat_of(viewer),
         end_note=_html(html, record.end_note or ""),
     )
+    if is_apart(record.channel_id):
+        # A ranked game, played apart: nobody at this table watches it (they see the
+        # channel's own game), so the page names no one as watching.
+        state["apart"] = True
     if record.status is GameStatus.LOBBY:
         state["lobby"] = _lobby(record, viewer, series, html)
         return state

@@ -532,6 +532,9 @@ class ActivityServer:
             page=page,
         )
         for watcher, state in states.items():
+            if drawn:
+                # Those at the table who see their ranked game instead watch nothing here.
+                state["elsewhere"] = [str(r) for r in sorted(r for r in drawn if r is not None)]
             drawn[watcher or None] = _state_json(state)
         return record, drawn
 
