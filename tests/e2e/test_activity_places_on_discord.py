@@ -4,11 +4,11 @@ In a group DM the bot is not in, with a game being played at its private table: 
 inside Discord shows that game, each player's own hand and a watcher none (every frame checked
 for hidden cards), moves made there reach the chat's table and moves typed in the chat reach
 the pages, to the result; a newcomer takes a lobby's seat there in one tap, and whoever else
-has the table open is named as watching. In a tournament match's thread, it shows the match's game, and once
-the match is over it offers neither a rematch nor a game of one's own (the tournament deals
-the thread's games, and ends one opened there), saying why; after a lesson in the bot's own DM,
-it offers no game that DM refuses. A player who deletes their data while the table is open:
-every page shows a former player in their seat, and no rematch."""
+has the table open is named as watching. In a tournament match's thread, it shows the match's
+game, and once the match is over it offers neither a rematch nor a game of one's own (the
+tournament deals the thread's games, and ends one opened there), saying why; after a lesson in
+the bot's own DM, it offers no game that DM refuses. A player who deletes their data while the
+table is open: every page shows a former player in their seat, and no rematch."""
 
 from __future__ import annotations
 
