@@ -74,6 +74,9 @@ class StandInDiscord:
     def bot_in(self, guild_id: int | None) -> bool:
         return True
 
+    async def bots_dm(self, channel_id: int, user_id: int) -> bool:
+        return False
+
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
         return {i: self.people[i].name for i in user_ids if i in self.people}
 

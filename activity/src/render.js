@@ -238,14 +238,16 @@ function controls(state, ui, actions) {
 }
 
 // The people at the table (Discord's list of who has it open) without a seat at its game.
+// (Not those the server says see their ranked game here instead: they watch nothing of this.)
 function unseated(state, ui) {
   const seated = new Set((state.seats || []).map((s) => s.user).filter(Boolean));
-  return ui.together.people.filter((p) => !p.bot && !seated.has(p.id));
+  const elsewhere = new Set(state.elsewhere || []);
+  return ui.together.people.filter((p) => !p.bot && !seated.has(p.id) && !elsewhere.has(p.id));
 }
 
-// Who is watching: at the table, with no seat.
+// Who is watching: at the table, with no seat (nobody, of a ranked game played apart).
 export function watching(state, ui) {
-  if (!state.game || !["lobby", "active"].includes(state.status)) { return null; }
+  if (!state.game || state.apart || !["lobby", "active"].includes(state.status)) { return null; }
   const names = unseated(state, ui).map(Together.nameOf);
   return names.length ? h("p", { class: "watching", "data-key": "watching", text: "Watching: " + andList(names) + "." }) : null;
 }
@@ -372,6 +374,8 @@ const PLAYERS = { 4: "4 (two teams of partners)", 5: "5 (five-hand)", 6: "6 (six
 
 export function newGame(state, ui, actions) {
   if (state.game && ["lobby", "active"].includes(state.status)) { return null; }
+  // Where no game is opened (the bot's DM, a tournament match's thread): no choices, only why.
+  if (state.open.closed) { return h("p", { class: "hint", "data-key": "closed", text: state.open.closed }); }
   const form = ui.form;
   const { all, offered, variant } = settle(state, form);
   const radio = (name, value, label, extra) => h("label", { class: "choice" },

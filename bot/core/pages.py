@@ -96,6 +96,7 @@ class GamePages:
         html: Html,
         avatars: Mapping[int, str],
         can_open: bool,
+        closed: str | None = None,
         page: str | None = None,
         shareable: bool = True,
     ) -> dict[int, dict[str, Any]]:
@@ -103,7 +104,7 @@ class GamePages:
         ``readers`` sees it (0: someone not seated), the game loaded once for them all (and
         the series it is part of, if any), each with their coach as they set it:
         :func:`~bot.core.messages.activity.activity_state` (``html``, ``avatars``,
-        ``can_open``, ``page`` and ``shareable`` as it takes them)."""
+        ``can_open``, ``closed``, ``page`` and ``shareable`` as it takes them)."""
         loaded = await self._loaded(record)
         series = "" if record is None else await series_text(self._store, record)
         people = sorted({reader for reader in readers if reader})
@@ -117,6 +118,7 @@ class GamePages:
                 coach=reader not in off,
                 avatars=avatars,
                 can_open=can_open,
+                closed=closed,
                 page=page,
                 shareable=shareable,
                 series=series,

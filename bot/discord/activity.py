@@ -24,7 +24,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -44,6 +44,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The command type of an Entry Point command (Application Commands, "Application Command
 #: Types").
@@ -213,19 +214,9 @@ class DiscordActivity:
         )
         what = "instance lookup"
         try:
-            # (discord.py retries a 500, 502 or 504 for some 25 s, and waits out a 429: the
-            # page is answered within its own time instead.)
-            async with asyncio.timeout(self._within):
-                found = await self._client.http.request(route)
+            found = await _asking(what, self._within, self._client.http.request(route))
         except discord.NotFound:
             return None
-        except discord.HTTPException as error:
-            answered = f"Discord answered {error.status}: {_glimpse(error.text)}"
-            raise _trouble(what, answered) from None
-        except TimeoutError:
-            raise _trouble(what, f"no answer in time ({self._within:g} s)") from None
-        except (aiohttp.ClientError, OSError) as error:
-            raise _trouble(what, f"Discord not reached ({type(error).__name__}: {error})") from None
         place = _place_of(_read(found, what))
         if place is None:
             raise _trouble(what, f"Discord answered no location: {_glimpse(json.dumps(found))}")
@@ -234,6 +225,15 @@ class DiscordActivity:
     def bot_in(self, guild_id: int | None) -> bool:
         """Whether the bot is a member of the server (it has its GUILD_CREATE)."""
         return guild_id is not None and self._client.get_guild(guild_id) is not None
+
+    async def bots_dm(self, channel_id: int, user_id: int) -> bool:
+        """Whether ``channel_id`` is the bot's DM with ``user_id``: the DM channel Discord
+        gives the bot for them (``POST /users/@me/channels``: the one they have, "Create DM"),
+        unless discord.py knows it already."""
+        dm = await _asking(
+            "DM lookup", self._within, self._client.create_dm(discord.Object(user_id))
+        )
+        return dm.id == channel_id
 
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
         """The names the chat's lobby would seat ``user_ids`` by (as ``display_name`` says:
@@ -267,6 +267,25 @@ class DiscordActivity:
             if isinstance(name, str) and name:
                 names[user_id] = name[:80]
         return names
+
+
+async def _asking(what: str, within: float, asked: Awaitable[T]) -> T:
+    """What Discord answers ``asked`` (the Activity's ``what``) within ``within`` seconds; its
+    trouble raised as the page's refusal (:func:`_trouble`), a 404 (``discord.NotFound``) left
+    to the caller. (discord.py retries a 500, 502 or 504 for some 25 s, and waits out a 429:
+    the page is answered within its own time instead.)"""
+    try:
+        async with asyncio.timeout(within):
+            return await asked
+    except discord.NotFound:
+        raise
+    except discord.HTTPException as error:
+        answered = f"Discord answered {error.status}: {_glimpse(error.text)}"
+        raise _trouble(what, answered) from None
+    except TimeoutError:
+        raise _trouble(what, f"no answer in time ({within:g} s)") from None
+    except (aiohttp.ClientError, OSError) as error:
+        raise _trouble(what, f"Discord not reached ({type(error).__name__}: {error})") from None
 
 
 def _trouble(what: str, why: str) -> ActivityRefused:

@@ -1,6 +1,6 @@
 """The Activity with the variants (issue 35), end to end in Chromium: six seats in two teams of
-three, seven-card hands and five players each for themselves, at a phone's size (360 x 640) and
-a desktop's.
+three, seven-card hands, five players each for themselves, four as partners and five-card
+hands, at a phone's size (360 x 640) and a desktop's (the crib named for the dealer).
 
 What a player would see is checked by the page's boxes, at each phase of the first deal and on
 each page: every seat there with its whole name; the board with a track per side (two for two
@@ -40,7 +40,7 @@ from tests.helpers.activity_pages import (
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
-from tests.helpers.table_driver import World
+from tests.helpers.table_driver import World, resign
 
 #: A finger's tap: no card narrower or shorter than this (px).
 TAP_WIDTH, TAP_HEIGHT = 40, 44
@@ -373,3 +373,47 @@ async def test_five_hand_gives_each_player_a_track_of_their_own(
             assert check_looks(page, knowledge) > 0
             await laid_out(page, table, cards=dealt)
             assert page.errors == [], page.errors
+
+
+async def test_partners_and_five_card_fit_a_phone_and_name_the_cribs_owner(
+    world: World, bots: BotLauncher
+) -> None:
+    """Four players as two teams of partners, and five-card cribbage (each against the
+    computer): every seat and the board laid out as above on a phone and a desktop, and the
+    crib named for its owner, the dealer, whose seat says so."""
+    fd, general, _ = await _start(world, bots)
+    db = world.database
+    al = world.players[0]
+    async with open_browser() as browser:
+        for line, kind, tracks in (
+            ("players:4 vs_computer:True target:61", ("two teams of two",), 2),
+            ("variant:five_card vs_computer:True", ("Five-card cribbage",), 2),
+        ):
+            opened = await fd.slash(al, general, f"/cribbage new {line}")
+            assert opened.response is not None, line
+            game_id = latest_game_id(db, general.id)
+            snap = read_game(db, game_id)
+            assert snap.game is not None
+            found = rows(
+                db,
+                "SELECT seat, display_name FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+            names = [str(name) for _, name in found]
+            holes = tuple(hole for hole, _ in snap.game.rules.lines)
+            dealer = snap.game.public_view().dealer
+            dealt = snap.game.rules.dealt(0, dealer)
+            instance = await launched(fd, al, general)
+            for phone in (True, False):
+                page = await open_page(browser, fd, al, instance, phone=phone)
+                await shows(page, game_id, snap.version)
+                await laid_out(page, Table(names, tracks, kind, holes), cards=dealt)
+                crib = await page.table.locator(".crib .label").inner_text()
+                assert crib == f"{names[dealer]}'s crib", (line, crib, names, dealer)
+                badged = page.table.locator(".seats .seat", has_text="Dealer")
+                assert await badged.count() == 1, line
+                assert names[dealer] in await badged.locator(".name").inner_text(), line
+                assert page.errors == [], page.errors
+                await page.page.context.close()
+            resigned = await resign(fd, al, general)
+            assert resigned.original is not None, line

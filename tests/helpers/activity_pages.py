@@ -31,10 +31,11 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 async def with_the_activity(
-    fd: FakeDiscord, bots: BotLauncher, database: Database, guild: Guild, **env: str
+    fd: FakeDiscord, bots: BotLauncher, database: Database, guild: Guild | None, **env: str
 ) -> None:
     """Start the bot with the Activity on: its web server on a free port, the Activity's URL
-    mapped to it in fakediscord, the OAuth2 secret fakediscord knows; ``env`` added."""
+    mapped to it in fakediscord, the OAuth2 secret fakediscord knows; ``env`` added; its
+    commands synced to ``guild`` (None: globally, for DMs and group DMs too)."""
     port = free_port()
     await fd.enable_activity(f"127.0.0.1:{port}/activity")
     settings = {
@@ -43,7 +44,8 @@ async def with_the_activity(
         "CLIENT_SECRET": fd.activities.client_secret,
         **env,
     }
-    await bots.process(database=database, dev_guild=guild.id, env=settings)
+    dev_guild = None if guild is None else guild.id
+    await bots.process(database=database, dev_guild=dev_guild, env=settings)
 
 
 #: How long a page may take to show a move (a busy machine: generous; the wait ends at once).

@@ -160,6 +160,9 @@ class ActivitySide:
     def bot_in(self, guild_id: int | None) -> bool:
         return guild_id == GUILD
 
+    async def bots_dm(self, channel_id: int, user_id: int) -> bool:
+        return False
+
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
         known = {u.id: u.name for u in PEOPLE}
         return {i: known[i] for i in user_ids if i in known}

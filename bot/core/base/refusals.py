@@ -194,6 +194,14 @@ REMATCH_NO_RESULT = (
 )
 REMATCH_RANKED = "A ranked match deals its next game by itself: there is no rematch to ask for."
 REMATCH_TOURNAMENT = "A tournament pairs its own games: there is no rematch to ask for."
+REMATCH_FORMER = (
+    "A player of this game had their data deleted, so it has no rematch: open a game with "
+    "`/cribbage new`."
+)
+MATCH_THREAD = (
+    "This thread is a tournament match's: the tournament deals its games here, so open a game "
+    "of your own in another channel."
+)
 REMATCH_NOT_PLAYED = "Only the players of this game can ask for its rematch."
 REMATCH_JOIN = (
     "Only the players of this game can ask for its rematch: press **Join** on the rematch's "

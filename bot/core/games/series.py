@@ -42,6 +42,7 @@ from bot.core.base.text import escape
 from bot.core.base.views import AgainLabel
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord, SeriesResult
 from bot.core.games.storage import GameRecords
+from bot.core.standings.ratings import is_former
 
 __all__ = [
     "SEAT_KEPT",
@@ -50,6 +51,7 @@ __all__ = [
     "again_of",
     "continued",
     "following_dealer",
+    "match_thread",
     "member",
     "no_rematch",
     "seats_again",
@@ -90,10 +92,20 @@ def _row_member(row: SeriesResult) -> str:
     return member(row.result.user_id, row.result.display_name, row.result.is_computer)
 
 
+def match_thread(record: GameRecord | None) -> str | None:
+    """Why no game of one's own is opened from the table where ``record`` is the last game,
+    in a sentence (None: one may be): it is a tournament's, so the place is its match's
+    thread, whose next game the director deals (and a game opened there meanwhile it ends)."""
+    if record is not None and record.occasion is not None:
+        return refusals.MATCH_THREAD
+    return None
+
+
 def no_rematch(record: GameRecord) -> str | None:
     """Why ``record``'s game offers no rematch, in a sentence (None: it offers one): it is not
-    over, ended without a result, is a ranked match's, a tournament's or a lesson's, or seated
-    nobody."""
+    over, ended without a result, is a ranked match's, a tournament's or a lesson's, seated
+    nobody, or seated someone who had their data deleted since (a seat kept for a former
+    player would wait for nobody, and the series would go on against no one)."""
     if record.is_open:
         return refusals.REMATCH_NOT_OVER
     if record.status is not GameStatus.FINISHED:
@@ -106,6 +118,8 @@ def no_rematch(record: GameRecord) -> str | None:
         return refusals.REMATCH_LESSON
     if not any(not s.is_computer and s.user_id is not None for s in record.seats):
         return refusals.REMATCH_NO_RESULT
+    if any(s.user_id is not None and is_former(s.user_id) for s in record.seats):
+        return refusals.REMATCH_FORMER
     return None
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.replies import User
 from bot.core.base.text import Names, plural
@@ -31,7 +32,7 @@ from bot.core.games.everyone import lobby_seen
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.series import again_of
+from bot.core.games.series import again_of, match_thread
 from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
 from bot.core.messages.presence import presence_of
@@ -398,6 +399,7 @@ def activity_state(
     coach: bool = True,
     avatars: Mapping[int, str] | None = None,
     can_open: bool = True,
+    closed: str | None = None,
     page: str | None = None,
     shareable: bool = True,
     series: str = "",
@@ -409,7 +411,10 @@ def activity_state(
     from the Activity here (the bot is a member where it runs; elsewhere only a command
     opens one); ``page``: the game's page in the browser, if the pages have a public address;
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
-    with someone from another place). ``presence`` is what the viewer's Discord status says
+    with someone from another place). ``closed``: why no game is opened from the table
+    here whatever its game (the bot's DM), a sentence; where ``record`` is a tournament's,
+    the place is its match's thread, and says why. Then ``open.closed`` says it, and no
+    choices are offered. ``presence`` is what the viewer's Discord status says
     (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
     (the result's line, and the page); ``series``: the line of the series a rematch's lobby
     or a finished game's result says."""
@@ -424,7 +429,13 @@ def activity_state(
         },
         "presence": presence_of(record, loaded, viewer),
     }
-    if record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+    closed = closed or match_thread(record)
+    if closed is not None:
+        # The bot's DM (where /cribbage new is refused), or a tournament match's thread (its
+        # director deals the next game, and ends one opened there meanwhile): the table
+        # offers no game of its own.
+        state["open"].update(here=False, closed=closed)
+    elif record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         # A new game's choices are shown: those of /cribbage new.
         state["open"]["variants"] = [variant_choice(v) for v in listed()]
     if record is None:
@@ -439,6 +450,10 @@ def activity_state(
         you=record.seat_of(viewer),
         end_note=_html(html, record.end_note or ""),
     )
+    if is_apart(record.channel_id):
+        # A ranked game, played apart: nobody at this table watches it (they see the
+        # channel's own game), so the page names no one as watching.
+        state["apart"] = True
     if record.status is GameStatus.LOBBY:
         state["lobby"] = _lobby(record, viewer, series, html)
         return state

@@ -76,6 +76,12 @@ class ActivityDiscord(Protocol):
         post a game's messages there itself."""
         ...
 
+    async def bots_dm(self, channel_id: int, user_id: int) -> bool:
+        """Whether ``channel_id`` is the bot's own DM with ``user_id`` (not a DM between
+        people or a group DM), where only a ranked match and lessons are played (raises
+        :class:`ActivityRefused`)."""
+        ...
+
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
         """The names people are seated by, as Discord gives them to the bot (a server member's
         display name there), for those Discord knows (raises :class:`ActivityRefused`)."""

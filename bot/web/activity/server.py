@@ -14,8 +14,8 @@ channel's game live, and moves made from it. Under ``/activity/``:
   result's ``rematch``, by the session's person, on the channel's game; ``everyone`` (*Deal
   everyone in*) with the ids of the people the page lists at the table (``values``);
 - ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
-  is a member); with ``everyone`` (the ids the page lists), everyone at the table seated at
-  the table that seats them all, and dealt;
+  is a member, and not in a tournament match's thread); with ``everyone`` (the ids the page
+  lists), everyone at the table seated at the table that seats them all, and dealt;
 - ``GET api/review``: the finished game's review.
 
 Every call but the token's shows its session (``Authorization: Bearer``); a missing, changed or
@@ -48,9 +48,11 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
+from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.series import match_thread
 from bot.core.services import Services
 from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused, avatar_url
@@ -358,6 +360,8 @@ class ActivityServer:
         self._games_of: dict[int, int] = {}
         #: The avatars' addresses of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
+        #: Whether each DM the table ran in is the bot's own, by channel id.
+        self._bots_dms: dict[int, bool] = {}
         #: The channels each ranked game is watched from (its players' places, where a page of
         #: theirs was drawn it), by game id.
         self._ranked_at: dict[int, set[int]] = {}
@@ -474,6 +478,22 @@ class ActivityServer:
         here, else the channel's."""
         return await self._ranked_game(channel_id, user_id) or await self._channel_game(channel_id)
 
+    async def _closed(self, channel_id: int, guild_id: int | None, user_id: int) -> str | None:
+        """Why no game is opened from the table in ``channel_id`` whatever its game (None:
+        one may be): the bot's own DM, where ``/cribbage new`` is refused as it is here. Asked
+        of Discord once per channel (its trouble, noted in the log, leaves it unknown: asked
+        again at the next look)."""
+        if guild_id is not None or not user_id:
+            return None
+        known = self._bots_dms.get(channel_id)
+        if known is None:
+            try:
+                known = await self._discord.bots_dm(channel_id, user_id)
+            except ActivityRefused:
+                return None
+            self._bots_dms[channel_id] = known
+        return GAMES_NOT_IN_MY_DMS if known else None
+
     async def _drawn(
         self, channel_id: int, readers: set[int], guild_id: int | None
     ) -> tuple[GameRecord | None, dict[int | None, str]]:
@@ -482,6 +502,7 @@ class ActivityServer:
         (by their user id)."""
         pages = self._services.pages
         drawn: dict[int | None, str] = {}
+        closed = await self._closed(channel_id, guild_id, min(readers, default=0))
         for reader in sorted(readers):
             ranked = await self._ranked_game(channel_id, reader)
             if ranked is not None:
@@ -491,6 +512,7 @@ class ActivityServer:
                     html=markdown_html,
                     avatars=self._avatars,
                     can_open=False,
+                    closed=closed,
                     shareable=False,
                 )
                 drawn[reader] = _state_json(states[reader])
@@ -506,9 +528,13 @@ class ActivityServer:
             html=markdown_html,
             avatars=self._avatars,
             can_open=self._discord.bot_in(guild_id),
+            closed=closed,
             page=page,
         )
         for watcher, state in states.items():
+            if drawn:
+                # Those at the table who see their ranked game instead watch nothing here.
+                state["elsewhere"] = [str(r) for r in sorted(r for r in drawn if r is not None)]
             drawn[watcher or None] = _state_json(state)
         return record, drawn
 
@@ -687,8 +713,14 @@ class ActivityServer:
         session = self._session(request)
         body = await _body(request)
         asked = _Asked.of(body)
+        closed = await self._closed(session.channel_id, session.guild_id, session.user_id)
+        if closed is not None:
+            return _refuse(closed, 409)
         if not self._discord.bot_in(session.guild_id):
             return _refuse(NOT_HERE.format(command=asked.command()), 409)
+        match = match_thread(await self._channel_game(session.channel_id))
+        if match is not None:
+            return _refuse(match, 409)
         refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))

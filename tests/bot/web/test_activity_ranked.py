@@ -125,3 +125,31 @@ async def test_between_two_games_of_the_match_the_activity_shows_the_one_just_ov
     seen = await (await client.get("/activity/api/state", headers=al)).json()
     assert seen["state"]["game"] == record.id, seen
     assert seen["state"]["status"] != "none", seen
+
+
+async def test_nobody_at_the_table_is_named_watching_a_ranked_game_played_apart(
+    client: TestClient[Any, Any], service: Services, store: Store
+) -> None:
+    # Al plays his ranked game from the channel; Cy's lobby is the channel's own game, which
+    # Bea's page shows. His page names nobody as watching his game (Bea sees Cy's lobby), and
+    # hers is told he sees his own game, so he is not named as watching the lobby either.
+    record = await _matched(service, store)
+    lobby = await service.lobbies.new_game(GUILD, CHANNEL, CY)
+    assert lobby.game_id is not None
+    async with (
+        client.ws_connect("/activity/api/live") as al,
+        client.ws_connect("/activity/api/live") as bea,
+    ):
+        await al.send_str(json.dumps({"session": await _session(client, AL)}))
+        mine = json.loads(await al.receive_str(timeout=10))["state"]
+        assert mine["game"] == record.id and mine["apart"] is True, mine
+        await bea.send_str(json.dumps({"session": await _session(client, BEA)}))
+        first = json.loads(await bea.receive_str(timeout=10))["state"]
+        assert first["game"] == lobby.game_id and "apart" not in first, first
+        # A change at the channel is drawn for both pages at once: hers says who is elsewhere.
+        await service.lobbies.click(lobby.game_id, "computer:easy", CY, None, guild_id=GUILD)
+        while True:
+            seen = json.loads(await bea.receive_str(timeout=10))["state"]
+            if seen["version"] > first["version"]:
+                break
+        assert seen.get("elsewhere") == [str(AL.id)], seen.get("elsewhere")

@@ -51,6 +51,10 @@ class FakeDiscordSide:
     def __init__(self, *, bot_in: bool = True) -> None:
         self.people = {u.id: u for u in (AL, BEA, CY)}
         self.member = bot_in
+        #: The bot's DM with the people here, if the instance runs in one (None: not).
+        self.dm: int | None = None
+        #: The instance's server (None: a DM or group DM).
+        self.guild: int | None = GUILD
 
     async def exchange(self, code: str) -> str:
         if not code.startswith("code-"):
@@ -66,10 +70,13 @@ class FakeDiscordSide:
             raise ActivityRefused("Discord is in trouble.", status=502)
         if instance_id != "i-1":
             return None
-        return ActivityPlace(CHANNEL, GUILD, frozenset({AL.id, BEA.id}))
+        return ActivityPlace(CHANNEL, self.guild, frozenset({AL.id, BEA.id}))
 
     def bot_in(self, guild_id: int | None) -> bool:
         return self.member and guild_id == GUILD
+
+    async def bots_dm(self, channel_id: int, user_id: int) -> bool:
+        return self.dm is not None and channel_id == self.dm
 
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
         known = {u.id: u.name for u in (AL, BEA, CY, DEE)}

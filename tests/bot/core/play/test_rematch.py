@@ -355,6 +355,19 @@ async def test_no_rematch_for_a_tournaments_game(service: Services) -> None:
     assert refused.reply.text == refusals.REMATCH_TOURNAMENT
 
 
+async def test_no_rematch_once_a_player_of_the_game_had_their_data_deleted(
+    service: Services, store: Store
+) -> None:
+    # (Its result offered one: pressed, it opened a lobby keeping a seat for "Former
+    # player", whom nobody can be, and a series against them.)
+    game_id = await _finished(service, [AL, BEA], BEA)
+    assert (await _record(service, game_id)).seat_of(AL.id) is not None
+    assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
+    refused = await _press(service, game_id, BEA)
+    assert not refused.ok and refused.reply.text == refusals.REMATCH_FORMER
+    assert await store.open_game_in_channel(CHANNEL) is None
+
+
 async def test_deal_everyone_in_seats_the_kept_seats_of_those_at_the_table(
     service: Services,
 ) -> None:

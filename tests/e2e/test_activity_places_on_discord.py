@@ -1,0 +1,246 @@
+"""The table inside Discord where it meets other features, end to end in Chromium.
+
+In a group DM the bot is not in, with a game being played at its private table: the table
+inside Discord shows that game, each player's own hand and a watcher none (every frame checked
+for hidden cards), moves made there reach the chat's table and moves typed in the chat reach
+the pages, to the result; a newcomer takes a lobby's seat there in one tap, and whoever else
+has the table open is named as watching. In a tournament match's thread, it shows the match's
+game, and once the match is over it offers neither a rematch nor a game of one's own (the
+tournament deals the thread's games, and ends one opened there), saying why; after a lesson in
+the bot's own DM, it offers no game that DM refuses. A player who deletes their data while the
+table is open: every page shows a former player in their seat, and no rematch."""
+
+from __future__ import annotations
+
+import random
+
+from engine.phase import Phase
+from fakediscord import Channel, Message
+from fakediscord.testing import BotLauncher
+from tests.helpers.activity_pages import (
+    SHOWN_WITHIN,
+    Knowledge,
+    Players,
+    all_checked,
+    launched,
+    open_page,
+    shows,
+    tapped,
+    version_of,
+    with_the_activity,
+)
+from tests.helpers.bot_db import Database, read_game, rows
+from tests.helpers.browser import open_browser
+from tests.helpers.private_driver import PrivateDriver
+from tests.helpers.table_driver import World, resign, until
+
+#: The chat's button that opens the table inside Discord.
+TABLE = "Play at the table"
+
+
+def _dealt(db: Database, channel_id: int) -> int | None:
+    """The game being played in the channel, once dealt (None: none yet)."""
+    found = rows(
+        db, "SELECT MAX(id) FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+    )
+    game = found[0][0]
+    return None if game is None else int(game)
+
+
+async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_alike(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, None)
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    group = fd.private_channel(al, bea, cy)
+    driver = PrivateDriver(fd, group, [al, bea], db, random.Random(11))
+    table = await driver.open(target=61)
+    game_id = driver.game_id
+    # Al opens the table inside Discord there; Bea and Cy join him (Cy to watch).
+    instance = await launched(fd, al, group, bea, cy)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=True)
+        bea_page = await open_page(browser, fd, bea, instance, phone=False)
+        cy_page = await open_page(browser, fd, cy, instance, phone=True)
+        people = [al_page, bea_page, cy_page]
+        snap = read_game(db, game_id)
+        knowledge = Knowledge({al.id: 0, bea.id: 1})
+        players = Players(fd, db, game_id, group, {0: al, 1: bea}, {0: al_page, 1: bea_page})
+        await shows(cy_page, game_id, snap.version)
+        assert await al_page.table.locator(".hand [data-card]").count() == 6
+        assert await cy_page.table.locator(".hand [data-card]").count() == 0
+        moves = cards = 0
+        while snap.game is not None and snap.game.phase is not Phase.OVER:
+            cards += await all_checked(people, knowledge, game_id, snap)
+            snap = await players.make(snap, players.next(snap), chat=moves % 3 == 2)
+            moves += 1
+        cards += await all_checked(people, knowledge, game_id, snap)
+        assert moves > 20 and cards > 100, (moves, cards)
+        # The chat's table followed: it says how the game ended, as every page does.
+        over = await until(fd, lambda: "🏆" in table.words() or None)
+        assert over
+        line = next(ln for ln in table.words().splitlines() if "🏆" in ln)
+        for person in people:
+            result = person.table.locator(".over .result")
+            await result.wait_for(timeout=SHOWN_WITHIN)
+            assert (await result.inner_text()).split(" — ")[0] in line, line
+            assert person.errors == [], (person.user.name, person.errors)
+
+
+async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_its_own(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db, general = world.fd, world.database, world.general
+    al = world.players[0]
+    entrants = world.players[:4]
+    await with_the_activity(fd, bots, db, world.guild)
+    opened = await fd.slash(world.moderator, general, "/cribbage tournament new target:61")
+    assert opened.ephemeral, opened.words()
+
+    def board() -> Message | None:
+        return next((m for m in general.messages if "tournament**" in m.words()), None)
+
+    live = await until(fd, board)
+    for user in entrants:
+        await fd.click(user, live, label="Join")
+    started = await fd.slash(world.moderator, general, "/cribbage tournament start")
+    assert not started.ephemeral, started.words()
+
+    def thread() -> Channel | None:
+        # Al's pairing's thread ("Round 1 · Al vs Bea"), once its game is dealt.
+        found = [
+            c
+            for c in world.guild.channels.values()
+            if c.is_thread and al.name in c.name.split(" · ")[-1].split(" vs ")
+        ]
+        return found[0] if found and any("Deal 1" in m.words() for m in found[0].messages) else None
+
+    match = await until(fd, thread)
+
+    game_id = await until(fd, lambda: _dealt(db, match.id))
+    instance = await launched(fd, al, match)
+    async with open_browser() as browser:
+        page = await open_page(browser, fd, al, instance, phone=True)
+        await shows(page, game_id, version_of(db, game_id))
+        assert await page.table.locator(".hand").count() == 1, "Al's hand, at his table"
+        # His opponent concedes in the chat: the match is over.
+        names = match.name.split(" · ")[-1].split(" vs ")
+        opponent = next(u for u in entrants if u.name in names and u is not al)
+        conceded = await resign(fd, opponent, match)
+        assert conceded.original is not None
+        await page.table.locator(".over").wait_for(timeout=SHOWN_WITHIN)
+        # (The result and what follows it are drawn together.)
+        for key in ("open", "rematch", "everyone"):
+            assert await page.table.locator(f'[data-key="{key}"]').count() == 0, key
+        assert await page.table.locator(".new-game").count() == 0
+        said = await page.table.locator('[data-key="closed"]').inner_text()
+        assert "tournament" in said, said
+        assert not page.errors, page.errors
+
+
+async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al = world.players[0]
+    await with_the_activity(fd, bots, db, None)
+    dm = fd.dm_channel(al)
+    learn = await fd.slash(al, dm, "/cribbage learn")
+    assert learn.response is not None, learn.words()
+
+    def deal_table() -> Message | None:
+        return next(
+            (m for m in fd.messages(dm) if any(b.get("label") == TABLE for b in m.buttons())),
+            None,
+        )
+
+    table = await until(fd, deal_table)
+    clicked = await fd.click(al, table, label=TABLE)
+    instance = clicked.activity_instance
+    assert instance is not None
+    async with open_browser() as browser:
+        page = await open_page(browser, fd, al, instance, phone=True)
+        await page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
+        resigned = await resign(fd, al, dm)
+        assert resigned.original is not None
+        await page.table.locator(".over").wait_for(timeout=SHOWN_WITHIN)
+        # No new game's choices, nor the command to type: /cribbage new is refused here.
+        assert await page.table.locator(".new-game").count() == 0
+        assert await page.table.locator('[data-key="open"]').count() == 0
+        said = await page.table.locator('[data-key="closed"]').inner_text()
+        assert "only a ranked match is played" in said, said
+        assert not page.errors, page.errors
+
+
+async def test_a_player_who_deletes_their_data_while_the_table_is_open(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db, general = world.fd, world.database, world.general
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, world.guild)
+    opened = await fd.slash(al, general, "/cribbage new players:2 target:61")
+    assert opened.original is not None
+    assert (await fd.slash(bea, general, "/cribbage join")).response is not None
+    await fd.click(al, opened.original, label="Start")
+
+    game_id = await until(fd, lambda: _dealt(db, general.id))
+    instance = await launched(fd, bea, general, cy, al)
+    async with open_browser() as browser:
+        pages = [await open_page(browser, fd, u, instance, phone=True) for u in (bea, cy, al)]
+        for page in pages:
+            await shows(page, game_id, version_of(db, game_id))
+        # Al deletes his data mid-game (his game is ended first, for him).
+        asked = await fd.slash(al, general, "/cribbage privacy")
+        assert asked.original is not None
+        await fd.click(al, asked.original, label="Delete my data")
+        done = await fd.click(al, asked.original, label="Yes, delete my data")
+        assert "Your data is deleted" in done.words()
+        for page in pages:
+            # Each table shows the game over, with a former player in his seat, and no
+            # rematch: one would keep a seat for nobody.
+            over = page.table.locator(".over .result", has_text="Former player")
+            await over.first.wait_for(timeout=SHOWN_WITHIN)
+            seats = await page.table.locator(".seats").inner_text()
+            assert "Former player" in seats and "Al" not in seats.split(), seats
+            assert await page.table.locator('[data-key="rematch"]').count() == 0
+            assert not page.errors, (page.user.name, page.errors)
+
+
+async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
+    world: World, bots: BotLauncher
+) -> None:
+    fd, db = world.fd, world.database
+    al, bea, cy = world.players[:3]
+    await with_the_activity(fd, bots, db, None)
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    group = fd.private_channel(al, bea, cy)
+    opened = await fd.slash(al, group, "/cribbage new players:2 target:61")
+    table = opened.original
+    assert table is not None and not opened.ephemeral, opened.words()
+    [(game_id,)] = rows(db, "SELECT MAX(id) FROM games WHERE channel_id = ?", (group.id,))
+    instance = await launched(fd, al, group, bea, cy)
+    async with open_browser() as browser:
+        al_page = await open_page(browser, fd, al, instance, phone=False)
+        bea_page = await open_page(browser, fd, bea, instance, phone=True)
+        cy_page = await open_page(browser, fd, cy, instance, phone=True)
+        for page in (al_page, bea_page, cy_page):
+            await shows(page, game_id, version_of(db, game_id))
+        # Who is at the table: Bea and Cy named as watching the lobby, on Al's page.
+        watching = await al_page.table.locator('[data-key="watching"]').inner_text()
+        assert "Bea" in watching and "Cy" in watching, watching
+        # Bea joins with one tap; the game deals (Al starts it at the table) and the chat's
+        # table follows.
+        await tapped(fd, db, game_id, bea_page, "join")
+        await tapped(fd, db, game_id, al_page, "start")
+        await until(fd, lambda: "Deal 1" in table.words() or None)
+        await bea_page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
+        # Cy, who came late, watches: no hand, and no Join once the table is full.
+        await shows(cy_page, game_id, version_of(db, game_id))
+        assert await cy_page.table.locator(".hand [data-card]").count() == 0
+        assert await cy_page.table.locator('[data-key="join"]').count() == 0
+        for page in (al_page, bea_page, cy_page):
+            assert not page.errors, (page.user.name, page.errors)
