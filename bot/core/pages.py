@@ -21,7 +21,7 @@ from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
 from bot.core.games.series import series_text
-from bot.core.messages.activity import Html, activity_state
+from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import ratings_line
 from bot.core.messages.spectator import TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
@@ -54,6 +54,13 @@ class GamePages:
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The channel's latest game, open or not (None: it never had one)."""
         return await self._store.last_game_in_channel(channel_id)
+
+    @staticmethod
+    def no_game_of_its_own(record: GameRecord | None, *, bots_dm: bool) -> str | None:
+        """Why the Activity's table opens no game of its own where ``record`` is the channel's
+        game (None: it may open one), as the table says it and ``api/new`` answers it
+        (:func:`~bot.core.messages.activity.no_game_of_its_own`)."""
+        return no_game_of_its_own(record, bots_dm=bots_dm)
 
     async def _loaded(self, record: GameRecord | None) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
@@ -96,7 +103,7 @@ class GamePages:
         html: Html,
         avatars: Mapping[int, str],
         can_open: bool,
-        closed: str | None = None,
+        bots_dm: bool = False,
         page: str | None = None,
         shareable: bool = True,
     ) -> dict[int, dict[str, Any]]:
@@ -104,7 +111,7 @@ class GamePages:
         ``readers`` sees it (0: someone not seated), the game loaded once for them all (and
         the series it is part of, if any), each with their coach as they set it:
         :func:`~bot.core.messages.activity.activity_state` (``html``, ``avatars``,
-        ``can_open``, ``closed``, ``page`` and ``shareable`` as it takes them)."""
+        ``can_open``, ``bots_dm``, ``page`` and ``shareable`` as it takes them)."""
         loaded = await self._loaded(record)
         series = "" if record is None else await series_text(self._store, record)
         people = sorted({reader for reader in readers if reader})
@@ -118,7 +125,7 @@ class GamePages:
                 coach=reader not in off,
                 avatars=avatars,
                 can_open=can_open,
-                closed=closed,
+                bots_dm=bots_dm,
                 page=page,
                 shareable=shareable,
                 series=series,

@@ -8,7 +8,7 @@ What is kept about a person, table by table and column by column, is said once, 
   tokens of their interactions: a credential, dead within 15 minutes).
 - :meth:`PrivacyTables.forget_player`: in one transaction, the rows the inventory deletes,
   the columns it clears (their picture and places), a former player's id
-  (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and the name given in place of theirs
+  (:data:`bot.core.games.records.FORMER_PLAYERS`) and the name given in place of theirs
   in what stays whole for other people, in the games' snapshots, archive records and end
   notes too; and in what stays for another person so that it still holds (a block of them),
   the same former player with a keyed hash of their id (:mod:`bot.core.privacy.keyed`) under

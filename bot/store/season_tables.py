@@ -11,7 +11,7 @@ from engine.variants import STANDARD
 __all__ = ["SeasonTables"]
 
 #: The result rows of one server's finished games, people only (not former players: their ids
-#: are negative, bot.core.standings.ratings.FORMER_PLAYERS).
+#: are negative, bot.core.games.records.FORMER_PLAYERS).
 _PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id > 0"
 
 

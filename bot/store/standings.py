@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.games.records import RatingChange, ResultRecord, ordinal_sql
-from bot.core.standings.ratings import RatedGame, is_former, player_id, rate_game
+from bot.core.games.records import RatingChange, ResultRecord, is_former, ordinal_sql
+from bot.core.standings.ratings import RatedGame, player_id, rate_game
 from bot.core.standings.records import TREND_GAMES, Rival, RivalGame, Standing
 from bot.store.database import Row
 

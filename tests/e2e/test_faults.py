@@ -96,7 +96,9 @@ async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
     assert refused.ephemeral and "only a moderator" in refused.words()
     cancelled = await confirmed(fd, world.moderator, world.general, "/cribbage cancel")
     assert cancelled.original is not None and "cancelled" in cancelled.original.words().lower()
-    await until(fd, lambda: [m for m in fd.messages(world.general) if "A moderator cancelled" in m.words()])
+    await until(
+        fd, lambda: [m for m in fd.messages(world.general) if "A moderator cancelled" in m.words()]
+    )
     # No hand keeps live controls: each says the game ended.
     await until(fd, lambda: _closed(fd, al) and _closed(fd, bea))
     # A new game can be opened in the channel.

@@ -4,6 +4,7 @@ and the rating change a result shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -16,6 +17,7 @@ from engine.rules import Rules
 from engine.variants import STANDARD, listed, named
 
 __all__ = [
+    "FORMER_PLAYERS",
     "FOUR_CARD_SHOWS",
     "OPEN_STATUSES",
     "ORDINAL_SIGMAS",
@@ -25,9 +27,28 @@ __all__ = [
     "ResultRecord",
     "SeatRecord",
     "SeriesResult",
+    "former_player",
+    "is_former",
     "ordinal",
     "ordinal_sql",
 ]
+
+#: The ids that stand for players who had their data deleted (``/cribbage privacy``): one such
+#: id a player, drawn at random from this range (no Discord id or computer is negative this
+#: far down, and a JSON number still holds it exactly), in the results and seats of the games
+#: they played, so those games stay whole for their opponents and replay to the same ratings;
+#: their own standings, rating changes and head to head are gone, and stay so in a replay.
+FORMER_PLAYERS = range(-(2**53), -(2**52))
+
+
+def is_former(player: int) -> bool:
+    """Whether ``player`` stands for a player who had their data deleted."""
+    return player in FORMER_PLAYERS
+
+
+def former_player(draw: Callable[[int], int]) -> int:
+    """A new former player's id (``draw(n)``: a random number below ``n``)."""
+    return FORMER_PLAYERS.start + draw(len(FORMER_PLAYERS))
 
 
 class GameStatus(StrEnum):

@@ -40,9 +40,8 @@ from bot.core.base.apart import is_apart
 from bot.core.base.replies import User
 from bot.core.base.text import escape
 from bot.core.base.views import AgainLabel
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord, SeriesResult
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord, SeriesResult, is_former
 from bot.core.games.storage import GameRecords
-from bot.core.standings.ratings import is_former
 
 __all__ = [
     "SEAT_KEPT",

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
+from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import User
 from bot.core.base.text import Names, plural
 from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls
@@ -55,6 +56,7 @@ __all__ = [
     "activity_state",
     "card_json",
     "card_name",
+    "no_game_of_its_own",
     "variant_choice",
 ]
 
@@ -390,6 +392,14 @@ def _played_out(
     return state
 
 
+def no_game_of_its_own(record: GameRecord | None, *, bots_dm: bool) -> str | None:
+    """Why the table offers no game of its own where ``record`` is the channel's game (None:
+    it may open one): the bot's own DM (``bots_dm``), where ``/cribbage new`` is refused as it
+    is at the table, or a tournament match's thread, whose director deals the next game and
+    ends one opened there meanwhile."""
+    return GAMES_NOT_IN_MY_DMS if bots_dm else match_thread(record)
+
+
 def activity_state(
     record: GameRecord | None,
     loaded: Loaded | None,
@@ -399,7 +409,7 @@ def activity_state(
     coach: bool = True,
     avatars: Mapping[int, str] | None = None,
     can_open: bool = True,
-    closed: str | None = None,
+    bots_dm: bool = False,
     page: str | None = None,
     shareable: bool = True,
     series: str = "",
@@ -411,10 +421,9 @@ def activity_state(
     from the Activity here (the bot is a member where it runs; elsewhere only a command
     opens one); ``page``: the game's page in the browser, if the pages have a public address;
     ``shareable``: its result may be shared from the table (not a ranked game's, played apart
-    with someone from another place). ``closed``: why no game is opened from the table
-    here whatever its game (the bot's DM), a sentence; where ``record`` is a tournament's,
-    the place is its match's thread, and says why. Then ``open.closed`` says it, and no
-    choices are offered. ``presence`` is what the viewer's Discord status says
+    with someone from another place). ``bots_dm``: the table is in the bot's own DM. Where
+    :func:`no_game_of_its_own` says why, ``open.closed`` says it, and no choices are
+    offered. ``presence`` is what the viewer's Discord status says
     (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
     (the result's line, and the page); ``series``: the line of the series a rematch's lobby
     or a finished game's result says."""
@@ -429,11 +438,8 @@ def activity_state(
         },
         "presence": presence_of(record, loaded, viewer),
     }
-    closed = closed or match_thread(record)
+    closed = no_game_of_its_own(record, bots_dm=bots_dm)
     if closed is not None:
-        # The bot's DM (where /cribbage new is refused), or a tournament match's thread (its
-        # director deals the next game, and ends one opened there meanwhile): the table
-        # offers no game of its own.
         state["open"].update(here=False, closed=closed)
     elif record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         # A new game's choices are shown: those of /cribbage new.

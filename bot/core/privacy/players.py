@@ -8,7 +8,7 @@ transaction (:meth:`~bot.core.privacy.records.PrivacyRecords.forget_player`), wh
 alone goes (settings, DM link, standings, rating changes, head to head, reviews of their play,
 daily answers), and in what stays whole for other people (the games they played, with every
 move, their results, the tournaments they were in) they become a *former player*: an id drawn
-from :data:`~bot.core.standings.ratings.FORMER_PLAYERS` in place of theirs and the name
+from :data:`~bot.core.games.records.FORMER_PLAYERS` in place of theirs and the name
 :data:`FORMER_NAME`, in the games' saved states, archive records and end notes too; a block
 another player made of them stays so, their id kept only as a keyed hash (:mod:`.keyed`), and
 still holds when they search again. Their opponents' ratings stay as they were and a replay of
@@ -37,10 +37,10 @@ from bot.core.base.text import escape, period
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
+from bot.core.games.records import former_player
 from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent
 from bot.core.privacy.keyed import fresh_secret
 from bot.core.privacy.records import PrivacyRecords
-from bot.core.standings.ratings import former_player
 
 __all__ = [
     "FORMER_NAME",

@@ -17,7 +17,7 @@ they were recorded gets the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from statistics import fmean
 
@@ -30,14 +30,11 @@ from engine.variants import STANDARD, named
 
 __all__ = [
     "COMPUTER_IDS",
-    "FORMER_PLAYERS",
     "MODEL",
     "PROVISIONAL_GAMES",
     "RECENT_RIVAL_GAMES",
     "RatedGame",
-    "former_player",
     "fresh",
-    "is_former",
     "player_id",
     "rate_game",
 ]
@@ -48,24 +45,6 @@ MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 5
 #: Computer levels as players (Discord's ids are positive, so these never meet a person's).
 COMPUTER_IDS = {"easy": -1, "medium": -2, "hard": -3, "expert": -4}
-#: The ids that stand for players who had their data deleted (``/cribbage privacy``): one such
-#: id a player, drawn at random from this range (no Discord id or computer is negative this
-#: far down, and a JSON number still holds it exactly), in the results and seats of the games
-#: they played, so those games stay whole for their opponents and replay to the same ratings;
-#: their own standings, rating changes and head to head are gone, and stay so in a replay.
-FORMER_PLAYERS = range(-(2**53), -(2**52))
-
-
-def is_former(player: int) -> bool:
-    """Whether ``player`` stands for a player who had their data deleted."""
-    return player in FORMER_PLAYERS
-
-
-def former_player(draw: Callable[[int], int]) -> int:
-    """A new former player's id (``draw(n)``: a random number below ``n``)."""
-    return FORMER_PLAYERS.start + draw(len(FORMER_PLAYERS))
-
-
 #: Head to head keeps this many of the latest games between two people.
 RECENT_RIVAL_GAMES = 5
 

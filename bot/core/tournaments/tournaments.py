@@ -32,8 +32,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
-from bot.core.games.records import GameRecord, GameStatus, ResultRecord
-from bot.core.standings.ratings import is_former
+from bot.core.games.records import GameRecord, GameStatus, ResultRecord, is_former
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.core.base.text import escape, fitted, plural, signed_text
 from bot.core.base.views import MAX_MESSAGE
-from bot.core.standings.ratings import is_former
+from bot.core.games.records import is_former
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,

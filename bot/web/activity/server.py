@@ -48,16 +48,15 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
-from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.series import match_thread
 from bot.core.services import Services
 from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused, avatar_url
 from bot.web.activity.page import ActivityPage
 from bot.web.activity.sessions import Session, Sessions
+from bot.web.activity.tables import TableGames
 from bot.web.capacity import SEND_SECONDS, no_room
 from bot.web.pages import markdown_html
 from engine.variants import FEWEST_AT_A_TABLE, STANDARD, UnknownVariant, named
@@ -356,15 +355,9 @@ class ActivityServer:
         self._game_page = pages
         self._clock = clock
         self._pages: dict[int, set[_Page]] = {}
-        #: The game each channel changed last (the channel's game, without a read).
-        self._games_of: dict[int, int] = {}
+        self._tables = TableGames(services, discord)
         #: The avatars' addresses of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
-        #: Whether each DM the table ran in is the bot's own, by channel id.
-        self._bots_dms: dict[int, bool] = {}
-        #: The channels each ranked game is watched from (its players' places, where a page of
-        #: theirs was drawn it), by game id.
-        self._ranked_at: dict[int, set[int]] = {}
         self._exchanges: list[float] = []
         self._patrol = Patrol(
             services.feed, self._changed, self._draw, clock=time.time, name="crib-activity"
@@ -451,49 +444,6 @@ class ActivityServer:
         )
 
     # -- the channel's game -------------------------------------------------------------------
-    async def _channel_game(self, channel_id: int) -> GameRecord | None:
-        """The channel's open game, else its last one (None: it never had one)."""
-        pages = self._services.pages
-        known = self._games_of.get(channel_id)
-        record = None if known is None else await pages.record(known)
-        if record is not None and record.is_open:
-            return record
-        found = await pages.open_game(channel_id) or await pages.last_game(channel_id)
-        if found is not None:
-            self._games_of[channel_id] = found.id
-        return found
-
-    async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
-        """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table
-        shows it there, and so does their Activity; between two games of the match, the one
-        just over, until the next is dealt): noted so its changes reach the page."""
-        here = await self._services.which.ranked_game(channel_id, user_id)
-        record = None if here is None else await self._services.pages.last_game(here)
-        if record is not None:
-            self._ranked_at.setdefault(record.id, set()).add(channel_id)
-        return record
-
-    async def _reader_game(self, channel_id: int, user_id: int) -> GameRecord | None:
-        """The game a reader's Activity in ``channel_id`` shows: their ranked game played from
-        here, else the channel's."""
-        return await self._ranked_game(channel_id, user_id) or await self._channel_game(channel_id)
-
-    async def _closed(self, channel_id: int, guild_id: int | None, user_id: int) -> str | None:
-        """Why no game is opened from the table in ``channel_id`` whatever its game (None:
-        one may be): the bot's own DM, where ``/cribbage new`` is refused as it is here. Asked
-        of Discord once per channel (its trouble, noted in the log, leaves it unknown: asked
-        again at the next look)."""
-        if guild_id is not None or not user_id:
-            return None
-        known = self._bots_dms.get(channel_id)
-        if known is None:
-            try:
-                known = await self._discord.bots_dm(channel_id, user_id)
-            except ActivityRefused:
-                return None
-            self._bots_dms[channel_id] = known
-        return GAMES_NOT_IN_MY_DMS if known else None
-
     async def _drawn(
         self, channel_id: int, readers: set[int], guild_id: int | None
     ) -> tuple[GameRecord | None, dict[int | None, str]]:
@@ -502,9 +452,9 @@ class ActivityServer:
         (by their user id)."""
         pages = self._services.pages
         drawn: dict[int | None, str] = {}
-        closed = await self._closed(channel_id, guild_id, min(readers, default=0))
+        bots_dm = await self._tables.bots_dm(channel_id, guild_id, min(readers, default=0))
         for reader in sorted(readers):
-            ranked = await self._ranked_game(channel_id, reader)
+            ranked = await self._tables.ranked_game(channel_id, reader)
             if ranked is not None:
                 states = await pages.activity(
                     ranked,
@@ -512,12 +462,12 @@ class ActivityServer:
                     html=markdown_html,
                     avatars=self._avatars,
                     can_open=False,
-                    closed=closed,
+                    bots_dm=bots_dm,
                     shareable=False,
                 )
                 drawn[reader] = _state_json(states[reader])
         readers = readers - {r for r in drawn if r is not None}
-        record = await self._channel_game(channel_id)
+        record = await self._tables.channel_game(channel_id)
         seated = sorted(r for r in readers if record is not None and record.seat_of(r) is not None)
         page = None if record is None or self._game_page is None else self._game_page(record.id)
         # (Everyone not seated sees the game alike: drawn once, for nobody's seat.)
@@ -528,7 +478,7 @@ class ActivityServer:
             html=markdown_html,
             avatars=self._avatars,
             can_open=self._discord.bot_in(guild_id),
-            closed=closed,
+            bots_dm=bots_dm,
             page=page,
         )
         for watcher, state in states.items():
@@ -552,15 +502,13 @@ class ActivityServer:
         game_id = change.game_id
         if game_id is None:
             return
-        for channel_id in self._ranked_at.get(game_id, ()):
+        for channel_id in self._tables.watched_from(game_id):
             # (A ranked game, watched from its players' places.)
             if channel_id in self._pages:
                 self._patrol.ask(channel_id)
         if change.channel_id not in self._pages:
             return
-        known = self._games_of.get(change.channel_id)
-        if known is None or game_id >= known:
-            self._games_of[change.channel_id] = game_id
+        self._tables.changed(change.channel_id, game_id)
         self._patrol.ask(change.channel_id)
 
     async def _draw(self, channel_id: int) -> float | None:
@@ -654,7 +602,7 @@ class ActivityServer:
         game_id = _int(body, "game")
         user = User(session.user_id, session.name)
         record = await self._services.games.record(game_id)
-        ranked = await self._ranked_game(session.channel_id, session.user_id)
+        ranked = await self._tables.ranked_game(session.channel_id, session.user_id)
         here = record is not None and record.channel_id == session.channel_id
         if record is None or not (here or (ranked is not None and ranked.id == record.id)):
             return _refuse("That game is not at this table.")
@@ -713,14 +661,13 @@ class ActivityServer:
         session = self._session(request)
         body = await _body(request)
         asked = _Asked.of(body)
-        closed = await self._closed(session.channel_id, session.guild_id, session.user_id)
+        bots_dm = await self._tables.bots_dm(session.channel_id, session.guild_id, session.user_id)
+        record = await self._tables.channel_game(session.channel_id)
+        closed = self._services.pages.no_game_of_its_own(record, bots_dm=bots_dm)
         if closed is not None:
             return _refuse(closed, 409)
         if not self._discord.bot_in(session.guild_id):
             return _refuse(NOT_HERE.format(command=asked.command()), 409)
-        match = match_thread(await self._channel_game(session.channel_id))
-        if match is not None:
-            return _refuse(match, 409)
         refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))
@@ -741,7 +688,7 @@ class ActivityServer:
             session.guild_id, session.channel_id, user, **asked.options()
         )
         if answer.game_id is not None:
-            self._games_of[session.channel_id] = answer.game_id
+            self._tables.changed(session.channel_id, answer.game_id)
         if people is not None and answer.ok and answer.game_id is not None:
             await self._services.answered(answer, landed=True, shown=None)
             answer = await self._services.dealing_in.deal_in(
@@ -751,7 +698,7 @@ class ActivityServer:
 
     async def _review(self, request: web.Request) -> web.Response:
         session = self._session(request)
-        record = await self._reader_game(session.channel_id, session.user_id)
+        record = await self._tables.reader_game(session.channel_id, session.user_id)
         if record is None or record.status is not GameStatus.FINISHED or self._reviews is None:
             return _refuse("There is no finished game here to review.", 404)
         html = await self._reviews(record)

@@ -14,12 +14,11 @@ from typing import Any
 
 from bot.core.base.replies import Answer, User
 from bot.core.games.endings import Ending
-from bot.core.games.records import GameStatus
+from bot.core.games.records import GameStatus, is_former
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.ranked.rating import season_before, season_name, season_of
 from bot.core.services import Services
-from bot.core.standings.ratings import is_former
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
