@@ -191,7 +191,7 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
     now = [datetime(2026, 3, 1, tzinfo=UTC)]
     async with await Store.open(tmp_path / "bot.db") as store:
         service = clocked_service(store, now)
-        await start_in_process(bots, fd, guild, store, service)
+        running = await start_in_process(bots, fd, guild, store, service)
         line = "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1"
         assert (await fd.slash(mo, general, line)).ephemeral
         board = await until(fd, lambda: board_in(general))
@@ -270,6 +270,8 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         assert set(by_pair.values()) <= set(decided)
         await until(fd, lambda: all(t.archived for t in decided))
         await service.director.idle()
+        # (Stopped before its store closes: the ranked queue's sweep would read a closed one.)
+        await running.stop()
 
 
 @BOTH_DATABASES
