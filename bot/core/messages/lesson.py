@@ -12,14 +12,27 @@ says them at length.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.games.deal_log import LAST_CARD, kinds_of
 from engine import events as ev
 from engine.outcome import ResultKind
+from engine.players.levels import Level
 from engine.scoring import ScoreKind
 
-__all__ = ["LESSON_END", "RULES", "LessonNotes", "first_deal", "lesson_notes", "rules_met"]
+__all__ = [
+    "HINT_FIGURES",
+    "LESSON_END",
+    "LESSON_LEVEL",
+    "RULES",
+    "LessonNotes",
+    "first_deal",
+    "hint_figures",
+    "lesson_notes",
+    "rules_met",
+]
 
 #: Each rule a lesson explains, by name, in the order a game first meets them: its title and
 #: what it says, for someone who has never played.
@@ -44,7 +57,8 @@ RULES: Mapping[str, tuple[str, str]] = {
         "The play",
         "the players take turns laying a card face up, the dealer's opponent first, calling "
         "the running total of the cards played (face cards count 10, an ace 1). The total "
-        "may never pass 31.",
+        "may never pass 31. Points scored as the cards go down are *pegged*: moved along the "
+        "board at once.",
     ),
     "fifteen": (
         "Fifteen",
@@ -101,12 +115,41 @@ RULES: Mapping[str, tuple[str, str]] = {
     ),
 }
 
-#: Where a lesson points once it is over.
+#: How well a lesson's computer plays; the game its end suggests is against the same level.
+LESSON_LEVEL = Level.EASY
+
+#: Where a lesson points once it is over: a whole game against the same gentle computer
+#: (the default level, :data:`~bot.core.base.choices.DEFAULT_LEVEL`, is far stronger).
 LESSON_END = (
-    "🎓 That was your first game. Play a whole game against the computer with "
-    "`/cribbage new vs_computer:True` (choose `difficulty:` as you grow), open a table for "
-    "friends with `/cribbage new`, and `/cribbage help` has the commands you need first."
+    "🎓 That was your first game. Next, a whole game to 121 against the same gentle "
+    f"computer: `/cribbage new vs_computer:True difficulty:{LESSON_LEVEL}` (without "
+    f"`difficulty:` you get the {DEFAULT_LEVEL} one). Open a table for friends with "
+    "`/cribbage new`; `/cribbage help` has the commands you need first."
 )
+
+#: What a hint's figures mean (:mod:`engine.hint`), said under a lesson's hint by its kind
+#: ("discard" or "play") for someone who has never weighed a hand.
+HINT_FIGURES: Mapping[str, str] = {
+    "discard": (
+        "📘 The figures are points on average, over every starter that could be cut: what "
+        "the cards you keep score at the show, what the two you throw add to your crib (or "
+        "give the dealer's: −), and what the kept cards peg in the play."
+    ),
+    "play": (
+        "📘 The figures are points on average: what you peg in the rest of this play, less "
+        "what the computer pegs."
+    ),
+}
+
+#: A figure of the expert's, as a hint shows it (one decimal: "11.9").
+_FIGURE = re.compile(r"\d\.\d")
+
+
+def hint_figures(kind: str, line: str) -> str:
+    """The line a lesson says under a hint of ``kind`` (its ``line``): what its figures
+    mean, or nothing when it has none ("the only card you can play", "as good")."""
+    return HINT_FIGURES[kind] if _FIGURE.search(line) else ""
+
 
 #: The kinds of event and score (:func:`~bot.core.games.deal_log.kinds_of`) that show each
 #: rule happening, in the order a table says them.

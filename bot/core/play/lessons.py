@@ -22,15 +22,14 @@ from bot.core.base.replies import Answer, User
 from bot.core.games.games import Games, OnGames
 from bot.core.games.rules_help import HELP
 from bot.core.games.storage import UserSettings
+from bot.core.messages.lesson import LESSON_LEVEL
 from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
-from engine.players.levels import Level
 
-__all__ = ["LESSON_LEVEL", "LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
+__all__ = ["LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
 
-#: How long a lesson is, and how well its computer plays.
+#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
 LESSON_TARGET = 61
-LESSON_LEVEL = Level.EASY
 #: What ``/cribbage help`` adds, once, for someone who has never sat at a game.
 LESSON_OFFER = (
     "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "

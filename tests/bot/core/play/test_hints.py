@@ -54,7 +54,7 @@ async def test_against_the_computer_alone_a_hint_is_the_experts_choice_and_chang
     game = await load(store, game_id)
     seed = hint_seed(game_id, record.version, 0)
     expected = hint(make_player("expert"), game.view(0), random.Random(seed))
-    assert answer.reply.text == f"{HINT_MARK} {expected.line}."
+    assert answer.reply.text == f"{HINT_MARK} {expected.line}.", "(a lesson's explains more)"
     # Asked again, the same hint; the game did not move, and the hints are counted.
     assert (await _ask(service, controls)).reply.text == answer.reply.text
     after = await service.games.store.get_game(game_id)

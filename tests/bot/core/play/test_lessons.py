@@ -6,9 +6,11 @@ points at what to play next; asked for again, the hand of the lesson open; offer
 from __future__ import annotations
 
 from bot.core.base import refusals
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
+from bot.core.base.replies import Click
 from bot.core.base.views import ResultControls
-from bot.core.messages.lesson import LESSON_END, RULES
+from bot.core.messages.lesson import HINT_FIGURES, LESSON_END, LESSON_LEVEL, RULES
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.ranked.records import Search
 from bot.core.services import Services
@@ -189,3 +191,30 @@ async def test_help_offers_a_lesson_once_to_someone_who_never_played(service: Se
     await finished_game(service, (AL, BEA))
     assert await service.lessons.offer(AL) == ""
     assert GUILD  # (the game above was a server's)
+
+
+def test_the_lesson_says_what_pegging_is_before_any_rule_that_pegs() -> None:
+    # The play's scores are "pegged": a word no newcomer knows, said by the lesson's notes
+    # (and the table's lines: "Go — Al pegs 1") from the first score of the play on.
+    order = list(RULES)
+    first = next(rule for rule in order if "peg" in RULES[rule][1])
+    assert first == "play" and "*pegged*" in RULES[first][1], first
+    assert order.index("play") < order.index("fifteen")
+
+
+def test_the_lessons_end_suggests_a_whole_game_against_its_own_gentle_level() -> None:
+    # Not the default level (a newcomer typing /cribbage new vs_computer:True meets the
+    # hard computer), but the lesson's, named as it is typed.
+    assert LESSON_LEVEL != DEFAULT_LEVEL
+    assert f"`/cribbage new vs_computer:True difficulty:{LESSON_LEVEL}`" in LESSON_END
+    assert f"the {DEFAULT_LEVEL} one" in LESSON_END
+
+
+async def test_a_lessons_hint_says_what_its_figures_mean(service: Services) -> None:
+    table, game_id = await _lesson(service)
+    controls = table.latest[AL.id]
+    assert controls.kind == "discard" and controls.hint
+    hinted = await service.hints.hint(Click(game_id, "hint", controls.stamp), AL, guild_id=None)
+    line, figures = hinted.reply.text.split("\n")
+    assert line.startswith("💡 Hint: keep ") and "in hand" in line, line
+    assert figures == HINT_FIGURES["discard"]
