@@ -17,12 +17,15 @@ from collections.abc import Mapping, Sequence
 
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.games.deal_log import LAST_CARD, kinds_of
+from bot.core.games.records import GameRecord
+from bot.core.messages.hinting import against_computer_alone
 from engine import events as ev
 from engine.outcome import ResultKind
 from engine.players.levels import Level
 from engine.scoring import ScoreKind
 
 __all__ = [
+    "COACH_FIGURES",
     "HINT_FIGURES",
     "LESSON_END",
     "LESSON_LEVEL",
@@ -30,6 +33,7 @@ __all__ = [
     "LessonNotes",
     "first_deal",
     "hint_figures",
+    "learning",
     "lesson_notes",
     "rules_met",
 ]
@@ -140,6 +144,22 @@ HINT_FIGURES: Mapping[str, str] = {
         "what the computer pegs."
     ),
 }
+
+#: What the coach's figures mean, said under its line at a learner's table.
+COACH_FIGURES = (
+    "📘 The coach's figures are points on average, over every starter that could be cut: the "
+    "hand you kept at the show, and what your throw added to your crib (or gave the dealer's)."
+)
+
+
+def learning(record: GameRecord) -> bool:
+    """Whether ``record``'s table is a learner's, whose hints and coach say what their figures
+    mean: a lesson, or one person against the easy computer alone (the game a lesson's end
+    suggests). Other players chose their table and know the figures, or can ask a lesson."""
+    computers = [seat.level for seat in record.seats if seat.is_computer]
+    easy = against_computer_alone(record) and set(computers) == {LESSON_LEVEL}
+    return record.lesson or easy
+
 
 #: A figure of the expert's, as a hint shows it (one decimal: "11.9").
 _FIGURE = re.compile(r"\d\.\d")

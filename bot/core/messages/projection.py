@@ -48,7 +48,13 @@ from bot.core.messages.hand import (
     reminder_done,
     turn_reminder,
 )
-from bot.core.messages.lesson import LESSON_END, LessonNotes, lesson_notes
+from bot.core.messages.lesson import (
+    COACH_FIGURES,
+    LESSON_END,
+    LessonNotes,
+    learning,
+    lesson_notes,
+)
 from bot.core.messages.prompts import hand_controls
 from bot.core.messages.table import (
     DealText,
@@ -173,9 +179,13 @@ def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] |
     return chances([front for front, _back in pegs], view.target, view.sides[dealt.dealer])
 
 
-def _coach(log: DealLog, deal: int, seat: int) -> str | None:
+def _coach(log: DealLog, deal: int, seat: int, record: GameRecord) -> str | None:
     line = log.coach.get(seat) if log.coach_deal == deal else None
-    return None if line is None else coach_text(deal, line)
+    if line is None:
+        return None
+    said = coach_text(deal, line)
+    # (A learner is told what the figures mean: bot.core.messages.lesson.learning.)
+    return f"{said}\n{COACH_FIGURES}" if learning(record) else said
 
 
 def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
@@ -189,7 +199,11 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         # The last word on the game: the coach's line on its last show, or (the game ended
         # before that show) the line on the deal before, which this message carried already.
         deal = view.deal_number
-        said = (_coach(log, deal, seat) or _coach(log, deal - 1, seat)) if coach else None
+        said = (
+            (_coach(log, deal, seat, record) or _coach(log, deal - 1, seat, record))
+            if coach
+            else None
+        )
         kept = _kept(log, view.deal_number, seat)
         result = game.result
         ending = None
@@ -204,7 +218,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
             private=record.hands_beside_table,
         )
         return laid_out(((closed,),), controls=_hand_rematch(record))
-    said = _coach(log, view.deal_number - 1, seat) if coach else None
+    said = _coach(log, view.deal_number - 1, seat, record) if coach else None
     return laid_out(
         ((hand_text(view, record.channel_id, said, private=record.hands_beside_table),),),
         controls=hand_controls(view, record),

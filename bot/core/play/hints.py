@@ -2,7 +2,7 @@
 
 A hand's *Hint* (on the hand by DM, ``/cribbage hand``'s private copy, a private table's hand,
 the table inside Discord) asks the expert for its choice in the asker's seat as it stands
-(:mod:`engine.hint`): one line (in a lesson, a second says what its figures mean), the
+(:mod:`engine.hint`): one line (at a learner's table, a second says what its figures mean), the
 click's own answer, seen by the asker alone; nothing else is sent, and the game does not
 change. Where hints are given is one decision
 (:mod:`bot.core.messages.hinting`). The seat's view is read under the channel's lock; the
@@ -25,7 +25,7 @@ from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, OnGames
 from bot.core.games.records import GameRecord
 from bot.core.messages.hinting import hint_refusal
-from bot.core.messages.lesson import hint_figures
+from bot.core.messages.lesson import hint_figures, learning
 from engine.hint import NOTHING_TO_DECIDE
 from engine.phase import Phase
 from engine.views import SeatView
@@ -72,11 +72,11 @@ class Hints(OnGames):
             view = loaded.game.view(seat)
             if not _current(click, record, view):
                 raise StaleControl(refusals.STALE_HINT, record.id)
-            return view, seat, hint_seed(record.id, record.version, seat), record.lesson
+            return view, seat, hint_seed(record.id, record.version, seat), learning(record)
 
         games = self._games
         found = await games.by_id(click.game_id, body, user=user, guild_id=guild_id)
-        view, seat, seed, lesson = found
+        view, seat, seed, learner = found
         try:
             said = await self._computers.hint(view, seed)
         except ValueError:
@@ -84,5 +84,5 @@ class Hints(OnGames):
         await self._games.store.take_hint(click.game_id, seat)
         line = f"{HINT_MARK} {said.line}."
         # A learner is told what the figures mean; a player who chose a table is not.
-        figures = hint_figures(said.kind, said.line) if lesson else ""
+        figures = hint_figures(said.kind, said.line) if learner else ""
         return Answer.say(f"{line}\n{figures}" if figures else line)
