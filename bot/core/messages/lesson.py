@@ -6,8 +6,11 @@ his nobs, and at the end the lurch. :func:`rules_met` says which rules one event
 game's log notes the deal each kind of event and score first came up in (:attr:`DealLog.firsts
 <bot.core.games.deal_log.DealLog.firsts>`, kept however many deals the log drops), and a
 lesson's table of the deal a rule first came up in says the rule beside it
-(:func:`lesson_notes`). Each rule is said in one place, :data:`RULES`; ``/cribbage rules``
-says them at length.
+(:func:`lesson_notes`); the result says each rule the game never showed, then where to go
+next (:func:`lesson_end`), so a lesson teaches every rule once. Each rule is said in one
+place, :data:`RULES`; ``/cribbage rules`` says them at length. A learner's table (a lesson, or
+one person against the easy computer alone: :func:`learning`) says under a hint and under the
+coach's line what their figures mean.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "first_deal",
     "hint_figures",
     "learning",
+    "lesson_end",
     "lesson_notes",
     "rules_met",
 ]
@@ -219,6 +223,17 @@ def _note(rule: str, result: ev.GameOver | None) -> str:
         lurched = result.result.kind is ResultKind.LURCH
         line += " This game's loser was lurched." if lurched else " Nobody was lurched this time."
     return line
+
+
+def lesson_end(firsts: Mapping[str, int]) -> tuple[str, ...]:
+    """What a lesson's result says after it: each rule the game never showed (from the deal
+    each kind first did, ``firsts``), so the lesson has taught them all, then
+    :data:`LESSON_END`."""
+    unmet = [rule for rule in RULES if first_deal(rule, firsts) is None]
+    if not unmet:
+        return (LESSON_END,)
+    said = [_note(rule, None) for rule in unmet]
+    return ("📘 Not met in this game, but good to know:", *said, LESSON_END)
 
 
 def lesson_notes(events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int]) -> LessonNotes:

@@ -50,9 +50,9 @@ from bot.core.messages.hand import (
 )
 from bot.core.messages.lesson import (
     COACH_FIGURES,
-    LESSON_END,
     LessonNotes,
     learning,
+    lesson_end,
     lesson_notes,
 )
 from bot.core.messages.prompts import hand_controls
@@ -283,8 +283,8 @@ def _tables(
         )
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
         if text.result:
-            # A lesson's result points at what to play next.
-            after = ((LESSON_END,),) if record.lesson else ()
+            # A lesson's result says the rules it never met, and points at what to play next.
+            after = (lesson_end(log.firsts),) if record.lesson else ()
             final = laid_out(
                 ((text.result,), (series,), (ratings,), *after),
                 board=board_of(log, view),

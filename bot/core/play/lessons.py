@@ -3,8 +3,9 @@
 A lesson is a game to 61 against the gentlest computer, played in the learner's DM with the
 bot (where nobody else sees it; a person has one open lesson at a time). Its tables explain each
 rule the first time it happens (:mod:`bot.core.messages.lesson`), each hand's count said as
-players say it, hints are on, and its result points at ``/cribbage new`` and ``/cribbage help``
-(no rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
+players say it, hints are on, and its result says the rules the game never showed and points
+at a whole game against the same computer, ``/cribbage new`` and ``/cribbage help`` (no
+rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
 open, the learner gets their hand of it, privately, where they ask: the lesson carries on
 from there, like any game. Asked outside the DM, the lesson's welcome is posted there first: a
 learner who takes no DMs from the bot is told what helps, and nothing is dealt. ``/cribbage

@@ -10,7 +10,14 @@ from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
 from bot.core.base.replies import Click
 from bot.core.base.views import ResultControls
-from bot.core.messages.lesson import HINT_FIGURES, LESSON_END, LESSON_LEVEL, RULES
+from bot.core.messages.lesson import (
+    _KINDS,
+    HINT_FIGURES,
+    LESSON_END,
+    LESSON_LEVEL,
+    RULES,
+    lesson_end,
+)
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.ranked.records import Search
 from bot.core.services import Services
@@ -98,8 +105,12 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     assert seen["lurch"] == deals[-1]
     # The counts are said as players say them.
     assert any("fifteen two" in table.table(game_id, d) for d in deals)
-    # The result points at what to play next, and offers no rematch.
+    # The result says each rule the game never showed, so that every rule is taught once;
+    # then it points at what to play next, and offers no rematch.
     result = table.messages[(game_id, "result")].view
+    unmet = _titles(result.content)
+    assert not set(unmet) & set(seen) and set(unmet) | set(seen) == set(RULES), (unmet, seen)
+    assert ("Not met in this game" in result.content) is bool(unmet)
     assert LESSON_END in result.content
     assert not isinstance(result.controls, ResultControls)
 
@@ -218,3 +229,13 @@ async def test_a_lessons_hint_says_what_its_figures_mean(service: Services) -> N
     line, figures = hinted.reply.text.split("\n")
     assert line.startswith("💡 Hint: keep ") and "in hand" in line, line
     assert figures == HINT_FIGURES["discard"]
+
+
+def test_a_lessons_end_says_the_rules_its_game_never_showed_before_what_next() -> None:
+    every = {kind: 1 for kinds in _KINDS.values() for kind in kinds}
+    assert lesson_end(every) == (LESSON_END,)
+    # No 31, no flush and no nobs in this game: the result says them, in the lesson's order.
+    shown = {k: d for k, d in every.items() if k not in ("thirty_one", "flush", "nobs")}
+    heading, *notes, end = lesson_end(shown)
+    assert "Not met" in heading and end == LESSON_END
+    assert [_titles(note) for note in notes] == [["thirty_one"], ["flush"], ["nobs"]]
