@@ -1,8 +1,9 @@
 """The rules a lesson explains (``/cribbage learn``), and which of them an event shows.
 
-A first game explains each rule the first time it happens: the deal and the crib, the starter
-and his heels, fifteens, pairs, runs, go, 31 and the last card, the show in order, flushes,
-his nobs, and at the end the lurch. :func:`rules_met` says which rules one event shows; the
+A first game explains each rule the first time it happens: the deal and the crib, the
+shuffle's seal (the table's 🔒 and 🔓 lines), the starter and his heels, fifteens, pairs,
+runs, go, 31 and the last card, the show in order, flushes, his nobs, and at the end the
+lurch. :func:`rules_met` says which rules one event shows; the
 game's log notes the deal each kind of event and score first came up in (:attr:`DealLog.firsts
 <bot.core.games.deal_log.DealLog.firsts>`, kept however many deals the log drops), and a
 lesson's table of the deal a rule first came up in says the rule beside it
@@ -51,6 +52,12 @@ RULES: Mapping[str, tuple[str, str]] = {
         "hand that belongs to the dealer and is counted after the hands. Throw the dealer good "
         "cards when the crib is yours, poor ones when it is not. The deal changes hands each "
         "time.",
+    ),
+    "seal": (
+        "The seal",
+        "the 🔒 line is a fingerprint of this deal's shuffle, posted before anyone saw a "
+        "card; after the show the 🔓 line gives the shuffle itself, so anyone can check that "
+        "no card was changed. You can ignore both.",
     ),
     "starter": (
         "The starter",
@@ -179,6 +186,8 @@ def hint_figures(kind: str, line: str) -> str:
 #: rule happening, in the order a table says them.
 _KINDS: Mapping[str, tuple[str, ...]] = {
     "deal": ("dealt",),
+    # (Said where the table shows the deal's seal: lesson_notes' ``sealed``.)
+    "seal": ("dealt",),
     "starter": ("starter_cut",),
     "heels": ("heels",),
     "play": ("played",),
@@ -236,15 +245,21 @@ def lesson_end(firsts: Mapping[str, int]) -> tuple[str, ...]:
     return ("📘 Not met in this game, but good to know:", *said, LESSON_END)
 
 
-def lesson_notes(events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int]) -> LessonNotes:
+def lesson_notes(
+    events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int], *, sealed: bool
+) -> LessonNotes:
     """The notes of ``deal``'s table (its ``events``), from the deal each rule first came up
-    in (``firsts``)."""
+    in (``firsts``); the seal's only where the table shows one (``sealed``)."""
     play: list[str] = []
     show: list[str] = []
     said: set[str] = set()
     for event in events:
         for rule in rules_met(event):
-            if first_deal(rule, firsts) != deal or rule in said:
+            if (
+                first_deal(rule, firsts) != deal
+                or rule in said
+                or (rule, sealed) == ("seal", False)
+            ):
                 continue
             said.add(rule)
             at_show = isinstance(event, ev.Shown | ev.GameOver)

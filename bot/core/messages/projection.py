@@ -256,6 +256,7 @@ def _tables(
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
         odds = deal_chances(log, view, deal)
+        seal = deal_seal(game, log, seeds, deal)
         text = deal_text(
             names,
             log.events(deal),
@@ -264,7 +265,7 @@ def _tables(
             opening=log.events(0) if deal == 1 else (),
             ended=ended,
             chances=odds,
-            seal=deal_seal(game, log, seeds, deal),
+            seal=seal,
             closing=closing if deal == game.deal_number else None,
         )
         # The deal the game ended in leaves the board to the result, below it: one picture.
@@ -277,7 +278,12 @@ def _tables(
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
         # While the Activity is on, the live deal's table opens it (*Play at the table*).
         table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
-        notes = lesson_notes(log.events(deal), deal, log.firsts) if record.lesson else None
+        sealed = seal is not None and seal.seal is not None
+        notes = (
+            lesson_notes(log.events(deal), deal, log.firsts, sealed=sealed)
+            if record.lesson
+            else None
+        )
         view_now = laid_out(
             (*_noted(text, room, notes), *ending), board=board, framed=True, controls=table
         )

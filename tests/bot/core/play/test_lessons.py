@@ -17,11 +17,13 @@ from bot.core.messages.lesson import (
     LESSON_LEVEL,
     RULES,
     lesson_end,
+    lesson_notes,
 )
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
+from engine import events as ev
 from engine.players.levels import Level
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
@@ -82,6 +84,8 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
 ) -> None:
     table, game_id = await _lesson(service)
     # Dealt, the table explains the deal and the crib (and nothing yet to come).
+    # (This transcript's deals are not sealed: the seal is said only where it is shown.)
+    assert "Shuffle sealed" not in table.table(game_id, 1)
     assert _titles(table.table(game_id, 1)) == ["deal"]
     await drive(service, table, [AL])
     # The first deal explains what every deal has, in the order it happened.
@@ -109,7 +113,8 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     # then it points at what to play next, and offers no rematch.
     result = table.messages[(game_id, "result")].view
     unmet = _titles(result.content)
-    assert not set(unmet) & set(seen) and set(unmet) | set(seen) == set(RULES), (unmet, seen)
+    taught = set(unmet) | set(seen)
+    assert not set(unmet) & set(seen) and taught == set(RULES) - {"seal"}, (unmet, seen)
     assert ("Not met in this game" in result.content) is bool(unmet)
     assert LESSON_END in result.content
     assert not isinstance(result.controls, ResultControls)
@@ -239,3 +244,12 @@ def test_a_lessons_end_says_the_rules_its_game_never_showed_before_what_next() -
     heading, *notes, end = lesson_end(shown)
     assert "Not met" in heading and end == LESSON_END
     assert [_titles(note) for note in notes] == [["thirty_one"], ["flush"], ["nobs"]]
+
+
+def test_the_seal_is_explained_on_the_first_deal_where_the_table_shows_it() -> None:
+    dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
+    firsts = {"dealt": 1}
+    sealed = lesson_notes([dealt], 1, firsts, sealed=True)
+    assert [_titles(note) for note in sealed.play] == [["deal"], ["seal"]]
+    assert "🔒" in sealed.play[1] and "🔓" in sealed.play[1]
+    assert [_titles(n) for n in lesson_notes([dealt], 1, firsts, sealed=False).play] == [["deal"]]
