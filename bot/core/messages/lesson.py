@@ -35,6 +35,7 @@ __all__ = [
     "LESSON_LEVEL",
     "RULES",
     "LessonNotes",
+    "coach_for",
     "first_deal",
     "hint_figures",
     "learning",
@@ -170,6 +171,12 @@ def learning(record: GameRecord) -> bool:
     computers = [seat.level for seat in record.seats if seat.is_computer]
     easy = against_computer_alone(record) and set(computers) == {LESSON_LEVEL}
     return record.lesson or easy
+
+
+def coach_for(record: GameRecord, said: str) -> str:
+    """The coach's line ``said`` as ``record``'s table shows it (a hand message, the table
+    inside Discord): at a learner's table, with what its figures mean under it."""
+    return f"{said}\n{COACH_FIGURES}" if learning(record) else said
 
 
 #: A figure of the expert's, as a hint shows it (one decimal: "11.9").

@@ -48,13 +48,7 @@ from bot.core.messages.hand import (
     reminder_done,
     turn_reminder,
 )
-from bot.core.messages.lesson import (
-    COACH_FIGURES,
-    LessonNotes,
-    learning,
-    lesson_end,
-    lesson_notes,
-)
+from bot.core.messages.lesson import LessonNotes, coach_for, lesson_end, lesson_notes
 from bot.core.messages.prompts import hand_controls
 from bot.core.messages.table import (
     DealText,
@@ -183,9 +177,7 @@ def _coach(log: DealLog, deal: int, seat: int, record: GameRecord) -> str | None
     line = log.coach.get(seat) if log.coach_deal == deal else None
     if line is None:
         return None
-    said = coach_text(deal, line)
-    # (A learner is told what the figures mean: bot.core.messages.lesson.learning.)
-    return f"{said}\n{COACH_FIGURES}" if learning(record) else said
+    return coach_for(record, coach_text(deal, line))
 
 
 def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
