@@ -6,6 +6,7 @@ engine's review) is checked over a whole game in test_vs_computer.py.
 
 from __future__ import annotations
 
+from bot.core.messages.lesson import COACH_FIGURES
 from fakediscord.testing import BotProcess
 from tests.e2e.test_vs_computer import against_computer
 from tests.helpers.table_driver import World, refused_dms
@@ -64,3 +65,5 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     # The coach's line was not lost: it rides on Al's private /cribbage hand answer.
     hand = await fd.slash(al, world.general, "/cribbage hand")
     assert hand.ephemeral and f"Coach, deal {deals - 1}:" in hand.words()
+    # Against the easy computer alone (a learner's table), what its figures mean, under it.
+    assert COACH_FIGURES in hand.words(), hand.words()

@@ -5,16 +5,20 @@ says privately that the game is dealt in the bot's DM, and there the tables expl
 the first time it comes up, with the counts said as players say them. The learner asks for a
 hint (answered to them alone, the game unchanged), leaves after the first deal and picks the
 lesson up again from the server (their hand, privately) and with a command typed in the DM,
-then plays it to its end, whose result points at ``/cribbage new`` and ``/cribbage help``. A
-*Hint* on a ranked game's hand is refused in one sentence. A learner whose DMs are closed to
+then plays it to its end, whose result says the rules the game never showed (so each rule is
+taught once) and points at ``/cribbage new`` and ``/cribbage help`` (the game it suggests,
+typed as it says, is against the lesson's gentle computer). A *Hint* on a ranked game's hand
+is refused in one sentence. A learner whose DMs are closed to
 the bot is told so, and what helps, and nothing is dealt; one who closes them during a lesson
 plays on from its private hand, and the bot tries the DM once.
 """
 
 from __future__ import annotations
 
+import re
+
 from bot.core.base.refusals import HINTS_RANKED, LESSON_DMS_CLOSED, LESSON_DMS_CLOSED_ELSEWHERE
-from bot.core.messages.lesson import LESSON_END, RULES
+from bot.core.messages.lesson import HINT_FIGURES, LESSON_END, RULES
 from bot.core.play.lessons import LESSON_OFFER
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message, User
@@ -140,6 +144,7 @@ async def test_a_lesson_in_the_dm_explains_the_rules_and_is_left_and_picked_up_a
     version = read_game(db, game_id).version
     hinted = await fd.click(al, hand, label="💡 Hint")
     assert hinted.ephemeral and hinted.words().startswith("💡 Hint: keep "), hinted.words()
+    assert HINT_FIGURES["discard"] in hinted.words(), "a learner is told what the figures mean"
     assert read_game(db, game_id).version == version
 
     # The DM's first line is the lesson's welcome, posted before it was dealt.
@@ -164,13 +169,20 @@ async def test_a_lesson_in_the_dm_explains_the_rules_and_is_left_and_picked_up_a
     result = await until(fd, ended)
     labels = [b.get("label") for b in result.buttons()]
     assert "Rematch" not in labels and "Play again" not in labels, labels
-    # Each rule explained once, on the table of the deal it first came up in (the last deal's
-    # table ends on the lurch, once the DM's pace lets its last edit through).
+    # Each rule explained once: on the table of the deal it first came up in (the last deal's
+    # table ends on the lurch, once the DM's pace lets its last edit through), or, never met,
+    # on the result.
     await until(fd, lambda: _explained(fd.dms(al), RULES["lurch"][0]))
     messages = fd.dms(al)
-    for rule in ("deal", "starter", "play", "fifteen", "go", "show", "lurch"):
+    for rule in RULES:
         assert len(_explained(messages, RULES[rule][0])) == 1, rule
     assert any("fifteen two" in m.words() for m in messages)
+    # The next game the result suggests, typed as it says, is a whole one against the
+    # lesson's own gentle computer (the default level is the hard one).
+    [suggested] = re.findall(r"`(/cribbage new [^`]*)`", LESSON_END)
+    opened = await fd.slash(al, world.general, suggested)
+    assert opened.original is not None and "The game has started." in opened.original.words()
+    assert "Easy bot" in opened.original.words(), opened.original.words()
 
 
 async def test_a_learner_whose_dms_are_closed_asking_in_a_group_dm_is_not_sent_to_a_server_there(

@@ -24,6 +24,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.rules import Rules
 from engine.scoring import claim_values, score_hand
+from engine.speech import say_score
 from fakediscord import FakeDiscord
 from fakediscord.interactions import Interaction
 from fakediscord.model import Message, User
@@ -262,10 +263,18 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
         value_now = worth(game)
         last_was_over = over is None
         claim = next(v for v in CLAIM_VALUES if v > value_now) if last_was_over else value_now
-        claimed = await claim_from_menu(world, users[counting.seat], game_id, claim)
         if over is None:
+            # Typed, the claim over is answered privately: what it pegs, and the hand's count
+            # item by item, as players say it.
             over = (counting.seat, claim, value_now)
-            # Answered by updating the hand it was made on, as every claim is.
+            line = f"/cribbage count points:{claim}"
+            claimed = await fd.slash(users[counting.seat], world.general, line)
+            assert game.starter is not None
+            count = say_score(score_hand(counting.cards, game.starter, crib=counting.crib))
+            assert claimed.ephemeral and f"Its count: {count}." in claimed.words(), claimed
+        else:
+            claimed = await claim_from_menu(world, users[counting.seat], game_id, claim)
+            # Answered by updating the hand it was made on, as every claim from it is.
             assert claimed.response is not None and claimed.response.type == 7
         await wait_for_move(world, game_id, len(game.actions))
     assert over is not None

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from bot.core.messages.lesson import COACH_FIGURES
 from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
@@ -140,11 +141,7 @@ class TableChecks:
         to the states it may show."""
         assert self.replay is not None
         hands = [s for s, user in self.seats.items() if user.id not in self.dm_closed]
-        coach = {
-            key: line
-            for key, line in self.replay.coach_lines.items()
-            if key[1] in self.seats and self.seats[key[1]].id not in self.coach_off
-        }
+        coach = self.coach_lines()
         views = owed_views(
             self.replay,
             version,
@@ -175,6 +172,26 @@ class TableChecks:
             self.database, "SELECT occasion, channel_id FROM games WHERE id = ?", (self.game_id,)
         )
         return occasion is None and channel >= 0 and len(self.seats) == 1
+
+    def coach_lines(self) -> dict[tuple[int, int], str]:
+        """The coach's lines each person at the table gets, by (deal, seat): none for one who
+        turned the coach off, and at a learner's table (one person against the easy computer
+        alone, or a lesson: ``bot.core.messages.lesson.learning``) what its figures mean
+        under each."""
+        assert self.replay is not None
+        found = rows(
+            self.database,
+            "SELECT g.lesson, s.computer_level FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.id = ? AND s.is_computer = 1",
+            (self.game_id,),
+        )
+        levels = {level for _, level in found}
+        learner = any(lesson for lesson, _ in found) or (self.hints() and levels == {"easy"})
+        return {
+            key: f"{line}\n{COACH_FIGURES}" if learner else line
+            for key, line in self.replay.coach_lines.items()
+            if key[1] in self.seats and self.seats[key[1]].id not in self.coach_off
+        }
 
     def _again(self) -> str | None:
         """The label of the result's rematch button (and the last hand messages'): *Play

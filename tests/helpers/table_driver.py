@@ -319,9 +319,9 @@ class TableDriver(TableChecks):
 
     def coach(self, deal: int, seat: int) -> str | None:
         """The coach's line the person at `seat` gets about `deal`'s discard, if any."""
-        if self.seats[seat].id in self.coach_off or self.replay is None:
+        if self.replay is None:
             return None
-        return self.replay.coach_lines.get((deal, seat))
+        return self.coach_lines().get((deal, seat))
 
     # -- opening ------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
 from bot.core.base.views import HAND_BUTTON, LOBBY_LABELS
 from engine.outcome import Scoring
 
@@ -49,7 +50,8 @@ RULES_TOPICS: dict[str, str] = {
         "games too: five-card and seven-card cribbage, five players and six "
         "(the `variant` option of `/cribbage new`). "
         "Topics: `deal`, `play`, `show`, `scoring`, `commands`, and one per variant: "
-        "`five-card`, `seven-card`, `five-hand`, `six-hand`."
+        "`five-card`, `seven-card`, `five-hand`, `six-hand`. Never played? `/cribbage learn` "
+        "teaches you in a short first game, explaining each rule as it comes up."
     ),
     "deal": (
         "**The deal.** Lowest card cuts to deal first, then the deal passes left. "
@@ -175,14 +177,18 @@ RULES_TOPICS: dict[str, str] = {
     ),
 }
 
+#: The computer's levels, weakest first, as ``/cribbage help`` offers them.
+_LEVELS = ", ".join(f"`{level}`" for level in LEVEL_BLURBS)
+
 #: ``/cribbage help``: the commands a player needs first, as they are typed.
 HELP = "\n".join(
     [
         "**Cribbage: the commands you need first**",
         "`/cribbage new` — open a game in this channel; friends press **Join**, you press "
         "**Start**.",
-        "`/cribbage new vs_computer:True` — play the computer at once "
-        "(`difficulty:easy`, `medium`, `hard` or `expert`).",
+        "`/cribbage new vs_computer:True` — play the computer at once: the "
+        f"{DEFAULT_LEVEL} one, unless you add `difficulty:` "
+        f"({_LEVELS}; `easy` is the gentlest).",
         "`/cribbage learn` — never played? A first game against a gentle computer, in DM, "
         "explaining each rule as it comes up.",
         f"Your hand comes by DM (in a DM or group DM, press **{_HAND}** on the table): "

@@ -36,6 +36,7 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import again_of, match_thread
 from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
+from bot.core.messages.lesson import coach_for
 from bot.core.messages.presence import presence_of
 from bot.core.messages.projection import owes_move
 from bot.core.messages.prompts import hand_controls
@@ -388,7 +389,7 @@ def _played_out(
     if not over:
         state["act"] = _act(hand_controls(own, record), own)
     said = log.coach.get(seat) if coach and log.coach_deal in (deal, deal - 1) else None
-    state["coach"] = None if said is None else coach_text(log.coach_deal, said)
+    state["coach"] = None if said is None else coach_for(record, coach_text(log.coach_deal, said))
     return state
 
 

@@ -1,25 +1,48 @@
 """The rules a lesson explains (``/cribbage learn``), and which of them an event shows.
 
-A first game explains each rule the first time it happens: the deal and the crib, the starter
-and his heels, fifteens, pairs, runs, go, 31 and the last card, the show in order, flushes,
-his nobs, and at the end the lurch. :func:`rules_met` says which rules one event shows; the
+A first game explains each rule the first time it happens: the deal and the crib, the
+shuffle's seal (the table's 🔒 and 🔓 lines), the starter and his heels, fifteens, pairs,
+runs, go, 31 and the last card, the show in order, flushes, his nobs, and at the end the
+lurch. :func:`rules_met` says which rules one event shows; the
 game's log notes the deal each kind of event and score first came up in (:attr:`DealLog.firsts
 <bot.core.games.deal_log.DealLog.firsts>`, kept however many deals the log drops), and a
 lesson's table of the deal a rule first came up in says the rule beside it
-(:func:`lesson_notes`). Each rule is said in one place, :data:`RULES`; ``/cribbage rules``
-says them at length.
+(:func:`lesson_notes`); the result says each rule the game never showed, then where to go
+next (:func:`lesson_end`), so a lesson teaches every rule once. Each rule is said in one
+place, :data:`RULES`; ``/cribbage rules`` says them at length. A learner's table (a lesson, or
+one person against the easy computer alone: :func:`learning`) says under a hint and under the
+coach's line what their figures mean.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.games.deal_log import LAST_CARD, kinds_of
+from bot.core.games.records import GameRecord
+from bot.core.messages.hinting import against_computer_alone
 from engine import events as ev
 from engine.outcome import ResultKind
+from engine.players.levels import Level
 from engine.scoring import ScoreKind
 
-__all__ = ["LESSON_END", "RULES", "LessonNotes", "first_deal", "lesson_notes", "rules_met"]
+__all__ = [
+    "COACH_FIGURES",
+    "HINT_FIGURES",
+    "LESSON_END",
+    "LESSON_LEVEL",
+    "RULES",
+    "LessonNotes",
+    "coach_for",
+    "first_deal",
+    "hint_figures",
+    "learning",
+    "lesson_end",
+    "lesson_notes",
+    "rules_met",
+]
 
 #: Each rule a lesson explains, by name, in the order a game first meets them: its title and
 #: what it says, for someone who has never played.
@@ -30,6 +53,12 @@ RULES: Mapping[str, tuple[str, str]] = {
         "hand that belongs to the dealer and is counted after the hands. Throw the dealer good "
         "cards when the crib is yours, poor ones when it is not. The deal changes hands each "
         "time.",
+    ),
+    "seal": (
+        "The seal",
+        "the 🔒 line is a fingerprint of this deal's shuffle, posted before anyone saw a "
+        "card; after the show the 🔓 line gives the shuffle itself, so anyone can check that "
+        "no card was changed. You can ignore both.",
     ),
     "starter": (
         "The starter",
@@ -44,7 +73,8 @@ RULES: Mapping[str, tuple[str, str]] = {
         "The play",
         "the players take turns laying a card face up, the dealer's opponent first, calling "
         "the running total of the cards played (face cards count 10, an ace 1). The total "
-        "may never pass 31.",
+        "may never pass 31. Points scored as the cards go down are *pegged*: moved along the "
+        "board at once.",
     ),
     "fifteen": (
         "Fifteen",
@@ -101,17 +131,70 @@ RULES: Mapping[str, tuple[str, str]] = {
     ),
 }
 
-#: Where a lesson points once it is over.
+#: How well a lesson's computer plays; the game its end suggests is against the same level.
+LESSON_LEVEL = Level.EASY
+
+#: Where a lesson points once it is over: a whole game against the same gentle computer
+#: (the default level, :data:`~bot.core.base.choices.DEFAULT_LEVEL`, is far stronger).
 LESSON_END = (
-    "🎓 That was your first game. Play a whole game against the computer with "
-    "`/cribbage new vs_computer:True` (choose `difficulty:` as you grow), open a table for "
-    "friends with `/cribbage new`, and `/cribbage help` has the commands you need first."
+    "🎓 That was your first game. Next, a whole game to 121 against the same gentle "
+    f"computer: `/cribbage new vs_computer:True difficulty:{LESSON_LEVEL}` (without "
+    f"`difficulty:` you get the {DEFAULT_LEVEL} one). Open a table for friends with "
+    "`/cribbage new`; `/cribbage help` has the commands you need first."
 )
+
+#: What a hint's figures mean (:mod:`engine.hint`), said under a lesson's hint by its kind
+#: ("discard" or "play") for someone who has never weighed a hand.
+HINT_FIGURES: Mapping[str, str] = {
+    "discard": (
+        "📘 The figures are points on average, over every starter that could be cut: what "
+        "the cards you keep score at the show, what the two you throw add to your crib (or "
+        "give the dealer's: −), and what the kept cards peg in the play."
+    ),
+    "play": (
+        "📘 The figures are points on average: what you peg in the rest of this play, less "
+        "what the computer pegs."
+    ),
+}
+
+#: What the coach's figures mean, said under its line at a learner's table.
+COACH_FIGURES = (
+    "📘 The coach's figures are points on average, over every starter that could be cut: the "
+    "hand you kept at the show, and what your throw added to your crib (or gave the dealer's)."
+)
+
+
+def learning(record: GameRecord) -> bool:
+    """Whether ``record``'s table is a learner's, whose hints and coach say what their figures
+    mean: a lesson, or one person against the easy computer alone (the game a lesson's end
+    suggests). Other players chose their table and know the figures, or can ask a lesson."""
+    computers = [seat.level for seat in record.seats if seat.is_computer]
+    easy = against_computer_alone(record) and set(computers) == {LESSON_LEVEL}
+    return record.lesson or easy
+
+
+def coach_for(record: GameRecord, said: str) -> str:
+    """The coach's line ``said`` as ``record``'s table shows it (a hand message, the table
+    inside Discord): at a learner's table, with what its figures mean under it."""
+    return f"{said}\n{COACH_FIGURES}" if learning(record) else said
+
+
+#: A figure of the expert's, as a hint shows it (one decimal: "11.9").
+_FIGURE = re.compile(r"\d\.\d")
+
+
+def hint_figures(kind: str, line: str) -> str:
+    """The line a lesson says under a hint of ``kind`` (its ``line``): what its figures
+    mean, or nothing when it has none ("the only card you can play", "as good")."""
+    return HINT_FIGURES[kind] if _FIGURE.search(line) else ""
+
 
 #: The kinds of event and score (:func:`~bot.core.games.deal_log.kinds_of`) that show each
 #: rule happening, in the order a table says them.
 _KINDS: Mapping[str, tuple[str, ...]] = {
     "deal": ("dealt",),
+    # (Said where the table shows the deal's seal: lesson_notes' ``sealed``.)
+    "seal": ("dealt",),
     "starter": ("starter_cut",),
     "heels": ("heels",),
     "play": ("played",),
@@ -158,15 +241,32 @@ def _note(rule: str, result: ev.GameOver | None) -> str:
     return line
 
 
-def lesson_notes(events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int]) -> LessonNotes:
+def lesson_end(firsts: Mapping[str, int]) -> tuple[str, ...]:
+    """What a lesson's result says after it: each rule the game never showed (from the deal
+    each kind first did, ``firsts``), so the lesson has taught them all, then
+    :data:`LESSON_END`."""
+    unmet = [rule for rule in RULES if first_deal(rule, firsts) is None]
+    if not unmet:
+        return (LESSON_END,)
+    said = [_note(rule, None) for rule in unmet]
+    return ("📘 Not met in this game, but good to know:", *said, LESSON_END)
+
+
+def lesson_notes(
+    events: Sequence[ev.Event], deal: int, firsts: Mapping[str, int], *, sealed: bool
+) -> LessonNotes:
     """The notes of ``deal``'s table (its ``events``), from the deal each rule first came up
-    in (``firsts``)."""
+    in (``firsts``); the seal's only where the table shows one (``sealed``)."""
     play: list[str] = []
     show: list[str] = []
     said: set[str] = set()
     for event in events:
         for rule in rules_met(event):
-            if first_deal(rule, firsts) != deal or rule in said:
+            if (
+                first_deal(rule, firsts) != deal
+                or rule in said
+                or (rule, sealed) == ("seal", False)
+            ):
                 continue
             said.add(rule)
             at_show = isinstance(event, ev.Shown | ev.GameOver)

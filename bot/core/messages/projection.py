@@ -48,7 +48,7 @@ from bot.core.messages.hand import (
     reminder_done,
     turn_reminder,
 )
-from bot.core.messages.lesson import LESSON_END, LessonNotes, lesson_notes
+from bot.core.messages.lesson import LessonNotes, coach_for, lesson_end, lesson_notes
 from bot.core.messages.prompts import hand_controls
 from bot.core.messages.table import (
     DealText,
@@ -173,9 +173,11 @@ def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] |
     return chances([front for front, _back in pegs], view.target, view.sides[dealt.dealer])
 
 
-def _coach(log: DealLog, deal: int, seat: int) -> str | None:
+def _coach(log: DealLog, deal: int, seat: int, record: GameRecord) -> str | None:
     line = log.coach.get(seat) if log.coach_deal == deal else None
-    return None if line is None else coach_text(deal, line)
+    if line is None:
+        return None
+    return coach_for(record, coach_text(deal, line))
 
 
 def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
@@ -189,7 +191,11 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         # The last word on the game: the coach's line on its last show, or (the game ended
         # before that show) the line on the deal before, which this message carried already.
         deal = view.deal_number
-        said = (_coach(log, deal, seat) or _coach(log, deal - 1, seat)) if coach else None
+        said = (
+            (_coach(log, deal, seat, record) or _coach(log, deal - 1, seat, record))
+            if coach
+            else None
+        )
         kept = _kept(log, view.deal_number, seat)
         result = game.result
         ending = None
@@ -204,7 +210,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
             private=record.hands_beside_table,
         )
         return laid_out(((closed,),), controls=_hand_rematch(record))
-    said = _coach(log, view.deal_number - 1, seat) if coach else None
+    said = _coach(log, view.deal_number - 1, seat, record) if coach else None
     return laid_out(
         ((hand_text(view, record.channel_id, said, private=record.hands_beside_table),),),
         controls=hand_controls(view, record),
@@ -242,6 +248,7 @@ def _tables(
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
         odds = deal_chances(log, view, deal)
+        seal = deal_seal(game, log, seeds, deal)
         text = deal_text(
             names,
             log.events(deal),
@@ -250,7 +257,7 @@ def _tables(
             opening=log.events(0) if deal == 1 else (),
             ended=ended,
             chances=odds,
-            seal=deal_seal(game, log, seeds, deal),
+            seal=seal,
             closing=closing if deal == game.deal_number else None,
         )
         # The deal the game ended in leaves the board to the result, below it: one picture.
@@ -263,14 +270,19 @@ def _tables(
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
         # While the Activity is on, the live deal's table opens it (*Play at the table*).
         table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
-        notes = lesson_notes(log.events(deal), deal, log.firsts) if record.lesson else None
+        sealed = seal is not None and seal.seal is not None
+        notes = (
+            lesson_notes(log.events(deal), deal, log.firsts, sealed=sealed)
+            if record.lesson
+            else None
+        )
         view_now = laid_out(
             (*_noted(text, room, notes), *ending), board=board, framed=True, controls=table
         )
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
         if text.result:
-            # A lesson's result points at what to play next.
-            after = ((LESSON_END,),) if record.lesson else ()
+            # A lesson's result says the rules it never met, and points at what to play next.
+            after = (lesson_end(log.firsts),) if record.lesson else ()
             final = laid_out(
                 ((text.result,), (series,), (ratings,), *after),
                 board=board_of(log, view),

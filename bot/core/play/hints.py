@@ -2,8 +2,9 @@
 
 A hand's *Hint* (on the hand by DM, ``/cribbage hand``'s private copy, a private table's hand,
 the table inside Discord) asks the expert for its choice in the asker's seat as it stands
-(:mod:`engine.hint`): one line, the click's own answer, seen by the asker alone; nothing
-else is sent, and the game does not change. Where hints are given is one decision
+(:mod:`engine.hint`): one line (at a learner's table, a second says what its figures mean), the
+click's own answer, seen by the asker alone; nothing else is sent, and the game does not
+change. Where hints are given is one decision
 (:mod:`bot.core.messages.hinting`). The seat's view is read under the channel's lock; the
 expert thinks outside it, in the worker process where its plays are made
 (:meth:`~bot.core.games.computer.ComputerPlayers.hint`), so neither the loop nor the table
@@ -24,6 +25,7 @@ from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, OnGames
 from bot.core.games.records import GameRecord
 from bot.core.messages.hinting import hint_refusal
+from bot.core.messages.lesson import hint_figures, learning
 from engine.hint import NOTHING_TO_DECIDE
 from engine.phase import Phase
 from engine.views import SeatView
@@ -62,7 +64,7 @@ class Hints(OnGames):
         ``guild_id``; None: outside servers), privately: the expert's choice and why, or
         why none is given (not at this table, nothing to decide now, an older hand)."""
 
-        async def body(record: GameRecord) -> tuple[SeatView, int, int]:
+        async def body(record: GameRecord) -> tuple[SeatView, int, int, bool]:
             refusal = hint_refusal(record)
             if refusal is not None:
                 raise Refused(refusal)
@@ -70,13 +72,17 @@ class Hints(OnGames):
             view = loaded.game.view(seat)
             if not _current(click, record, view):
                 raise StaleControl(refusals.STALE_HINT, record.id)
-            return view, seat, hint_seed(record.id, record.version, seat)
+            return view, seat, hint_seed(record.id, record.version, seat), learning(record)
 
         games = self._games
-        view, seat, seed = await games.by_id(click.game_id, body, user=user, guild_id=guild_id)
+        found = await games.by_id(click.game_id, body, user=user, guild_id=guild_id)
+        view, seat, seed, learner = found
         try:
             said = await self._computers.hint(view, seed)
         except ValueError:
             raise Refused(NOTHING_TO_DECIDE) from None
         await self._games.store.take_hint(click.game_id, seat)
-        return Answer.say(f"{HINT_MARK} {said.line}.")
+        line = f"{HINT_MARK} {said.line}."
+        # A learner is told what the figures mean; a player who chose a table is not.
+        figures = hint_figures(said.kind, said.line) if learner else ""
+        return Answer.say(f"{line}\n{figures}" if figures else line)

@@ -3,8 +3,9 @@
 A lesson is a game to 61 against the gentlest computer, played in the learner's DM with the
 bot (where nobody else sees it; a person has one open lesson at a time). Its tables explain each
 rule the first time it happens (:mod:`bot.core.messages.lesson`), each hand's count said as
-players say it, hints are on, and its result points at ``/cribbage new`` and ``/cribbage help``
-(no rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
+players say it, hints are on, and its result says the rules the game never showed and points
+at a whole game against the same computer, ``/cribbage new`` and ``/cribbage help`` (no
+rematch: another ``/cribbage learn`` deals another lesson). Asked for again while one is
 open, the learner gets their hand of it, privately, where they ask: the lesson carries on
 from there, like any game. Asked outside the DM, the lesson's welcome is posted there first: a
 learner who takes no DMs from the bot is told what helps, and nothing is dealt. ``/cribbage
@@ -22,15 +23,14 @@ from bot.core.base.replies import Answer, User
 from bot.core.games.games import Games, OnGames
 from bot.core.games.rules_help import HELP
 from bot.core.games.storage import UserSettings
+from bot.core.messages.lesson import LESSON_LEVEL
 from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
-from engine.players.levels import Level
 
-__all__ = ["LESSON_LEVEL", "LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
+__all__ = ["LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
 
-#: How long a lesson is, and how well its computer plays.
+#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
 LESSON_TARGET = 61
-LESSON_LEVEL = Level.EASY
 #: What ``/cribbage help`` adds, once, for someone who has never sat at a game.
 LESSON_OFFER = (
     "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "

@@ -49,6 +49,8 @@ from engine.errors import RuleError
 from engine.events import Claimed, Dealt, Event, Mugginsed, Overclaimed
 from engine.game import Game
 from engine.phase import Phase
+from engine.scoring import score_hand
+from engine.speech import say_score
 
 __all__ = ["COMPUTER_ANSWER_AFTER", "COUNT_TIMEOUT", "MUGGINS_WINDOW", "Moves"]
 
@@ -90,7 +92,8 @@ def _parse(text: str, count: int) -> tuple[Card, ...]:
 
 def _claim_reply(game: Game, events: Sequence[Event]) -> str:
     """What a claim's owner is told: the claim, and when it was over the hand's value, what
-    it pegged and who pegs the points over."""
+    it pegged, who pegs the points over, and the hand's count item by item (its own cards and
+    the starter: nothing hidden), as players say it."""
     claimed = next(e for e in events if isinstance(e, Claimed))
     said = f"You claimed {claimed.points}"
     if not claimed.over:
@@ -100,7 +103,13 @@ def _claim_reply(game: Game, events: Sequence[Event]) -> str:
     over = plural(claimed.over, "point")
     verb = "pegs" if len(takers) == 1 else "peg"
     taken = f", and {and_list(takers)} {verb} the {over} over" if takers else ""
-    return f"{said}, {over} more than the hand is worth: you peg {claimed.pegged}{taken}."
+    count = say_score(
+        score_hand(claimed.cards, claimed.starter, crib=claimed.crib, rules=game.rules)
+    )
+    return (
+        f"{said}, {over} more than the hand is worth: you peg {claimed.pegged}{taken}."
+        f" Its count: {count}."
+    )
 
 
 def _card(code: str) -> Card:

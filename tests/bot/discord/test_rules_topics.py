@@ -9,6 +9,7 @@ import re
 
 from discord import app_commands
 
+from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
 from bot.core.base.views import HAND_BUTTON, LOBBY_LABELS
 from bot.core.games.rules_help import HELP, RULES_TOPICS
 from bot.discord.feature_commands import RULE_TOPICS
@@ -49,3 +50,16 @@ def test_the_help_says_where_a_hand_opens_in_a_dm_or_group_dm() -> None:
     for said in (HELP, RULES_TOPICS["commands"]):
         line = next(line for line in said.splitlines() if "comes by DM" in line)
         assert "group DM" in line and button in line, line
+
+
+def test_help_says_which_computer_plays_unless_you_choose_and_how_to_choose_a_gentler_one() -> None:
+    [line] = [line for line in HELP.splitlines() if "vs_computer:True`" in line]
+    assert f"the {DEFAULT_LEVEL} one" in line, line
+    assert re.findall(r"`(\w+)`", line.split("difficulty:", 1)[1])[: len(LEVEL_BLURBS)] == list(
+        LEVEL_BLURBS
+    ), line
+    assert "`easy` is the gentlest" in line
+
+
+def test_the_rules_overview_sends_a_newcomer_to_the_lesson() -> None:
+    assert "Never played? `/cribbage learn`" in RULES_TOPICS["overview"]

@@ -16,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.base.replies import Answer, User
 from bot.core.games.games import Loaded
+from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
 from bot.discord.game_commands import PLAYERS as _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
@@ -36,7 +37,17 @@ from engine.cards import Card
 from engine.phase import Phase
 from tests.helpers.activity_states import activity_state
 from tests.helpers.card_leaks import cards_named, revealed_by
-from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, drive, open_table
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    GUILD,
+    Transcript,
+    drive,
+    open_table,
+)
 
 SECRET = "one secret that is long enough"
 OTHER_CHANNEL = CHANNEL + 1
@@ -102,7 +113,7 @@ def _known(loaded: Loaded, seat: int | None) -> set[Card]:
 
 async def test_each_person_is_sent_only_what_they_may_see(service: Services) -> None:
     table = await open_table(service, [AL, BEA], target=61, counting="manual")
-    looks = {"cards": 0, "coach": 0, "hands": 0}
+    looks = {"cards": 0, "coach": 0, "hands": 0, "explained": 0}
 
     async def check(answer: Answer, user: User) -> None:
         record = await service.games.record(answer.game_id or 0)
@@ -124,9 +135,35 @@ async def test_each_person_is_sent_only_what_they_may_see(service: Services) -> 
             else:
                 looks["hands"] += bool(state["hand"])
                 looks["coach"] += bool(state.get("coach"))
+                looks["explained"] += COACH_FIGURES in (state.get("coach") or "")
 
     await drive(service, table, [AL, BEA], check=check)
     assert looks["cards"] > 500 and looks["hands"] > 50 and looks["coach"] > 0, looks
+    # (Between people, nobody's table is a learner's: the coach's line alone.)
+    assert looks["explained"] == 0, looks
+
+
+async def test_a_learners_coach_line_at_the_table_says_what_its_figures_mean(
+    service: Services,
+) -> None:
+    # One person against the easy computer alone: the table inside Discord shows the coach's
+    # line as the hand message does, with what its figures mean under it.
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, vs_computer=True, difficulty="easy", target=61
+    )
+    await table.record(AL.id, opened)
+    lines: list[str] = []
+
+    async def check(answer: Answer, user: User) -> None:
+        record = await service.games.record(answer.game_id or 0)
+        assert record is not None
+        said = activity_state(record, service.games.loaded.load(record), AL.id).get("coach")
+        if said:
+            lines.append(said)
+
+    await drive(service, table, [AL], check=check)
+    assert lines and all(line.endswith(f"\n{COACH_FIGURES}") for line in lines), lines
 
 
 @pytest.fixture

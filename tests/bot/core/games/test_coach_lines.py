@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.replies import Answer, User
+from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
 from bot.store import Store
 from engine.coach import review_view
@@ -25,9 +27,13 @@ from tests.helpers.service_driver import (
 COACH = re.compile(r"^Coach, deal (\d+): (.*)$", re.M)
 
 
-async def against_computer(service: Services, dms_closed: bool = False) -> Transcript:
+async def against_computer(
+    service: Services, dms_closed: bool = False, level: str = DEFAULT_LEVEL
+) -> Transcript:
     table = Transcript(service, dms_closed={AL.id} if dms_closed else set())
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, target=61, vs_computer=True)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty=level
+    )
     assert opened.ok
     await table.record(AL.id, opened)
     return table
@@ -143,3 +149,20 @@ async def test_status_after_the_game_shows_the_result(store: Store, clock: Clock
     assert (await service.lobbies.cancel(CHANNEL, AL)).ok
     cancelled = await service.table.status(CHANNEL)
     assert cancelled.ok and "Al cancelled the game. No result is recorded." in cancelled.reply.text
+
+
+async def test_against_the_easy_computer_the_coach_says_what_its_figures_mean(
+    store: Store, clock: Clock
+) -> None:
+    # The easy computer is a learner's (a lesson's end sends them to it): "= 2.6 expected" is
+    # said in words under the line; at the default level, whose players chose it, it is not.
+    service = make_service(store, clock, computer=True)
+    for level, explained in (("easy", True), (DEFAULT_LEVEL, False)):
+        table = await against_computer(service, level=level)
+        await drive(service, table, [AL])
+        coached = [text for text in table.private[AL.id] if COACH.search(text)]
+        assert coached, level
+        assert all((COACH_FIGURES in text) is explained for text in coached), level
+        # Under the coach's line itself, where there is one.
+        under = re.compile(rf"^Coach, deal \d+: .*\n{re.escape(COACH_FIGURES)}$", re.M)
+        assert all(bool(under.search(text)) is explained for text in coached), level

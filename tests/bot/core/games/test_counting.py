@@ -13,7 +13,8 @@ from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
 from engine.rules import Rules
-from engine.scoring import claim_values, score_hand
+from engine.scoring import Score, claim_values, score_hand
+from engine.speech import say_score
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -32,9 +33,14 @@ Claim = Callable[[int], int]
 
 def worth(game: Game) -> int:
     """What the hand the table waits on is worth."""
+    return score(game).total
+
+
+def score(game: Game) -> Score:
+    """The count of the hand the table waits on, item by item."""
     turn = game.count_turn
     assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib).total
+    return score_hand(turn.cards, game.starter, crib=turn.crib)
 
 
 class Table(Transcript):
@@ -138,7 +144,7 @@ async def test_manual_counting_a_claim_over_the_value_is_made_once_and_costs_the
     over = claimed - value
     assert made.ok and made.reply.text == (
         f"You claimed {claimed}, {over} points more than the hand is worth: you peg {value},"
-        f" and {other.name} pegs the {over} points over."
+        f" and {other.name} pegs the {over} points over. Its count: {say_score(score(game))}."
     )
     after = await load(store, game_id)
     assert after.scores[seat] == before[seat] + value

@@ -11,6 +11,7 @@ import random
 from bot.core.base import refusals
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls
+from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
 from bot.core.services import Services
 from bot.store import Store
@@ -24,10 +25,10 @@ def _hint_of(controls: HandControls) -> Click:
     return Click(controls.game_id, "hint", controls.stamp)
 
 
-async def _against_computer(service: Services) -> tuple[Transcript, int]:
+async def _against_computer(service: Services, level: str = "medium") -> tuple[Transcript, int]:
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty="easy", target=61
+        GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, target=61
     )
     await table.record(AL.id, opened)
     assert opened.game_id is not None
@@ -54,7 +55,7 @@ async def test_against_the_computer_alone_a_hint_is_the_experts_choice_and_chang
     game = await load(store, game_id)
     seed = hint_seed(game_id, record.version, 0)
     expected = hint(make_player("expert"), game.view(0), random.Random(seed))
-    assert answer.reply.text == f"{HINT_MARK} {expected.line}."
+    assert answer.reply.text == f"{HINT_MARK} {expected.line}.", "(a learner's says more)"
     # Asked again, the same hint; the game did not move, and the hints are counted.
     assert (await _ask(service, controls)).reply.text == answer.reply.text
     after = await service.games.store.get_game(game_id)
@@ -146,3 +147,15 @@ async def test_never_in_a_tournament_or_ranked_game(service: Services, store: St
     owing = await service.ledger.owed(service.games.owner_at(record, 0))
     assert owing is not None
     assert all(o.view.hand is None or not o.view.hand.hint for o in owing.owed)
+
+
+async def test_against_the_easy_computer_a_hint_says_what_its_figures_mean(
+    service: Services,
+) -> None:
+    # The easy computer is a learner's (a lesson's end sends them to it): its hints say what
+    # the expert's figures are, under the hint; the medium computer's, above, do not.
+    table, _ = await _against_computer(service, "easy")
+    answer = await _ask(service, table.latest[AL.id])
+    line, figures = answer.reply.text.split("\n")
+    assert line.startswith(f"{HINT_MARK} keep "), line
+    assert figures == HINT_FIGURES["discard"]

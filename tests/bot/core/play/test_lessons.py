@@ -6,13 +6,24 @@ points at what to play next; asked for again, the hand of the lesson open; offer
 from __future__ import annotations
 
 from bot.core.base import refusals
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
+from bot.core.base.replies import Click
 from bot.core.base.views import ResultControls
-from bot.core.messages.lesson import LESSON_END, RULES
+from bot.core.messages.lesson import (
+    _KINDS,
+    HINT_FIGURES,
+    LESSON_END,
+    LESSON_LEVEL,
+    RULES,
+    lesson_end,
+    lesson_notes,
+)
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
+from engine import events as ev
 from engine.players.levels import Level
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
@@ -73,6 +84,8 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
 ) -> None:
     table, game_id = await _lesson(service)
     # Dealt, the table explains the deal and the crib (and nothing yet to come).
+    # (This transcript's deals are not sealed: the seal is said only where it is shown.)
+    assert "Shuffle sealed" not in table.table(game_id, 1)
     assert _titles(table.table(game_id, 1)) == ["deal"]
     await drive(service, table, [AL])
     # The first deal explains what every deal has, in the order it happened.
@@ -96,8 +109,13 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     assert seen["lurch"] == deals[-1]
     # The counts are said as players say them.
     assert any("fifteen two" in table.table(game_id, d) for d in deals)
-    # The result points at what to play next, and offers no rematch.
+    # The result says each rule the game never showed, so that every rule is taught once;
+    # then it points at what to play next, and offers no rematch.
     result = table.messages[(game_id, "result")].view
+    unmet = _titles(result.content)
+    taught = set(unmet) | set(seen)
+    assert not set(unmet) & set(seen) and taught == set(RULES) - {"seal"}, (unmet, seen)
+    assert ("Not met in this game" in result.content) is bool(unmet)
     assert LESSON_END in result.content
     assert not isinstance(result.controls, ResultControls)
 
@@ -189,3 +207,49 @@ async def test_help_offers_a_lesson_once_to_someone_who_never_played(service: Se
     await finished_game(service, (AL, BEA))
     assert await service.lessons.offer(AL) == ""
     assert GUILD  # (the game above was a server's)
+
+
+def test_the_lesson_says_what_pegging_is_before_any_rule_that_pegs() -> None:
+    # The play's scores are "pegged": a word no newcomer knows, said by the lesson's notes
+    # (and the table's lines: "Go — Al pegs 1") from the first score of the play on.
+    order = list(RULES)
+    first = next(rule for rule in order if "peg" in RULES[rule][1])
+    assert first == "play" and "*pegged*" in RULES[first][1], first
+    assert order.index("play") < order.index("fifteen")
+
+
+def test_the_lessons_end_suggests_a_whole_game_against_its_own_gentle_level() -> None:
+    # Not the default level (a newcomer typing /cribbage new vs_computer:True meets the
+    # hard computer), but the lesson's, named as it is typed.
+    assert LESSON_LEVEL != DEFAULT_LEVEL
+    assert f"`/cribbage new vs_computer:True difficulty:{LESSON_LEVEL}`" in LESSON_END
+    assert f"the {DEFAULT_LEVEL} one" in LESSON_END
+
+
+async def test_a_lessons_hint_says_what_its_figures_mean(service: Services) -> None:
+    table, game_id = await _lesson(service)
+    controls = table.latest[AL.id]
+    assert controls.kind == "discard" and controls.hint
+    hinted = await service.hints.hint(Click(game_id, "hint", controls.stamp), AL, guild_id=None)
+    line, figures = hinted.reply.text.split("\n")
+    assert line.startswith("💡 Hint: keep ") and "in hand" in line, line
+    assert figures == HINT_FIGURES["discard"]
+
+
+def test_a_lessons_end_says_the_rules_its_game_never_showed_before_what_next() -> None:
+    every = {kind: 1 for kinds in _KINDS.values() for kind in kinds}
+    assert lesson_end(every) == (LESSON_END,)
+    # No 31, no flush and no nobs in this game: the result says them, in the lesson's order.
+    shown = {k: d for k, d in every.items() if k not in ("thirty_one", "flush", "nobs")}
+    heading, *notes, end = lesson_end(shown)
+    assert "Not met" in heading and end == LESSON_END
+    assert [_titles(note) for note in notes] == [["thirty_one"], ["flush"], ["nobs"]]
+
+
+def test_the_seal_is_explained_on_the_first_deal_where_the_table_shows_it() -> None:
+    dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
+    firsts = {"dealt": 1}
+    sealed = lesson_notes([dealt], 1, firsts, sealed=True)
+    assert [_titles(note) for note in sealed.play] == [["deal"], ["seal"]]
+    assert "🔒" in sealed.play[1] and "🔓" in sealed.play[1]
+    assert [_titles(n) for n in lesson_notes([dealt], 1, firsts, sealed=False).play] == [["deal"]]
