@@ -1,5 +1,6 @@
 """The store's seasons and hall of fame: a server's results within a calendar month, and its
-best hands (read from the results every finished game writes; nothing more is stored)."""
+best hands (read from the results every finished game but a lesson writes; nothing more is
+stored)."""
 
 from __future__ import annotations
 

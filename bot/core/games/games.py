@@ -442,7 +442,8 @@ class Games:
                 status=saved.status,
                 snapshot=saved.snapshot,
                 actions=[json.dumps(step.action) for step in steps],
-                results=result_rows(record, game, tally) if finished else (),
+                # (A lesson is practice: no result, so no rating, stats or record of it.)
+                results=result_rows(record, game, tally) if finished and not record.lesson else (),
                 ending=saved.ending,
                 series=series,
                 answered=answered,

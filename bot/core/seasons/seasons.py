@@ -1,5 +1,6 @@
 """Seasons and the hall of fame: a server's leaderboard for a calendar month (UTC), and its
-best hands and monthly champions, all read from the results every finished game writes.
+best hands and monthly champions, all read from the results every finished game but a lesson
+writes.
 
 A season's table ranks the people who finished games that month by game points, then games
 won, then fewer games played. A month's champion is the top of its table of the standard game

@@ -118,6 +118,9 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     assert ("Not met in this game" in result.content) is bool(unmet)
     assert LESSON_END in result.content
     assert not isinstance(result.controls, ResultControls)
+    # A lesson is practice: it keeps no result, so no rating, stats or record moves with it.
+    assert await service.games.store.results(game_id) == []
+    assert "Ratings" not in result.content
 
 
 async def test_learn_again_while_a_lesson_is_open_gives_its_hand_privately(
