@@ -80,7 +80,7 @@ async def test_a_lesson_is_dealt_in_the_dm_against_the_gentlest_computer_to_61(
 
 
 async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
-    service: Services,
+    service: Services, store: Store
 ) -> None:
     table, game_id = await _lesson(service)
     # Dealt, the table explains the deal and the crib (and nothing yet to come).
@@ -119,7 +119,7 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     assert LESSON_END in result.content
     assert not isinstance(result.controls, ResultControls)
     # A lesson is practice: it keeps no result, so no rating, stats or record moves with it.
-    assert await service.games.store.results(game_id) == []
+    assert await store.results(game_id) == []
     assert "Ratings" not in result.content
 
 
