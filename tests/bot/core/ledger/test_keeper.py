@@ -334,10 +334,16 @@ async def test_a_clicks_answer_goes_after_the_edit_of_its_message_on_its_way(
     monkeypatch.setattr(answers_module, "REQUEST_LANDS_WITHIN", 3600.0)  # (back, or never)
     asked = asyncio.Event()
     way_clear = Answers.way_clear
+    # What happened, in order: the way asked for (of which message), the edit let go by the
+    # network, the way given. (The way can only be given once the edit is back: REQUEST_LANDS_
+    # WITHIN is an hour here, so the order says whether the answer waited for it.)
+    happened: list[object] = []
 
     async def asking(answers: Answers, owner: Owner, key: MessageKey) -> None:
+        happened.append((owner, key))
         asked.set()
         await way_clear(answers, owner, key)
+        happened.append("way given")
 
     monkeypatch.setattr(Answers, "way_clear", asking)
     table = await open_table(service, [AL, BEA])
@@ -357,11 +363,11 @@ async def test_a_clicks_answer_goes_after_the_edit_of_its_message_on_its_way(
     waiting = asyncio.ensure_future(asked.wait())
     await asyncio.wait({click, waiting}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
     assert waiting.done() and not click.done(), "the move saved, its answer asks for the way"
-    for _ in range(20):
-        await asyncio.sleep(0)  # (nothing but the edit's coming back lets it go)
-    assert not click.done(), "the answer waits for the edit on its way to the same message"
+    happened.append("edit back")
     courier.wire.set()
     assert (await asyncio.wait_for(click, timeout=60)).ok
+    owner = game_owner(game_id)
+    assert happened == [(owner, hand.key), "edit back", "way given"], "after the edit, not before"
 
 
 async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_clicks_answer(
