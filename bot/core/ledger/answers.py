@@ -67,7 +67,10 @@ class Answers:
         life = self.lives.find(owner, key)
         send = None if life is None else life.sending
         if send is None or send.written is None:
-            return  # (one still waiting for its turn is fenced: the owner has moved on)
+            # (One still waiting for its turn: a hand's is fenced off, the owner having moved
+            # on; another's, written after the answer, is taken by Shown.sent as possibly laid
+            # over it, and the message is edited again.)
+            return
         left = send.written + REQUEST_LANDS_WITHIN - asyncio.get_running_loop().time()
         if left > 0:
             with contextlib.suppress(TimeoutError):
