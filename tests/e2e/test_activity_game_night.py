@@ -34,9 +34,9 @@ from tests.helpers.activity_pages import (
     fits,
     launched,
     open_page,
-    shows,
+    pages_showing,
+    shows_saved,
     tapped,
-    version_of,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
@@ -131,7 +131,7 @@ async def test_game_night_in_a_voice_channel(
         )
         assert [name for (name,) in seated] == ["Al", "Bea", "Cy", "Di"]
         for person in pages:
-            await shows(person, game_id, version_of(db, game_id))
+            await shows_saved(person, db, game_id)
             assert await person.table.locator(".hand [data-card]").count() == 5
 
         # The status: what is played and where it stands, the party, since the game opened.
@@ -147,8 +147,7 @@ async def test_game_night_in_a_voice_channel(
 
         # Eve opens the table late: she sees the seats; everyone sees her watching.
         fd.activities.join(eve, voice)
-        eve_page = await open_page(browser, fd, eve, instance, phone=True)
-        await shows(eve_page, game_id, version_of(db, game_id))
+        [eve_page] = await pages_showing(browser, fd, db, instance, game_id, (eve, "phone"))
         names = await eve_page.table.locator(".seats .name").all_inner_texts()
         assert names == ["Al", "Bea", "Cy", "Di"]
         for person in (*pages, eve_page):
@@ -200,8 +199,7 @@ async def test_invite_share_and_a_dm_at_the_table(
     game_id = latest_game_id(db, general.id)
 
     async with open_browser() as browser:
-        al_page = await open_page(browser, fd, al, instance, phone=False)
-        await shows(al_page, game_id, version_of(db, game_id))
+        [al_page] = await pages_showing(browser, fd, db, instance, game_id, (al, "desktop"))
         # The lobby is the chat's: its words, and its buttons in its words.
         assert "Seated (1/2): Al" in await _text(al_page, "lobby-text")
         labels = await al_page.table.locator(".lobby .actions button").all_inner_texts()
@@ -214,7 +212,7 @@ async def test_invite_share_and_a_dm_at_the_table(
         fd.activities.join(bea, general)
         lacking = ("OPEN_INVITE_DIALOG", "SHARE_LINK")
         bea_page = await open_page(browser, fd, bea, instance, phone=True, unsupported=lacking)
-        await shows(bea_page, game_id, version_of(db, game_id))
+        await shows_saved(bea_page, db, game_id)
         assert await bea_page.table.locator(".seats .name").all_inner_texts() == ["Al"]
         await bea_page.table.locator('[data-key="invite"]').click()
         told = bea_page.table.locator(".said-toast")
@@ -224,7 +222,7 @@ async def test_invite_share_and_a_dm_at_the_table(
         )
         await bea_page.table.locator('[data-key="invite"]').wait_for(state="detached")
         await tapped(fd, db, game_id, bea_page, "join")
-        await shows(al_page, game_id, version_of(db, game_id))
+        await shows_saved(al_page, db, game_id)
         assert await al_page.table.locator('[data-key="invite"]').count() == 0
         await tapped(fd, db, game_id, al_page, "start")
         await _status_says(fd, bea, details="Cribbage · deal 1 · 0–0")

@@ -33,9 +33,10 @@ from tests.helpers.activity_pages import (
     check_looks,
     launched,
     open_page,
+    pages_showing,
     shows,
+    shows_saved,
     tapped,
-    version_of,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
@@ -238,7 +239,7 @@ async def _partners_changed(
     after = teams()
     assert after != before
     for person in people:
-        await shows(person, game_id, version_of(db, game_id))
+        await shows_saved(person, db, game_id)
         assert f"Partners: {after}." in await person.table.locator(partners_now).inner_text()
     await fd.wait_for(
         lambda: any(f"Partners: {after}." in m.words() for m in fd.messages(world.general)),
@@ -300,10 +301,10 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
             assert joined.response is not None
         assert fd.activities.join(bea, general) is instance
         assert fd.activities.join(eve, general) is instance
-        bea_page = await open_page(browser, fd, bea, instance, phone=False)
-        eve_page = await open_page(browser, fd, eve, instance, phone=True)
-        for person in (al_page, bea_page, eve_page):
-            await shows(person, game_id, version_of(db, game_id))
+        bea_page, eve_page = await pages_showing(
+            browser, fd, db, instance, game_id, (bea, "desktop"), (eve, "phone")
+        )
+        await shows_saved(al_page, db, game_id)
         await _partners_changed(world, game_id, al_page, bea_page, [al_page, bea_page, eve_page])
         await _first_deal(
             world,
@@ -333,10 +334,10 @@ async def test_seven_cards_at_the_table_on_a_phone_and_a_desktop(
     game_id = latest_game_id(db, general.id)
     instance = await launched(fd, al, general, bea)
     async with open_browser() as browser:
-        al_page = await open_page(browser, fd, al, instance, phone=True)
-        bea_page = await open_page(browser, fd, bea, instance, phone=False)
+        al_page, bea_page = await pages_showing(
+            browser, fd, db, instance, game_id, (al, "phone"), (bea, "desktop")
+        )
         for person in (al_page, bea_page):
-            await shows(person, game_id, version_of(db, game_id))
             lobby = person.table.locator(".lobby .kind")
             await lobby.filter(has_text="Seven-card cribbage, 2 players, to 181").wait_for()
         await _first_deal(

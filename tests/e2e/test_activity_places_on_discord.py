@@ -24,14 +24,15 @@ from tests.helpers.activity_pages import (
     all_checked,
     launched,
     open_page,
+    pages_showing,
     shows,
+    shows_saved,
     tapped,
-    version_of,
     with_the_activity,
 )
 from tests.helpers.bot_db import Database, read_game, rows
 from tests.helpers.browser import open_browser
-from tests.helpers.private_driver import PrivateDriver
+from tests.helpers.private_driver import PrivateDriver, conversation
 from tests.helpers.table_driver import World, resign, until
 
 #: The chat's button that opens the table inside Discord.
@@ -53,9 +54,7 @@ async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_
     fd, db = world.fd, world.database
     al, bea, cy = world.players[:3]
     await with_the_activity(fd, bots, db, None)
-    for user in (al, bea, cy):
-        fd.install_app(user)
-    group = fd.private_channel(al, bea, cy)
+    group = conversation(fd, al, bea, cy)
     driver = PrivateDriver(fd, group, [al, bea], db, random.Random(11))
     table = await driver.open(target=61)
     game_id = driver.game_id
@@ -123,8 +122,7 @@ async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_i
     game_id = await until(fd, lambda: _dealt(db, match.id))
     instance = await launched(fd, al, match)
     async with open_browser() as browser:
-        page = await open_page(browser, fd, al, instance, phone=True)
-        await shows(page, game_id, version_of(db, game_id))
+        [page] = await pages_showing(browser, fd, db, instance, game_id, (al, "phone"))
         assert await page.table.locator(".hand").count() == 1, "Al's hand, at his table"
         # His opponent concedes in the chat: the match is over.
         names = match.name.split(" · ")[-1].split(" vs ")
@@ -189,9 +187,9 @@ async def test_a_player_who_deletes_their_data_while_the_table_is_open(
     game_id = await until(fd, lambda: _dealt(db, general.id))
     instance = await launched(fd, bea, general, cy, al)
     async with open_browser() as browser:
-        pages = [await open_page(browser, fd, u, instance, phone=True) for u in (bea, cy, al)]
-        for page in pages:
-            await shows(page, game_id, version_of(db, game_id))
+        pages = await pages_showing(
+            browser, fd, db, instance, game_id, (bea, "phone"), (cy, "phone"), (al, "phone")
+        )
         # Al deletes his data mid-game (his game is ended first, for him).
         asked = await fd.slash(al, general, "/cribbage privacy")
         assert asked.original is not None
@@ -215,20 +213,16 @@ async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
     fd, db = world.fd, world.database
     al, bea, cy = world.players[:3]
     await with_the_activity(fd, bots, db, None)
-    for user in (al, bea, cy):
-        fd.install_app(user)
-    group = fd.private_channel(al, bea, cy)
+    group = conversation(fd, al, bea, cy)
     opened = await fd.slash(al, group, "/cribbage new players:2 target:61")
     table = opened.original
     assert table is not None and not opened.ephemeral, opened.words()
     [(game_id,)] = rows(db, "SELECT MAX(id) FROM games WHERE channel_id = ?", (group.id,))
     instance = await launched(fd, al, group, bea, cy)
     async with open_browser() as browser:
-        al_page = await open_page(browser, fd, al, instance, phone=False)
-        bea_page = await open_page(browser, fd, bea, instance, phone=True)
-        cy_page = await open_page(browser, fd, cy, instance, phone=True)
-        for page in (al_page, bea_page, cy_page):
-            await shows(page, game_id, version_of(db, game_id))
+        al_page, bea_page, cy_page = await pages_showing(
+            browser, fd, db, instance, game_id, (al, "desktop"), (bea, "phone"), (cy, "phone")
+        )
         # Who is at the table: Bea and Cy named as watching the lobby, on Al's page.
         watching = await al_page.table.locator('[data-key="watching"]').inner_text()
         assert "Bea" in watching and "Cy" in watching, watching
@@ -239,7 +233,7 @@ async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
         await until(fd, lambda: "Deal 1" in table.words() or None)
         await bea_page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
         # Cy, who came late, watches: no hand, and no Join once the table is full.
-        await shows(cy_page, game_id, version_of(db, game_id))
+        await shows_saved(cy_page, db, game_id)
         assert await cy_page.table.locator(".hand [data-card]").count() == 0
         assert await cy_page.table.locator('[data-key="join"]').count() == 0
         for page in (al_page, bea_page, cy_page):

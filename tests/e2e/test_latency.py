@@ -40,7 +40,7 @@ from tests.helpers.activity_pages import (
 from tests.helpers.bot_db import latest_game_id
 from tests.helpers.browser import open_browser
 from tests.helpers.delivery_checks import answered_in_time
-from tests.helpers.private_driver import PrivateDriver, bot_token_requests
+from tests.helpers.private_driver import PrivateDriver, bot_token_requests, conversation
 from tests.helpers.table_driver import World, resign, start_again, until
 
 # Every test here runs on the internet.
@@ -97,9 +97,7 @@ async def test_a_dm_game_through_a_user_install(world: World, bots: BotLauncher)
     fd = world.fd
     al, bea = world.players[:2]
     await bots.process(database=world.database)
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = conversation(fd, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(46))
     driver.alternate_hand_command = True
@@ -130,9 +128,7 @@ async def test_a_private_table_starts_on_its_lobby_though_the_last_join_is_heard
     fd = world.fd
     users = world.players[:people]
     await bots.process(database=world.database)
-    for user in users:
-        fd.install_app(user)
-    place = fd.private_channel(*users)
+    place = conversation(fd, *users)
     opened = await fd.slash(users[0], place, f"/cribbage new players:{people}")
     lobby = opened.original
     assert lobby is not None and not opened.ephemeral, opened.words()

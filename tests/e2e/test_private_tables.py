@@ -30,7 +30,12 @@ from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages, shown_versions
 from tests.helpers.in_process import clocked_service, everywhere
 from tests.helpers.pair import start_pair
-from tests.helpers.private_driver import PrivateDriver, bot_token_requests, uninvited_server
+from tests.helpers.private_driver import (
+    PrivateDriver,
+    bot_token_requests,
+    conversation,
+    uninvited_server,
+)
 from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.wire import call
 
@@ -134,9 +139,7 @@ async def test_with_two_processes_a_game_in_a_dm_goes_through_both(
     world = (await start_pair(fake_discord, bots, postgres_url, everywhere=True)).world
     fd = world.fd
     al, bea = world.players[:2]
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = conversation(fd, al, bea)
     driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(29))
     since = len(fd.requests)
     await driver.open(target=61)
@@ -371,9 +374,7 @@ async def test_a_game_that_expired_after_a_long_pause_is_brought_back_once_by_th
     now = [datetime.now(UTC)]
     database = tmp_path / "bot.db"
     async with everywhere(bots, database, lambda store: clocked_service(store, now)) as core:
-        for user in (al, bea, cy):
-            fd.install_app(user)
-        group = fd.private_channel(al, bea, cy)
+        group = conversation(fd, al, bea, cy)
         driver = PrivateDriver(fd, group, [al, bea], database, random.Random(5))
         first = await driver.open(target=61)
         await _pause_after(driver, 5)
@@ -608,9 +609,7 @@ async def _conversation(
     """The bot started (with ``env``), and a DM (two people) or group DM between ``people``,
     each of whom installed the app: a place the bot is not a member of."""
     await bots.process(database=world.database, env=env)
-    for user in people:
-        world.fd.install_app(user)
-    return world.fd.private_channel(*people)
+    return conversation(world.fd, *people)
 
 
 async def _two_in_a_dm(

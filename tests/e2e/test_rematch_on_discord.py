@@ -14,14 +14,15 @@ from tests.helpers.activity_pages import (
     Players,
     launched,
     open_page,
+    pages_showing,
     shows,
+    shows_saved,
     tapped,
-    version_of,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
-from tests.helpers.private_driver import bot_token_requests
+from tests.helpers.private_driver import bot_token_requests, conversation
 from tests.helpers.table_driver import World, dealt, hand_of, resign, start_again, until
 
 REMATCH = "🔁 Rematch"
@@ -134,9 +135,7 @@ async def test_a_rematch_in_a_dm_through_a_user_install(world: World, bots: BotL
     await bots.process(database=world.database)
     fd = world.fd
     al, bea = world.players[:2]
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = conversation(fd, al, bea)
     since = len(fd.requests)
     opened = await fd.slash(al, dm, "/cribbage new")
     table = opened.original
@@ -178,11 +177,9 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
     await until(fd, lambda: _result(world, general, first))
     instance = await launched(fd, al, general, bea, eve)
     async with open_browser() as browser:
-        al_page = await open_page(browser, fd, al, instance, phone=True)
-        bea_page = await open_page(browser, fd, bea, instance, phone=False)
-        eve_page = await open_page(browser, fd, eve, instance, phone=False)
-        for person in (al_page, bea_page, eve_page):
-            await shows(person, first, version_of(db, first))
+        al_page, bea_page, eve_page = await pages_showing(
+            browser, fd, db, instance, first, (al, "phone"), (bea, "desktop"), (eve, "desktop")
+        )
         for person in (al_page, bea_page):
             rematch = person.table.locator('[data-key="rematch"]')
             assert await rematch.inner_text() == "Rematch"
@@ -200,7 +197,7 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
             ),
         )
         assert "Bea's seat is kept for them until" in lobby.words()
-        await shows(bea_page, second, version_of(db, second))
+        await shows_saved(bea_page, db, second)
         # The lobby at the table is the chat's, the series it continues and all.
         said = await bea_page.table.locator('[data-key="lobby-text"]').inner_text()
         assert "Al leads the series 2–0" in said and "kept for them until" in said, said
@@ -239,7 +236,7 @@ async def test_the_table_through_a_kill_and_a_restart_then_a_rematch_in_one_tap_
     async with open_browser() as browser:
         al_page = await open_page(browser, fd, al, instance, phone=True)
         bea_page = await open_page(browser, fd, bea, instance, phone=False)
-        await shows(al_page, first, version_of(db, first))
+        await shows_saved(al_page, db, first)
         await bot.kill()
         await start_again(fd, bot)
         players = Players(fd, db, first, general, {0: al, 1: bea}, {0: al_page, 1: bea_page})
@@ -251,10 +248,10 @@ async def test_the_table_through_a_kill_and_a_restart_then_a_rematch_in_one_tap_
         for person in (al_page, bea_page):
             await shows(person, first, snap.version)
         await resign(fd, bea, general)
-        await shows(al_page, first, version_of(db, first))
+        await shows_saved(al_page, db, first)
         await al_page.table.locator('[data-key="rematch"]').click()
         second = await until(fd, lambda: _newer(db, general, first))
-        await shows(bea_page, second, version_of(db, second))
+        await shows_saved(bea_page, db, second)
         await bea_page.table.locator('[data-key="join"]').click()
         await until(fd, lambda: read_game(db, second).game is not None)
         for person in (al_page, bea_page):

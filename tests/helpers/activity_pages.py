@@ -9,7 +9,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import Browser, FrameLocator, Page, ViewportSize
 
@@ -28,6 +28,8 @@ from tests.helpers.card_leaks import cards_named, revealed_by
 SECRET = "a test secret, long enough"
 PHONE: ViewportSize = {"width": 360, "height": 640}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+#: What a page is opened on: a phone (:data:`PHONE`, touch) or a desktop (:data:`DESKTOP`).
+Device = Literal["phone", "desktop"]
 
 
 async def with_the_activity(
@@ -287,6 +289,30 @@ async def shows(person: Person, game_id: int, version: int) -> None:
     await person.table.locator(selector).wait_for(state="attached", timeout=SHOWN_WITHIN)
 
 
+async def shows_saved(person: Person, db: Any, game_id: int) -> None:
+    """Wait until ``person``'s page shows game ``game_id`` as the bot saved it last."""
+    await shows(person, game_id, version_of(db, game_id))
+
+
+async def pages_showing(
+    browser: Browser,
+    fd: FakeDiscord,
+    db: Any,
+    instance: Instance,
+    game_id: int,
+    *people: tuple[User, Device],
+) -> list[Person]:
+    """The pages of ``people`` in ``instance``, each opened on its device, once each shows
+    game ``game_id`` as saved (:func:`shows_saved`), in the order given."""
+    pages = [
+        await open_page(browser, fd, user, instance, phone=device == "phone")
+        for user, device in people
+    ]
+    for person in pages:
+        await shows_saved(person, db, game_id)
+    return pages
+
+
 async def all_checked(
     people: list[Person], knowledge: Knowledge, game_id: int, snap: Snapshot
 ) -> int:
@@ -349,7 +375,7 @@ async def dealt_at_the_table(
     """From the lobby on their pages, ``joining`` take their seats and ``opener`` deals (each
     tap waits for the game saved past it)."""
     for person in (opener, *joining):
-        await shows(person, game_id, version_of(db, game_id))
+        await shows_saved(person, db, game_id)
     for person in joining:
         await tapped(fd, db, game_id, person, "join")
     await tapped(fd, db, game_id, opener, "start")

@@ -48,7 +48,7 @@ from tests.helpers.table_driver import seat_to_move, until
 #: What a claim may name in the standard game.
 CLAIM_VALUES = claim_values(Rules())
 
-__all__ = ["Claim", "PrivateDriver", "bot_token_requests", "uninvited_server"]
+__all__ = ["Claim", "PrivateDriver", "bot_token_requests", "conversation", "uninvited_server"]
 
 
 def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
@@ -61,6 +61,14 @@ def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
         if not r.template.startswith(("POST /interactions/", "PUT /applications/"))
         and "/webhooks/" not in r.template
     ]
+
+
+def conversation(fd: FakeDiscord, *people: User) -> Channel:
+    """A DM (two people) or group DM between ``people``, each of whom installed the app to
+    their account: a place the bot is not a member of, reached through their installs."""
+    for user in people:
+        fd.install_app(user)
+    return fd.private_channel(*people)
 
 
 def uninvited_server(fd: FakeDiscord, *people: User) -> Channel:
