@@ -23,12 +23,12 @@ from bot.core.ranked.words import NOTHING_TO_LEAVE
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import parse_cards
-from fakediscord import Message
+from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.in_process import everywhere
 from tests.helpers.private_driver import uninvited_server
-from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, left_the_match, match_games
 from tests.helpers.table_driver import World, until
 
 #: Every shuffle puts these on top: the cut gives seat 0 a five and seat 1 a four (seat 1
@@ -51,6 +51,16 @@ class _HighDeals(random.Random):
 def _rigged(store: Store) -> Services:
     """The core on ``store``, its deals rigged."""
     return Services.build(store, idle_expiry=timedelta(days=7), rng_factory=_HighDeals)
+
+
+async def _picked(
+    fd: FakeDiscord, user: User, place: Channel, command: str, typed: str, names: list[str]
+) -> Interaction:
+    """``user`` types ``typed`` in ``command``'s player option at ``place``, is offered the
+    players ``names`` (in that order), and sends the command with the first."""
+    offered = await fd.autocomplete(user, place, f"{command} player:{typed}")
+    assert [c["name"] for c in offered] == names, offered
+    return await fd.slash(user, place, f"{command} player:{offered[0]['value']}")
 
 
 def _counted(world: World, match_id: int, number: int) -> Callable[[], int | None]:
@@ -156,11 +166,7 @@ async def _three_places(world: World) -> None:
     assert "placing: 4 more matches before a rank" in words, words
     assert f"Won 2–{games - 2} against **{lost.name}**" in words, words
     # Al blocks Bea, from the list of the players he met.
-    offered = await fd.autocomplete(al, world.general, "/cribbage ranked block player:B")
-    assert [c["name"] for c in offered] == ["Bea"], offered
-    blocked = await fd.slash(
-        al, world.general, f"/cribbage ranked block player:{offered[0]['value']}"
-    )
+    blocked = await _picked(fd, al, world.general, "/cribbage ranked block", "B", ["Bea"])
     assert blocked.ephemeral and "won't be matched with **Bea** again" in blocked.words()
     # Cy waited in the DM all along, matched with nobody; Al is matched with her now (his
     # last opponent was Bea), from the DM to the server.
@@ -201,16 +207,12 @@ async def _three_places(world: World) -> None:
     )
     assert any("Ranked match" in m.words() for m in fd.visible_to(di, dm)), "Di sees the table"
     # Cy leaves: asked first, then a loss, and a wait before the next search.
-    asked = await fd.slash(cy, dm, "/cribbage ranked leave")
-    assert asked.ephemeral and "Leave your ranked match against **Al**" in asked.words()
-    assert asked.original is not None
-    left = await fd.click(cy, asked.original, label="Yes, leave the match")
-    assert left.original is not None
+    left = await left_the_match(fd, cy, dm, asks="Leave your ranked match against **Al**")
     # The answer says when the leaver may search again (leaving makes them wait).
-    assert left.original.words().startswith(
+    assert left.startswith(
         "You left the match: Al wins it 1–0 (with the game being played). "
         "Your next ranked search can start <t:"
-    ), left.original.words()
+    ), left
     await until(
         fd,
         lambda: rows(
@@ -266,9 +268,7 @@ async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
     await fd.slash(al, world.general, "/cribbage ranked play")
     paired = await fd.slash(bea, dm, "/cribbage ranked play")
     assert "Bea against Al" in paired.words(), paired.words()
-    offered = await fd.autocomplete(bea, dm, "/cribbage ranked block player:A")
-    assert [c["name"] for c in offered] == ["Al"], offered
-    blocked = await fd.slash(bea, dm, f"/cribbage ranked block player:{offered[0]['value']}")
+    blocked = await _picked(fd, bea, dm, "/cribbage ranked block", "A", ["Al"])
     assert "won't be matched with **Al** again" in blocked.words(), blocked.words()
     asked = await fd.slash(al, world.general, "/cribbage privacy")
     assert asked.original is not None and "a block of you" in asked.words(), asked.words()
@@ -282,9 +282,7 @@ async def test_a_block_holds_after_the_blocked_player_deletes_their_data(
     assert "looking for a ranked opponent" in again.words(), again.words()
     hers = await fd.slash(bea, dm, "/cribbage ranked play")
     assert "looking for a ranked opponent" in hers.words(), hers.words()
-    offered = await fd.autocomplete(bea, dm, "/cribbage ranked unblock player:")
-    assert [c["name"] for c in offered] == ["Former player"], offered
-    lifted = await fd.slash(bea, dm, f"/cribbage ranked unblock player:{offered[0]['value']}")
+    lifted = await _picked(fd, bea, dm, "/cribbage ranked unblock", "", ["Former player"])
     assert "**Former player** may be matched with you again" in lifted.words(), lifted.words()
     # The queue's sweep pairs them now (nothing else kept them apart).
     await until(fd, lambda: entry_of(world.database, al)[1] == "matched")

@@ -10,7 +10,8 @@ minute) rather than wait for it: the referee is asked to look once it has."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 from bot.core.base.owners import Owner
@@ -22,7 +23,13 @@ from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.in_process import everywhere
-from tests.helpers.ranked_driver import RankedDriver, entry_of, match_games, matched_across_servers
+from tests.helpers.ranked_driver import (
+    RankedDriver,
+    entry_of,
+    left_the_match,
+    match_games,
+    matched_across_servers,
+)
 from tests.helpers.table_driver import World, until
 
 
@@ -34,6 +41,16 @@ class _Clock:
 
     def __call__(self) -> datetime:
         return datetime.now(UTC) + self.ahead
+
+
+@asynccontextmanager
+async def _on_a_clock(world: World, bots: BotLauncher) -> AsyncIterator[tuple[Services, _Clock]]:
+    """The bot in this process, its commands global (``everywhere``), on a core whose clock
+    the test moves on (and whose idle games wait a week: none expires while it does)."""
+    clock = _Clock()
+    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
+    async with everywhere(bots, world.database, clocked) as core:
+        yield core, clock
 
 
 def _table_saying(
@@ -70,9 +87,7 @@ def _said_once(table: Message, line: str) -> None:
 async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
     world: World, bots: BotLauncher
 ) -> None:
-    clock = _Clock()
-    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
-    async with everywhere(bots, world.database, clocked) as core:
+    async with _on_a_clock(world, bots) as (core, clock):
         fd = world.fd
         al, bea = world.players[:2]
         # Bea waits first, so she sits first: the first owed move the clock finds is hers.
@@ -96,14 +111,11 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         # Game 2: Bea leaves the match while it is being played: she loses it with the match.
         await driver.next_game()
         second = driver.game_id
-        asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
-        assert asked.original is not None and "and the game being played" in asked.words()
-        left = await fd.click(bea, asked.original, label="Yes, leave the match")
-        assert left.original is not None
-        assert left.original.words().startswith(
+        left = await left_the_match(fd, bea, lounge, asks="and the game being played")
+        assert left.startswith(
             "You left the match: Al wins it 2–0 (with the game being played). "
             "Your next ranked search can start <t:"
-        ), left.original.words()
+        ), left
         decided = "🏆 **Al wins the ranked match 2–0** (Bea left the match)."
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, second, decided))
@@ -139,9 +151,7 @@ async def test_a_decided_match_offers_another_search_a_tap_away(
     driver = await matched_across_servers(world)
     lounge = driver.places[0].channel
     await driver.next_game()
-    asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
-    assert asked.original is not None
-    await fd.click(bea, asked.original, label="Yes, leave the match")
+    await left_the_match(fd, bea, lounge)
     again = "🔎 Find a ranked match"
     tables = []
     for seat, player in enumerate((bea, al)):
@@ -173,9 +183,7 @@ async def test_a_search_that_found_nobody_offers_another_a_tap_away(
 ) -> None:
     # Cy searches from the bot's DM (no expert's offer there) and nobody comes: her card says
     # so and offers a new search, which a tap starts from the same DM.
-    clock = _Clock()
-    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
-    async with everywhere(bots, world.database, clocked) as core:
+    async with _on_a_clock(world, bots) as (core, clock):
         fd, cy = world.fd, world.players[2]
         dm = fd.dm_channel(cy)
         searching = await fd.slash(cy, dm, "/cribbage ranked play")

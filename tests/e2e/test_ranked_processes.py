@@ -19,7 +19,12 @@ from fakediscord import FakeDiscord, Interaction, Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.pair import start_pair
-from tests.helpers.ranked_driver import RankedDriver, match_games, matched_across_servers
+from tests.helpers.ranked_driver import (
+    RankedDriver,
+    left_the_match,
+    match_games,
+    matched_across_servers,
+)
 from tests.helpers.table_driver import World, start_again, until
 
 PLAYERS = 200
@@ -128,9 +133,7 @@ async def test_a_kill_mid_match_loses_nothing_and_the_match_goes_on(
     assert driver.snapshot().version > stored.version
     driver.check_now()
     # Bea leaves: Al wins the match, rated once; the game still open is hers to lose.
-    asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
-    assert asked.original is not None
-    await fd.click(bea, asked.original, label="Yes, leave the match")
+    await left_the_match(fd, bea, lounge)
     await until(fd, lambda: match_games(world.database, match_id)[0][3] == "left")
     (decided,) = rows(
         world.database, "SELECT winner, how FROM ranked_matches WHERE id = ?", (match_id,)

@@ -23,7 +23,7 @@ from engine.phase import Phase
 from fakediscord import Channel, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
-from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, left_the_match, match_games
 from tests.helpers.table_driver import World, resign, until
 
 
@@ -113,9 +113,7 @@ async def test_once_a_match_is_over_its_players_look_back_at_its_last_game_where
     # have no game in my DMs", "There's no game in this channel to review or check").
     fd, (_, _, cy, di) = world.fd, world.players
     dm, driver = await _cy_in_her_dm_against_di(world, bots)
-    asked = await fd.slash(cy, dm, "/cribbage ranked leave")
-    assert asked.original is not None, asked.words()
-    await fd.click(cy, asked.original, label="Yes, leave the match")
+    await left_the_match(fd, cy, dm)
     # (The match is decided as she leaves, its game ended by the referee a moment later.)
     await until(fd, lambda: entry_of(world.database, di)[1] != "matched" or None)
     await until(fd, lambda: driver.snapshot().status == "finished")

@@ -38,6 +38,7 @@ __all__ = [
     "Place",
     "RankedDriver",
     "entry_of",
+    "left_the_match",
     "match_games",
     "matched_across_servers",
     "queued",
@@ -313,3 +314,15 @@ async def matched_across_servers(world: World, rng: int = 49) -> RankedDriver:
     assert match_id is not None
     places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
     return RankedDriver(fd, world.database, places, match_id, rng=random.Random(rng))
+
+
+async def left_the_match(fd: FakeDiscord, user: User, place: Channel, asks: str = "") -> str:
+    """``user`` leaves their ranked match from ``place`` as a player does: ``/cribbage ranked
+    leave`` asks first (a question to them alone, saying ``asks``), *Yes, leave the match*
+    confirms; answers what the confirmation says."""
+    asked = await fd.slash(user, place, "/cribbage ranked leave")
+    assert asked.ephemeral and asked.original is not None, asked.words()
+    assert asks in asked.words(), asked.words()
+    left = await fd.click(user, asked.original, label="Yes, leave the match")
+    assert left.original is not None, left.words()
+    return left.original.words()
