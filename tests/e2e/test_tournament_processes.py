@@ -7,7 +7,14 @@ from fakediscord import Channel
 from tests.helpers.pair import Pair
 from tests.helpers.pair import sends as _sends
 from tests.helpers.table_driver import resign, start_again, until
-from tests.helpers.tournament_steps import PAIRING, deals_in, round_threads, tournament_board
+from tests.helpers.tournament_steps import (
+    PAIRING,
+    deals_in,
+    finished,
+    round_posts,
+    round_threads,
+    tournament_board,
+)
 
 
 async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
@@ -55,13 +62,13 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
         names = PAIRING.match(thread.name)
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
-    await until(fd, lambda: "**Final standings**" in board.words())
+    await finished(world, board)
     await until(fd, lambda: [m for m in world.general.messages if "wins the Swiss" in m.words()])
 
     def said_once_each() -> None:
         champions = [m for m in world.general.messages if "wins the Swiss" in m.words()]
         assert len(champions) == 1
-        rounds = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
+        rounds = round_posts(world, 2)
         assert len(rounds) == 2
 
     said_once_each()

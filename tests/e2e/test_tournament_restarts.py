@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from fakediscord.nonces import NONCE_WINDOW
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World, start_again, until
+from tests.helpers.table_driver import World, start_again
 from tests.helpers.tournament_steps import (
     killed_posting_round_two,
-    play_round,
+    last_round_played,
     round_threads,
     swiss_dealt,
     tournament_board,
@@ -26,9 +26,7 @@ async def test_a_pairing_posted_before_a_long_stop_is_posted_once(
     await killed_posting_round_two(world, bot, by_name)
     fd.clock.advance(NONCE_WINDOW + 1)  # (down longer than Discord keeps the nonce)
     await start_again(fd, bot)
-    await play_round(world, 2, 2, by_name)
-    await until(fd, lambda: "**Final standings**" in board.words())
-    starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
+    starts = await last_round_played(world, board, by_name)
     assert len(starts) == 2, [m.words() for m in starts]
     assert {m.id for m in starts} == {t.id for t in round_threads(world, 2)}
     assert tournament_board(world) is board

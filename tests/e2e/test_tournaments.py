@@ -22,7 +22,9 @@ from tests.helpers.tournament_steps import (
     PAIRING,
     board_in,
     deals_in,
+    finished,
     killed_posting_round_two,
+    last_round_played,
     met,
     more_players,
     open_and_fill,
@@ -86,7 +88,7 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
             assert refused.ephemeral and "server channel" in refused.words()
         await play_round(world, round_, 3, by_name)
 
-    await until(fd, lambda: "**Final standings**" in board.words())
+    await finished(world, board)
     assert not list(board.buttons())
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the Swiss tournament" in m.words()]
@@ -123,7 +125,7 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     )
     for round_ in (1, 2, 3):
         await play_round(world, round_, 2, by_name)
-    await until(fd, lambda: "**Final standings**" in board.words())
+    await finished(world, board)
     pairs = met(world, 3)
     assert len(pairs) == len(set(pairs)) == 6  # everyone met everyone once
     # The champion joins the server's hall of fame: name, tournament, date.
@@ -162,7 +164,7 @@ async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProc
     assert "best of 3" in board.words()
     for round_, tables in ((1, 4), (2, 2), (3, 1)):
         await play_round(world, round_, tables, by_name, games=3)
-    await until(fd, lambda: "**Final standings**" in board.words())
+    await finished(world, board)
     # Seeded by joining order: 1 meets 8, 4 meets 5, 2 meets 7, 3 meets 6.
     first = met(world, 1)
     names = [u.name for u in players]
@@ -288,9 +290,7 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     await until(fd, lambda: bool(threaded.routes), stall=None)
     await bot.kill()
     await start_again(fd, bot)
-    await play_round(world, 2, 2, by_name)
-    await until(fd, lambda: "**Final standings**" in board.words())
-    starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
+    starts = await last_round_played(world, board, by_name)
     assert len(starts) == 2
     assert all(deals_in(t) == 1 for t in round_threads(world, 2))
     assert len(round_threads(world, 2)) == 2
@@ -339,7 +339,7 @@ async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProce
     await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.words())
     await play_round(world, 3, 2, by_name, games=3)
     await play_round(world, 4, 1, by_name, games=3)
-    await until(fd, lambda: "**Final standings**" in board.words())
+    await finished(world, board)
     final = round_threads(world, 4)[0]
     names = PAIRING.match(final.name)
     assert names is not None

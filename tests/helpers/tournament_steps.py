@@ -15,13 +15,16 @@ __all__ = [
     "RESIGNS",
     "board_in",
     "deals_in",
+    "finished",
     "killed_posting_round_two",
+    "last_round_played",
     "met",
     "more_players",
     "open_and_fill",
     "pair_of",
     "play_round",
     "resign_round",
+    "round_posts",
     "round_threads",
     "swiss_dealt",
     "tournament_board",
@@ -50,6 +53,17 @@ def round_threads(world: World, round_: int) -> list[Channel]:
         for c in world.guild.channels.values()
         if c.is_thread and c.parent is world.general and c.name.startswith(f"Round {round_} ·")
     ]
+
+
+def round_posts(world: World, round_: int) -> list[Message]:
+    """The messages in #general that post round ``round_``'s pairings (each its thread's
+    start)."""
+    return [m for m in world.general.messages if m.words().startswith(f"**Round {round_} ·")]
+
+
+async def finished(world: World, board: Message) -> None:
+    """Wait until the tournament's ``board`` shows its final standings: the tournament over."""
+    await until(world.fd, lambda: "**Final standings**" in board.words())
 
 
 def deals_in(thread: Channel) -> int:
@@ -138,6 +152,16 @@ async def swiss_dealt(world: World) -> tuple[Message, dict[str, User]]:
     by_name = {u.name: u for u in players}
     await play_round(world, 1, 2, by_name, games=0)
     return board, by_name
+
+
+async def last_round_played(
+    world: World, board: Message, by_name: dict[str, User]
+) -> list[Message]:
+    """The second and last round of :func:`swiss_dealt`'s event (two tables) played out by
+    resignations, to the final standings: the messages that posted its pairings."""
+    await play_round(world, 2, 2, by_name)
+    await finished(world, board)
+    return round_posts(world, 2)
 
 
 async def resign_round(world: World, round_: int, by_name: dict[str, User]) -> None:
