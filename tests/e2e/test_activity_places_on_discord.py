@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.phase import Phase
 from fakediscord import Channel, Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
+    Person,
     Players,
     all_checked,
+    dealt_at_the_table,
     launched,
     open_page,
     pages_showing,
     shows,
     shows_saved,
-    tapped,
     with_the_activity,
 )
 from tests.helpers.bot_db import Database, read_game, rows
@@ -39,6 +42,15 @@ from tests.helpers.table_driver import World, resign, until
 TABLE = "Play at the table"
 
 
+@pytest.fixture
+async def group(world: World, bots: BotLauncher) -> Channel:
+    """The bot with the Activity on, its commands global, and a group DM of Al, Bea and Cy,
+    each of whom installed the app: a place the bot is not in."""
+    al, bea, cy = world.players[:3]
+    await with_the_activity(world.fd, bots, world.database, None)
+    return conversation(world.fd, al, bea, cy)
+
+
 def _dealt(db: Database, channel_id: int) -> int | None:
     """The game being played in the channel, once dealt (None: none yet)."""
     found = rows(
@@ -48,13 +60,22 @@ def _dealt(db: Database, channel_id: int) -> int | None:
     return None if game is None else int(game)
 
 
+async def _offers_no_game(page: Person, why: str, *buttons: str) -> None:
+    """``page`` offers no game of its own (no new game's choices, no *Open*, none of
+    ``buttons``) and its closed line says ``why``; no error on the page."""
+    assert await page.table.locator(".new-game").count() == 0
+    for key in ("open", *buttons):
+        assert await page.table.locator(f'[data-key="{key}"]').count() == 0, key
+    said = await page.table.locator('[data-key="closed"]').inner_text()
+    assert why in said, said
+    assert not page.errors, page.errors
+
+
 async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_alike(
-    world: World, bots: BotLauncher
+    world: World, group: Channel
 ) -> None:
     fd, db = world.fd, world.database
     al, bea, cy = world.players[:3]
-    await with_the_activity(fd, bots, db, None)
-    group = conversation(fd, al, bea, cy)
     driver = PrivateDriver(fd, group, [al, bea], db, random.Random(11))
     table = await driver.open(target=61)
     game_id = driver.game_id
@@ -131,12 +152,7 @@ async def test_a_tournament_threads_table_shows_the_match_and_opens_no_game_of_i
         assert conceded.original is not None
         await page.table.locator(".over").wait_for(timeout=SHOWN_WITHIN)
         # (The result and what follows it are drawn together.)
-        for key in ("open", "rematch", "everyone"):
-            assert await page.table.locator(f'[data-key="{key}"]').count() == 0, key
-        assert await page.table.locator(".new-game").count() == 0
-        said = await page.table.locator('[data-key="closed"]').inner_text()
-        assert "tournament" in said, said
-        assert not page.errors, page.errors
+        await _offers_no_game(page, "tournament", "rematch", "everyone")
 
 
 async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses(
@@ -166,11 +182,7 @@ async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses
         assert resigned.original is not None
         await page.table.locator(".over").wait_for(timeout=SHOWN_WITHIN)
         # No new game's choices, nor the command to type: /cribbage new is refused here.
-        assert await page.table.locator(".new-game").count() == 0
-        assert await page.table.locator('[data-key="open"]').count() == 0
-        said = await page.table.locator('[data-key="closed"]').inner_text()
-        assert "only a ranked match is played" in said, said
-        assert not page.errors, page.errors
+        await _offers_no_game(page, "only a ranked match is played")
 
 
 async def test_a_player_who_deletes_their_data_while_the_table_is_open(
@@ -208,12 +220,10 @@ async def test_a_player_who_deletes_their_data_while_the_table_is_open(
 
 
 async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
-    world: World, bots: BotLauncher
+    world: World, group: Channel
 ) -> None:
     fd, db = world.fd, world.database
     al, bea, cy = world.players[:3]
-    await with_the_activity(fd, bots, db, None)
-    group = conversation(fd, al, bea, cy)
     opened = await fd.slash(al, group, "/cribbage new players:2 target:61")
     table = opened.original
     assert table is not None and not opened.ephemeral, opened.words()
@@ -228,8 +238,7 @@ async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
         assert "Bea" in watching and "Cy" in watching, watching
         # Bea joins with one tap; the game deals (Al starts it at the table) and the chat's
         # table follows.
-        await tapped(fd, db, game_id, bea_page, "join")
-        await tapped(fd, db, game_id, al_page, "start")
+        await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
         await until(fd, lambda: "Deal 1" in table.words() or None)
         await bea_page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)
         # Cy, who came late, watches: no hand, and no Join once the table is full.
