@@ -13,7 +13,6 @@ from tests.helpers.tournament_steps import (
     killed_posting_round_two,
     last_round_played,
     round_threads,
-    swiss_dealt,
     tournament_board,
 )
 
@@ -22,8 +21,7 @@ async def test_a_pairing_posted_before_a_long_stop_is_posted_once(
     world: World, bot: BotProcess
 ) -> None:
     fd = world.fd
-    board, by_name = await swiss_dealt(world)
-    await killed_posting_round_two(world, bot, by_name)
+    board, by_name = await killed_posting_round_two(world, bot)
     fd.clock.advance(NONCE_WINDOW + 1)  # (down longer than Discord keeps the nonce)
     await start_again(fd, bot)
     starts = await last_round_played(world, board, by_name)

@@ -31,7 +31,6 @@ from tests.helpers.tournament_steps import (
     pair_of,
     play_round,
     round_threads,
-    swiss_dealt,
     tournament_board,
 )
 
@@ -281,10 +280,9 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     world: World, bot: BotProcess
 ) -> None:
     fd = world.fd
-    board, by_name = await swiss_dealt(world)
     # Killed the moment round 2's first pairing message is posted (before its id is kept),
     # then again the moment a thread of round 2 is started (before it is kept).
-    await killed_posting_round_two(world, bot, by_name)
+    board, by_name = await killed_posting_round_two(world, bot)
     threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
     await start_again(fd, bot)
     await until(fd, lambda: bool(threaded.routes), stall=None)

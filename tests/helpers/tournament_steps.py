@@ -172,11 +172,16 @@ async def resign_round(world: World, round_: int, by_name: dict[str, User]) -> N
         await resign(world.fd, by_name[names.group(2)], thread)
 
 
-async def killed_posting_round_two(world: World, bot: BotProcess, by_name: dict[str, User]) -> None:
-    """Round 1 (dealt) ended by resignations, and the bot killed the moment round 2's first
-    pairing message is posted, before it kept its id."""
+async def killed_posting_round_two(
+    world: World, bot: BotProcess
+) -> tuple[Message, dict[str, User]]:
+    """A Swiss event of two rounds dealt (:func:`swiss_dealt`), its round 1 ended by
+    resignations, and the bot killed the moment round 2's first pairing message is posted,
+    before it kept its id: the event's live message, and the players by name."""
     fd = world.fd
+    board, by_name = await swiss_dealt(world)
     posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
     await resign_round(world, 1, by_name)
     await until(fd, lambda: bool(posted.routes), stall=None)
     await bot.kill()
+    return board, by_name
