@@ -73,9 +73,8 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
 async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     world: World, bots: BotLauncher
 ) -> None:
-    driver, since = await _two_in_a_dm(world, bots, 24)
+    driver, since, _ = await _playing_in_a_dm(world, bots, 24)
     fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
-    await driver.open(target=61)
     final = await driver.play_out()
     assert final.status == "finished" and final.game is not None
     table = await _settled_unseen_and_tokens_only(driver, since)
@@ -184,9 +183,8 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
 async def test_tokens_that_all_lapse_over_a_restart_leave_a_game_that_resumes_on_the_next_click(
     world: World, bots: BotLauncher
 ) -> None:
-    driver, start = await _two_in_a_dm(world, bots, 7)
+    driver, start, first = await _playing_in_a_dm(world, bots, 7)
     fd, dm = driver.fd, driver.channel
-    first = await driver.open(target=61)
     await _pause_after(driver, 14)  # every interaction's token is dead now
     # And the bot restarts meanwhile: all it has of the game is what it stored, tokens that
     # no longer reach anything.
@@ -229,9 +227,8 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     """Discord takes 5 follow-ups per interaction here (a sixth: 400 / 40094). After a pause,
     the next move's token is the only one alive; if it has had its follow-ups, the table waits
     for the next interaction, which brings it back, and the full token is not tried again."""
-    driver, since = await _two_in_a_dm(world, bots, 7)
+    driver, since, first = await _playing_in_a_dm(world, bots, 7)
     fd = driver.fd
-    first = await driver.open(target=61)
     await _pause_after(driver, 14)  # every interaction's token is dead now
 
     full: list[str] = []
@@ -305,9 +302,8 @@ async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
 async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(
     world: World, bots: BotLauncher
 ) -> None:
-    driver, since = await _two_in_a_dm(world, bots, 12)
+    driver, since, first = await _playing_in_a_dm(world, bots, 12)
     fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
-    first = await driver.open(target=61)
     # Al opens his hand twice: the first copy is left behind, its crib menu soon stale.
     hand_button = f"crib:{driver.game_id}:lobby:{HAND_BUTTON}"
     table = await driver.settled(lambda t: any(b["custom_id"] == hand_button for b in t.buttons()))
@@ -398,9 +394,8 @@ async def test_a_game_resigned_for_a_player_who_deleted_their_data_elsewhere_com
     # Bea deletes her data from her DM with the bot, after a long pause at the table: her game
     # is resigned for her there, where no token reaches. The next command at the table brings
     # it back with the result.
-    driver, _ = await _two_in_a_dm(world, bots, 9)
+    driver, _, first = await _playing_in_a_dm(world, bots, 9)
     fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
-    first = await driver.open(target=61)
     await _pause_after(driver, 5)
     asked = await fd.slash(bea, fd.dm_channel(bea), "/cribbage privacy")
     assert asked.original is not None
@@ -420,9 +415,8 @@ async def test_a_resignation_confirmed_long_after_it_was_asked_reaches_the_table
     # presses Yes more than 15 minutes later: no token the game keeps reaches the table, and
     # her Yes is answered on the question, a message the game does not keep. Its token
     # carries the result to the table, which kept saying whose turn it was.
-    driver, _ = await _two_in_a_dm(world, bots, 9)
+    driver, _, first = await _playing_in_a_dm(world, bots, 9)
     fd, dm, bea = driver.fd, driver.channel, driver.players[1]
-    first = await driver.open(target=61)
     await _pause_after(driver, 5)
     asked = await fd.slash(bea, dm, "/cribbage resign")
     question = asked.original
@@ -630,6 +624,15 @@ async def _two_in_a_dm(
     return driver, len(world.fd.requests)
 
 
+async def _playing_in_a_dm(
+    world: World, bots: BotLauncher, seed: int
+) -> tuple[PrivateDriver, int, Message]:
+    """Al and Bea's game to 61 opened and started in their DM (:func:`_two_in_a_dm`): its
+    driver, how many requests had been made before it opened, and its table."""
+    driver, since = await _two_in_a_dm(world, bots, seed)
+    return driver, since, await driver.open(target=61)
+
+
 async def _pause_after(driver: PrivateDriver, moves: int) -> None:
     """``moves`` more moves, then a pause longer than an interaction's token lives (the
     emulator's clock is moved on): no token reaches any message of the game any more."""
@@ -701,9 +704,8 @@ async def test_a_player_a_live_token_reaches_is_never_called_to_press_your_hand(
     select through the token of its player's hand of the deal before. Those players are not
     awaited at the table: once each has opened their hand in the first deal (no token lapses
     in a game played at once), no version of the table calls them to press *Your hand*."""
-    driver, _ = await _two_in_a_dm(world, bots, 33)
+    driver, _, _ = await _playing_in_a_dm(world, bots, 33)
     fd = driver.fd
-    await driver.open(target=61)
     # Every edit through a token reaches Discord a moment late, as over a slow network: at
     # each deal's start the table is drawn again while the hands are still on their way.
     fd.delay(r"^PATCH /webhooks/", 0.02, times=100_000)
@@ -725,10 +727,9 @@ async def test_a_player_whose_hand_is_on_its_way_is_not_called_to_press_your_han
     saying so is held on its way back to the bot; Al discards meanwhile. The table drawn for
     his discard waits on Bea and does not call her to press *Your hand*, which she just did:
     the mention is drawn from what is certain, not from what the bot has heard back."""
-    driver, _ = await _two_in_a_dm(world, bots, 5)
+    driver, _, table = await _playing_in_a_dm(world, bots, 5)
     fd = driver.fd
     al, bea = driver.players
-    table = await driver.open(target=61)
     await until(fd, lambda: any(b["label"] == "Your hand" for b in table.buttons()))
     mine = await fd.click(al, table, label="Your hand")
     [hand] = await mine.wait_followups(1)
@@ -755,9 +756,8 @@ async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
     *Your hand*. Pressed there, its click's answer gives a token that reaches it: it is edited
     at once to say the table moved on, with no control left, while the click opens the hand
     as anywhere."""
-    driver, _ = await _two_in_a_dm(world, bots, 12)
+    driver, _, first = await _playing_in_a_dm(world, bots, 12)
     fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
-    first = await driver.open(target=61)
     await _pause_after(driver, 3)
     typed = await fd.slash(bea, dm, "/cribbage play card:ZZ")
     again = await _table_back(driver, first, typed)
