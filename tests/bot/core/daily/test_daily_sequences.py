@@ -46,20 +46,23 @@ DECK = tuple(full_deck())
 
 
 @dataclass(frozen=True, slots=True)
-class Daily:
-    """``/cribbage daily`` by ``who`` in server ``server`` (an index into SERVERS)."""
+class ByWhom:
+    """A step of ``who`` (an index into PEOPLE) in server ``server`` (an index into SERVERS)."""
 
     who: int
     server: int
 
 
 @dataclass(frozen=True, slots=True)
-class Choose:
-    """The menu's choice by ``who`` in ``server``: ``what`` (PICKS; ``split`` says which two),
-    sent with ``stamp`` (STAMPS), once or twice at once."""
+class Daily(ByWhom):
+    """``/cribbage daily``."""
 
-    who: int
-    server: int
+
+@dataclass(frozen=True, slots=True)
+class Choose(ByWhom):
+    """The menu's choice: ``what`` (PICKS; ``split`` says which two), sent with ``stamp``
+    (STAMPS), once or twice at once."""
+
     what: str
     split: int
     stamp: str
@@ -67,11 +70,8 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True)
-class Stats:
-    """The stats' line of the discard of the day, of ``who`` in ``server``."""
-
-    who: int
-    server: int
+class Stats(ByWhom):
+    """The stats' line of the discard of the day."""
 
 
 @dataclass(frozen=True, slots=True)
