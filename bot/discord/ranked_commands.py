@@ -13,6 +13,7 @@ server's nickname or picture for them (:func:`~bot.discord.interactions.own_iden
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -20,7 +21,7 @@ from discord import app_commands
 
 from bot.core.base.choices import LADDER_SHOWN, LadderSeason
 from bot.core.base.places import Ask, PlaceKind, Resolved
-from bot.core.base.replies import Answer
+from bot.core.base.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.discord.interactions import DiscordIO, own_identity
 from bot.discord.places import place_of
@@ -66,6 +67,20 @@ class RankedCommands(app_commands.Group):
         super().__init__(name="ranked", description="Ranked matches against players anywhere")
         self._core = services
         self._io = io
+        self._add_on_a_player(
+            "block",
+            "Never be matched with this player again",
+            "Someone you've met in a ranked match",
+            lambda core: core.ranked.block,
+            lambda core: core.ranked.opponents,
+        )
+        self._add_on_a_player(
+            "unblock",
+            "Let a player you blocked be matched again",
+            "Someone you blocked",
+            lambda core: core.ranked.unblock,
+            lambda core: core.ranked.blocked,
+        )
 
     @app_commands.command(
         name="play", description="Find a ranked opponent from any server or DM: a best of three"
@@ -103,32 +118,29 @@ class RankedCommands(app_commands.Group):
         ranked = self._core.ranked
         await self._io.command(interaction, lambda: ranked.ladder(user, which), ephemeral=False)
 
-    @app_commands.command(name="block", description="Never be matched with this player again")
-    @app_commands.describe(player="Someone you've met in a ranked match")
-    async def block(self, interaction: discord.Interaction[Any], player: str) -> None:
-        """Block a past opponent (privately)."""
-        user, _ = own_identity(interaction)
-        ranked = self._core.ranked
-        await self._io.command(interaction, lambda: ranked.block(user, player))
+    def _add_on_a_player(
+        self,
+        name: str,
+        description: str,
+        whom: str,
+        act: Callable[[Services], Callable[[User, str], Awaitable[Answer]]],
+        offered: Callable[[Services], Callable[[int, str], Awaitable[list[Choice]]]],
+    ) -> None:
+        """Add the command ``name`` on a player (``block``, ``unblock``): the core's ``act``
+        on the one chosen, answered privately, the ``player`` option offering the core's
+        ``offered`` list."""
+        core, io = self._core, self._io
 
-    @block.autocomplete("player")
-    async def _block_whom(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        ranked = self._core.ranked
-        return await self._io.offered(interaction, ranked.opponents(interaction.user.id, current))
+        @app_commands.command(name=name, description=description)
+        @app_commands.describe(player=whom)
+        async def on_a_player(interaction: discord.Interaction[Any], player: str) -> None:
+            user, _ = own_identity(interaction)
+            await io.command(interaction, lambda: act(core)(user, player))
 
-    @app_commands.command(name="unblock", description="Let a player you blocked be matched again")
-    @app_commands.describe(player="Someone you blocked")
-    async def unblock(self, interaction: discord.Interaction[Any], player: str) -> None:
-        """Lift a block (privately)."""
-        user, _ = own_identity(interaction)
-        ranked = self._core.ranked
-        await self._io.command(interaction, lambda: ranked.unblock(user, player))
+        @on_a_player.autocomplete("player")
+        async def offer(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await io.offered(interaction, offered(core)(interaction.user.id, current))
 
-    @unblock.autocomplete("player")
-    async def _unblock_whom(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        ranked = self._core.ranked
-        return await self._io.offered(interaction, ranked.blocked(interaction.user.id, current))
+        self.add_command(on_a_player)
