@@ -221,10 +221,15 @@ def test_no_door_imports_a_wing_above_it(tree: Sources, package: str) -> None:
 
 
 def _write(root: Path, files: dict[str, str]) -> Sources:
+    """A tree of ``files`` under ``root``, each folder of it a package (an empty ``__init__``
+    where ``files`` writes none), as the project's are."""
     for name, text in files.items():
         path = root.joinpath(*name.split("/"))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    for path in list(root.rglob("*.py")):
+        for folder in path.relative_to(root).parents[:-1]:
+            (root / folder / "__init__.py").touch()
     return Sources(root)
 
 
@@ -232,8 +237,6 @@ def test_a_name_passed_on_is_counted_where_it_is_defined(tmp_path: Path) -> None
     tree = _write(
         tmp_path,
         {
-            "bot/core/__init__.py": "",
-            "bot/core/base/__init__.py": "",
             "bot/core/base/owners.py": "class Owner: ...\nKINDS = 2\n",
             "bot/core/base/list.py": "from bot.core.base.owners import *  # noqa\n",
             "bot/core/gathered.py": (
@@ -257,14 +260,10 @@ def test_a_door_that_imports_a_wing_above_it_is_found(tmp_path: Path) -> None:
     tree = _write(
         tmp_path,
         {
-            "bot/core/__init__.py": "",
             "bot/core/services.py": "from bot.core.high import deal\nfrom bot.core.base import v\n",
-            "bot/core/base/__init__.py": "",
             "bot/core/base/v.py": "from bot.core.high.deal import Refused\nclass View: ...\n",
             "bot/core/base/w.py": "class Word: ...\n",
-            "bot/core/high/__init__.py": "",
             "bot/core/high/deal.py": "from bot.core.base.w import Word\nclass Refused: ...\n",
-            "bot/core/mid/__init__.py": "",
             "bot/core/mid/m.py": "from bot.core.base.w import Word\nclass M: ...\n",
             "bot/core/ports.py": "from bot.core.base.w import Word\nclass Port: ...\n",
         },
