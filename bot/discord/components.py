@@ -17,6 +17,7 @@ control from an earlier moment of the game gets a clear answer instead of acting
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar, Self, assert_never, cast
 
 import discord
@@ -38,7 +39,6 @@ from bot.core.base.views import (
     PageControls,
     Pool,
     PrivacyControls,
-    RankedAction,
     RankedControls,
     ResultControls,
     ReviewPages,
@@ -83,11 +83,13 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
     #: The formats of this control's custom ids: they build its ids and read its clicks.
     formats: ClassVar[tuple[IdFormat, ...]] = ()
 
-    def __init_subclass__(cls, *, formats: tuple[IdFormat, ...]) -> None:
+    def __init_subclass__(cls, *, formats: tuple[IdFormat, ...] = ()) -> None:
         cls.formats = formats
         # \d in a template is 0-9 alone: an id forged with other digits ("١٢") names nothing,
-        # rather than the game its digits would read as.
-        super().__init_subclass__(template=re.compile(ids.template(*formats), re.ASCII))
+        # rather than the game its digits would read as. (A base of controls, naming no
+        # format, matches no custom id.)
+        made = ids.template(*formats) if formats else r"(?!)"
+        super().__init_subclass__(template=re.compile(made, re.ASCII))
 
     @classmethod
     def parsed(cls, match: re.Match[str]) -> Self:
@@ -122,32 +124,47 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return tuple(getattr(self.item, "values", ()))
 
 
-class LobbyButton(
-    _Control,
-    formats=(ids.LOBBY,),
-):
+#: An action button's label and style, by action.
+_Looks = Mapping[str, tuple[str, discord.ButtonStyle]]
+
+
+class _ActionButton(_Control):
+    """A button naming one thing and an action on it: its one format's fields are the thing's
+    id (``subject``) and ``action``, its label and style are the action's (``looks``)."""
+
+    #: Each action's label and style.
+    looks: ClassVar[_Looks] = {}
+
+    def __init__(self, subject: int, action: str) -> None:
+        label, style = self.looks[action]
+        (made,) = self.formats
+        built = made.build(**{self._subject_field(): subject, "action": action})
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=built))
+        self.subject, self.action = subject, action
+
+    @classmethod
+    def _subject_field(cls) -> str:
+        (made,) = cls.formats
+        return next(name for name in made.fields if name != "action")
+
+    @classmethod
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> Self:
+        return cls(int(fields[cls._subject_field()]), fields["action"])
+
+
+class LobbyButton(_ActionButton, formats=(ids.LOBBY,)):
     """Join, Leave, Start, Cancel, Remove computer, Add a seat (the opener makes a full table
     one seat larger, as far as its variant seats) or Change partners on a game's lobby; Your
     hand on a private table (a game where the bot is not a member); Play at the table (the
     game's Activity) on the lobby and the live deal's table."""
 
-    def __init__(self, game_id: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=LOBBY_LABELS[cast(LobbyAction, action)],
-                style=_LOBBY_STYLES[action],
-                custom_id=ids.LOBBY.build(game=game_id, action=action),
-            )
-        )
-        self.game_id = game_id
-        self.action = action
-
-    @classmethod
-    def read(cls, made: IdFormat, fields: dict[str, str]) -> LobbyButton:
-        return cls(int(fields["game"]), fields["action"])
+    looks: ClassVar[_Looks] = {
+        action: (LOBBY_LABELS[cast(LobbyAction, action)], style)
+        for action, style in _LOBBY_STYLES.items()
+    }
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.lobby_click(interaction, self.game_id, self.action)
+        await clicks.lobby_click(interaction, self.subject, self.action)
 
 
 class ComputerSelect(_Control, formats=(ids.COMPUTER,)):
@@ -353,32 +370,17 @@ class ConfirmButton(
         await clicks.confirm_click(interaction, self.subject, self.action, self.yes)
 
 
-#: The privacy buttons' labels, by what they do.
-_PRIVACY_LABELS = {"data": "Send me my data", "delete": "Delete my data"}
-
-
-class PrivacyButton(_Control, formats=(ids.PRIVACY,)):
+class PrivacyButton(_ActionButton, formats=(ids.PRIVACY,)):
     """``/cribbage privacy``'s buttons: *Send me my data* (a file, privately) and *Delete my
     data* (which asks first), for the person the id names (anyone else is refused)."""
 
-    def __init__(self, person: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_PRIVACY_LABELS[action],
-                style=discord.ButtonStyle.danger
-                if action == "delete"
-                else discord.ButtonStyle.primary,
-                custom_id=ids.PRIVACY.build(person=person, action=action),
-            )
-        )
-        self.person, self.action = person, action
-
-    @classmethod
-    def read(cls, made: IdFormat, fields: dict[str, str]) -> PrivacyButton:
-        return cls(int(fields["person"]), fields["action"])
+    looks: ClassVar[_Looks] = {
+        "data": ("Send me my data", discord.ButtonStyle.primary),
+        "delete": ("Delete my data", discord.ButtonStyle.danger),
+    }
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.privacy_click(interaction, self.person, self.action)
+        await clicks.privacy_click(interaction, self.subject, self.action)
 
 
 class PageButton(_Control, formats=(ids.BOARD, ids.BOARD_VARIANT)):
@@ -418,27 +420,16 @@ class PageButton(_Control, formats=(ids.BOARD, ids.BOARD_VARIANT)):
         await clicks.page_click(interaction, self.table, self.page, self.variant)
 
 
-class EntryButton(_Control, formats=(ids.ENTRY,)):
+class EntryButton(_ActionButton, formats=(ids.ENTRY,)):
     """Join or Leave on a tournament's message while it takes entrants."""
 
-    def __init__(self, tournament_id: int, action: str) -> None:
-        join = action == "join"
-        super().__init__(
-            discord.ui.Button(
-                label="Join" if join else "Leave",
-                style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
-                custom_id=ids.ENTRY.build(tournament=tournament_id, action=action),
-            )
-        )
-        self.tournament_id = tournament_id
-        self.action = action
-
-    @classmethod
-    def read(cls, made: IdFormat, fields: dict[str, str]) -> EntryButton:
-        return cls(int(fields["tournament"]), fields["action"])
+    looks: ClassVar[_Looks] = {
+        "join": ("Join", discord.ButtonStyle.primary),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+    }
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.tournament_click(interaction, self.tournament_id, self.action)
+        await clicks.tournament_click(interaction, self.subject, self.action)
 
 
 def _entry_buttons(entry: EntryControls) -> discord.ui.View:
@@ -539,37 +530,18 @@ class DailySelect(_Control, formats=(ids.DAILY,)):
         await clicks.daily_click(interaction, self.stamp, self._values())
 
 
-#: A ranked card's buttons: their labels and styles.
-_RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "stop": ("Stop searching", discord.ButtonStyle.secondary),
-    "expert": ("Play the expert instead", discord.ButtonStyle.primary),
-    "again": ("🔎 Find a ranked match", discord.ButtonStyle.primary),
-}
-
-
-class RankedButton(_Control, formats=(ids.RANKED,)):
+class RankedButton(_ActionButton, formats=(ids.RANKED,)):
     """*Stop searching* or *Play the expert instead* on a player's ranked card; *Find a
     ranked match* on the card of a search that ended, or a decided match's last table."""
 
-    def __init__(self, entry_id: int, action: RankedAction) -> None:
-        label, style = _RANKED_BUTTONS[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=ids.RANKED.build(entry=entry_id, action=action)
-            )
-        )
-        self.entry_id, self.action = entry_id, action
-
-    @classmethod
-    def read(cls, made: IdFormat, fields: dict[str, str]) -> RankedButton:
-        named = fields["action"]
-        action: RankedAction = (
-            "expert" if named == "expert" else "again" if named == "again" else "stop"
-        )
-        return cls(int(fields["entry"]), action)
+    looks: ClassVar[_Looks] = {
+        "stop": ("Stop searching", discord.ButtonStyle.secondary),
+        "expert": ("Play the expert instead", discord.ButtonStyle.primary),
+        "again": ("🔎 Find a ranked match", discord.ButtonStyle.primary),
+    }
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.ranked_click(interaction, self.entry_id, self.action)
+        await clicks.ranked_click(interaction, self.subject, self.action)
 
 
 def _label(code: str) -> str:
