@@ -71,6 +71,26 @@ COUNT_MENU_SIZE = 13
 _NO_OPTIONS = [discord.SelectOption(label="-", value="-")]
 
 
+def _menu(
+    custom_id: str,
+    placeholder: str,
+    options: list[discord.SelectOption],
+    *,
+    picks: int = 1,
+    row: int | None = None,
+) -> discord.ui.Select[Any]:
+    """A select menu where exactly ``picks`` of ``options`` are chosen (none given: the menu
+    rebuilt from a click, which carries only what was chosen)."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        min_values=picks,
+        max_values=picks,
+        options=options or _NO_OPTIONS,
+        row=row,
+    )
+
+
 def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
     """The bot's click handler (the client's ``clicks``)."""
     return cast(Clicks, interaction.client.clicks)
@@ -177,16 +197,7 @@ class ComputerSelect(_Control, formats=(ids.COMPUTER,)):
             )
             for level in levels
         ]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=ids.COMPUTER.build(game=game_id),
-                placeholder="Add computer…",
-                min_values=1,
-                max_values=1,
-                options=options or _NO_OPTIONS,
-                row=1,
-            )
-        )
+        super().__init__(_menu(ids.COMPUTER.build(game=game_id), "Add computer…", options, row=1))
         self.game_id = game_id
 
     @classmethod
@@ -283,12 +294,11 @@ class HandSelect(_Control, formats=(ids.DISCARD, ids.COUNT)):
             options = [
                 discord.SelectOption(label=c.label, value=c.code) for c in cards if c.enabled
             ]
-            select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=ids.DISCARD.build(game=game_id, stamp=stamp),
-                placeholder=f"Choose {pick} card{'s' if pick != 1 else ''} for the crib",
-                min_values=pick,
-                max_values=pick,
-                options=options or _NO_OPTIONS,
+            select = _menu(
+                ids.DISCARD.build(game=game_id, stamp=stamp),
+                f"Choose {pick} card{'s' if pick != 1 else ''} for the crib",
+                options,
+                picks=pick,
             )
         else:
             options = [
@@ -296,12 +306,10 @@ class HandSelect(_Control, formats=(ids.DISCARD, ids.COUNT)):
                 for v in values
             ]
             low = f"{values[0]}-{values[-1]}" if values else ""
-            select = discord.ui.Select(
-                custom_id=ids.COUNT.build(game=game_id, stamp=stamp, half=half),
-                placeholder=f"Claim {low} points" if low else "Claim points",
-                min_values=1,
-                max_values=1,
-                options=options or _NO_OPTIONS,
+            select = _menu(
+                ids.COUNT.build(game=game_id, stamp=stamp, half=half),
+                f"Claim {low} points" if low else "Claim points",
+                options,
                 row=half,
             )
         super().__init__(select)
@@ -512,13 +520,7 @@ class DailySelect(_Control, formats=(ids.DAILY,)):
     def __init__(self, stamp: str, cards: tuple[str, ...] = ()) -> None:
         options = [discord.SelectOption(label=_label(code), value=code) for code in cards]
         super().__init__(
-            discord.ui.Select(
-                custom_id=ids.DAILY.build(stamp=stamp),
-                placeholder="Choose 2 cards for the crib",
-                min_values=2,
-                max_values=2,
-                options=options or _NO_OPTIONS,
-            )
+            _menu(ids.DAILY.build(stamp=stamp), "Choose 2 cards for the crib", options, picks=2)
         )
         self.stamp = stamp
 
