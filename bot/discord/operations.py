@@ -83,6 +83,12 @@ def release_of(store: Store) -> str:
     return found[-1].name if found else "none"
 
 
+def _by_label(figures: Mapping[str, float] | None) -> dict[tuple[str, ...], float]:
+    """``figures`` by their one label's value, as a labelled metric reads them (none before
+    the database was first read)."""
+    return {(label,): float(n) for label, n in (figures or {}).items()}
+
+
 @dataclass
 class Operations:
     """The metrics, readiness, HTTP server and heartbeat of one bot process."""
@@ -112,14 +118,14 @@ class Operations:
             "cribbage_games",
             "Open games by state (lobby, active), as the database holds them (the same in"
             " every process).",
-            lambda: {(state,): float(n) for state, n in (self._games or {}).items()},
+            lambda: _by_label(self._games),
             labels=("state",),
         )
         metrics.watch(
             "cribbage_queue_length",
             "Players waiting in a queue, by queue (ranked: searching for a ranked match), as"
             " the database holds them (the same in every process).",
-            lambda: {(queue,): float(n) for queue, n in (self._queues or {}).items()},
+            lambda: _by_label(self._queues),
             labels=("queue",),
         )
         metrics.watch(
@@ -156,7 +162,7 @@ class Operations:
             "1 while a part this process runs in the background runs (the clock, the"
             " director, the referee, the reviews, the housekeeping...), by part, else 0 (off"
             " in a process that does not send, starting, failing, stopped).",
-            lambda: {(part,): float(runs) for part, runs in self.readiness.running().items()},
+            lambda: _by_label(self.readiness.running()),
             labels=("part",),
         )
         metrics.watch(
