@@ -18,7 +18,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -62,6 +62,7 @@ __all__ = [
     "Knowledge",
     "Place",
     "Places",
+    "ShownByName",
     "assert_quiet",
     "one_sentence",
     "page_cards",
@@ -86,6 +87,17 @@ FUZZ = settings(
 PATIENCE = 10.0
 #: A refusal is one sentence a person reads at a glance.
 SENTENCE_CHARS = 300
+
+
+class ShownByName:
+    """A test's fixture that Hypothesis prints by its ``name`` alone: Hypothesis prints a
+    failing example's arguments, this fixture's among them, and would print every field."""
+
+    #: What a failing example says for the fixture.
+    name: ClassVar[str] = "fixture"
+
+    def __repr__(self) -> str:
+        return self.name
 
 
 def one_sentence(text: object) -> bool:

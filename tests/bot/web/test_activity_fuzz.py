@@ -64,6 +64,7 @@ from tests.helpers.web_fuzz import (
     Knowledge,
     Place,
     Places,
+    ShownByName,
     assert_quiet,
     one_sentence,
     weighted,
@@ -288,22 +289,15 @@ auths = weighted(
 # -- the server and its places ---------------------------------------------------------------
 
 
-class Served:
-    """The Activity's server as the tests reach it, and the places it serves. (Not a
-    dataclass: Hypothesis prints a failing example's arguments, this fixture's among them,
-    and would print every field.)"""
+@dataclass(repr=False, eq=False)
+class Served(ShownByName):
+    """The Activity's server as the tests reach it, and the places it serves."""
 
-    def __init__(
-        self,
-        client: TestClient[Any, Any],
-        places: Places,
-        sessions: Sessions,
-        caplog: pytest.LogCaptureFixture,
-    ) -> None:
-        self.client, self.places, self.sessions, self.caplog = client, places, sessions, caplog
-
-    def __repr__(self) -> str:
-        return "served"
+    name = "served"
+    client: TestClient[Any, Any]
+    places: Places
+    sessions: Sessions
+    caplog: pytest.LogCaptureFixture
 
     async def place(self, name: str) -> Place:
         return await self.places.get(name)

@@ -41,6 +41,7 @@ from tests.helpers.web_fuzz import (
     Knowledge,
     Place,
     Places,
+    ShownByName,
     assert_quiet,
     page_cards,
     weighted,
@@ -167,22 +168,15 @@ def _address(link: Link, game_id: int) -> tuple[str, str, str]:
     return number, signature, path + (f"?{query}" if query else "")
 
 
-class Pages:
-    """The pages' server as the bot starts it, a client of it, and the places it serves. (Not
-    a dataclass: Hypothesis prints a failing example's arguments, this fixture's among them,
-    and would print every field.)"""
+@dataclass(repr=False, eq=False)
+class Pages(ShownByName):
+    """The pages' server as the bot starts it, a client of it, and the places it serves."""
 
-    def __init__(
-        self,
-        server: WebServer,
-        http: aiohttp.ClientSession,
-        places: Places,
-        caplog: pytest.LogCaptureFixture,
-    ) -> None:
-        self.server, self.http, self.places, self.caplog = server, http, places, caplog
-
-    def __repr__(self) -> str:
-        return "pages"
+    name = "pages"
+    server: WebServer
+    http: aiohttp.ClientSession
+    places: Places
+    caplog: pytest.LogCaptureFixture
 
 
 @pytest.fixture
