@@ -33,6 +33,9 @@ __all__ = ["LARGEST_GAME", "RULE_TOPICS", "FeatureCommands"]
 #: "any integer between -2^53+1 and 2^53-1"). One bound out of range refuses the whole command
 #: list, so no command would appear at all.
 LARGEST_GAME = 2**53 - 1
+#: A game named by its number (``review``, ``verify``), and what its option says.
+_GAME = app_commands.Range[int, 1, LARGEST_GAME]
+_GAME_SAID = "The game's number (default: the latest game in this channel)"
 
 #: Topics of ``/cribbage rules``, in the order they are offered.
 RULE_TOPICS: tuple[tuple[str, str], ...] = (
@@ -195,13 +198,13 @@ class FeatureCommands(app_commands.Group):
         name="review", description="Your decisions in a game beside the expert's (privately)"
     )
     @app_commands.describe(
-        game="The game's number (default: the latest game in this channel)",
+        game=_GAME_SAID,
         player="Whose decisions (default: yours; anyone's once the game is over)",
     )
     async def review(
         self,
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, LARGEST_GAME] | None = None,
+        game: _GAME | None = None,
         player: discord.User | None = None,
     ) -> None:
         """A review of a game, paged: the summary, then each deal (at a private table, a DM
@@ -218,11 +221,11 @@ class FeatureCommands(app_commands.Group):
     @app_commands.command(
         name="verify", description="Check a game's shuffles against the seals shown (privately)"
     )
-    @app_commands.describe(game="The game's number (default: the latest game in this channel)")
+    @app_commands.describe(game=_GAME_SAID)
     async def verify(
         self,
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, LARGEST_GAME] | None = None,
+        game: _GAME | None = None,
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
