@@ -1,7 +1,8 @@
 """Which game a command acts on, for a person, in a place: every command in every kind of place
 with each kind of game the person has there (a game of the place, a ranked game played apart
-from there, none), against a table written out here; then what a control of a game tells
-someone it is not theirs (issue 54)."""
+from there, none), against a table written out here (its two long groups, the commands of one
+reach each, drawn from the code's scopes); then what a control of a game tells someone it is
+not theirs (issue 54)."""
 
 from __future__ import annotations
 
