@@ -126,15 +126,34 @@ class CutForDeal(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class ForLast(EventBase):
-    """At the start of a game whose rules give points for last (five-card cribbage: three),
-    the seat left of the first dealer pegs them; ``score`` is its side's total after."""
+class _Pegged(EventBase):
+    """The fields of an event that pegs ``points`` to ``seat``'s ``side``, whose total is
+    ``score`` after them (its own fields, if any, follow these)."""
 
-    kind: ClassVar[str] = "for_last"
     seat: int
     side: int
     points: int
     score: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken(EventBase):
+    """The fields of an event in which ``seat``'s ``side`` pegs ``points`` off the claim of
+    ``owner`` (an opponent), its total being ``score`` after them."""
+
+    seat: int
+    side: int
+    owner: int
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForLast(_Pegged):
+    """At the start of a game whose rules give points for last (five-card cribbage: three),
+    the seat left of the first dealer pegs them; ``score`` is its side's total after."""
+
+    kind: ClassVar[str] = "for_last"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,14 +188,10 @@ class StarterCut(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class Heels(EventBase):
+class Heels(_Pegged):
     """The starter is a jack: "two for his heels" to the dealer."""
 
     kind: ClassVar[str] = "heels"
-    seat: int
-    side: int
-    points: int
-    score: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,14 +217,10 @@ class Go(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class GoPoint(EventBase):
+class GoPoint(_Pegged):
     """1 for the go (nobody else could play), or 1 for the last card of the play."""
 
     kind: ClassVar[str] = "go_point"
-    seat: int
-    side: int
-    points: int
-    score: int
     last_card: bool
 
 
@@ -292,30 +303,20 @@ class Claimed(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class Mugginsed(EventBase):
+class Mugginsed(_Taken):
     """Muggins: ``seat`` (an opponent of ``owner``) took the ``points`` that ``owner``'s claim
     left out; ``score`` is the taker's side's total after."""
 
     kind: ClassVar[str] = "mugginsed"
-    seat: int
-    side: int
-    owner: int
-    points: int
-    score: int
 
 
 @dataclass(frozen=True, slots=True)
-class Overclaimed(EventBase):
+class Overclaimed(_Taken):
     """A claim over its hand's value: ``seat``'s side (an opponent of ``owner``, the first
     seat of it after the owner) pegs the ``points`` claimed over; ``score`` is that side's
     total after. The claim itself was pegged back to the value (:class:`Claimed`)."""
 
     kind: ClassVar[str] = "overclaimed"
-    seat: int
-    side: int
-    owner: int
-    points: int
-    score: int
 
 
 @dataclass(frozen=True, slots=True)
