@@ -86,24 +86,9 @@ class Game:
     the shuffled deck is part of the state, so a restored game continues exactly.
     """
 
-    def __init__(
-        self,
-        players: Sequence[str],
-        *,
-        rng: random.Random,
-        rules: Rules | None = None,
-        target: int | None = None,
-        scoring: Scoring | None = None,
-        counting: Counting | None = None,
-    ) -> None:
-        """An empty table; use :meth:`new` (or :meth:`from_dict`) rather than this."""
-        names = tuple(str(p) for p in players)
-        self._take(
-            GameState(names, rules=_rules(len(names), rules, target, scoring, counting), rng=rng)
-        )
-
-    def _take(self, state: GameState) -> None:
-        """Run ``state`` with a fresh set of parts."""
+    def __init__(self, state: GameState) -> None:
+        """A game running ``state`` with a fresh set of parts; use :meth:`new` (or
+        :meth:`from_dict`) rather than this."""
         self._state = state
         self._dealing = Dealing(state)
         self._showing = Showing(state, self._dealing)
@@ -134,7 +119,10 @@ class Game:
         and options, or (the standard game) for a wrong number of players or a target other
         than 121 or 61.
         """
-        game = cls(players, rng=rng, rules=rules, target=target, scoring=scoring, counting=counting)
+        names = tuple(str(p) for p in players)
+        game = cls(
+            GameState(names, rules=_rules(len(names), rules, target, scoring, counting), rng=rng)
+        )
         dealing = game._dealing
         first = dealing.cut_for_deal() if dealer is None else dealing.given_deal(dealer)
         events: list[Event] = [first]
@@ -398,9 +386,7 @@ class Game:
             state = saving.restore(data, rng)
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"The saved game is damaged ({error!r}).") from error
-        game = cls.__new__(cls)
-        game._take(state)
-        return game
+        return cls(state)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text (the same state always gives the same text)."""
