@@ -61,7 +61,7 @@ from engine.rules import Rules
 from engine.saving import FORMAT_VERSION, SAVED_SCORING
 from engine.showing import Showing
 from engine.state import GameState
-from engine.views import PublicView, SeatView, public_fields, seat_fields
+from engine.views import PublicView, SeatView, TargetAndOptions, public_fields, seat_fields
 
 __all__ = [
     "FORMAT_VERSION",
@@ -75,7 +75,7 @@ __all__ = [
 ]
 
 
-class Game:
+class Game(TargetAndOptions):
     """One game of cribbage. Create it with :meth:`new`, restore it with :meth:`from_dict`.
 
     Seats are numbered from 0 in the order the players were given; the deal passes to the left
@@ -198,21 +198,6 @@ class Game:
     def rules(self) -> Rules:
         """The rules the game is played by."""
         return self._state.rules
-
-    @property
-    def target(self) -> int:
-        """Points needed to win (the rules': 121 or 61 in the standard game)."""
-        return self._state.rules.target
-
-    @property
-    def scoring(self) -> Scoring:
-        """The rule for game points: the lurch or the skunk scale."""
-        return self._state.rules.scoring
-
-    @property
-    def counting(self) -> Counting:
-        """Who counts the show: the engine, or each hand's owner (with muggins)."""
-        return self._state.rules.counting
 
     @property
     def phase(self) -> Phase:

@@ -18,11 +18,38 @@ from engine.phase import Phase
 from engine.rules import Rules
 from engine.state import GameState
 
-__all__ = ["PublicView", "SeatView", "public_fields", "seat_fields"]
+__all__ = ["PublicView", "SeatView", "TargetAndOptions", "public_fields", "seat_fields"]
+
+
+class TargetAndOptions:
+    """The target and the table's options of what is played by :attr:`rules` (a game, a
+    view), read from the rules: every part reads them there."""
+
+    __slots__ = ()
+
+    @property
+    def rules(self) -> Rules:
+        """The rules it is played by."""
+        raise NotImplementedError
+
+    @property
+    def target(self) -> int:
+        """Points needed to win (the rules': 121 or 61 in the standard game)."""
+        return self.rules.target
+
+    @property
+    def scoring(self) -> Scoring:
+        """The rule for game points: the lurch or the skunk scale."""
+        return self.rules.scoring
+
+    @property
+    def counting(self) -> Counting:
+        """Who counts the show: the engine, or each hand's owner (with muggins)."""
+        return self.rules.counting
 
 
 @dataclass(frozen=True, slots=True)
-class PublicView:
+class PublicView(TargetAndOptions):
     """The table as everyone sees it.
 
     ``sides`` maps seat -> side, ``scores`` is per side, ``played`` lists each seat's cards
@@ -61,21 +88,6 @@ class PublicView:
     rules: Rules = field(default_factory=Rules, kw_only=True)
     count_turn: CountTurn | None = field(default=None, kw_only=True)
     muggins: MugginsWindow | None = field(default=None, kw_only=True)
-
-    @property
-    def target(self) -> int:
-        """Points needed to win."""
-        return self.rules.target
-
-    @property
-    def scoring(self) -> Scoring:
-        """The rule for game points: the lurch or the skunk scale."""
-        return self.rules.scoring
-
-    @property
-    def counting(self) -> Counting:
-        """Who counts the show: the engine, or each hand's owner (with muggins)."""
-        return self.rules.counting
 
 
 @dataclass(frozen=True, slots=True)
