@@ -67,10 +67,25 @@ def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     return hand[:at] + hand[at + 1 :]
 
 
-def _add(points: tuple[int, ...], side: int, gained: int) -> tuple[int, ...]:
+def _peg(
+    points: tuple[int, ...], side: int, gained: int, needs: tuple[int, ...]
+) -> tuple[tuple[int, ...], int]:
+    """``points`` with ``gained`` pegged to ``side``, and the side that has then won:
+    ``side`` when it reached what it needed, else :data:`_PLAYING`."""
     listed = list(points)
     listed[side] += gained
-    return tuple(listed)
+    pegged = tuple(listed)
+    return pegged, side if pegged[side] >= needs[side] else _PLAYING
+
+
+def _playable(hand: tuple[int, ...], room: int) -> list[int]:
+    """Each rank of ``hand`` (ascending) that fits in ``room``, once: a second card of a
+    rank is worth what the first is."""
+    ranks: list[int] = []
+    for rank in hand:
+        if PIP_VALUES[rank] <= room and (not ranks or ranks[-1] != rank):
+            ranks.append(rank)
+    return ranks
 
 
 class PlaySearch:
@@ -138,12 +153,9 @@ class PlaySearch:
         found = self.thumbs.get(key)
         if found is None:
             series = list(tail)
-            room = self.max_count - count
             found = -1
             best = -1e9
-            for rank in hand:  # ascending: ties go to the lower rank
-                if PIP_VALUES[rank] > room or rank == found:
-                    continue
+            for rank in _playable(hand, self.max_count - count):  # ties go to the lower rank
                 paired = hand.count(rank) > 1
                 value = thumb_value(rank, series, count, paired, rules=self.rules)
                 if value > best:
@@ -174,10 +186,8 @@ class PlaySearch:
             while True:
                 turn, reset, bonus = self._turn(held, at, now)
                 if bonus:
-                    side = sides[at]
-                    pegged = _add(pegged, side, bonus)
-                    if pegged[side] >= needs[side]:
-                        winner = side
+                    pegged, winner = _peg(pegged, sides[at], bonus, needs)
+                    if winner != _PLAYING:
                         break
                 if turn < 0:
                     winner = -1
@@ -196,10 +206,8 @@ class PlaySearch:
                 held = (mine, left) if me == 0 else (left, mine)
                 at = other
                 if scored:
-                    side = sides[other]
-                    pegged = _add(pegged, side, scored)
-                    if pegged[side] >= needs[side]:
-                        winner = side
+                    pegged, winner = _peg(pegged, sides[other], scored, needs)
+                    if winner != _PLAYING:
                         break
             if winner != _PLAYING:
                 total += weight * outcome(pegged, winner)
@@ -223,19 +231,16 @@ class PlaySearch:
         """The seat to play, holding ``mine``: the weighted outcome over ``group`` of the
         one card best for them all."""
         side = self.sides[self.me]
-        room = self.max_count - count
         best = -1e18
-        previous = 0
-        for rank in mine:
-            if rank == previous or PIP_VALUES[rank] > room:
-                continue
-            previous = rank
+        for rank in _playable(mine, self.max_count - count):
             now = count + PIP_VALUES[rank]
             series = (*tail, rank)
             scored = self.peg(series, now)
-            pegged = _add(points, side, scored) if scored else points
-            if pegged[side] >= self.needs[side]:
-                value = sum(weight * outcome(pegged, side) for _, weight, outcome in group)
+            pegged, winner = (
+                _peg(points, side, scored, self.needs) if scored else (points, _PLAYING)
+            )
+            if winner != _PLAYING:
+                value = sum(weight * outcome(pegged, winner) for _, weight, outcome in group)
             else:
                 value = self._after(
                     _without(mine, rank), group, self.me, now, scoring_tail(series), pegged
