@@ -14,7 +14,7 @@ Go(seat=2)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias, assert_never, get_args
 
@@ -106,10 +106,14 @@ class EventBase:
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready data, with its ``kind`` first."""
+        """The event as JSON-ready data, with its ``kind`` first. A field with a default
+        (one added to its event after events were first saved) is left out while it holds
+        it, so events saved before it existed read back, and save again, unchanged."""
         data: dict[str, Any] = {"kind": self.kind}
         for field in fields(self):  # type: ignore[arg-type]
-            data[field.name] = _encode(getattr(self, field.name))
+            value = getattr(self, field.name)
+            if field.default is MISSING or value != field.default:
+                data[field.name] = _encode(value)
         return data
 
 
@@ -253,13 +257,6 @@ class Shown(EventBase):
     total: int
     claimed: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The show as JSON-ready data (``claimed`` only when the owner claimed)."""
-        data = EventBase.to_dict(self)
-        if self.claimed is None:
-            del data["claimed"]
-        return data
-
     @property
     def missed(self) -> int:
         """Points the owner's claim left out (0 when counted automatically, exactly or over)."""
@@ -288,13 +285,6 @@ class Claimed(EventBase):
     points: int
     score: int
     over: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """The claim as JSON-ready data (``over`` only when the claim was over the value)."""
-        data = EventBase.to_dict(self)
-        if not self.over:
-            del data["over"]
-        return data
 
     @property
     def pegged(self) -> int:
