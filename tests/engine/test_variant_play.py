@@ -355,26 +355,26 @@ def table_id(table: tuple[str, int, int, Scoring]) -> str:
 pytestmark = pytest.mark.xdist_group("variant_play")
 
 
-@pytest.mark.parametrize("table", TABLES, ids=table_id)
-def test_only_the_cards_the_rules_allow_are_playable_by_whoever_is_to_play(
-    table: tuple[str, int, int, Scoring],
-) -> None:
-    found = refereed(table)
+@pytest.fixture(params=TABLES, ids=table_id)
+def found(request: pytest.FixtureRequest) -> Findings:
+    """What the games of each table the variants offer showed (a rule checked on every table)."""
+    table: tuple[str, int, int, Scoring] = request.param
+    return refereed(table)
+
+
+def test_only_the_cards_the_rules_allow_are_playable_by_whoever_is_to_play(found: Findings) -> None:
     assert found.wrong["legal plays"] == [] and found.cards > 100 and found.refused > 10
 
 
-@pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_each_card_pegs_fifteens_31s_pairs_and_runs_as_the_reference_counts(
-    table: tuple[str, int, int, Scoring],
+    found: Findings,
 ) -> None:
-    assert refereed(table).wrong["points of each card"] == []
+    assert found.wrong["points of each card"] == []
 
 
-@pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_the_go_and_the_last_card_peg_one_and_the_count_starts_again_left_of_the_last_player(
-    table: tuple[str, int, int, Scoring],
+    found: Findings,
 ) -> None:
-    found = refereed(table)
     assert found.wrong["go and last card"] == [] and found.gos > 10
 
 
@@ -393,19 +393,15 @@ def test_five_card_the_play_is_one_pass_to_31_ending_at_the_first_go(
     assert found.wrong["one pass to 31"] == [] and found.one_pass_ends > 10
 
 
-@pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_the_show_goes_left_of_the_dealer_round_to_the_dealer_then_the_crib(
-    table: tuple[str, int, int, Scoring],
+    found: Findings,
 ) -> None:
-    found = refereed(table)
     assert found.wrong["show order"] == [] and found.shows > 50
     assert found.wrong["the deal"] == [] and found.wrong["for last"] == []
 
 
-@pytest.mark.parametrize("table", TABLES, ids=table_id)
 def test_the_game_ends_the_moment_a_side_reaches_the_target_with_the_game_points_of_the_scale(
-    table: tuple[str, int, int, Scoring],
+    found: Findings,
 ) -> None:
-    found = refereed(table)
     assert found.wrong["the game ends the moment a side reaches the target"] == []
     assert found.games == GAMES and sum(found.ended.values()) == GAMES
