@@ -237,7 +237,20 @@ class CountReset(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class Shown(EventBase):
+class _AtTheShow(EventBase):
+    """The fields of an event about one hand (or the crib) at the show, its cards public by
+    then: the owner's ``seat`` (the dealer's for the crib), its ``side``, whether it is the
+    ``crib``, its ``cards`` and the ``starter`` (its own fields follow these)."""
+
+    seat: int
+    side: int
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(_AtTheShow):
     """One hand (or the crib) counted at the show; its cards are public from now on.
 
     With automatic counting the side scores ``score.total`` here. With manual counting this
@@ -248,11 +261,6 @@ class Shown(EventBase):
     """
 
     kind: ClassVar[str] = "shown"
-    seat: int
-    side: int
-    crib: bool
-    cards: tuple[Card, ...]
-    starter: Card
     score: Score
     total: int
     claimed: int | None = None
@@ -269,7 +277,7 @@ class Shown(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
-class Claimed(EventBase):
+class Claimed(_AtTheShow):
     """With manual counting: the owner of a hand (the dealer for the crib) claimed ``points``
     for it, and is pegged them (``score`` is the side's total after). The cards are public.
 
@@ -277,11 +285,6 @@ class Claimed(EventBase):
     each opposing side pegs the points over (:class:`Overclaimed`)."""
 
     kind: ClassVar[str] = "claimed"
-    seat: int
-    side: int
-    crib: bool
-    cards: tuple[Card, ...]
-    starter: Card
     points: int
     score: int
     over: int = 0
@@ -418,7 +421,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         values["card"] = Card.parse(values["card"])
         if cls is Played:
             values["items"] = tuple(item_from_dict(i) for i in values["items"])
-    elif cls is Shown or cls is Claimed:
+    elif issubclass(cls, _AtTheShow):
         values["cards"] = _cards(values["cards"])
         values["starter"] = Card.parse(values["starter"])
         if cls is Shown:
