@@ -24,6 +24,7 @@ from bot.core.tournaments.records import (
     TournamentPlan,
     TournamentRecord,
     TournamentStatus,
+    Verdict,
 )
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.game_tables import ANNOUNCE_CHANNEL
@@ -372,11 +373,8 @@ class TournamentTables(Queries):
         tournament_id: int,
         round_: int,
         tab: int,
+        verdict: Verdict,
         *,
-        how: Decided,
-        winner: int | None,
-        lurch: bool = False,
-        margin: int = 0,
         again: bool = False,
     ) -> bool:
         """Write a pairing's result (False: it had one already, unless ``again``: a
@@ -386,5 +384,13 @@ class TournamentTables(Queries):
             tournament_id,
             "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
             f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
-            (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
+            (
+                str(verdict.how),
+                verdict.winner,
+                int(verdict.lurch),
+                verdict.margin,
+                tournament_id,
+                round_,
+                tab,
+            ),
         )

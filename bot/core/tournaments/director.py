@@ -51,6 +51,7 @@ from bot.core.tournaments.records import (
     PairingRecord,
     TournamentRecord,
     TournamentStatus,
+    Verdict,
 )
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
@@ -260,7 +261,7 @@ class TournamentDirector(
             # Withdrawn as their game ended by play (counted above): no next game for them.
             other = p.player_b if gone == p.player_a else p.player_a
             return await self._store.decide(
-                record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
+                record.id, p.round, p.tab, Verdict(Decided.WITHDRAWN, other)
             )
         if p.game_id is None:
             try:
@@ -297,14 +298,14 @@ class TournamentDirector(
         if game.status is not GameStatus.FINISHED:
             # Cancelled by a moderator, or ended idle: a loss for both.
             return await self._store.decide(
-                record.id, p.round, p.tab, how=Decided.FORFEIT, winner=None
+                record.id, p.round, p.tab, Verdict(Decided.FORFEIT, None)
             )
         rows = await self._store.results(p.game_id)
         won = [r for r in rows if r.won]
         lost = [r for r in rows if not r.won]
         if not won or not lost:
             return await self._store.decide(
-                record.id, p.round, p.tab, how=Decided.FORFEIT, winner=None
+                record.id, p.round, p.tab, Verdict(Decided.FORFEIT, None)
             )
         winner, loser = won[0], lost[0]
         margin = max(0, winner.score - loser.score)
@@ -328,10 +329,7 @@ class TournamentDirector(
             record.id,
             p.round,
             p.tab,
-            how=Decided.GAME,
-            winner=winner.user_id,
-            lurch=winner.game_points >= 2,
-            margin=margin,
+            Verdict(Decided.GAME, winner.user_id, lurch=winner.game_points >= 2, margin=margin),
         )
 
     async def _series_over(self, record: TournamentRecord, p: PairingRecord) -> bool:
@@ -343,7 +341,7 @@ class TournamentDirector(
         winner = p.player_a if a_won else p.player_b
         margin = max(0, p.spread_a if a_won else -p.spread_a)
         await self._store.decide(
-            record.id, p.round, p.tab, how=Decided.GAME, winner=winner, margin=margin
+            record.id, p.round, p.tab, Verdict(Decided.GAME, winner, margin=margin)
         )
         return True
 
@@ -451,7 +449,7 @@ class TournamentDirector(
                         winner = seats[lead]
                         margin = abs(scores[0] - scores[1])
             changed |= await self._store.decide(
-                record.id, p.round, p.tab, how=how, winner=winner, margin=margin
+                record.id, p.round, p.tab, Verdict(how, winner, margin=margin)
             )
         return changed
 

@@ -27,6 +27,7 @@ __all__ = [
     "TournamentPlan",
     "TournamentRecord",
     "TournamentStatus",
+    "Verdict",
 ]
 
 #: The knockout rounds of a playoff of 4 or 8 (the sizes a tournament may choose; 0: none).
@@ -71,6 +72,17 @@ class Decided(StrEnum):
     DEADLINE = "deadline"
     WITHDRAWN = "withdrawn"
     MODERATOR = "moderator"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A pairing's result as it is written: how it came about, who won (None: a loss for
+    both), whether the winner lurched the loser, and by how many points."""
+
+    how: Decided
+    winner: int | None
+    lurch: bool = False
+    margin: int = 0
 
 
 @dataclass(frozen=True, slots=True)

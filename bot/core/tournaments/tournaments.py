@@ -42,6 +42,7 @@ from bot.core.tournaments.records import (
     TournamentPlan,
     TournamentRecord,
     TournamentStatus,
+    Verdict,
 )
 from bot.core.tournaments.view import (
     Event,
@@ -158,11 +159,8 @@ class TournamentStore(Protocol):
         tournament_id: int,
         round_: int,
         tab: int,
+        verdict: Verdict,
         *,
-        how: Decided,
-        winner: int | None,
-        lurch: bool = False,
-        margin: int = 0,
         again: bool = False,
     ) -> bool: ...
     async def get_game(self, game_id: int) -> GameRecord | None: ...
@@ -497,7 +495,7 @@ class Tournaments:
             ):
                 other = p.player_b if p.player_a == user.id else p.player_a
                 await self._store.decide(
-                    record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
+                    record.id, p.round, p.tab, Verdict(Decided.WITHDRAWN, other)
                 )
         await self._changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
@@ -547,9 +545,7 @@ class Tournaments:
                     record.id,
                     p.round,
                     p.tab,
-                    how=Decided.MODERATOR,
-                    winner=winner.id,
-                    margin=margin,
+                    Verdict(Decided.MODERATOR, winner.id, margin=margin),
                     again=True,
                 )
                 await self._changed(record.id)

@@ -77,7 +77,7 @@ async def _everything(service: Services, store: Store, clock: Clock) -> None:
     running, done = tr.TournamentStatus.RUNNING, tr.TournamentStatus.FINISHED
     assert await store.set_status(tournament.id, running, before=tr.TournamentStatus.OPEN)
     assert await store.pair_round(tournament.id, 1, [(ZED.id, BEA.id), (CY.id, None)], now=now)
-    assert await store.decide(tournament.id, 1, 1, how=tr.Decided.GAME, winner=ZED.id)
+    assert await store.decide(tournament.id, 1, 1, tr.Verdict(tr.Decided.GAME, ZED.id))
     assert await store.set_status(tournament.id, done, before=running, champion=ZED.id, now=now)
     # Ranked: a match won against Bea, blocks both ways, and a search of his waiting.
     for user, place in ((ZED, 7001), (BEA, 7002)):

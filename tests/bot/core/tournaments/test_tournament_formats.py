@@ -233,15 +233,15 @@ async def test_the_tournaments_stored_before_the_formats_check_went_load_unchang
             await old.set_thread(made.id, 1, 1, 7000 + channel)
             await old.set_game(made.id, 1, 1, 800 + channel)
         knockout, robin, swiss = ids
-        await old.decide(knockout, 1, 1, how=tr.Decided.GAME, winner=11, lurch=True, margin=33)
+        await old.decide(knockout, 1, 1, tr.Verdict(tr.Decided.GAME, 11, lurch=True, margin=33))
         await old.set_archived(knockout, 1, 1)
         assert await old.pair_round(knockout, 2, [(11, 12)], now=3.0)
-        await old.decide(knockout, 2, 1, how=tr.Decided.FORFEIT, winner=12)
+        await old.decide(knockout, 2, 1, tr.Verdict(tr.Decided.FORFEIT, 12))
         assert await old.set_status(
             knockout, tr.TournamentStatus.FINISHED, before=running, now=4.0, champion=12
         )
         await old.withdraw(robin, 10, 1)
-        await old.decide(robin, 1, 1, how=tr.Decided.WITHDRAWN, winner=11)
+        await old.decide(robin, 1, 1, tr.Verdict(tr.Decided.WITHDRAWN, 11))
         assert await old.count_game(swiss, 1, 1, 802, a_won=True, margin=12)
         assert await old.cancel_tournament(swiss, by=MO.id, now=5.0)
         before = await _everything(old, ids)

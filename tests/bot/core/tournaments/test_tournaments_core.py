@@ -146,10 +146,10 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
     await store.set_game(tid, 1, 1, 77)
     assert await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)
     assert not await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)  # heard twice
-    assert await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[1].id, margin=20)
-    assert not await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[0].id)
+    assert await store.decide(tid, 1, 1, tr.Verdict(tr.Decided.GAME, PEOPLE[1].id, margin=20))
+    assert not await store.decide(tid, 1, 1, tr.Verdict(tr.Decided.GAME, PEOPLE[0].id))
     assert await store.decide(
-        tid, 1, 1, how=tr.Decided.MODERATOR, winner=PEOPLE[0].id, margin=3, again=True
+        tid, 1, 1, tr.Verdict(tr.Decided.MODERATOR, PEOPLE[0].id, margin=3), again=True
     )
     record = await store.tournament(tid)
     assert record is not None and record.format is tr.Format.SWISS and record.match_games == 3
