@@ -33,7 +33,7 @@ from bot.core.privacy.inventory import (
     person_columns,
 )
 from bot.core.privacy.keyed import keyed_id
-from bot.core.privacy.records import Forgotten
+from bot.core.privacy.records import Forgotten, FormerPlayer
 from bot.store.database import Transaction
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
@@ -82,9 +82,7 @@ def _plain(row: Any, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     return out
 
 
-async def _keyed(
-    tx: Transaction, user_id: int, former_id: int, former_name: str, fresh_secret: str
-) -> None:
+async def _keyed(tx: Transaction, user_id: int, former: FormerPlayer, fresh_secret: str) -> None:
     """In what stays for another so that it still holds (the inventory's ``Request.KEYED``
     columns: a block of them), a former player's id and name in place of ``user_id``'s, and
     their id's keyed hash."""
@@ -92,7 +90,7 @@ async def _keyed(
     if not keyed:
         return
     secret = await kept_secret(tx, "bot_secrets", ("name", KEYED_IDS), fresh_secret)
-    put = {Holds.ID: former_id, Holds.NAME: former_name, Holds.KEYED: keyed_id(secret, user_id)}
+    put = {Holds.ID: former.id, Holds.NAME: former.name, Holds.KEYED: keyed_id(secret, user_id)}
     for table, columns in keyed.items():
         [whose] = [c.name for c in columns if c.holds is Holds.ID]
         setting = ", ".join(f"{c.name} = ?" for c in columns)
@@ -169,26 +167,16 @@ class PrivacyTables(Queries):
         return [int(r[0]) for r in rows]
 
     async def forget_player(
-        self,
-        user_id: int,
-        *,
-        former_id: int,
-        former_name: str,
-        snapshot_renamed: Callable[[str, Sequence[int]], str],
-        archive_renamed: Callable[[bytes, Sequence[int]], bytes],
-        note_renamed: Callable[[str, Sequence[str]], str],
-        fresh_secret: str,
+        self, user_id: int, former: FormerPlayer, *, fresh_secret: str
     ) -> Forgotten:
-        """Delete what is ``user_id``'s own and put ``former_id`` and ``former_name`` in their
-        place in what stays for others (``snapshot_renamed(text, seats)`` and
-        ``archive_renamed(record, seats)``: a game's saved state with those seats' names
-        replaced; ``note_renamed(note, names)``: a game's end note without the names they
-        played under, nor their mention), with a keyed hash of their id where it must still
+        """Delete what is ``user_id``'s own and put ``former`` in their place in what stays
+        for others (its id and name in their rows, their names out of the games' saved states,
+        records and notes), with a keyed hash of their id where it must still
         know them (under the bot's secret, ``fresh_secret`` if it had none yet), in one
         transaction; the games they played (kept for their opponents), and the changes of the
         tournaments they were in, each moved on (its message names a former player now)."""
         async with self._writing() as tx:
-            await _renamed_notes(tx, user_id, note_renamed)
+            await _renamed_notes(tx, user_id, former.note)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
             # game's, so no game's pruning takes them): their places' ids and interactions.
             entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
@@ -214,7 +202,7 @@ class PrivacyTables(Queries):
                 )
                 await tx.executemany(
                     "UPDATE games SET snapshot = ? WHERE id = ?",
-                    [(snapshot_renamed(r[1], seats[int(r[0])]), int(r[0])) for r in states],
+                    [(former.snapshot(r[1], seats[int(r[0])]), int(r[0])) for r in states],
                 )
                 kept = await tx.fetch(
                     f"SELECT game_id, record FROM game_archives WHERE game_id IN ({marks(batch)})",
@@ -222,7 +210,7 @@ class PrivacyTables(Queries):
                 )
                 await tx.executemany(
                     "UPDATE game_archives SET record = ? WHERE game_id = ?",
-                    [(archive_renamed(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
+                    [(former.archive(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
                 )
             for table, deleted in columns_for(Request.DELETED).items():
                 for column in (c.name for c in deleted if c.holds is Holds.ID):
@@ -241,10 +229,10 @@ class PrivacyTables(Queries):
                 names = [c.name for c in replaced if c.holds is Holds.NAME]
                 for column in (c.name for c in replaced if c.holds is Holds.ID):
                     named = names if column == _whose(table) else []
-                    values = (former_id, *(former_name for _ in named), user_id)
+                    values = (former.id, *(former.name for _ in named), user_id)
                     setting = ", ".join(f"{c} = ?" for c in (column, *named))
                     await tx.execute(f"UPDATE {table} SET {setting} WHERE {column} = ?", values)
-            await _keyed(tx, user_id, former_id, former_name, fresh_secret)
+            await _keyed(tx, user_id, former, fresh_secret)
             bumped = [await bump_tournament(tx, self.dialect, int(r[0])) for r in entered]
         return Forgotten(games, [change for change in bumped if change is not None])
 

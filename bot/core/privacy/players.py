@@ -40,7 +40,7 @@ from bot.core.games.games import Games
 from bot.core.games.records import former_player
 from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent
 from bot.core.privacy.keyed import fresh_secret
-from bot.core.privacy.records import PrivacyRecords
+from bot.core.privacy.records import FormerPlayer, PrivacyRecords
 
 __all__ = [
     "FORMER_NAME",
@@ -234,15 +234,14 @@ class PlayerData:
                     f" ({answer.reply.text}), so nothing was deleted: withdraw there, then ask"
                     " again."
                 )
-        forgotten = await self._store.forget_player(
-            user.id,
-            former_id=former_player(self._draw),
-            former_name=FORMER_NAME,
-            snapshot_renamed=renamed_snapshot,
-            archive_renamed=renamed_archive,
-            note_renamed=lambda note, names: renamed_note(note, user.id, (user.name, *names)),
-            fresh_secret=fresh_secret(),
+        former = FormerPlayer(
+            former_player(self._draw),
+            FORMER_NAME,
+            renamed_snapshot,
+            renamed_archive,
+            lambda note, names: renamed_note(note, user.id, (user.name, *names)),
         )
+        forgotten = await self._store.forget_player(user.id, former, fresh_secret=fresh_secret())
         games = forgotten.games
         for game_id in games:
             self._games.loaded.drop(game_id)  # (a copy in memory still has their name)

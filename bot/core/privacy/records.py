@@ -8,7 +8,22 @@ from typing import Any, Protocol
 
 from bot.core.base.feed import Change
 
-__all__ = ["Forgotten", "PrivacyRecords"]
+__all__ = ["Forgotten", "FormerPlayer", "PrivacyRecords"]
+
+
+@dataclass(frozen=True, slots=True)
+class FormerPlayer:
+    """Who a deleted person becomes in what stays for others: a former player's ``id`` and
+    ``name`` in their rows, and their names taken out of a game's saved state
+    (``snapshot(text, seats)``), its archived record (``archive(record, seats)``: both with
+    those seats' names replaced) and its end note (``note(note, the names they played
+    under)``: without those names, nor their mention)."""
+
+    id: int
+    name: str
+    snapshot: Callable[[str, Sequence[int]], str]
+    archive: Callable[[bytes, Sequence[int]], bytes]
+    note: Callable[[str, Sequence[str]], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +53,11 @@ class PrivacyRecords(Protocol):
         ...
 
     async def forget_player(
-        self,
-        user_id: int,
-        *,
-        former_id: int,
-        former_name: str,
-        snapshot_renamed: Callable[[str, Sequence[int]], str],
-        archive_renamed: Callable[[bytes, Sequence[int]], bytes],
-        note_renamed: Callable[[str, Sequence[str]], str],
-        fresh_secret: str,
+        self, user_id: int, former: FormerPlayer, *, fresh_secret: str
     ) -> Forgotten:
-        """Delete their own rows, and put a former player in their place elsewhere (the
-        games' notes renamed by ``note_renamed(note, the names they played under)``; with a
-        keyed hash of their id where it must still know them: ``fresh_secret``, the secret to
-        keep if none is kept yet); what others see of it."""
+        """Delete their own rows, and put ``former`` in their place elsewhere (with a keyed
+        hash of their id where it must still know them: ``fresh_secret``, the secret to keep if
+        none is kept yet); what others see of it."""
         ...
 
     async def left_server(self, guild_id: int, *, at: float) -> None:

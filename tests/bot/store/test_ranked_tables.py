@@ -19,6 +19,7 @@ from bot.core.privacy.players import (
     renamed_note,
     renamed_snapshot,
 )
+from bot.core.privacy.records import FormerPlayer
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
 
@@ -140,15 +141,14 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
     first, second = "ab" * 32, "cd" * 32
 
     async def forget(store: Store, user_id: int, former_id: int, fresh: str) -> None:
-        await store.forget_player(
-            user_id,
-            former_id=former_id,
-            former_name=FORMER_NAME,
-            snapshot_renamed=renamed_snapshot,
-            archive_renamed=renamed_archive,
-            note_renamed=lambda note, names: renamed_note(note, user_id, names),
-            fresh_secret=fresh,
+        former = FormerPlayer(
+            former_id,
+            FORMER_NAME,
+            renamed_snapshot,
+            renamed_archive,
+            lambda note, names: renamed_note(note, user_id, names),
         )
+        await store.forget_player(user_id, former, fresh_secret=fresh)
 
     async with await Store.open(target) as store:
         await store.block_player(bea, al, "Al", now=1.0)
