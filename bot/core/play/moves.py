@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from datetime import timedelta
+from typing import NamedTuple
 
 from bot.core.base import refusals
 from bot.core.base.apart import is_apart
@@ -129,6 +130,60 @@ def _seat_of_action(step: Step) -> int | None:
     """The seat whose move a log entry is (every discard, play and resignation names it)."""
     seat = step.action.get("seat")
     return seat if isinstance(seat, int) else None
+
+
+class _Move(NamedTuple):
+    """A person's move: what it does to the game, and what they are told of it (on the game
+    after it, from the events it made)."""
+
+    act: Callable[[Game], list[Event]]
+    reply: Callable[[Game, Sequence[Event]], str]
+
+
+def _discarding(game: Game, seat: int, cards: str | Sequence[Card]) -> _Move:
+    """``seat`` puts ``cards`` in the crib (as typed, e.g. ``"5H JD"``, or cards)."""
+    wanted = game.rules.to_crib(seat, game.dealer)
+    chosen = _parse(cards, wanted) if isinstance(cards, str) else tuple(cards)
+
+    def reply(game: Game, events: Sequence[Event]) -> str:
+        said = f"You put {card_labels(chosen)} in the crib."
+        if _new_deal(game, events):
+            return said
+        return f"{said} You keep {cards_str(game.view(seat).kept)}."
+
+    return _Move(lambda g: g.discard(seat, chosen), reply)
+
+
+def _playing(seat: int, card: str | Card) -> _Move:
+    """``seat`` plays ``card`` (as typed, or a card)."""
+    if isinstance(card, str):
+        parsed = _parse(card, 1)
+        if len(parsed) != 1:
+            raise Refused(refusals.ONE_CARD)
+        card = parsed[0]
+    chosen = card
+
+    def reply(game: Game, events: Sequence[Event]) -> str:
+        left = () if _new_deal(game, events) else game.view(seat).hand
+        rest = f" You hold {cards_str(left)}." if left else ""
+        return f"You played {chosen}.{rest}"
+
+    return _Move(lambda g: g.play(seat, chosen), reply)
+
+
+def _claiming(game: Game, seat: int, points: int) -> _Move:
+    """``seat`` claims ``points`` for the hand (or crib) it counts now (manual counting)."""
+    if game.counting is not Counting.MANUAL:
+        raise Refused(refusals.AUTO_COUNTING)
+    # Every claim is open to muggins, so an open window gives nothing away.
+    return _Move(lambda g: g.claim(seat, points, open_window=True), _claim_reply)
+
+
+def _passing(game: Game, seat: int) -> _Move:
+    """``seat`` lets the claim before it stand (no muggins)."""
+    return _Move(
+        lambda g: g.pass_muggins(seat), lambda g, e: "No muggins from you: the claim stands."
+    )
 
 
 class Moves(OnGames):
@@ -267,21 +322,21 @@ class Moves(OnGames):
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
         """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._discard(r, user, cards, mirror=True)
+            channel_id, lambda r: self._move(r, user, lambda g, seat: _discarding(g, seat, cards))
         )
 
     @answers
     async def play(self, channel_id: int, user: User, card: str | Card) -> Answer:
         """Play one card in the play."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._play(r, user, card, mirror=True)
+            channel_id, lambda r: self._move(r, user, lambda g, seat: _playing(seat, card))
         )
 
     @answers
     async def count(self, channel_id: int, user: User, points: int) -> Answer:
         """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._count(r, user, points, mirror=True)
+            channel_id, lambda r: self._move(r, user, lambda g, seat: _claiming(g, seat, points))
         )
 
     # -- by a hand's control (a game by id) -----------------------------------------------------
@@ -305,95 +360,46 @@ class Moves(OnGames):
                     raise StaleControl(refusals.STALE_DISCARD, click.game_id)
                 cards = [_card(code) for code in click.values]
                 answering = Answering(click.stamp, clicked)
-                return await self._discard(record, user, cards, answering=answering)
+                return await self._move(
+                    record, user, lambda g, seat: _discarding(g, seat, cards), answering
+                )
             if click.stamp != record.version:
                 raise StaleControl(_STALE[click.kind], click.game_id)
             answering = Answering(game.deal_number, clicked, seen=click.stamp)
             if click.kind == "play":
                 if len(click.values) != 1:
                     raise Refused(refusals.ONE_CARD)
-                return await self._play(record, user, _card(click.values[0]), answering=answering)
+                card = _card(click.values[0])
+                return await self._move(
+                    record, user, lambda g, seat: _playing(seat, card), answering
+                )
             if click.kind == "count":
                 if len(click.values) != 1 or not click.values[0].isdecimal():
                     raise Refused(refusals.BAD_COUNT)
                 points = int(click.values[0])
-                return await self._count(record, user, points, answering=answering)
+                return await self._move(
+                    record, user, lambda g, seat: _claiming(g, seat, points), answering
+                )
             if click.kind == "pass":
-                return await self._pass(record, user, answering)
+                return await self._move(record, user, _passing, answering)
             return await self._muggins(record, user, answering)
 
         return await self._games.by_id(click.game_id, body, user=user, guild_id=guild_id)
 
     # -- the moves themselves -------------------------------------------------------------------
-    async def _discard(
+    async def _move(
         self,
         record: GameRecord,
         user: User,
-        cards: str | Sequence[Card],
-        *,
+        move: Callable[[Game, int], _Move],
         answering: Answering | None = None,
-        mirror: bool = False,
     ) -> Answer:
+        """``user``'s ``move`` (made from the game and their seat): by a hand's control
+        (``answering``: the click, answered with the hand's new look), or by command
+        (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``)."""
         loaded, seat = self._games.seated(record, user)
-        wanted = loaded.game.rules.to_crib(seat, loaded.game.dealer)
-        chosen = _parse(cards, wanted) if isinstance(cards, str) else tuple(cards)
-
-        def reply(game: Game, events: Sequence[Event]) -> str:
-            said = f"You put {card_labels(chosen)} in the crib."
-            if _new_deal(game, events):
-                return said
-            return f"{said} You keep {cards_str(game.view(seat).kept)}."
-
-        return await self._apply(
-            loaded, lambda g: g.discard(seat, chosen), reply, answering=answering, mirror=mirror
-        )
-
-    async def _play(
-        self,
-        record: GameRecord,
-        user: User,
-        card: str | Card,
-        *,
-        answering: Answering | None = None,
-        mirror: bool = False,
-    ) -> Answer:
-        loaded, seat = self._games.seated(record, user)
-        if isinstance(card, str):
-            parsed = _parse(card, 1)
-            if len(parsed) != 1:
-                raise Refused(refusals.ONE_CARD)
-            card = parsed[0]
-        chosen = card
-
-        def reply(game: Game, events: Sequence[Event]) -> str:
-            left = () if _new_deal(game, events) else game.view(seat).hand
-            rest = f" You hold {cards_str(left)}." if left else ""
-            return f"You played {chosen}.{rest}"
-
-        return await self._apply(
-            loaded, lambda g: g.play(seat, chosen), reply, answering=answering, mirror=mirror
-        )
-
-    async def _count(
-        self,
-        record: GameRecord,
-        user: User,
-        points: int,
-        *,
-        answering: Answering | None = None,
-        mirror: bool = False,
-    ) -> Answer:
-        loaded, seat = self._games.seated(record, user)
-        if loaded.game.counting is not Counting.MANUAL:
-            raise Refused(refusals.AUTO_COUNTING)
-        return await self._apply(
-            loaded,
-            # Every claim is open to muggins, so an open window gives nothing away.
-            lambda g: g.claim(seat, points, open_window=True),
-            _claim_reply,
-            answering=answering,
-            mirror=mirror,
-        )
+        act, reply = move(loaded.game, seat)
+        return await self._apply(loaded, act, reply, answering=answering, mirror=answering is None)
 
     async def _muggins(self, record: GameRecord, user: User, answering: Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)
@@ -410,15 +416,6 @@ class Moves(OnGames):
         answer = await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
         # A wrong call is said to the caller alone: the table learns nothing of it.
         return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
-
-    async def _pass(self, record: GameRecord, user: User, answering: Answering) -> Answer:
-        loaded, seat = self._games.seated(record, user)
-        return await self._apply(
-            loaded,
-            lambda g: g.pass_muggins(seat),
-            lambda g, e: "No muggins from you: the claim stands.",
-            answering=answering,
-        )
 
     # -- the computer and the clock -------------------------------------------------------------
     async def computer_turn(self, game_id: int) -> None:
