@@ -37,7 +37,7 @@ from bot.core.privacy.records import Forgotten, FormerPlayer
 from bot.store.database import Transaction
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
-from bot.store.tournament_tables import bump_tournament
+from bot.store.tournament_rows import bump_tournament
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
 

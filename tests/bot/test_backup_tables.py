@@ -22,7 +22,6 @@ from bot.core.base.replies import User
 from bot.core.daily.records import DailyAnswer
 from bot.core.ledger.records import DmLink
 from bot.core.services import Services
-from bot.core.tournaments.records import TournamentStatus
 from bot.store import Dialect, Store
 from bot.tools.backup import copy_sqlite
 from tests.helpers.cast import AL, BEA, CY
@@ -40,9 +39,6 @@ from tests.helpers.service_driver import (
 #: The tables the migrations' runner and the processes' coordination keep for themselves
 #: (what runs now, not what the bot holds: a restored bot writes its own).
 _RUNNING = {"schema_version", "sqlite_sequence", "leases", "bot_processes"}
-
-
-OPEN = TournamentStatus.OPEN
 
 
 async def _every_kind_of_row(service: Services, store: Store, clock: Clock) -> None:
@@ -63,7 +59,7 @@ async def _every_kind_of_row(service: Services, store: Store, clock: Clock) -> N
         assert (await service.tournaments.join(4000, user)).ok
     tournament = await store.tournament_in_channel(4000)
     assert tournament is not None
-    await store.set_status(tournament.id, TournamentStatus.RUNNING, before=OPEN, rounds=1)
+    await store.start_tournament(tournament.id, rounds=1)
     assert await store.pair_round(tournament.id, 1, [(AL.id, BEA.id)], now=3.0)
     # A ranked match played and rated, and another being played.
     for user, place in ((AL, 7001), (BEA, 7002)):

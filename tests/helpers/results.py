@@ -187,8 +187,5 @@ async def a_league(store: Store, guild: int = 500) -> None:
     made = await store.create_tournament(plan, now=DECEMBER)
     for person in (al, bea, ODD):
         await store.enter(made.id, person.id, person.name)
-    running = TournamentStatus.RUNNING
-    await store.set_status(made.id, running, before=TournamentStatus.OPEN, rounds=1)
-    await store.set_status(
-        made.id, TournamentStatus.FINISHED, before=running, now=DECEMBER, champion=ODD.id
-    )
+    await store.start_tournament(made.id, rounds=1)
+    await store.end_tournament(made.id, TournamentStatus.FINISHED, now=DECEMBER, champion=ODD.id)

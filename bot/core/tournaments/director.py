@@ -133,11 +133,10 @@ class TournamentDirector(
         round's clock stops until it takes them again, so no match is decided by a deadline
         for time nobody could play, and the tournament's message says so; said once. Its
         channel deleted, the tournament ends there, cancelled (its games end, no champion)."""
-        now, running = self._clock(), TournamentStatus.RUNNING
+        now = self._clock()
         if refused.gone:
             log.warning("tournament %s: its channel is gone (%s); it ends", record.id, refused)
-            ended = TournamentStatus.CANCELLED
-            if await self._store.set_status(record.id, ended, before=running, now=now):
+            if await self._store.end_tournament(record.id, TournamentStatus.CANCELLED, now=now):
                 self._announce(record.id)
         elif record.refused_since is None:
             said = "tournament %s: Discord refuses round %s's tables (%s): its clock stops"
@@ -215,10 +214,9 @@ class TournamentDirector(
 
     async def _finish(self, record: TournamentRecord) -> None:
         event = await read_event(self._store, record)
-        await self._store.set_status(
+        await self._store.end_tournament(
             record.id,
             TournamentStatus.FINISHED,
-            before=TournamentStatus.RUNNING,
             now=self._clock(),
             champion=champion_of(event) if event.entrants else None,
         )

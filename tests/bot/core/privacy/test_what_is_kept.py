@@ -74,11 +74,11 @@ async def _everything(service: Services, store: Store, clock: Clock) -> None:
         assert (await service.tournaments.join(4000, user)).ok
     tournament = await store.tournament_in_channel(4000)
     assert tournament is not None
-    running, done = tr.TournamentStatus.RUNNING, tr.TournamentStatus.FINISHED
-    assert await store.set_status(tournament.id, running, before=tr.TournamentStatus.OPEN)
+    done = tr.TournamentStatus.FINISHED
+    assert await store.start_tournament(tournament.id)
     assert await store.pair_round(tournament.id, 1, [(ZED.id, BEA.id), (CY.id, None)], now=now)
     assert await store.decide(tournament.id, 1, 1, tr.Verdict(tr.Decided.GAME, ZED.id))
-    assert await store.set_status(tournament.id, done, before=running, champion=ZED.id, now=now)
+    assert await store.end_tournament(tournament.id, done, champion=ZED.id, now=now)
     # Ranked: a match won against Bea, blocks both ways, and a search of his waiting.
     for user, place in ((ZED, 7001), (BEA, 7002)):
         await search_ranked(service, user, place, guild_id=GUILD, avatar="https://cdn.x/z.png")

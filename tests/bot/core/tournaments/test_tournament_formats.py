@@ -227,8 +227,7 @@ async def test_the_tournaments_stored_before_the_formats_check_went_load_unchang
             ids.append(made.id)
             for user in PEOPLE[:3]:
                 assert await old.enter(made.id, user.id, user.name)
-            running = tr.TournamentStatus.RUNNING
-            assert await old.set_status(made.id, running, before=tr.TournamentStatus.OPEN, rounds=2)
+            assert await old.start_tournament(made.id, rounds=2)
             assert await old.pair_round(made.id, 1, [(10, 11), (12, None)], now=2.0)
             await old.set_thread(made.id, 1, 1, 7000 + channel)
             await old.set_game(made.id, 1, 1, 800 + channel)
@@ -237,8 +236,8 @@ async def test_the_tournaments_stored_before_the_formats_check_went_load_unchang
         await old.set_archived(knockout, 1, 1)
         assert await old.pair_round(knockout, 2, [(11, 12)], now=3.0)
         await old.decide(knockout, 2, 1, tr.Verdict(tr.Decided.FORFEIT, 12))
-        assert await old.set_status(
-            knockout, tr.TournamentStatus.FINISHED, before=running, now=4.0, champion=12
+        assert await old.end_tournament(
+            knockout, tr.TournamentStatus.FINISHED, now=4.0, champion=12
         )
         await old.withdraw(robin, 10, 1)
         await old.decide(robin, 1, 1, tr.Verdict(tr.Decided.WITHDRAWN, 11))

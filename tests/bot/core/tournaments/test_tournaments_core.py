@@ -104,9 +104,7 @@ async def test_a_result_names_the_players_as_their_names_are_written(
     """The names a moderator's result is answered with are their display names as written
     (markdown in one shows as typed, and does not run into the sentence)."""
     tid = await _open(service)
-    assert await store.set_status(
-        tid, tr.TournamentStatus.RUNNING, before=tr.TournamentStatus.OPEN, rounds=1
-    )
+    assert await store.start_tournament(tid, rounds=1)
     assert await store.pair_round(tid, 1, [(PEOPLE[0].id, PEOPLE[1].id)], now=1.0)
     winner, loser = User(PEOPLE[0].id, "**Al**"), User(PEOPLE[1].id, "_Bea_ `")
     answer = await service.tournaments.set_result(
@@ -136,9 +134,7 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
     service: Services, store: Store
 ) -> None:
     tid = await _open(service, match_games=3)
-    assert await store.set_status(
-        tid, tr.TournamentStatus.RUNNING, before=tr.TournamentStatus.OPEN, rounds=3
-    )
+    assert await store.start_tournament(tid, rounds=3)
     pairs = [(PEOPLE[0].id, PEOPLE[1].id), (PEOPLE[2].id, None)]
     assert await store.pair_round(tid, 1, pairs, now=1.0)
     assert not await store.pair_round(tid, 1, pairs, now=2.0)  # paired already
@@ -366,11 +362,10 @@ async def test_a_variant_tournaments_champion_is_named_with_its_variant(
     unnamed. The hall of fame's month champions say which table they top: the standard game's
     between people (they said nothing, while the month's tables are kept per variant)."""
     tid = await _open(service, variant="seven_card")
-    running = tr.TournamentStatus.RUNNING
-    assert await store.set_status(tid, running, before=tr.TournamentStatus.OPEN, rounds=1)
+    assert await store.start_tournament(tid, rounds=1)
     champion = PEOPLE[2].id
     finished = tr.TournamentStatus.FINISHED
-    assert await store.set_status(tid, finished, before=running, now=1.0, champion=champion)
+    assert await store.end_tournament(tid, finished, now=1.0, champion=champion)
     record = await store.tournament(tid)
     assert record is not None
     [crowned] = await store.tournament_champions(GUILD, limit=5)
