@@ -5,56 +5,49 @@ stored)."""
 from __future__ import annotations
 
 from bot.core.games.records import FOUR_CARD_SHOWS
-from bot.core.seasons.records import FamousHand, SeasonLine
+from bot.core.seasons.records import FamousHand, Period, SeasonLine
 from bot.store.queries import Queries, marks
-from engine.variants import STANDARD
 
 __all__ = ["SeasonTables"]
 
 #: The result rows of one server's finished games, people only (not former players: their ids
 #: are negative, bot.core.games.records.FORMER_PLAYERS).
 _PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id > 0"
+#: Those of a :class:`~bot.core.seasons.records.Period` (its parameters: :func:`_in_period`).
+_IN_PERIOD = (
+    f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = ?"
+    " AND r.finished_at >= ? AND r.finished_at < ?"
+)
+
+
+def _in_period(period: Period) -> tuple[int, str, int, float, float]:
+    """The parameters of :data:`_IN_PERIOD`."""
+    return (period.guild_id, period.variant, int(period.vs_computer), period.start, period.end)
 
 
 class SeasonTables(Queries):
     """Seasons (calendar months) and the hall of fame."""
 
-    async def season(
-        self,
-        guild_id: int,
-        *,
-        vs_computer: bool,
-        start: float,
-        end: float,
-        limit: int,
-        variant: str = STANDARD.name,
-    ) -> list[SeasonLine]:
-        """The people who finished games of ``variant`` between ``start`` and ``end`` (Unix
-        times), best first: game points, then games won, then fewer games played. A result
-        row holds its game's points whether its player won or not: they count for the
-        winners alone."""
+    async def season(self, period: Period, *, limit: int) -> list[SeasonLine]:
+        """The people who finished games in ``period``, best first: game points, then games
+        won, then fewer games played. A result row holds its game's points whether its player
+        won or not: they count for the winners alone."""
         rows = await self._read(
             "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won),"
-            " SUM(r.won * r.game_points)"
-            f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = ?"
-            " AND r.finished_at >= ? AND r.finished_at < ?"
+            f" SUM(r.won * r.game_points){_IN_PERIOD}"
             " GROUP BY r.user_id ORDER BY 5 DESC, 4 DESC, 3, 1 LIMIT ?",
-            (guild_id, variant, int(vs_computer), start, end, limit),
+            (*_in_period(period), limit),
         )
         return [SeasonLine(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
-    async def season_results(
-        self, guild_id: int, *, start: float, end: float, variant: str = STANDARD.name
-    ) -> list[tuple[int, str, int, int, float]]:
-        """Every person's result between ``start`` and ``end`` in games of ``variant`` between
-        people (the month's champions top that table): user, name, won (0/1), the game's
-        points (whether they won or not), when the game finished."""
+    async def season_results(self, period: Period) -> list[tuple[int, str, int, int, float]]:
+        """Every person's result in ``period`` (the month's champions top the table between
+        people): user, name, won (0/1), the game's points (whether they won or not), when the
+        game finished."""
         rows = await self._read(
             "SELECT r.user_id, r.display_name, r.won, r.game_points, r.finished_at"
-            f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = 0"
-            " AND r.finished_at >= ? AND r.finished_at < ?"
-            " ORDER BY r.finished_at",
-            (guild_id, variant, start, end),
+            f"{_IN_PERIOD} ORDER BY r.finished_at",
+            _in_period(period),
         )
         return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]), float(r[4])) for r in rows]
 

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FamousHand", "SeasonLine"]
+from engine.variants import STANDARD
+
+__all__ = ["FamousHand", "Period", "SeasonLine"]
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """The results a season's table counts: a server's games of ``variant`` (its name) that
+    finished from ``start`` to before ``end`` (Unix times), between people or, with
+    ``vs_computer``, against the computer."""
+
+    guild_id: int
+    start: float
+    end: float
+    variant: str = STANDARD.name
+    vs_computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from bot.core.base.text import escape, fitted, plural
 from bot.core.base.views import Pool
-from bot.core.seasons.records import FamousHand, SeasonLine
+from bot.core.seasons.records import FamousHand, Period, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
 from bot.core.tournaments.view import tournament_named
 from engine.variants import STANDARD, named, title_unless_standard
@@ -47,19 +47,8 @@ TOURNAMENT_CHAMPIONS = 10
 class SeasonStore(Protocol):
     """What seasons need of a store (written in ``bot.store.season_tables``)."""
 
-    async def season(
-        self,
-        guild_id: int,
-        *,
-        vs_computer: bool,
-        start: float,
-        end: float,
-        limit: int,
-        variant: str = ...,
-    ) -> list[SeasonLine]: ...
-    async def season_results(
-        self, guild_id: int, *, start: float, end: float, variant: str = ...
-    ) -> list[tuple[int, str, int, int, float]]: ...
+    async def season(self, period: Period, *, limit: int) -> list[SeasonLine]: ...
+    async def season_results(self, period: Period) -> list[tuple[int, str, int, int, float]]: ...
     async def famous_hands(
         self, guild_id: int, *, at_least: int, limit: int
     ) -> list[FamousHand]: ...
@@ -139,14 +128,14 @@ class Seasons:
             raise Refused("`season` must be this month, last month or all time.")
         played = named(variant)
         start, end = month_bounds(self._clock(), 1 if season == "last_month" else 0)
-        lines = await self._store.season(
+        month = Period(
             guild_id,
+            start.timestamp(),
+            end.timestamp(),
+            played.name,
             vs_computer=table == "computer",
-            start=start.timestamp(),
-            end=end.timestamp(),
-            limit=SEASON_SHOWN,
-            variant=played.name,
         )
+        lines = await self._store.season(month, limit=SEASON_SHOWN)
         kind = "against the computer" if table == "computer" else "between people"
         title = title_unless_standard(played)
         of = f"{title}, " if title else ""
@@ -180,9 +169,8 @@ class Seasons:
         ][:10]
         first, _ = month_bounds(now, CHAMPION_MONTHS)
         this_month, _ = month_bounds(now)
-        results = await self._store.season_results(
-            guild_id, start=first.timestamp(), end=this_month.timestamp(), variant=CROWNED.name
-        )
+        months = Period(guild_id, first.timestamp(), this_month.timestamp(), CROWNED.name)
+        results = await self._store.season_results(months)
         champion_lines = [
             f"{_month_name(month)}: {escape(name)} ({plural(points, 'game point')})"
             for month, _, name, points in champions(results)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.core.seasons.records import Period
 from bot.core.seasons.seasons import Seasons, champions, month_bounds
 from bot.store import Store
 
@@ -186,7 +187,7 @@ async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -
         "2. Dee — 0 game points, 0 of 1 won",
     ]
     start, end = month_bounds(NOW)
-    month = await store.season_results(GUILD, start=start.timestamp(), end=end.timestamp())
+    month = await store.season_results(Period(GUILD, start.timestamp(), end.timestamp()))
     assert champions(month) == [(datetime(2026, 3, 1, tzinfo=UTC), 1, "Al", 4)]
 
 
