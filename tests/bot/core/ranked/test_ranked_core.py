@@ -364,6 +364,32 @@ async def test_a_game_lost_on_the_clock_keeps_the_cards_nobody_saw_off_its_page(
     assert deal.hands == [(), ()] and deal.discards == [(), ()]
 
 
+async def test_a_match_games_points_count_for_nothing_in_the_records_either(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A ranked match's game is one game won or lost: its result names no game points, and
+    the records outside servers count it so (1 game point, no lurch), where two games lost
+    on the clock at 0–0 showed "lurches given 2" in Bea's stats and "Game points: Bea: 4" in
+    her head to head with Al, under tables that said no game points count."""
+    match_id = await _matched(service, store)
+    games = [await _lost_on_the_clock(service, store, clock, match_id, AL) for _ in range(2)]
+    for game in games:
+        rows = await store.results(game.id)
+        assert {(r.user_id, r.won, r.game_points) for r in rows} == {
+            (AL.id, False, 1),
+            (BEA.id, True, 1),
+        }, rows
+        assert not any(r.skunk_given or r.skunk_taken for r in rows)
+        status = await service.table.status(game.channel_id)
+        assert "Al's clock ran out — 🏆 Bea wins (Bea: 0, Al: 0)" in status.reply.text
+        assert "game point" not in status.reply.text and "lurch" not in status.reply.text
+    _, dm, _ = _place(BEA)
+    stats = (await service.stats(None, BEA, None, here=dm)).reply.text
+    assert "Against people: 2 games, 2 wins (100%); no lurches or skunks." in stats, stats
+    head = (await service.stats(None, BEA, AL, here=dm)).reply.text
+    assert "2 games — Bea won 2, Al won 0." in head and "Game points: Bea: 2, Al: 0." in head
+
+
 async def _lost_on_the_clock(
     service: Services, store: Store, clock: Clock, match_id: int, loser: User
 ) -> GameRecord:
