@@ -22,7 +22,7 @@ from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
 from bot.core.games.series import series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
-from bot.core.messages.game_messages import ratings_line
+from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
@@ -67,9 +67,10 @@ class GamePages:
         return None if record is None else await self._games.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
-        """The game as its channel shows it now: its messages, its board, its ratings."""
-        ratings = await ratings_line(self._store, record)
-        return table_seen(record, await self._loaded(record), ratings)
+        """The game as its channel shows it now: its messages, its board, its ratings and the
+        series it is part of (a rematch's), as the channel's own messages say them."""
+        ratings, series = await result_lines(self._store, record)
+        return table_seen(record, await self._loaded(record), ratings, series)
 
     async def replay(self, record: GameRecord) -> GameReplay | None:
         """The ended game told again, deal by deal (made on a worker thread: a whole game);
