@@ -289,10 +289,13 @@ async def result_lines(store: GameRecords, record: GameRecord) -> tuple[str, str
     """What a game's lobby and result say beside its tables, read from the store: the line of
     ratings (:func:`ratings_line`) and the series'
     (:func:`~bot.core.games.series.series_text`), empty but for a lobby or a finished game;
-    the channel's messages and the game's page draw them from here alike."""
+    the channel's messages and the game's page draw them from here alike. A ranked match's
+    game says no ratings: its players' places show none for it (their ranked ratings move
+    with the match, on its card and table), so its page shows none either."""
     if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
         return "", ""
-    return await ratings_line(store, record), await series_text(store, record)
+    ratings = "" if record.in_match else await ratings_line(store, record)
+    return ratings, await series_text(store, record)
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:

@@ -390,6 +390,27 @@ async def test_a_match_games_points_count_for_nothing_in_the_records_either(
     assert "2 games — Bea won 2, Al won 0." in head and "Game points: Bea: 2, Al: 0." in head
 
 
+async def test_a_match_games_page_says_its_result_as_its_places_do(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The page of a ranked match's game (linked from each place's table) ends on the result
+    its places show, with no line of ratings: the places show none for a game of the match,
+    and the page's "Ratings — Al: 963 (−37) · Bea: 1,069 (+69)" was the rating of games
+    outside servers, not the ranked rating the match moves, which the players never saw."""
+    match_id = await _matched(service, store)
+    game = await _lost_on_the_clock(service, store, clock, match_id, AL)
+    record = await store.get_game(game.id)
+    assert record is not None
+    seen = await service.pages.seen(record)
+    said = "Al's clock ran out — 🏆 Bea wins (Bea: 0, Al: 0)"
+    assert seen.messages[-1].content == said, seen.messages[-1].content
+    assert not any("Ratings" in m.content for m in seen.messages), seen.messages
+    for seat in (0, 1):
+        owing = await service.ledger.owed(Owner.place(game.id, seat))
+        assert owing is not None and said in owing.owed[0].view.content
+        assert "Ratings —" not in owing.owed[0].view.content
+
+
 async def _lost_on_the_clock(
     service: Services, store: Store, clock: Clock, match_id: int, loser: User
 ) -> GameRecord:
