@@ -135,9 +135,13 @@ async def test_a_finished_games_page_drawn_before_a_deletion_is_not_shown_after(
     async with TestClient(TestServer(server.app())) as client:
         before = await (await client.get(LINKS.path(game_id))).text()
         board = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+        now = await (await client.get(f"{LINKS.path(game_id)}/board.png")).read()
         assert "Al" in before and FORMER_NAME not in before
         assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
         after = await (await client.get(LINKS.path(game_id))).text()
         again = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+        now_again = await (await client.get(f"{LINKS.path(game_id)}/board.png")).read()
     assert FORMER_NAME in after and ">Al<" not in after and "Al " not in after
     assert again != board, "the board's picture names the sides: drawn again"
+    # The board as the pegs stand (kept by the game's version), likewise.
+    assert now_again != now, "the board now names the sides: drawn again"
