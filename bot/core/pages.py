@@ -80,15 +80,19 @@ class GamePages:
         return None if loaded is None else await asyncio.to_thread(replay, loaded)
 
     async def review_pages(self, record: GameRecord) -> list[str]:
-        """Every page of the review of each seat of a finished game, as the Discord review
-        shows them to someone who did not play (made once in the worker, kept with the game):
-        the summary with accuracy, the points given up and the biggest mistakes, then deal by
-        deal; a seat with nothing to show (a game too old to review) has none, and a game
-        whose review is its players' alone (a ranked game) none at all."""
+        """Every page of the review of each person's seat of a finished game, as the Discord
+        review shows them to someone who did not play (made once in the worker, kept with the
+        game): the summary with accuracy, the points given up and the biggest mistakes, then
+        deal by deal; a seat with nothing to show (a game too old to review) has none, nor has
+        the computer's (``/cribbage review`` names people alone, and the reviews made as games
+        end leave it out too), and a game whose review is its players' alone (a ranked game)
+        none at all."""
         if players_only(record):
             return []
         pages: list[str] = []
         for seat in record.seats:
+            if seat.is_computer:
+                continue
             try:
                 report = await self._reviews.report(record, seat.seat)
             except Refused:
