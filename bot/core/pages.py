@@ -22,7 +22,7 @@ from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
 from bot.core.games.series import series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
-from bot.core.messages.game_messages import ratings_line
+from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
@@ -67,9 +67,10 @@ class GamePages:
         return None if record is None else await self._games.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
-        """The game as its channel shows it now: its messages, its board, its ratings."""
-        ratings = await ratings_line(self._store, record)
-        return table_seen(record, await self._loaded(record), ratings)
+        """The game as its channel shows it now: its messages, its board, its ratings and the
+        series it is part of (a rematch's), as the channel's own messages say them."""
+        ratings, series = await result_lines(self._store, record)
+        return table_seen(record, await self._loaded(record), ratings, series)
 
     async def replay(self, record: GameRecord) -> GameReplay | None:
         """The ended game told again, deal by deal (made on a worker thread: a whole game);
@@ -79,15 +80,19 @@ class GamePages:
         return None if loaded is None else await asyncio.to_thread(replay, loaded)
 
     async def review_pages(self, record: GameRecord) -> list[str]:
-        """Every page of the review of each seat of a finished game, as the Discord review
-        shows them to someone who did not play (made once in the worker, kept with the game):
-        the summary with accuracy, the points given up and the biggest mistakes, then deal by
-        deal; a seat with nothing to show (a game too old to review) has none, and a game
-        whose review is its players' alone (a ranked game) none at all."""
+        """Every page of the review of each person's seat of a finished game, as the Discord
+        review shows them to someone who did not play (made once in the worker, kept with the
+        game): the summary with accuracy, the points given up and the biggest mistakes, then
+        deal by deal; a seat with nothing to show (a game too old to review) has none, nor has
+        the computer's (``/cribbage review`` names people alone, and the reviews made as games
+        end leave it out too), and a game whose review is its players' alone (a ranked game)
+        none at all."""
         if players_only(record):
             return []
         pages: list[str] = []
         for seat in record.seats:
+            if seat.is_computer:
+                continue
             try:
                 report = await self._reviews.report(record, seat.seat)
             except Refused:

@@ -82,13 +82,16 @@ class WhichGame:
             return facts  # (their ranked game's, not the place's)
         if place.spot is Spot.BOT_DM and reach is not Reach.LOOKS_UP:
             # No game but a ranked one is played there, and the person's lesson
-            # (/cribbage learn), which their commands there act on.
-            lesson = await self._games.store.open_game_in_channel(place.channel_id)
+            # (/cribbage learn), which their commands there act on: over, it is the place's
+            # last game, as anywhere (status shows how it ended, a move says it is over).
+            lesson = await self._games.store.last_game_in_channel(place.channel_id)
             mine = lesson is not None and lesson.lesson and lesson.seat_of(user_id) is not None
-            if mine:
+            if mine and lesson is not None and lesson.is_open:
                 return replace(facts, here=Here.OPEN, lesson_here=True)
             if reach is Reach.PLAYS:
                 last = await self._ranked_last(place.channel_id, user_id)
+                if last is None and mine:
+                    return replace(facts, here=Here.OVER, lesson_here=True)
                 return replace(facts, ranked_last=last)
             return facts
         here = await self._here(place.channel_id)

@@ -45,10 +45,12 @@ __all__ = ["FORGET_BATCH", "PrivacyTables"]
 FORGET_BATCH = 200
 
 #: The file's rows of a table read with the game they belong to rather than alone: the
-#: person's seats, as the games they sat in.
+#: person's seats, as the games they sat in, each with how it ended (``ending``: a finished
+#: game's, as its result says it, a clock or leaving a match included, where the results'
+#: ``reason`` is the engine's, a resignation; ``end_note``: one ended with no result).
 _JOINED = {
     "seats": "SELECT g.id, g.guild_id, g.channel_id, g.status, g.variant, g.target,"
-    " g.num_players, g.created_at, g.updated_at, g.end_note, s.seat, s.display_name"
+    " g.num_players, g.created_at, g.updated_at, g.ending, g.end_note, s.seat, s.display_name"
     " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? ORDER BY g.id"
 }
 #: What a cleared column that may not be NULL holds instead.

@@ -71,13 +71,16 @@ class ReviewTables(Queries):
     async def review_totals(
         self, guild_id: int | None, user_id: int, *, last: int
     ) -> list[tuple[int, int, int, float]]:
-        """The figures of the player's latest ``last`` reviewed finished games in the server,
-        the game that ended last first (whenever each review was made): (game id, decisions,
-        accurate ones, points given up)."""
+        """The figures of the player's latest ``last`` reviewed games in the server that their
+        record counts, the game that ended last first (whenever each review was made): (game
+        id, decisions, accurate ones, points given up). A game counts as the stats count it:
+        by its result (a lesson keeps none, nor does a game cancelled or expired, though each
+        may be reviewed)."""
         rows = await self._read(
             "SELECT r.game_id, r.decisions, r.accurate, r.given_up FROM reviews r"
             " JOIN games g ON g.id = r.game_id"
             " WHERE r.final = 1 AND r.user_id = ? AND r.guild_id IS NOT DISTINCT FROM ?"
+            " AND EXISTS (SELECT 1 FROM results x WHERE x.game_id = r.game_id)"
             " ORDER BY g.updated_at DESC, r.game_id DESC LIMIT ?",
             (user_id, guild_id, last),
         )

@@ -537,7 +537,8 @@ class WebServer:
             seen = await self._pages.seen(record)
             if seen.board is None:
                 raise _not_found(GONE)
-            key = (record.id, f"v{seen.version}")
+            # (By its seats' names too: a deletion renames a seat and changes no version.)
+            key = (record.id, f"v{_edition(record)!r}")
             board = seen.board
         png = self._pictures.get(key)
         if png is None:

@@ -177,6 +177,15 @@ async def test_a_lesson_in_the_dm_explains_the_rules_and_is_left_and_picked_up_a
     for rule in RULES:
         assert len(_explained(messages, RULES[rule][0])) == 1, rule
     assert any("fifteen two" in m.words() for m in messages)
+    # Over, the lesson is the DM's last game: /cribbage status there shows how it ended and
+    # that /cribbage learn deals another (it said Al had no game in the bot's DMs), and a
+    # review there reviews it.
+    status = await fd.slash(al, dm, "/cribbage status")
+    said = status.words()
+    assert said.startswith("The last game here is over.") and "🏆" in said, said
+    assert "`/cribbage learn`" in said, said
+    review = await fd.slash(al, dm, "/cribbage review")
+    assert review.words().startswith(f"**Review of game {game_id}"), review.words()
     # The next game the result suggests, typed as it says, is a whole one against the
     # lesson's own gentle computer (the default level is the hard one).
     [suggested] = re.findall(r"`(/cribbage new [^`]*)`", LESSON_END)

@@ -467,7 +467,8 @@ class Facts:
     by it (``decided``: its result being written), whether they are seated in the place's
     game not over (``seated_here``), what the place holds (``here``: None, not read), for a
     command that would act on its game, whether the place is their DM with the bot and
-    their lesson is played there (``lesson_here``), and the channel of the last game of their
+    their lesson is played there, or was its last game (``lesson_here``; ``here`` says
+    which), and the channel of the last game of their
     latest ranked match played from here, over, where no game was opened since
     (``ranked_last``: the place's last game, for them)."""
 
@@ -584,7 +585,9 @@ def _places_game(ask: Ask, place: Place, facts: Facts) -> Resolved:
         return _refused(place, nothing_to_look_up(place.named))
     if facts.ranked_from == place.channel_id:
         return _refused(place, SEARCH_WAITS)  # (a match played here is decided before)
-    return _refused(place, game_over(place.named) if held is Here.OVER else no_game(place.named))
+    if held is Here.OVER:
+        return _refused(place, game_over(place.named, lesson=facts.lesson_here))
+    return _refused(place, no_game(place.named))
 
 
 def _tournament(place: Place, *, opening: bool) -> Resolved:

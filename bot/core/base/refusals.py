@@ -67,8 +67,15 @@ def busy(where: str) -> str:
     return f"There's already a game in {where} — see it with `/cribbage status`."
 
 
-def game_over(where: str) -> str:
-    """A player's command where the last game is over and none is open."""
+def game_over(where: str, *, lesson: bool = False) -> str:
+    """A player's command where the last game is over and none is open (``lesson``: the
+    player's lesson, in their DM with the bot, where ``/cribbage learn`` deals the next and
+    ``/cribbage new`` opens nothing)."""
+    if lesson:
+        return (
+            f"The lesson in {where} is over: `/cribbage status` shows how it ended, and "
+            "`/cribbage learn` deals another."
+        )
     return (
         f"The game in {where} is over: `/cribbage status` shows how it ended, and "
         "`/cribbage new` opens another."

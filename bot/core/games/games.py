@@ -104,6 +104,14 @@ class Loaded:
     shuffles: list[str] | None = None
     seeds: list[str] | None = None
 
+    @property
+    def over(self) -> bool:
+        """Whether the game is over, however it ended: played out, conceded, or stopped with
+        no result (cancelled or expired, its engine state left mid-deal); what the review,
+        ``/cribbage verify`` and the page read to know that nothing more of it will be shown
+        (a deal's crib not shown by then never will be)."""
+        return self.game.phase is Phase.OVER or not self.record.is_open
+
 
 @contextlib.contextmanager
 def _about(game_id: int) -> Iterator[None]:

@@ -171,7 +171,15 @@ class GameRecord:
         if self.status is not GameStatus.FINISHED or game is None or game.result is None:
             return None
         found = ended_with(self.ending, game)
-        return replace(found, in_match=True) if is_apart(self.channel_id) else found
+        return replace(found, in_match=True) if self.in_match else found
+
+    @property
+    def in_match(self) -> bool:
+        """Whether the game is a ranked match's (played apart): it counts there as one game
+        won or lost, and its game points (a lurch, a skunk) count for nothing, neither on its
+        result (:attr:`Ended.in_match <bot.core.games.endings.Ended.in_match>`) nor in the
+        records its result rows make (:func:`bot.core.games.results.result_rows`)."""
+        return is_apart(self.channel_id)
 
     @property
     def is_open(self) -> bool:

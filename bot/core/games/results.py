@@ -12,13 +12,17 @@ __all__ = ["result_rows"]
 
 def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultRecord]:
     """One row per seat: won or lost (partners share), game points, skunks, final scores
-    (winner first, e.g. ``"121-84"``) and where the seat's points came from."""
+    (winner first, e.g. ``"121-84"``) and where the seat's points came from. A ranked match's
+    game (:attr:`GameRecord.in_match`) is one game won or lost, whatever the scores: 1 game
+    point, never a lurch or a skunk, as its result says it (its game points count for
+    nothing there), so the stats and head to head outside servers count it so too."""
     result = game.result
     if result is None:
         raise ValueError("The game is not over, so it has no result yet.")
     order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
     final = "-".join(str(result.scores[s]) for s in order)
-    skunk = result.kind != "win"
+    skunk = result.kind != "win" and not record.in_match
+    points = 1 if record.in_match else result.game_points
     rows = []
     for seat in record.seats:
         side = game.side_of(seat.seat)
@@ -31,7 +35,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 display_name=seat.name,
                 is_computer=seat.is_computer,
                 won=won,
-                game_points=result.game_points,
+                game_points=points,
                 skunk_given=won and skunk,
                 skunk_taken=not won and skunk,
                 score=result.scores[side],

@@ -40,7 +40,14 @@ from bot.core.messages.private_table import (
 from bot.core.messages.projection import TableFacts, hand_message, owes_move, project, settled
 from engine.variants import named, title_unless_standard
 
-__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
+__all__ = [
+    "RECONCILE_ENDED",
+    "REMIND_AFTER",
+    "SETTLED_KEPT",
+    "GameMessages",
+    "ratings_line",
+    "result_lines",
+]
 
 #: How long the table waits on a person before reminding them (a setting overrides it).
 REMIND_AFTER = timedelta(seconds=60)
@@ -220,9 +227,7 @@ class GameMessages(Projector):
             return "", ""
         kept = self._lines.get(record.id)
         if kept is None or kept[0] != record.version:
-            store = self._games.store
-            ratings = await ratings_line(store, record)
-            kept = (record.version, ratings, await series_text(store, record))
+            kept = (record.version, *await result_lines(self._games.store, record))
             self._lines.keep(record.id, kept)
         return kept[1], kept[2]
 
@@ -278,6 +283,19 @@ class GameMessages(Projector):
         self._refused.forget(game_id)
         self._settled.forget(game_id)
         self._lines.forget(game_id)
+
+
+async def result_lines(store: GameRecords, record: GameRecord) -> tuple[str, str]:
+    """What a game's lobby and result say beside its tables, read from the store: the line of
+    ratings (:func:`ratings_line`) and the series'
+    (:func:`~bot.core.games.series.series_text`), empty but for a lobby or a finished game;
+    the channel's messages and the game's page draw them from here alike. A ranked match's
+    game says no ratings: its players' places show none for it (their ranked ratings move
+    with the match, on its card and table), so its page shows none either."""
+    if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
+        return "", ""
+    ratings = "" if record.in_match else await ratings_line(store, record)
+    return ratings, await series_text(store, record)
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:

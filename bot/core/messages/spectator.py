@@ -66,11 +66,14 @@ def title_of(record: GameRecord) -> str:
     return f"{names or 'A new game'}, {game} {record.target}"
 
 
-def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
+def table_seen(
+    record: GameRecord, loaded: Loaded | None, ratings: str = "", series: str = ""
+) -> TableSeen:
     """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
-    ``ratings``: the line of rating changes a finished game's result ends with,
-    :func:`bot.core.messages.game_messages.ratings_line`)."""
-    owed = settled(record, loaded, {}, frozenset(), ratings)
+    ``ratings`` and ``series``: the lines of rating changes and of the series a finished
+    game's result ends with, and a rematch's lobby says,
+    :func:`bot.core.messages.game_messages.result_lines`)."""
+    owed = settled(record, loaded, {}, frozenset(), ratings, series=series)
     channel = sorted(
         (o for o in owed if o.user_id is None and o.key.name in _SHOWN),
         key=lambda o: o.order,

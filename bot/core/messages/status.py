@@ -64,25 +64,34 @@ def status_text(view: PublicView, ended: Ended | None = None) -> str:
     return "\n".join(lines)
 
 
-def last_result_text(view: PublicView, ended: Ended | None = None, *, ranked: bool = False) -> str:
+def last_result_text(
+    view: PublicView, ended: Ended | None = None, *, ranked: bool = False, lesson: bool = False
+) -> str:
     """``status`` in a channel whose last game has finished: the final board and result, and
     what opens the next (a ``ranked`` game's: another search, which works wherever its players
-    are, their DM with the bot included, where ``/cribbage new`` does not)."""
-    return _last_game_over(status_text(view, ended), ranked=ranked)
+    are, their DM with the bot included, where ``/cribbage new`` does not; a ``lesson``'s,
+    in that DM: another lesson)."""
+    return _last_game_over(status_text(view, ended), ranked=ranked, lesson=lesson)
 
 
-def ended_without_result_text(end_note: str | None, *, ranked: bool = False) -> str:
+def ended_without_result_text(
+    end_note: str | None, *, ranked: bool = False, lesson: bool = False
+) -> str:
     """``status`` in a place whose last game ended with no result (cancelled, or nobody moved
     in it for too long): how it ended, in the words its table was told (``end_note``), and
     what opens the next, as :func:`last_result_text` says it. The commands that find that
     game over send the person here (``refusals.game_over``), so it is shown, not denied."""
-    return _last_game_over(end_note or GAME_ENDED.capitalize(), ranked=ranked)
+    return _last_game_over(end_note or GAME_ENDED.capitalize(), ranked=ranked, lesson=lesson)
 
 
-def _last_game_over(said: str, *, ranked: bool) -> str:
-    after = (
-        "Search for another ranked match with `/cribbage ranked play`."
-        if ranked
-        else "Start a new one with `/cribbage new`."
-    )
+def _last_game_over(said: str, *, ranked: bool, lesson: bool) -> str:
+    if ranked:
+        after = "Search for another ranked match with `/cribbage ranked play`."
+    elif lesson:
+        after = (
+            "Deal another lesson with `/cribbage learn`; a whole game is opened with "
+            "`/cribbage new` in a server channel, or a DM or group DM with the people you play."
+        )
+    else:
+        after = "Start a new one with `/cribbage new`."
     return f"The last game here is over.\n{said}\n{after}"

@@ -115,7 +115,7 @@ class TableInfo(OnGames):
             raise Refused(refusals.NO_GAME)
         ranked = is_apart(record.channel_id)
         if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-            text = ended_without_result_text(record.end_note, ranked=ranked)
+            text = ended_without_result_text(record.end_note, ranked=ranked, lesson=record.lesson)
             return Answer.say(text, ephemeral=not public)
         if record.status is GameStatus.LOBBY:
             view = MessageView(lobby.lobby_view(record).content)
@@ -125,7 +125,7 @@ class TableInfo(OnGames):
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 ended = record.ended(loaded.game)
-                text = last_result_text(table, ended, ranked=ranked)
+                text = last_result_text(table, ended, ranked=ranked, lesson=record.lesson)
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

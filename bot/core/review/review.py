@@ -48,7 +48,6 @@ from engine.cards import Card, cards_str
 from engine.coach import as_shown, shown_sum
 from engine.coach import one_decimal as _number
 from engine.outcome import Scoring
-from engine.phase import Phase
 from engine.players import role_crib
 from engine.players.win_chance import holds
 from engine.review import Decision, GameReview
@@ -646,7 +645,7 @@ class Reviews:
             raise Refused(NOT_STARTED)
         loaded = await self.load(record)
         game = loaded.game
-        over = game.phase is Phase.OVER or not record.is_open
+        over = loaded.over
         if not over:
             if mine is None:
                 raise Refused(STILL_GOING)

@@ -7,8 +7,9 @@ deck the game was dealt from (the shuffle recorded with the game): the seed must
 deck, card for card. A deal still being played says its seed comes once its crib is shown (the
 answer never shows a seed the table has not). A game begun before shuffles were sealed says its
 deals can't be checked; the deal a game ended in before its crib was shown keeps its seed
-secret. Anyone can redo the check with ``python -m bot verify`` from the seal
-and the seed the table showed.
+secret, however the game ended (:attr:`~bot.core.games.games.Loaded.over`: a game cancelled or
+expired mid-deal too, whose crib will never be shown). Anyone can redo the check with
+``python -m bot verify`` from the seal and the seed the table showed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of, verify_com
 from bot.core.deck.shuffles import decode
 from bot.core.messages.projection import deal_seal
 from bot.core.review.review import Reviews
-from engine.phase import Phase
 
 __all__ = ["ShuffleChecks", "not_sealed"]
 
@@ -72,7 +72,7 @@ class ShuffleChecks:
             seal = deal_seal(game, loaded.log, seeds, deal)
             if seal is None or seal.seal is None:
                 continue
-            if seal.seed is None and game.phase is Phase.OVER:
+            if seal.seed is None and loaded.over:
                 lines.append(
                     f"Deal {deal}: sealed `{seal.seal[:16]}…`; the game ended before its crib "
                     "was shown, so its seed stays secret (those cards were never seen)."

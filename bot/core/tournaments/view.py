@@ -118,7 +118,9 @@ def _pairing_line(event: Event, p: PairingRecord) -> str:
         if p.margin:
             outcome += f" by {p.margin}"
         if p.lurch:
-            outcome += " (lurch)"
+            # (A win worth more than one game point: a lurch, or a skunk by the rule the
+            # tournament's games are played under.)
+            outcome += f" ({event.record.scoring})"
     how = {
         Decided.FORFEIT: " — forfeit",
         Decided.DEADLINE: " — decided at the deadline",

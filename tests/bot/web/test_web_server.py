@@ -16,7 +16,12 @@ from bot.web.server import WebServer, review_source
 from tests.helpers.service_driver import (
     AL,
     BEA,
+    CHANNEL,
+    GUILD,
+    Clock,
+    Transcript,
     drive,
+    make_service,
     open_table,
     ranked_game,
     search_ranked,
@@ -50,6 +55,30 @@ async def test_the_review_shows_under_the_replay_when_there_is_one(
     assert response.status == 200 and asked == [game_id]
     assert '<h2 id="review">Review</h2><p>Both sides, decision by decision.</p>' in page
     assert page.index('class="deal"') < page.index('id="review"') < page.index('id="channel"')
+
+
+async def test_a_game_against_the_computer_shows_its_persons_review_alone(
+    store: Store, clock: Clock
+) -> None:
+    """The page of a game against the computer shows the person's review, not the computer's:
+    ``/cribbage review`` names people alone and the reviews made as games end leave the
+    computer out, where the page had the worker review the computer's seat too ("Review of
+    game 1 — Easy bot") the first time it was opened."""
+    service = make_service(store, clock, sealing=True, computer=True)
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty="easy"
+    )
+    await table.record(AL.id, opened)
+    await drive(service, table, [AL])
+    game_id = opened.game_id or 0
+    server = WebServer(service.pages, service.feed, LINKS, reviews=review_source(service.pages))
+    async with TestClient(TestServer(server.app())) as client:
+        page = await (await client.get(LINKS.path(game_id))).text()
+    review = page[page.index('id="review"') : page.index('id="channel"')]
+    assert f"Review of game {game_id} — Al" in review
+    assert f"Review of game {game_id} — Easy bot" not in review
+    assert await store.review(game_id, 1) is None, "the computer's seat was not reviewed"
 
 
 async def test_without_reviews_the_page_has_no_review_section(
@@ -135,9 +164,13 @@ async def test_a_finished_games_page_drawn_before_a_deletion_is_not_shown_after(
     async with TestClient(TestServer(server.app())) as client:
         before = await (await client.get(LINKS.path(game_id))).text()
         board = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+        now = await (await client.get(f"{LINKS.path(game_id)}/board.png")).read()
         assert "Al" in before and FORMER_NAME not in before
         assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
         after = await (await client.get(LINKS.path(game_id))).text()
         again = await (await client.get(f"{LINKS.path(game_id)}/board.png?step=1")).read()
+        now_again = await (await client.get(f"{LINKS.path(game_id)}/board.png")).read()
     assert FORMER_NAME in after and ">Al<" not in after and "Al " not in after
     assert again != board, "the board's picture names the sides: drawn again"
+    # The board as the pegs stand (kept by the game's version), likewise.
+    assert now_again != now, "the board now names the sides: drawn again"

@@ -359,6 +359,35 @@ async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(
     assert not cancelled.ok and cancelled.reply.text == NOT_DEALT, cancelled.reply.text
 
 
+@pytest.mark.parametrize("how", ["cancelled", "expired"])
+async def test_verify_of_a_game_stopped_mid_deal_says_its_seed_stays_secret(
+    store: Store, clock: Clock, how: str
+) -> None:
+    """A game cancelled by a moderator or expired while a deal was played has no result, but
+    it is over all the same: that deal's crib will never be shown, so verify says its seed
+    stays secret, as for a game resigned mid-deal (it said the seed comes once the crib is
+    shown, a promise nothing would keep)."""
+    service, table, game_id = await _sealed_game(store, clock)
+    await drive(service, table, [AL, BEA], stop_after=4)  # (deal 1's play under way)
+    going = await service.shuffles.check(in_server(), CHANNEL)
+    assert "once the deal's crib has been shown" in going.reply.text, going.reply.text
+    if how == "cancelled":
+        assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
+    else:
+        clock.advance(days=8)
+        assert await service.housekeeping.expire_idle(clock()) == [game_id]
+    record = await store.get_game(game_id)
+    assert record is not None and record.status == how
+    checked = await service.shuffles.check(in_server(), CHANNEL)
+    assert checked.ok, checked.reply.text
+    assert "Deal 1: sealed" in checked.reply.text, checked.reply.text
+    assert "the game ended before its crib was shown, so its seed stays secret" in (
+        checked.reply.text
+    )
+    assert "once the deal's crib has been shown" not in checked.reply.text
+    assert "✅" not in checked.reply.text
+
+
 #: The command a deal's table writes beside its seed, once shown.
 COMMAND = re.compile(
     r"🔓 Shuffle seed: `[0-9a-f]{64}` — check the deal: `python -m bot verify ([^`]+)`"

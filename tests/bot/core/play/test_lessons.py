@@ -256,3 +256,31 @@ def test_the_seal_is_explained_on_the_first_deal_where_the_table_shows_it() -> N
     assert [_titles(note) for note in sealed.play] == [["deal"], ["seal"]]
     assert "🔒" in sealed.play[1] and "🔓" in sealed.play[1]
     assert [_titles(n) for n in lesson_notes([dealt], 1, firsts, sealed=False).play] == [["deal"]]
+
+
+async def test_a_lesson_over_is_the_dms_last_game_status_shows_and_a_move_says_is_over(
+    service: Services,
+) -> None:
+    """Once a lesson ends, the learner's commands in their DM with the bot find it as the
+    place's last game, as a channel's: ``/cribbage status`` shows how it ended and what deals
+    the next (a lesson: ``/cribbage new`` opens nothing there), a move says it is over, and a
+    review and a check act on it, where status and the moves said "You have no game in my DMs
+    (only a ranked match searched for here is played here)" beside a review of that game."""
+    table, _ = await _lesson(service)
+    await drive(service, table, [AL])
+    here = Place(Spot.BOT_DM, DM)
+    for ask in (Ask.REVIEW, Ask.VERIFY, Ask.STATUS):
+        found = await service.which.resolved(ask, here, AL.id)
+        assert found.refusal is None and found.channel_id == DM, (ask, found)
+    status = await service.table.status(DM)
+    assert status.ok, status.reply.text
+    said = status.reply.text
+    assert said.startswith("The last game here is over.") and "🏆" in said, said
+    assert "`/cribbage learn`" in said and "Start a new one" not in said, said
+    for ask in (Ask.HAND, Ask.PLAY, Ask.RESIGN):
+        refused = (await service.which.resolved(ask, here, AL.id)).refusal
+        assert refused == refusals.game_over("my DMs", lesson=True), (ask, refused)
+    assert "`/cribbage learn` deals another" in refusals.game_over("my DMs", lesson=True)
+    # Someone else in their own DM with the bot has no lesson there: nothing to show.
+    other = await service.which.resolved(Ask.STATUS, Place(Spot.BOT_DM, DM + 1), BEA.id)
+    assert other.refusal is not None and "no game in my DMs" in other.refusal

@@ -312,6 +312,22 @@ async def test_a_series_counts_game_points_as_the_lurch_does(service: Services) 
     assert "The series is level at 2–2" in third.reply.view.content
 
 
+async def test_a_rematchs_page_says_its_series_as_the_channel_does(service: Services) -> None:
+    """The game's page shows what the channel saw: a rematch's lobby and result with the line
+    of the series, as the channel's messages have it, where the page left it out (its
+    messages were drawn without the series, which only the channel's were given)."""
+    first = await _finished(service, [AL, BEA], BEA)
+    second = await _press(service, first, BEA)
+    assert second.game_id is not None and (await _press(service, first, AL)).ok
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    channel = {o.key: o.view for o in await owed_now(service, second.game_id)}
+    said = "The series is level at 2–2 in game points (1–1 in games)."
+    assert said in channel[RESULT].content and said in channel[LOBBY].content
+    seen = await service.pages.seen(await _record(service, second.game_id))
+    assert channel[LOBBY] in seen.messages and channel[RESULT] in seen.messages, seen.messages
+    assert sum(said in m.content for m in seen.messages) == 2
+
+
 async def test_a_series_ends_when_a_day_passes(service: Services, clock: Clock) -> None:
     first = await _finished(service, [AL, BEA], BEA)
     clock.advance(hours=25)

@@ -106,6 +106,31 @@ async def test_the_file_then_the_deletion(service: Services, store: Store) -> No
     assert (await service.table.status(1000)).ok
 
 
+async def test_the_file_says_how_each_game_ended_as_its_result_does(
+    service: Services, store: Store
+) -> None:
+    """Each game in the file says how it ended, in the words the game keeps (``ending``: played
+    out, resigned, a clock run out, a match left, data deleted; ``end_note``: no result),
+    where a finished game's row had its status alone and its result's reason said "resigned"
+    for a game lost on a ranked clock as for one resigned."""
+    _, played = await finished_game(service, (AL, BEA))
+    table = await open_table(service, (AL, CY), channel=2000)
+    await drive(service, table, (AL, CY), stop_after=3)
+    resigned = table.outcomes[0].game_id or 0
+    assert (await service.moves.resign(2000, CY, Ending.CLOCK)).ok  # (as the referee does)
+    going = await open_table(service, (AL, BEA), channel=3000)
+    cancelled = going.outcomes[0].game_id or 0
+    assert (await service.lobbies.cancel(3000, User(99, "Mod"), moderator=True)).ok
+    data = _unzipped((await service.privacy.data_file(AL)).data)
+    games = {g["id"]: g for g in data["games"]}
+    assert games[played]["ending"] == "played" and games[played]["end_note"] is None
+    assert games[resigned]["ending"] == "clock", games[resigned]
+    assert games[cancelled]["ending"] is None and games[cancelled]["status"] == "cancelled"
+    assert games[cancelled]["end_note"] == "A moderator cancelled the game. No result is recorded."
+    [reason] = [r["reason"] for r in data["results"] if r["game_id"] == resigned]
+    assert reason == "resigned"  # (the engine's: a loss at the scores as they stand)
+
+
 async def test_a_lobby_is_left_and_a_newcomer_has_little_to_send(
     service: Services, store: Store
 ) -> None:

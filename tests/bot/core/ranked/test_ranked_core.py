@@ -364,6 +364,53 @@ async def test_a_game_lost_on_the_clock_keeps_the_cards_nobody_saw_off_its_page(
     assert deal.hands == [(), ()] and deal.discards == [(), ()]
 
 
+async def test_a_match_games_points_count_for_nothing_in_the_records_either(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A ranked match's game is one game won or lost: its result names no game points, and
+    the records outside servers count it so (1 game point, no lurch), where two games lost
+    on the clock at 0–0 showed "lurches given 2" in Bea's stats and "Game points: Bea: 4" in
+    her head to head with Al, under tables that said no game points count."""
+    match_id = await _matched(service, store)
+    games = [await _lost_on_the_clock(service, store, clock, match_id, AL) for _ in range(2)]
+    for game in games:
+        rows = await store.results(game.id)
+        assert {(r.user_id, r.won, r.game_points) for r in rows} == {
+            (AL.id, False, 1),
+            (BEA.id, True, 1),
+        }, rows
+        assert not any(r.skunk_given or r.skunk_taken for r in rows)
+        status = await service.table.status(game.channel_id)
+        assert "Al's clock ran out — 🏆 Bea wins (Bea: 0, Al: 0)" in status.reply.text
+        assert "game point" not in status.reply.text and "lurch" not in status.reply.text
+    _, dm, _ = _place(BEA)
+    stats = (await service.stats(None, BEA, None, here=dm)).reply.text
+    assert "Against people: 2 games, 2 wins (100%); no lurches or skunks." in stats, stats
+    head = (await service.stats(None, BEA, AL, here=dm)).reply.text
+    assert "2 games — Bea won 2, Al won 0." in head and "Game points: Bea: 2, Al: 0." in head
+
+
+async def test_a_match_games_page_says_its_result_as_its_places_do(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The page of a ranked match's game (linked from each place's table) ends on the result
+    its places show, with no line of ratings: the places show none for a game of the match,
+    and the page's "Ratings — Al: 963 (−37) · Bea: 1,069 (+69)" was the rating of games
+    outside servers, not the ranked rating the match moves, which the players never saw."""
+    match_id = await _matched(service, store)
+    game = await _lost_on_the_clock(service, store, clock, match_id, AL)
+    record = await store.get_game(game.id)
+    assert record is not None
+    seen = await service.pages.seen(record)
+    said = "Al's clock ran out — 🏆 Bea wins (Bea: 0, Al: 0)"
+    assert seen.messages[-1].content == said, seen.messages[-1].content
+    assert not any("Ratings" in m.content for m in seen.messages), seen.messages
+    for seat in (0, 1):
+        owing = await service.ledger.owed(Owner.place(game.id, seat))
+        assert owing is not None and said in owing.owed[0].view.content
+        assert "Ratings —" not in owing.owed[0].view.content
+
+
 async def _lost_on_the_clock(
     service: Services, store: Store, clock: Clock, match_id: int, loser: User
 ) -> GameRecord:

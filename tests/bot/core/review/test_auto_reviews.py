@@ -20,7 +20,7 @@ from bot.core.services import Services
 from bot.core.worker.review_work import ReviewRequest
 from bot.store import Store
 from engine.review import GameReview
-from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD, in_server
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -222,3 +222,48 @@ async def test_a_finished_game_with_nothing_kept_to_deal_again_is_passed_over(
     # Asked anyway (a race with pruning), it is noted as such, not tried for ever.
     assert await service.auto_reviews._review(record.id)
     assert (await _done(store)) == {record.id: "nothing kept"}
+
+
+async def test_the_stats_accuracy_counts_only_the_games_the_record_counts(
+    store: Store, clock: Clock
+) -> None:
+    """``/cribbage stats``' accuracy line adds up the reviewed games its record counts: a
+    lesson (practice, no result) and a game cancelled mid-deal (no result) are reviewed all
+    the same, and left out of it, where the stats said "Al has not finished a game outside
+    servers yet" over "Accuracy 67% over the last 1 reviewed game"."""
+    service = make_service(store, clock, sealing=True)
+    dm = 7000
+
+    async def reach(_text: str) -> bool:
+        return True
+
+    table = Transcript(service)
+    learn = await service.lessons.learn(AL, dm, here=False, in_server=True, reach=reach)
+    assert learn.ok, learn.reply.text
+    lesson = await store.open_lesson(AL.id)
+    assert lesson is not None
+    await table.settle(lesson.id)
+    await drive(service, table, [AL])
+    assert await service.auto_reviews.review_owed() == 1
+    assert (await store.review(lesson.id, 0)) is not None  # (its review is there to open)
+    stats = await service.stats(None, AL, None, here=dm)
+    assert "has not finished a game outside servers yet" in stats.reply.text, stats.reply.text
+    assert "Accuracy" not in stats.reply.text, stats.reply.text
+
+    # A game cancelled by a moderator mid-deal, reviewed by its player: no result, not counted.
+    going = await open_table(service, [AL, BEA], target=61)
+    cancelled = going.outcomes[0].game_id or 0
+    await drive(service, going, [AL, BEA], stop_after=16)  # (into deal 2)
+    assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
+    review = await service.reviews.review(in_server(), CHANNEL, AL, cancelled)
+    assert review.ok and review.reply.view is not None, review.reply.text
+    kept = await store.review(cancelled, 0)
+    assert kept is not None and kept.final and kept.decisions
+    assert await service.reviews.stats_line(GUILD, AL.id) is None
+
+    # A game played out is counted, alone.
+    counted = await _finished(service, [AL, BEA], channel=CHANNEL + 1)
+    assert await service.auto_reviews.review_owed() == 1
+    line = await service.reviews.stats_line(GUILD, AL.id)
+    assert line is not None and "over the last 1 reviewed game " in line, line
+    assert [t[0] for t in await store.review_totals(GUILD, AL.id, last=10)] == [counted]

@@ -217,6 +217,25 @@ def test_a_negative_spread_is_written_with_a_minus_sign() -> None:
     assert champion_text(event).endswith("with 4 game points (2 won, spread −37)!")
 
 
+@pytest.mark.parametrize("scoring", ["lurch", "skunk"])
+def test_a_win_worth_more_is_named_by_the_tournaments_rule(scoring: str) -> None:
+    """A pairing won by more than one game point says so by the rule its games were played
+    under: "(skunk)" in a tournament on the skunk scale, where it said "(lurch)" whatever the
+    rule (the games' own results said "a skunk, 2 game points")."""
+    entrants = tuple(tr.EntrantRecord(1000 + n, name, n + 1) for n, name in enumerate("AB"))
+    won = tr.PairingRecord(
+        1, 1, 1000, 1001, decided=tr.Decided.GAME, winner=1000, lurch=True, margin=40
+    )
+    record = tr.TournamentRecord(
+        1, GUILD, CHANNEL, MO.id, tr.Format.SWISS, 3, 121, scoring, 24.0,
+        tr.TournamentStatus.RUNNING, 1, 0.0, 1, 0.0,
+    )  # fmt: skip
+    text = board_text(Event(record, entrants, (won,)))
+    assert f"1. A vs B — A wins by 40 ({scoring})" in text.splitlines(), text
+    other = "skunk" if scoring == "lurch" else "lurch"
+    assert f"({other})" not in text
+
+
 def test_the_next_rounds_pairings_keep_the_last_rounds_results_in_view() -> None:
     """Round 2 paired: the live message shows its tables and, under them, how round 1 ended
     (the pairings used to replace the round that decided them at once)."""
