@@ -103,27 +103,39 @@ async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service
 
 
 @pytest.mark.parametrize(
-    ("variant", "level", "noted"),
+    ("variant", "players", "level", "noted"),
     [
-        ("five_card", "expert", True),
-        ("six_hand", "expert", True),
-        ("five_card", "hard", False),
-        ("standard", "expert", False),
+        ("five_card", None, "expert", "five-card cribbage"),
+        ("six_hand", None, "expert", "six-hand cribbage"),
+        ("five_card", None, "hard", None),
+        ("standard", 2, "expert", None),
+        # The standard game for three or four is not the two-player game the expert's
+        # tables were built for either (engine.players.expert): its lobby said nothing.
+        ("standard", 3, "expert", "cribbage for three"),
+        ("standard", 4, "expert", "cribbage for four"),
     ],
 )
 async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
-    service: Services, variant: str, level: str, noted: bool
+    service: Services, variant: str, players: int | None, level: str, noted: str | None
 ) -> None:
     table = Transcript(service)
     opened = await table.record(
         AL.id,
         await service.lobbies.new_game(
-            GUILD, CHANNEL, AL, variant=variant, vs_computer=True, difficulty=level
+            GUILD,
+            CHANNEL,
+            AL,
+            variant=variant,
+            players=players,
+            vs_computer=True,
+            difficulty=level,
         ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
-    said = "Expert bot plays" in lobby and "not at full expert strength here" in lobby
-    assert said == noted, lobby
+    said = "not at full expert strength here" in lobby
+    assert said == (noted is not None), lobby
+    if noted is not None:
+        assert f"Expert bot plays {noted} without its two-player tables" in lobby, lobby
 
 
 #: How `/cribbage rules` names each source engine.variants cites (docs/variants.md in full).
@@ -166,7 +178,8 @@ def _record(variant: str, players: int) -> GameRecord:
     ("variant", "players", "caveat"),
     [
         ("standard", 2, False),
-        ("standard", 4, False),
+        ("standard", 3, True),
+        ("standard", 4, True),
         ("five_card", 2, True),
         ("seven_card", 2, True),
         ("five_hand", 5, True),
@@ -179,4 +192,6 @@ def test_a_variants_review_says_plainly_where_the_experts_tables_do_not_hold(
     said = review_caveat(_record(variant, players))
     assert bool(said) == caveat
     if caveat:
-        assert said.startswith(f"In {named(variant).title.lower()} the expert's tables")
+        game = named(variant).title.lower() if variant != "standard" else "cribbage for"
+        assert said.startswith(f"In {game}"), said
+        assert "the expert's tables for the two-player standard game do not hold" in said
