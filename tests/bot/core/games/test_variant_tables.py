@@ -24,7 +24,8 @@ from engine.variants import (
     listed,
     named,
 )
-from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, state
+from tests.helpers.cast import BEA, CY, DEE, EVE, FLO
+from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, load, open_table, state
 
 
 def test_a_variant_gets_its_own_players_and_target_unless_asked() -> None:
@@ -195,3 +196,26 @@ def test_a_variants_review_says_plainly_where_the_experts_tables_do_not_hold(
         game = named(variant).title.lower() if variant != "standard" else "cribbage for"
         assert said.startswith(f"In {game}"), said
         assert "the expert's tables for the two-player standard game do not hold" in said
+
+
+@pytest.mark.parametrize("players", [5, 6])
+async def test_a_seat_dealt_four_asked_to_discard_is_told_it_throws_none(
+    store: Store, service: Services, players: int
+) -> None:
+    # The five-hand dealer (and six-hand's dealer and the player on his right) was told
+    # "You have already discarded." by `/cribbage discard`: it never had.
+    users = [AL, BEA, CY, DEE, EVE, FLO][:players]
+    table = await open_table(service, users, target=61)
+    game_id = table.outcomes[0].game_id or 0
+    game = await load(store, game_id)
+    short = [seat for seat in range(players) if not game.view(seat).discard_count]
+    assert short and game.dealer in short
+    before = await state(store, game_id)
+    for seat in short:
+        card = game.view(seat).hand[0].code
+        answer = await service.moves.discard(CHANNEL, users[seat], card)
+        assert not answer.ok and answer.reply.ephemeral
+        assert answer.reply.text == (
+            "You were dealt 4 cards and put none in the crib: the others make it."
+        )
+    assert await state(store, game_id) == before
