@@ -45,8 +45,9 @@ def variant_choices(variants: tuple[Variant, ...]) -> list[app_commands.Choice[s
 
 
 def _short(variant: Variant) -> str:
-    """A variant as an option's description names it: "five-card" (its title, less "cribbage")."""
-    return variant.title.lower().removesuffix(" cribbage")
+    """A variant as an option's description names it: "five-card", "six-hand in pairs" (its
+    title, less "cribbage")."""
+    return variant.title.lower().replace(" cribbage", "")
 
 
 def targets_said(variants: tuple[Variant, ...]) -> str:
