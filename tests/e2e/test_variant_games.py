@@ -124,3 +124,24 @@ async def test_a_variants_hand_is_counted_by_count_hand(world: World, bot: BotPr
     # Autocomplete offers as many cards as the variant's hand holds: three, then no more.
     line = "/cribbage count-hand variant:five_card cards:5H 5D 5C"
     assert [c["value"] for c in await fd.autocomplete(al, world.general, line)] == ["5H 5D 5C"]
+
+
+async def test_the_five_hand_dealer_asked_to_discard_is_told_it_throws_none(
+    world: World, bot: BotProcess
+) -> None:
+    # The dealer at five is dealt four and throws nothing: `/cribbage discard` told them
+    # "You have already discarded."; it says why now, privately, and changes nothing.
+    fd = world.fd
+    ed = fd.add_user("Ed")
+    world.guild.add_member(ed)
+    people = [*world.players, ed]
+    driver = world.driver(people, 3)
+    await driver.open(target=61)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    dealer = snap.game.dealer
+    card = snap.game.view(dealer).hand[0].code
+    asked = await fd.slash(people[dealer], world.general, f"/cribbage discard cards:{card}")
+    said = "You were dealt 4 cards and put none in the crib: the others make it."
+    assert asked.ephemeral and asked.words() == said, asked.words()
+    assert driver.snapshot().version == snap.version
