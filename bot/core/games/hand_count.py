@@ -23,7 +23,7 @@ from engine.cards import Card, cards_str, full_deck, parse_cards, visible
 from engine.rules import Rules
 from engine.scoring import ScoreItem, score_hand
 from engine.speech import say_score
-from engine.variants import UnknownVariant, listed, named
+from engine.variants import STANDARD, UnknownVariant, listed, named
 
 __all__ = ["HandCounter", "complete_cards", "count_text"]
 
@@ -96,11 +96,14 @@ def _rules(variant: str | None) -> Rules:
 
 def _other_sizes(count: int, *, crib: bool) -> str:
     """The variant whose hand is ``count`` cards, as a refusal of that many adds it: " For
-    five-card cribbage's hand of three, add `variant:five_card`." (empty for a crib, four
-    cards in every variant, or where no variant keeps that many)."""
+    five-card cribbage's hand of three, add `variant:five_card`.", or for four that the
+    standard game's needs no variant (empty for a crib, four cards in every variant, or where
+    no variant keeps that many)."""
     own = [v for v in listed() if v.rules().kept == count]
     if crib or not own:
         return ""
+    if own[0] is STANDARD:
+        return f" A hand of {_spelt(count)} is the standard game's: leave out `variant:`."
     return f" For {own[0].title.lower()}'s hand of {_spelt(count)}, add `variant:{own[0].name}`."
 
 

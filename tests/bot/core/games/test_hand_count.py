@@ -182,7 +182,7 @@ async def test_a_variants_hand_is_counted_by_its_rules() -> None:
     [
         ("5H 5D JC", None, "For five-card cribbage's hand of three, add `variant:five_card`."),
         ("5H 5D JC QS 6S", None, "For seven-card cribbage's hand of five, add `variant:"),
-        ("5H 5D JC QS", "five_card", "A hand is three cards; you named 4."),
+        ("5H 5D JC QS", "five_card", "three cards; you named 4. A hand of four is the standard"),
         ("5H 5D JC", "seven_card", "A hand is five cards; you named 3. For five-card"),
     ],
 )
