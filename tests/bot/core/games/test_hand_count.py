@@ -19,8 +19,10 @@ def _typed(card: Card) -> str:
     return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank)) + card.suit.value
 
 
-async def _count(cards: str, starter: str | None, **options: bool) -> tuple[bool, str, bool]:
-    answer = await HandCounter().count(cards, starter, **options)
+async def _count(
+    cards: str, starter: str | None, *, crib: bool = False, show: bool = False
+) -> tuple[bool, str, bool]:
+    answer = await HandCounter().count(cards, starter, crib=crib, show=show)
     return answer.ok, answer.reply.text, answer.reply.ephemeral
 
 
