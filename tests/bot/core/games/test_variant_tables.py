@@ -164,6 +164,9 @@ def test_each_variants_rules_topic_cites_its_sources(variant: Variant) -> None:
     for source in variant.sources:
         assert _CITED_AS[source.split()[0]] in text, (source, text)
     assert f"variant:{variant.name.removesuffix('_pairs')}" in text
+    if variant.rules().kept != STANDARD.rules().kept:
+        # A hand of another size is counted by `/cribbage count-hand` in that variant.
+        assert f"`/cribbage count-hand variant:{variant.name}`" in text, text
 
 
 def _record(variant: str, players: int) -> GameRecord:
