@@ -133,9 +133,16 @@ class Dealing:
         state = self.state
         state.check_not_over()
         state.check_seat(seat)
+        need = self.discard_count(seat)
+        if not need and state.phase in (Phase.DISCARD, Phase.PLAY):
+            # A seat dealt short (the dealer of five players; with six, the dealer and the
+            # player on his right) never discards: "already" would say it had.
+            dealt = state.rules.dealt(seat, state.dealer)
+            raise WrongPhase(
+                f"You were dealt {dealt} cards and put none in the crib: the others make it."
+            )
         if state.kept[seat] or state.phase is not Phase.DISCARD:
             raise WrongPhase("You have already discarded.")
-        need = self.discard_count(seat)
         seen: set[Card] = set()
         for card in cards:
             if not isinstance(card, Card):

@@ -11,11 +11,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["EndReason", "GameResult", "ResultKind", "Scoring"]
+__all__ = ["EndReason", "GameResult", "ResultKind", "Scoring", "conceded_to"]
 
 
 class Scoring(StrEnum):
@@ -46,6 +47,19 @@ class EndReason(StrEnum):
 
     TARGET = "target"
     RESIGNED = "resigned"
+
+
+def conceded_to(scores: Sequence[int], loser: int) -> int:
+    """The side that wins when side ``loser`` resigns at ``scores`` (each side's): the best
+    of the other sides, on a tie the one nearest the resigner's left. The engine ends a
+    resigned game by it, and ``/cribbage resign``'s question says who would win by it.
+
+    >>> conceded_to([40, 52, 52], 0), conceded_to([40, 52, 52], 1)
+    (1, 2)
+    """
+    sides = len(scores)
+    others = [(loser + k) % sides for k in range(1, sides)]
+    return max(others, key=lambda side: (scores[side], -others.index(side)))
 
 
 @dataclass(frozen=True, slots=True)

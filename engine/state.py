@@ -19,7 +19,7 @@ from engine.cards import Card
 from engine.counting import MugginsWindow
 from engine.errors import GameFinished, NotAPlayer
 from engine.events import GameOver, Shown
-from engine.outcome import EndReason, GameResult
+from engine.outcome import EndReason, GameResult, conceded_to
 from engine.phase import Phase
 from engine.rules import Rules
 
@@ -123,11 +123,7 @@ class GameState:
     def concede(self, seat: int) -> GameOver:
         """``seat`` resigns: its side loses, and the best of the other sides wins (on a tie,
         the side nearest the resigner's left)."""
-        loser = self.side_of(seat)
-        sides = len(self.scores)
-        others = [(loser + k) % sides for k in range(1, sides)]
-        winner = max(others, key=lambda side: (self.scores[side], -others.index(side)))
-        return self.finish(winner, EndReason.RESIGNED)
+        return self.finish(conceded_to(self.scores, self.side_of(seat)), EndReason.RESIGNED)
 
     def log(self, action: dict[str, Any]) -> None:
         """Append an accepted action to the log."""

@@ -22,9 +22,9 @@ from bot.core.base.views import Pool
 from bot.core.services import Services
 from bot.discord.courier import DMS_CLOSED
 from bot.discord.interactions import DiscordIO, user_of
-from bot.discord.options import VARIANT_CHOICES
+from bot.discord.options import VARIANT_CHOICES, hands_said
 from bot.discord.places import place_of
-from engine.variants import STANDARD
+from engine.variants import STANDARD, listed
 
 __all__ = ["LARGEST_GAME", "RULE_TOPICS", "FeatureCommands"]
 
@@ -151,11 +151,13 @@ class FeatureCommands(app_commands.Group):
         description="What a hand is worth: the count itemised, as the show says it",
     )
     @app_commands.describe(
-        cards="The four hand cards, like 5H 5D JC QS",
+        cards="The hand's cards (a crib's with crib), like 5H 5D JC QS",
         starter="The starter, like 5S",
         crib="Count it as a crib (a crib's flush needs the starter's suit too)",
         show="Answer in the channel for everyone (default: just you)",
+        variant=f"Count by a variant's rules (default standard): {hands_said(listed())}",
     )
+    @app_commands.choices(variant=VARIANT_CHOICES)
     async def count_hand(
         self,
         interaction: discord.Interaction[Any],
@@ -163,12 +165,14 @@ class FeatureCommands(app_commands.Group):
         starter: str,
         crib: bool = False,
         show: bool = False,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Count any hand, anywhere (a DM too): nothing in a game changes."""
         hands = self._core.hands
+        kind = variant.value if variant else None
         await self._io.command(
             interaction,
-            lambda: hands.count(cards, starter, crib=crib, show=show),
+            lambda: hands.count(cards, starter, crib=crib, show=show, variant=kind),
             ephemeral=not show,
         )
 
@@ -176,7 +180,12 @@ class FeatureCommands(app_commands.Group):
     async def _count_hand_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return _choices(self._core.hands.complete_hand(current))
+        # (The options typed so far: as many cards as that variant's hand, or crib, holds.)
+        typed = interaction.namespace
+        kind = getattr(typed, "variant", None)
+        crib = getattr(typed, "crib", False) is True
+        hands = self._core.hands
+        return _choices(hands.complete_hand(current, crib=crib, variant=kind or None))
 
     @count_hand.autocomplete("starter")
     async def _count_hand_starter(

@@ -28,6 +28,7 @@ from bot.discord.options import (
     TARGET_CHOICES,
     VARIANT_CHOICES,
     targets_said,
+    variants_said,
 )
 from bot.discord.places import ask_of, cannot_post, place_of
 from engine.counting import Counting
@@ -109,7 +110,7 @@ class GameCommands(app_commands.Group):
         difficulty=f"How well the computer plays (default {DEFAULT_LEVEL}); implies vs_computer",
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
-        variant="Standard (default), five-card, seven-card, five-hand or six-hand cribbage",
+        variant=variants_said(listed()).capitalize(),
         teams="Six players only: two teams of three (default) or three teams of two",
         hints="Every player may ask the expert for a hint (default off; always on against "
         "the computer alone)",

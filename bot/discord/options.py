@@ -13,6 +13,7 @@ __all__ = [
     "HIGHEST_CLAIM",
     "TARGET_CHOICES",
     "VARIANT_CHOICES",
+    "hands_said",
     "targets_said",
     "variant_choices",
     "variants_said",
@@ -44,8 +45,9 @@ def variant_choices(variants: tuple[Variant, ...]) -> list[app_commands.Choice[s
 
 
 def _short(variant: Variant) -> str:
-    """A variant as an option's description names it: "five-card" (its title, less "cribbage")."""
-    return variant.title.lower().removesuffix(" cribbage")
+    """A variant as an option's description names it: "five-card", "six-hand in pairs" (its
+    title, less "cribbage")."""
+    return variant.title.lower().replace(" cribbage", "")
 
 
 def targets_said(variants: tuple[Variant, ...]) -> str:
@@ -62,6 +64,19 @@ def variants_said(variants: tuple[Variant, ...]) -> str:
     (default), five-card or seven-card cribbage"."""
     names = [_short(v) + (" (default)" if i == 0 else "") for i, v in enumerate(variants)]
     return f"{say_or(names)} cribbage"
+
+
+def hands_said(variants: tuple[Variant, ...]) -> str:
+    """What a hand option's description says of ``variants``' hands, where they are not the
+    first's (the default's) size: "five-card hands are 3 cards, seven-card 5"."""
+    first, *others = variants
+    usual = first.rules().kept
+    sizes = [f"{_short(v)} {v.rules().kept}" for v in others if v.rules().kept != usual]
+    if not sizes:
+        return f"hands are {usual} cards"
+    head, *rest = sizes
+    name, size = head.rsplit(" ", 1)
+    return ", ".join([f"{name} hands are {size} cards", *rest])
 
 
 #: Every registered variant (``/cribbage new variant:``).

@@ -107,3 +107,41 @@ async def test_a_combination_a_variant_does_not_offer_gets_one_line(
         reply = await world.fd.slash(al, world.general, line)
         assert reply.ephemeral and said in reply.words() and "\n" not in reply.words(), line
     assert not rows(world.database, "SELECT id FROM games", ())
+
+
+async def test_a_variants_hand_is_counted_by_count_hand(world: World, bot: BotProcess) -> None:
+    # A five-card player counts their three cards and a seven-card player five, as the show
+    # of their game does; without the variant a hand of three is told which one it is.
+    fd, al = world.fd, world.players[0]
+    line = "/cribbage count-hand variant:five_card cards:5H 5D 5C starter:5S"
+    five = await fd.slash(al, world.general, line)
+    assert five.ephemeral and "5♥ 5♦ 5♣ + starter 5♠** — 20 points" in five.words(), five.words()
+    line = "/cribbage count-hand variant:seven_card cards:4H 4D 5C 5S 6H starter:6D show:True"
+    seven = await fd.slash(al, world.general, line)
+    assert not seven.ephemeral and "— 46 points" in seven.words(), seven.words()
+    bare = await fd.slash(al, world.general, "/cribbage count-hand cards:5H 5D 5C starter:5S")
+    assert bare.ephemeral and "add `variant:five_card`" in bare.words(), bare.words()
+    # Autocomplete offers as many cards as the variant's hand holds: three, then no more.
+    line = "/cribbage count-hand variant:five_card cards:5H 5D 5C"
+    assert [c["value"] for c in await fd.autocomplete(al, world.general, line)] == ["5H 5D 5C"]
+
+
+async def test_the_five_hand_dealer_asked_to_discard_is_told_it_throws_none(
+    world: World, bot: BotProcess
+) -> None:
+    # The dealer at five is dealt four and throws nothing: `/cribbage discard` told them
+    # "You have already discarded."; it says why now, privately, and changes nothing.
+    fd = world.fd
+    ed = fd.add_user("Ed")
+    world.guild.add_member(ed)
+    people = [*world.players, ed]
+    driver = world.driver(people, 3)
+    await driver.open(target=61)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    dealer = snap.game.dealer
+    card = snap.game.view(dealer).hand[0].code
+    asked = await fd.slash(people[dealer], world.general, f"/cribbage discard cards:{card}")
+    said = "You were dealt 4 cards and put none in the crib: the others make it."
+    assert asked.ephemeral and asked.words() == said, asked.words()
+    assert driver.snapshot().version == snap.version

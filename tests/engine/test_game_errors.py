@@ -19,6 +19,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.game import Game
+from engine.variants import FIVE_HAND, SIX_HAND
 from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
 
 KEPT = ["7C 4S 6H QD", "KH 9C 8D 3S"]
@@ -37,6 +38,22 @@ def at_play() -> Game:
 
 def three_at_discard() -> Game:
     game, _ = three_player_game(discard=False)
+    return game
+
+
+def dealt_short(variant: str) -> Callable[[], Game]:
+    """A deal of five-hand or six-hand (seat 0 deals): the dealer, and with six the player on
+    his right (seat 5), are dealt four and throw nothing; the others throw one."""
+    rules = {"five_hand": FIVE_HAND, "six_hand": SIX_HAND}[variant].rules()
+    names = [f"P{n}" for n in range(rules.seats)]
+    return lambda: Game.new(names, rules=rules, rng=random.Random(3), dealer=0)[0]
+
+
+def short_in_the_play() -> Game:
+    """A five-hand deal in the play: every seat dealt five has thrown its card."""
+    game = dealt_short("five_hand")()
+    for seat in game.pending_discards():
+        game.discard(seat, game.view(seat).hand[:1])
     return game
 
 
@@ -79,6 +96,7 @@ CRIB_OF_2 = "You must put 2 cards in the crib."
 CRIB_OF_1 = "You must put 1 card in the crib."
 NO_PLAY_YET = "Everyone must discard before the play starts."
 DISCARDED = "You have already discarded."
+SHORT = "You were dealt 4 cards and put none in the crib: the others make it."
 CASES: list[tuple[str, Callable[[], Game], Action, type[RuleError], str]] = [
     ("not your turn", at_play, play(0, "7C"), NotYourTurn, "It's Bea's turn."),
     ("not your turn later", count_26, play(1, "8D"), NotYourTurn, "It's Al's turn."),
@@ -97,6 +115,11 @@ CASES: list[tuple[str, Callable[[], Game], Action, type[RuleError], str]] = [
     ("discarding one not held", at_discard, discard(0, "5H KH"), CardNotHeld, "You don't hold K♥."),
     ("discarding twice", after_first_discard, discard(0, "7C 4S"), WrongPhase, DISCARDED),
     ("discarding in the play", at_play, discard(1, "KH 9C"), WrongPhase, DISCARDED),
+    # A seat dealt four throws nothing: it never discarded (it was told "already" before).
+    ("the five-hand dealer", dealt_short("five_hand"), discard(0, "5H"), WrongPhase, SHORT),
+    ("six-hand's dealer", dealt_short("six_hand"), discard(0, ""), WrongPhase, SHORT),
+    ("on six-hand's dealer's right", dealt_short("six_hand"), discard(5, "5H"), WrongPhase, SHORT),
+    ("dealt four, in the play", short_in_the_play, discard(0, "5H"), WrongPhase, SHORT),
     ("a seat not at the table", at_play, play(2, "KH"), NotAPlayer, ""),
     ("a negative seat", at_discard, discard(-1, "5H"), NotAPlayer, ""),
     ("resigning from no seat", at_play, lambda g: g.resign(7), NotAPlayer, ""),

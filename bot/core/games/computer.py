@@ -48,6 +48,7 @@ __all__ = [
     "level_note",
     "level_of",
     "snapshot_views",
+    "without_tables",
 ]
 
 #: Levels whose plays take milliseconds rather than microseconds (``expert`` plays each card
@@ -82,18 +83,37 @@ def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
     raise AssertionError("unreachable: more names than seats")
 
 
+def without_tables(record: GameRecord) -> str | None:
+    """The game at ``record``'s table as a player reads it ("five-card cribbage", "cribbage
+    for three"), where the expert's tables of the standard two-player game do not hold and
+    it plays without them (:mod:`engine.players.expert`: any other variant, and the standard
+    game for three or four); None where they hold. The lobby's note of the expert
+    (:func:`level_note`) and a review's caveat are both drawn from it."""
+    if role_crib.holds(record.rules):
+        return None
+    variant = named(record.variant)
+    if variant is not STANDARD:
+        return variant.title.lower()
+    return f"cribbage for {_PLAYERS_SAID.get(record.num_players, str(record.num_players))}"
+
+
+#: The numbers of players the standard game seats beyond two, as :func:`without_tables` says.
+_PLAYERS_SAID = {3: "three", 4: "four"}
+
+
 def level_note(level: str, record: GameRecord) -> str | None:
     """What a computer at ``level`` does otherwise at ``record``'s table than in the
-    standard game, said in the lobby of a variant (None: nothing). The expert's crib by
+    standard two-player game, said in the lobby (None: nothing). The expert's crib by
     role, its worth of the kept cards in the play, its guesses at what others keep and its
     chance to win are tables of the standard two-player game (:mod:`engine.players.expert`
-    says so): without them it plays a level of its own, below its standard strength. The
-    other levels' tables (the crib of any four cards) hold in every variant."""
-    variant = named(record.variant)
-    if level != "expert" or variant is STANDARD or role_crib.holds(record.rules):
+    says so): without them (:func:`without_tables`) it plays a level of its own, below its
+    standard strength. The other levels' tables (the crib of any four cards) hold in every
+    game."""
+    game = without_tables(record)
+    if level != "expert" or game is None:
         return None
     return (
-        f"{level_name(level)} plays {variant.title.lower()} without its two-player tables"
+        f"{level_name(level)} plays {game} without its two-player tables"
         " (the crib by role, the kept cards' worth in the play, the chance to win): it weighs"
         " the crib by the one-card table and plays for points near the end, so it is not at"
         " full expert strength here; the other levels play as they do in the standard game."

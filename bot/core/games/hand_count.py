@@ -1,7 +1,9 @@
-"""``/cribbage count-hand``: what any four cards and a starter are worth, as the show says it.
+"""``/cribbage count-hand``: what any hand and a starter are worth, as the show says it.
 
-The hand is counted by the standard game's rules (:class:`engine.rules.Rules`: four cards, a
-flush a point a card): the counter holds them, and every number it says comes from them.
+The hand is counted by a variant's rules (:mod:`engine.variants`; the standard game's unless
+one is named: four cards, a flush a point a card), so a five-card player counts three cards
+and a seven-card player five; every number it says, and how many cards it reads, come from
+them (:meth:`engine.rules.Rules.show_size`: a crib is four cards in every variant).
 
 Settling "what's this worth?" at a real table: the count said aloud the way the table says a
 show ("fifteen two, fifteen four, and a pair is six"), then every item with its cards, and
@@ -21,6 +23,7 @@ from engine.cards import Card, cards_str, full_deck, parse_cards, visible
 from engine.rules import Rules
 from engine.scoring import ScoreItem, score_hand
 from engine.speech import say_score
+from engine.variants import STANDARD, UnknownVariant, listed, named
 
 __all__ = ["HandCounter", "complete_cards", "count_text"]
 
@@ -41,26 +44,39 @@ _ITEM_NAMES = {
 
 
 class HandCounter:
-    """Counts a hand someone types, privately or for the channel, by ``rules`` (the standard
-    game's); changes nothing."""
+    """Counts a hand someone types, privately or for the channel, by a variant's rules (the
+    standard game's unless one is named); changes nothing."""
 
-    def __init__(self, faults: Faults | None = None, rules: Rules | None = None) -> None:
+    def __init__(self, faults: Faults | None = None) -> None:
         self.faults = faults or Faults()
-        self.rules = Rules.standard() if rules is None else rules
 
     @answers
     async def count(
-        self, cards: str, starter: str | None, *, crib: bool = False, show: bool = False
+        self,
+        cards: str,
+        starter: str | None,
+        *,
+        crib: bool = False,
+        show: bool = False,
+        variant: str | None = None,
     ) -> Answer:
-        """The count of ``cards`` (four, as typed) with ``starter`` (as a crib, with
-        ``crib``): itemised and totalled; to the channel with ``show``, else privately. Bad
-        cards, a repeated card or a wrong number of cards are refused in one line."""
-        hand, cut = _read(cards, starter, self.rules)
-        return Answer.say(count_text(hand, cut, crib=crib, rules=self.rules), ephemeral=not show)
+        """The count of ``cards`` (as typed: the hand ``variant`` keeps, or a crib of four
+        with ``crib``) with ``starter``, by ``variant``'s rules (None: the standard game's):
+        itemised and totalled; to the channel with ``show``, else privately. Bad cards, a
+        repeated card or a wrong number of cards are refused in one line."""
+        rules = _rules(variant)
+        hand, cut = _read(cards, starter, rules, crib=crib)
+        return Answer.say(count_text(hand, cut, crib=crib, rules=rules), ephemeral=not show)
 
-    def complete_hand(self, current: str) -> list[str]:
-        """Autocomplete for the hand's cards, as typed so far (:func:`complete_cards`)."""
-        return complete_cards(current, self.rules.kept)
+    @staticmethod
+    def complete_hand(current: str, *, crib: bool = False, variant: str | None = None) -> list[str]:
+        """Autocomplete for the hand's cards, as typed so far (:func:`complete_cards`), as
+        many as ``variant``'s hand (or, with ``crib``, its crib) holds."""
+        try:
+            rules = _rules(variant)
+        except Refused:
+            return []
+        return complete_cards(current, rules.show_size(crib=crib))
 
     @staticmethod
     def complete_starter(current: str, hand: str) -> list[str]:
@@ -69,13 +85,38 @@ class HandCounter:
         return [card for card in complete_cards(current, 1) if card not in named]
 
 
+def _rules(variant: str | None) -> Rules:
+    """The rules a hand is counted by: ``variant``'s (None: the standard game's), or
+    :class:`Refused` naming the variants there are."""
+    try:
+        return Rules.standard() if variant is None else named(variant).rules()
+    except UnknownVariant as unknown:
+        raise Refused(str(unknown)) from None
+
+
+def _other_sizes(count: int, *, crib: bool) -> str:
+    """The variant whose hand is ``count`` cards, as a refusal of that many adds it: " For
+    five-card cribbage's hand of three, add `variant:five_card`.", or for four that the
+    standard game's needs no variant (empty for a crib, four cards in every variant, or where
+    no variant keeps that many)."""
+    own = [v for v in listed() if v.rules().kept == count]
+    if crib or not own:
+        return ""
+    if own[0] is STANDARD:
+        return f" A hand of {_spelt(count)} is the standard game's: leave out `variant:`."
+    return f" For {own[0].title.lower()}'s hand of {_spelt(count)}, add `variant:{own[0].name}`."
+
+
 def _spelt(n: int) -> str:
     return _WORDS.get(n, str(n))
 
 
-def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ...], Card]:
-    """The hand and the starter as typed, or :class:`Refused` saying what is wrong."""
-    size = rules.kept
+def _read(
+    cards: str, starter: str | None, rules: Rules, *, crib: bool = False
+) -> tuple[tuple[Card, ...], Card]:
+    """The hand (or crib) and the starter as typed, or :class:`Refused` saying what is wrong."""
+    size = rules.show_size(crib=crib)
+    what = "A crib" if crib else "A hand"
     try:
         hand = parse_cards(cards, count=size)
     except ValueError as error:
@@ -83,15 +124,16 @@ def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ..
     if starter is None or not visible(starter).strip():
         if len(hand) == size + 1:
             raise Refused(
-                f"Put the starter in `starter:`, apart from the {_spelt(size)} hand cards "
+                f"Put the starter in `starter:`, apart from the {_spelt(size)} "
+                f"{'crib' if crib else 'hand'} cards "
                 f"(like `cards:{' '.join(_typed(c) for c in hand[:size])}"
                 f" starter:{_typed(hand[size])}`)."
             )
         raise Refused("Name the starter too, like `starter:5S`.")
     if len(hand) != size:
         raise Refused(
-            f"A hand is {_spelt(size)} cards; you named {len(hand)}. The starter goes in"
-            " `starter:`."
+            f"{what} is {_spelt(size)} cards; you named {len(hand)}."
+            f"{_other_sizes(len(hand), crib=crib)} The starter goes in `starter:`."
         )
     try:
         cuts = parse_cards(starter, count=1)
@@ -128,22 +170,28 @@ def count_text(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         f"“{_capital(say_score(score))}.”",
     ]
     lines += [_item_line(item) for item in score.items]
-    suits = {card.suit for card in hand}
-    if len(suits) == 1:
-        if starter.suit in suits:
+    # (Where a hand and a crib are the same size, each flush line says what the same cards
+    # would score as the other; in five- and seven-card cribbage they are not.)
+    alike = rules.kept == rules.crib_size
+    if len({card.suit for card in hand}) == 1:
+        if starter.suit == hand[0].suit:
             lines.append(
-                f"All {_spelt(len(hand) + 1)} cards are one suit: a flush of {whole}, in a hand"
-                " or a crib."
+                f"All {_spelt(len(hand) + 1)} cards are one suit: a flush of {whole}"
+                + (", in a hand or a crib." if alike else ".")
             )
         elif crib:
             lines.append(
-                f"No flush: in the crib a flush needs the starter's suit too (these {shown}"
-                f" would score {hand_flush} as a hand)."
+                "No flush: in the crib a flush needs the starter's suit too"
+                + (f" (these {shown} would score {hand_flush} as a hand)." if alike else ".")
             )
         else:
             lines.append(
-                f"The {shown} hand cards are one suit: a flush of {hand_flush} (in the crib"
-                " they would score nothing without the starter's suit)."
+                f"The {shown} hand cards are one suit: a flush of {hand_flush}"
+                + (
+                    " (in the crib they would score nothing without the starter's suit)."
+                    if alike
+                    else "."
+                )
             )
     return "\n".join(lines)
 

@@ -137,7 +137,8 @@ RULES_TOPICS: dict[str, str] = {
         "starter; the crib scores a flush only of all five (Cassell's Book of In-door "
         "Amusements p. 165; Bicycle; Hoyle p. 250). The non-dealer shows first, and the game "
         "ends the moment someone reaches 61 (Cassell p. 165). A loser under 31 is lurched: 2 "
-        "game points (Enquire Within §82; Dawson's Hoyle)."
+        "game points (Enquire Within §82; Dawson's Hoyle). "
+        "`/cribbage count-hand variant:five_card` counts a hand of three."
     ),
     "seven-card": (
         "**Seven-card cribbage** (`/cribbage new variant:seven_card`), two players to 181 "
@@ -150,7 +151,8 @@ RULES_TOPICS: dict[str, str] = {
         "5 in hand or 6 with the starter; the crib only with the starter, 5 (Britannica "
         "11th). A hand can make 46 (4-4-5-5-6 with a 6). A loser with under 91 (less than "
         "half) is lurched: 2 game points (Dawson). There is no published skunk scale for 181, "
-        "so `scoring:skunk` is not offered."
+        "so `scoring:skunk` is not offered. `/cribbage count-hand variant:seven_card` counts "
+        "a hand of five."
     ),
     "five-hand": (
         "**Five-hand cribbage** (`/cribbage new players:5` or `variant:five_hand`), five "

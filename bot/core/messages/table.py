@@ -22,7 +22,7 @@ from bot.core.games.endings import Ended, said
 from engine import events as ev
 from engine.cards import Card, cards_str
 from engine.counting import Counting
-from engine.outcome import EndReason, GameResult, ResultKind
+from engine.outcome import EndReason, GameResult, ResultKind, conceded_to
 from engine.phase import Phase
 from engine.rules import PlayEnd, Rules
 from engine.speech import number_word, say_pegging, say_score
@@ -267,11 +267,9 @@ def resign_question(names: Names, view: PublicView, seat: int, *, ranked: bool =
     partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
     standing = standing_text(names, view.scores, view.target)
-    # Who would win, and what it is worth: as the engine scores a resignation (the leader
-    # among the others, ties to the resigner's left; a lurch or skunk at the scores now).
-    sides = len(view.scores)
-    others = [(side + k) % sides for k in range(1, sides)]
-    winner = max(others, key=lambda s: (view.scores[s], -others.index(s)))
+    # Who would win, and what it is worth: as the engine scores a resignation (a lurch or
+    # skunk at the scores now).
+    winner = conceded_to(view.scores, side)
     result = view.rules.result(view.scores, winner, EndReason.RESIGNED)
     worth = _WORTH[result.kind].format(
         winner=names.side(winner), points=plural(result.game_points, "game point")

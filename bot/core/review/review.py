@@ -36,6 +36,7 @@ from bot.core.base.text import Names, escape, tagged
 from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
+from bot.core.games.computer import without_tables
 from bot.core.games.games import Games, Loaded
 from bot.core.games.membership import EveryoneStays, Membership
 from bot.core.games.records import GameRecord, GameStatus
@@ -48,10 +49,8 @@ from engine.cards import Card, cards_str
 from engine.coach import as_shown, shown_sum
 from engine.coach import one_decimal as _number
 from engine.outcome import Scoring
-from engine.players import role_crib
 from engine.players.win_chance import holds
 from engine.review import Decision, GameReview
-from engine.variants import STANDARD, named
 
 __all__ = [
     "MISTAKES_SHOWN",
@@ -242,15 +241,15 @@ def build_report(
 
 
 def review_caveat(record: GameRecord) -> str:
-    """What the summary of a review of ``record``'s game says when it is a variant whose
-    game the expert's two-player tables were not built for (empty otherwise): the review
-    judges by the expert, and the expert plays such a game without them
-    (:func:`bot.core.games.computer.level_note`)."""
-    variant = named(record.variant)
-    if variant is STANDARD or role_crib.holds(record.rules):
+    """What the summary of a review of ``record``'s game says when it is a game the expert's
+    two-player tables were not built for (empty otherwise): the review judges by the expert,
+    and the expert plays such a game without them
+    (:func:`bot.core.games.computer.without_tables`, which the lobby's note draws on too)."""
+    game = without_tables(record)
+    if game is None:
         return ""
     return (
-        f"In {variant.title.lower()} the expert's tables for the two-player standard game do "
+        f"In {game} the expert's tables for the two-player standard game do "
         "not hold: the best choices here weigh the crib by the one-card table and count "
         "points, not the chance to win, so take these figures as a guide."
     )

@@ -37,7 +37,8 @@ from engine.cards import Card, cards_str, full_deck
 from engine.game import Game
 from engine.phase import Phase
 from engine.rules import Rules, Share
-from tests.helpers.cast import in_server
+from engine.variants import named
+from tests.helpers.cast import FLO, in_server
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -395,7 +396,8 @@ COMMAND = re.compile(
 
 
 @pytest.mark.parametrize(
-    ("variant", "seated"), [("standard", 3), ("five_hand", 5), ("five_card", 2)]
+    ("variant", "seated"),
+    [("standard", 3), ("five_hand", 5), ("five_card", 2), ("six_hand", 6), ("seven_card", 2)],
 )
 async def test_each_shown_deal_writes_one_command_that_checks_it_as_written(
     store: Store, clock: Clock, variant: str, seated: int
@@ -404,8 +406,10 @@ async def test_each_shown_deal_writes_one_command_that_checks_it_as_written(
     # (issue 47: it said `python -m bot verify SEED SEAL`, which deals two players' hands),
     # with the starter and every hand shown; /cribbage verify writes the same form.
     service = make_service(store, clock, sealing=True)
-    users = [AL, BEA, CY, DEE, EVE][:seated]
-    table = await open_table(service, users, target=61, variant=variant)
+    users = [AL, BEA, CY, DEE, EVE, FLO][:seated]
+    # (To 61 where the variant plays it, for a quick game; seven-card's is 181 alone.)
+    target = min(named(variant).targets)
+    table = await open_table(service, users, target=target, variant=variant)
     game_id = table.outcomes[0].game_id or 0
     commands: dict[str, str] = {}
 

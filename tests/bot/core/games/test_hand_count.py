@@ -19,8 +19,10 @@ def _typed(card: Card) -> str:
     return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank)) + card.suit.value
 
 
-async def _count(cards: str, starter: str | None, **options: bool) -> tuple[bool, str, bool]:
-    answer = await HandCounter().count(cards, starter, **options)
+async def _count(
+    cards: str, starter: str | None, *, crib: bool = False, show: bool = False
+) -> tuple[bool, str, bool]:
+    answer = await HandCounter().count(cards, starter, crib=crib, show=show)
     return answer.ok, answer.reply.text, answer.reply.ephemeral
 
 
@@ -148,3 +150,63 @@ def test_a_starter_is_offered_among_every_card() -> None:
     offered = {c for partial in "A23456789JQK1" for c in complete_cards(partial, 1)}
     assert len(offered) == 52 and all(len(c.split()) == 1 for c in offered)
     assert not set(itertools.chain.from_iterable(c.split() for c in offered)) - offered
+
+
+async def test_a_variants_hand_is_counted_by_its_rules() -> None:
+    # Five-card cribbage keeps three cards (a flush 3, 4 with the starter), seven-card five
+    # (5, or 6): each counted by its variant's rules when named. Without the variant they
+    # were refused ("A hand is four cards; you named 3.").
+    five = await HandCounter().count("5H 5D 5C", "5S", variant="five_card")
+    assert five.ok
+    assert five.reply.text.splitlines()[0] == "**Hand: 5♥ 5♦ 5♣ + starter 5♠** — 20 points"
+    flush = (await HandCounter().count("2H 4H 8H", "KS", variant="five_card")).reply.text
+    assert "• Flush: 2♥ 4♥ 8♥ — 3" in flush and "The three hand cards are one suit" in flush
+    assert "in the crib" not in flush, "a five-card crib is four cards, not these three"
+    full = (await HandCounter().count("2H 4H 8H", "KH", variant="five_card")).reply.text
+    assert "— 4 points" in full and full.splitlines()[-1] == (
+        "All four cards are one suit: a flush of 4."
+    )
+    seven = await HandCounter().count("4H 4D 5C 5S 6H", "6D", variant="seven_card")
+    assert seven.ok and "— 46 points" in seven.reply.text
+    # A crib is four cards in every variant.
+    crib = await HandCounter().count("2H 4H 6H 8H", "KS", crib=True, variant="five_card")
+    assert "— 0 points" in crib.reply.text
+    assert crib.reply.text.splitlines()[-1] == (
+        "No flush: in the crib a flush needs the starter's suit too."
+    )
+    # Five-hand and six-hand keep four: counted as the standard game counts.
+    six = await HandCounter().count("5H 5D JC QS", "5S", variant="six_hand")
+    assert six.reply.text == (await HandCounter().count("5H 5D JC QS", "5S")).reply.text
+
+
+@pytest.mark.parametrize(
+    ("cards", "variant", "said"),
+    [
+        ("5H 5D JC", None, "For five-card cribbage's hand of three, add `variant:five_card`."),
+        ("5H 5D JC QS 6S", None, "For seven-card cribbage's hand of five, add `variant:"),
+        ("5H 5D JC QS", "five_card", "three cards; you named 4. A hand of four is the standard"),
+        ("5H 5D JC", "seven_card", "A hand is five cards; you named 3. For five-card"),
+    ],
+)
+async def test_a_hand_of_another_variants_size_is_told_which(
+    cards: str, variant: str | None, said: str
+) -> None:
+    answer = await HandCounter().count(cards, "2S", variant=variant)
+    assert not answer.ok and said in answer.reply.text and "\n" not in answer.reply.text
+
+
+async def test_a_variant_no_one_plays_is_refused_in_one_line() -> None:
+    answer = await HandCounter().count("5H 5D JC QS", "5S", variant="nine_card")
+    assert not answer.ok and "There is no 'nine_card' variant" in answer.reply.text
+    assert HandCounter.complete_hand("5H", variant="nine_card") == []
+
+
+def test_autocomplete_offers_as_many_cards_as_the_variants_hand() -> None:
+    assert HandCounter.complete_hand("5H 5D JC", variant="five_card") == ["5H 5D JC"]
+    assert HandCounter.complete_hand("5H 5D JC ", variant="seven_card")[0] == "5H 5D JC AC"
+    assert HandCounter.complete_hand("5H 5D JC ", crib=True, variant="seven_card")[0] == (
+        "5H 5D JC AC"
+    )
+    assert HandCounter.complete_hand("5H 5D JC QS", crib=True, variant="five_card") == [
+        "5H 5D JC QS"
+    ]

@@ -3,10 +3,19 @@ changes nothing; Yes resigns (a loss), No plays on. With partners it is the play
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from bot.core.base.text import Names
 from bot.core.base.views import ConfirmControls
 from bot.core.games.rules_help import rules_text
+from bot.core.messages.table import resign_question
 from bot.core.services import Services
 from bot.store import Store
+from engine.game import Game
+from engine.variants import listed, named
+from tests.helpers.rigging import set_scores
 from tests.helpers.service_driver import AL, BEA, CHANNEL, PLAYERS, open_table, state
 
 
@@ -57,3 +66,25 @@ async def test_with_partners_resigning_is_the_player_s_alone(service: Services) 
         and "Yes / No" in commands
     )
     assert "partners" in commands and "concedes for your side" in commands
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [(v.name, n) for v in listed() for n in v.seats],
+)
+def test_the_question_names_the_winner_the_engine_gives(variant: str, players: int) -> None:
+    # Who wins a resignation is the engine's (engine.outcome.conceded_to), written once: the
+    # question draws on it, at every table, the others' best tied so the tie rule matters.
+    rules = named(variant).rules(players)
+    names = [f"P{seat}" for seat in range(players)]
+    for seat in range(players):
+        game, _ = Game.new(names, rules=rules, rng=random.Random(seat), dealer=0)
+        scores = [30] * rules.num_sides
+        scores[rules.side_of(seat)] = 10
+        game = set_scores(game, scores, random.Random(0))
+        view = game.public_view()
+        asked = resign_question(Names.of(view), view, seat)
+        game.resign(seat)
+        assert game.result is not None
+        winner = Names.of(view).side(game.result.winner)
+        assert f"; {winner} would win" in asked, (seat, asked)

@@ -24,7 +24,8 @@ from engine.variants import (
     listed,
     named,
 )
-from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, state
+from tests.helpers.cast import BEA, CY, DEE, EVE, FLO
+from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, load, open_table, state
 
 
 def test_a_variant_gets_its_own_players_and_target_unless_asked() -> None:
@@ -103,27 +104,39 @@ async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service
 
 
 @pytest.mark.parametrize(
-    ("variant", "level", "noted"),
+    ("variant", "players", "level", "noted"),
     [
-        ("five_card", "expert", True),
-        ("six_hand", "expert", True),
-        ("five_card", "hard", False),
-        ("standard", "expert", False),
+        ("five_card", None, "expert", "five-card cribbage"),
+        ("six_hand", None, "expert", "six-hand cribbage"),
+        ("five_card", None, "hard", None),
+        ("standard", 2, "expert", None),
+        # The standard game for three or four is not the two-player game the expert's
+        # tables were built for either (engine.players.expert): its lobby said nothing.
+        ("standard", 3, "expert", "cribbage for three"),
+        ("standard", 4, "expert", "cribbage for four"),
     ],
 )
 async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
-    service: Services, variant: str, level: str, noted: bool
+    service: Services, variant: str, players: int | None, level: str, noted: str | None
 ) -> None:
     table = Transcript(service)
     opened = await table.record(
         AL.id,
         await service.lobbies.new_game(
-            GUILD, CHANNEL, AL, variant=variant, vs_computer=True, difficulty=level
+            GUILD,
+            CHANNEL,
+            AL,
+            variant=variant,
+            players=players,
+            vs_computer=True,
+            difficulty=level,
         ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
-    said = "Expert bot plays" in lobby and "not at full expert strength here" in lobby
-    assert said == noted, lobby
+    said = "not at full expert strength here" in lobby
+    assert said == (noted is not None), lobby
+    if noted is not None:
+        assert f"Expert bot plays {noted} without its two-player tables" in lobby, lobby
 
 
 #: How `/cribbage rules` names each source engine.variants cites (docs/variants.md in full).
@@ -151,6 +164,9 @@ def test_each_variants_rules_topic_cites_its_sources(variant: Variant) -> None:
     for source in variant.sources:
         assert _CITED_AS[source.split()[0]] in text, (source, text)
     assert f"variant:{variant.name.removesuffix('_pairs')}" in text
+    if variant.rules().kept != STANDARD.rules().kept:
+        # A hand of another size is counted by `/cribbage count-hand` in that variant.
+        assert f"`/cribbage count-hand variant:{variant.name}`" in text, text
 
 
 def _record(variant: str, players: int) -> GameRecord:
@@ -166,7 +182,8 @@ def _record(variant: str, players: int) -> GameRecord:
     ("variant", "players", "caveat"),
     [
         ("standard", 2, False),
-        ("standard", 4, False),
+        ("standard", 3, True),
+        ("standard", 4, True),
         ("five_card", 2, True),
         ("seven_card", 2, True),
         ("five_hand", 5, True),
@@ -179,4 +196,29 @@ def test_a_variants_review_says_plainly_where_the_experts_tables_do_not_hold(
     said = review_caveat(_record(variant, players))
     assert bool(said) == caveat
     if caveat:
-        assert said.startswith(f"In {named(variant).title.lower()} the expert's tables")
+        game = named(variant).title.lower() if variant != "standard" else "cribbage for"
+        assert said.startswith(f"In {game}"), said
+        assert "the expert's tables for the two-player standard game do not hold" in said
+
+
+@pytest.mark.parametrize("players", [5, 6])
+async def test_a_seat_dealt_four_asked_to_discard_is_told_it_throws_none(
+    store: Store, service: Services, players: int
+) -> None:
+    # The five-hand dealer (and six-hand's dealer and the player on his right) was told
+    # "You have already discarded." by `/cribbage discard`: it never had.
+    users = [AL, BEA, CY, DEE, EVE, FLO][:players]
+    table = await open_table(service, users, target=61)
+    game_id = table.outcomes[0].game_id or 0
+    game = await load(store, game_id)
+    short = [seat for seat in range(players) if not game.view(seat).discard_count]
+    assert short and game.dealer in short
+    before = await state(store, game_id)
+    for seat in short:
+        card = game.view(seat).hand[0].code
+        answer = await service.moves.discard(CHANNEL, users[seat], card)
+        assert not answer.ok and answer.reply.ephemeral
+        assert answer.reply.text == (
+            "You were dealt 4 cards and put none in the crib: the others make it."
+        )
+    assert await state(store, game_id) == before
