@@ -19,8 +19,10 @@ from bot.core.base.owners import Owner
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
+    GameChange,
     GameRecord,
     GameStatus,
+    NewGame,
     ResultRecord,
     SeatRecord,
     SeriesResult,
@@ -441,64 +443,24 @@ class GameTables(Queries):
 
     async def create_game(
         self,
+        game: NewGame,
         *,
-        guild_id: int | None,
-        channel_id: int,
-        creator: SeatRecord,
-        num_players: int,
-        target: int,
         now: float,
-        vs_computer: bool = False,
-        scoring: Scoring = Scoring.LURCH,
-        counting: Counting = Counting.AUTO,
-        variant: str = STANDARD.name,
-        private: bool = False,
-        occasion: str | None = None,
-        rematch_of: int | None = None,
-        hints: bool = False,
-        lesson: bool = False,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], AnswerKept | None] | None = None,
     ) -> GameRecord:
-        """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
-        options (``variant``: the name of the variant it is played in; ``private``: where the
-        bot is not a member, a game reached through
-        interactions' tokens alone; ``occasion``: what it is part of, a tournament's round;
-        ``rematch_of``: the game whose *Rematch* opens it: :func:`_replaying`; ``hints``: its
-        opener allows hints; ``lesson``: a first game of ``/cribbage learn``, one open a
-        person at most, else :class:`ChannelBusy`); ``fill`` gives
+        """Open ``game`` at ``now`` in one transaction: a lobby with its creator in seat 0
+        and its table's options (a ``rematch_of`` game's series: :func:`_replaying`; a
+        ``lesson``, one open a person at most, else :class:`ChannelBusy`); ``fill`` gives
         the seats it has from the start (every other seat a computer), ``deal``
         the first deal of a full table (its snapshot and log entries: the game is then
         active), and ``answered`` the message that answers the command (the lobby), kept with
         it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
         search waits or their match is played."""
-        lobby = GameRecord(
-            id=0,  # (the row's, once written)
-            guild_id=guild_id,
-            channel_id=channel_id,
-            status=GameStatus.LOBBY,
-            creator_id=creator.user_id or 0,
-            num_players=num_players,
-            target=target,
-            vs_computer=vs_computer,
-            snapshot=None,
-            version=0,
-            created_at=now,
-            updated_at=now,
-            seats=(creator,),
-            scoring=scoring,
-            counting=counting,
-            private=private,
-            occasion=occasion,
-            variant=variant,
-            rematch_of=rematch_of,
-            hints=hints,
-            lesson=lesson,
-        )
         async with self._writing() as tx:
-            record = await self._opened(tx, lobby, fill, deal, answered)
+            record = await self._opened(tx, game.lobby(now), fill, deal, answered)
         return record
 
     async def _opened(
@@ -617,40 +579,33 @@ class GameTables(Queries):
         self,
         game_id: int,
         version: int,
+        change: GameChange,
         *,
         now: float,
-        status: GameStatus,
-        snapshot: str | None = None,
-        actions: Sequence[str] = (),
-        results: Sequence[ResultRecord] = (),
-        end_note: str | None = None,
-        ending: Ending | None = None,
-        series: int | None = None,
         answered: AnswerKept | None = None,
         answered_by: Owner | None = None,
     ) -> int:
-        """Apply one accepted change in one transaction; returns the new version.
+        """Apply one accepted ``change`` in one transaction; returns the new version.
 
-        Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
-        snapshot and the note of why the game ended, and for a finished game inserts
-        ``results`` and keeps its ``ending`` and the ``series`` it continues (the first game
-        of it); ``answered``: the look a click's answer gave a
+        Appends its log entries, sets the status and (when given) the snapshot and the note
+        of why the game ended, and for a finished game inserts its results and keeps its
+        ending and the series it continues; ``answered``: the look a click's answer gave a
         message, kept for ``answered_by`` (the game by default; a seat's place at a game
         played apart). Raises :class:`VersionConflict` if the game is no longer at
         ``version``, leaving everything as it was.
         """
-        if self.db.dialect is Dialect.POSTGRES and not results and ending is None:
+        if self.db.dialect is Dialect.POSTGRES and not change.results and change.ending is None:
             # A move (nearly every save) is one statement: one round trip to the database.
             landing = keep_answer(answered_by or Owner.game(game_id), answered, when=_BUMPED)
             params = (
                 now,
-                status,
-                snapshot,
-                end_note,
+                change.status,
+                change.snapshot,
+                change.end_note,
                 game_id,
                 version,
                 now,
-                list(actions),
+                list(change.actions),
                 *landing.params,
                 seen_announced(answered),
                 seen_announced(answered),
@@ -665,25 +620,29 @@ class GameTables(Queries):
                 game_id,
                 version,
                 now=now,
-                status=status,
-                snapshot=snapshot,
-                end_note=end_note,
+                status=change.status,
+                snapshot=change.snapshot,
+                end_note=change.end_note,
                 answered=answered,
                 answered_by=answered_by,
             )
-            if actions:
+            if change.actions:
                 # Each entry takes the next number in the game's log.
                 await tx.executemany(
                     "INSERT INTO actions (game_id, seq, action, at) VALUES"
                     " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?)",
-                    [(game_id, game_id, a, now) for a in actions],
+                    [(game_id, game_id, a, now) for a in change.actions],
                 )
-            if ending is not None:
-                await tx.execute("UPDATE games SET ending = ? WHERE id = ?", (ending, game_id))
-            if series is not None:
-                await tx.execute("UPDATE games SET series = ? WHERE id = ?", (series, game_id))
-            if results:
-                await self._record_results(tx, game_id, results, now)
+            if change.ending is not None:
+                await tx.execute(
+                    "UPDATE games SET ending = ? WHERE id = ?", (change.ending, game_id)
+                )
+            if change.series is not None:
+                await tx.execute(
+                    "UPDATE games SET series = ? WHERE id = ?", (change.series, game_id)
+                )
+            if change.results:
+                await self._record_results(tx, game_id, change.results, now)
         return version + 1
 
     async def _record_results(

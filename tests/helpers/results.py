@@ -7,7 +7,14 @@ import itertools
 from dataclasses import replace
 
 from bot.core.base.replies import User
-from bot.core.games.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.games.records import (
+    GameChange,
+    GameStatus,
+    NewGame,
+    Options,
+    ResultRecord,
+    SeatRecord,
+)
 from bot.core.tournaments.records import Format, TournamentPlan, TournamentStatus
 from bot.store import Store
 from engine.outcome import Scoring
@@ -73,18 +80,11 @@ async def finish_game(
         SeatRecord(r.seat, r.user_id, r.display_name, r.is_computer, r.computer_level)
         for r in results
     ]
-    record = await store.create_game(
-        guild_id=guild,
-        channel_id=next(CHANNELS) if channel is None else channel,
-        creator=seats[0],
-        num_players=len(seats),
-        target=target,
-        now=now,
-        scoring=results[0].scoring,
-        variant=variant,
-    )
+    options = Options(len(seats), target, scoring=results[0].scoring, variant=variant)
+    channel = next(CHANNELS) if channel is None else channel
+    record = await store.create_game(NewGame(guild, channel, seats[0], options), now=now)
     version = await store.set_seats(record.id, record.version, seats, now=now)
-    await store.save(record.id, version, now=now, status=GameStatus.FINISHED, results=results)
+    await store.save(record.id, version, GameChange(GameStatus.FINISHED, results=results), now=now)
     return record.id
 
 

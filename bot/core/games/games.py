@@ -41,7 +41,7 @@ from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
 from bot.core.games.endings import Ending, ended_with
 from bot.core.games.membership import Departures
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameChange, GameRecord, GameStatus, SeatRecord
 from bot.core.games.results import result_rows
 from bot.core.games.series import continued
 from bot.core.games.storage import Archives, GameRecords
@@ -431,29 +431,31 @@ class Games:
                 log.add(step.events)
                 _coach_after_show(log, step)
             finished = game.phase is Phase.OVER
-            series = await self._series(record) if finished else None
+            change = GameChange(
+                GameStatus.FINISHED if finished else GameStatus.ACTIVE,
+                snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
+                actions=[json.dumps(step.action) for step in steps],
+                # (A lesson is practice: no result, so no rating, stats or record of it.)
+                results=result_rows(record, game, tally) if finished and not record.lesson else (),
+                ending=ended_with(ending, game).ending if finished else None,
+                series=await self._series(record) if finished else None,
+            )
             now = self.now()
             saved = dataclasses.replace(
                 record,
-                series=series if finished else record.series,
+                series=change.series if finished else record.series,
                 version=record.version + 1,
                 updated_at=now,
-                status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-                snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
-                ending=ended_with(ending, game).ending if finished else None,
+                status=change.status,
+                snapshot=change.snapshot,
+                ending=change.ending,
             )
             answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
             version = await self.store.save(
                 record.id,
                 record.version,
+                change,
                 now=now,
-                status=saved.status,
-                snapshot=saved.snapshot,
-                actions=[json.dumps(step.action) for step in steps],
-                # (A lesson is practice: no result, so no rating, stats or record of it.)
-                results=result_rows(record, game, tally) if finished and not record.lesson else (),
-                ending=saved.ending,
-                series=series,
                 answered=answered,
                 # (Played apart, a hand is its seat's place's: its answer is kept there.)
                 answered_by=None if answered is None else self.owner_of(record, answered.key),
@@ -525,9 +527,8 @@ class Games:
             version = await self.store.save(
                 record.id,
                 record.version,
+                GameChange(status, end_note=line),
                 now=self.now(),
-                status=status,
-                end_note=line,
                 answered=answered,
             )
         self.faults.mended(record.id)

@@ -4,8 +4,8 @@ and the rating change a result shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
 from bot.core.base.apart import is_apart
@@ -21,8 +21,11 @@ __all__ = [
     "FOUR_CARD_SHOWS",
     "OPEN_STATUSES",
     "ORDINAL_SIGMAS",
+    "GameChange",
     "GameRecord",
     "GameStatus",
+    "NewGame",
+    "Options",
     "RatingChange",
     "ResultRecord",
     "SeatRecord",
@@ -98,6 +101,85 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Options:
+    """A table's options, as its opener chose them and its *Rematch* keeps them: how many
+    players, the target, every other seat a computer (``vs_computer``), the rule for game
+    points, who counts the show, the variant's name and whether hints are allowed (see
+    :class:`GameRecord`, which keeps each)."""
+
+    num_players: int
+    target: int
+    vs_computer: bool = False
+    scoring: Scoring = Scoring.LURCH
+    counting: Counting = Counting.AUTO
+    variant: str = STANDARD.name
+    hints: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What a new game is made of, as the store opens it (``create_game``): its place (the
+    server, if any, and the channel; ``private``: reached through interactions' tokens alone),
+    its ``creator`` in seat 0, its table's :class:`Options`, and what it is part of:
+    ``occasion`` (a tournament's round), ``rematch_of`` (the game whose *Rematch* opens it)
+    or ``lesson`` (a first game of ``/cribbage learn``)."""
+
+    guild_id: int | None
+    channel_id: int
+    creator: SeatRecord
+    options: Options
+    private: bool = False
+    occasion: str | None = None
+    rematch_of: int | None = None
+    lesson: bool = False
+
+    def lobby(self, now: float) -> GameRecord:
+        """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its
+        id 0 until its row is written)."""
+        options = self.options
+        return GameRecord(
+            id=0,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            status=GameStatus.LOBBY,
+            creator_id=self.creator.user_id or 0,
+            num_players=options.num_players,
+            target=options.target,
+            vs_computer=options.vs_computer,
+            snapshot=None,
+            version=0,
+            created_at=now,
+            updated_at=now,
+            seats=(self.creator,),
+            scoring=options.scoring,
+            counting=options.counting,
+            private=self.private,
+            occasion=self.occasion,
+            variant=options.variant,
+            rematch_of=self.rematch_of,
+            hints=options.hints,
+            lesson=self.lesson,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """One accepted change to a game, as the store writes it (``save``, in one transaction):
+    its new ``status``, its ``snapshot`` (None: as it was), the log entries it appends
+    (``actions``, JSON texts) and, as it ends, why (``end_note``, a game without a result),
+    its ``results`` with how it ended (``ending``) and the ``series`` it continues (the first
+    game of it)."""
+
+    status: GameStatus
+    snapshot: str | None = None
+    actions: Sequence[str] = ()
+    results: Sequence[ResultRecord] = ()
+    end_note: str | None = None
+    ending: Ending | None = None
+    series: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as stored, with its seats in seat order."""
 
@@ -142,6 +224,12 @@ class GameRecord:
     #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
     #: the bot (:mod:`bot.core.play.lessons`).
     lesson: bool = False
+
+    @property
+    def options(self) -> Options:
+        """The table's options, as its opener chose them (a rematch opens with the same):
+        each the field of its name."""
+        return Options(**{option.name: getattr(self, option.name) for option in fields(Options)})
 
     @property
     def hands_beside_table(self) -> bool:

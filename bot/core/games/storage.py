@@ -13,16 +13,14 @@ from typing import Protocol
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
-from bot.core.games.endings import Ending
 from bot.core.games.records import (
+    GameChange,
     GameRecord,
-    GameStatus,
+    NewGame,
     RatingChange,
-    ResultRecord,
     SeatRecord,
     SeriesResult,
 )
-from engine.counting import Counting
 from engine.outcome import Scoring
 
 __all__ = ["Archives", "DmRefusals", "GameRecords", "UserSettings"]
@@ -33,22 +31,9 @@ class GameRecords(Protocol):
 
     async def create_game(
         self,
+        game: NewGame,
         *,
-        guild_id: int | None,
-        channel_id: int,
-        creator: SeatRecord,
-        num_players: int,
-        target: int,
         now: float,
-        vs_computer: bool = ...,
-        scoring: Scoring = ...,
-        counting: Counting = ...,
-        variant: str = ...,
-        private: bool = ...,
-        occasion: str | None = ...,
-        rematch_of: int | None = ...,
-        hints: bool = ...,
-        lesson: bool = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
         answered: Callable[[GameRecord], AnswerKept | None] | None = ...,
@@ -80,15 +65,9 @@ class GameRecords(Protocol):
         self,
         game_id: int,
         version: int,
+        change: GameChange,
         *,
         now: float,
-        status: GameStatus,
-        snapshot: str | None = ...,
-        actions: Sequence[str] = ...,
-        results: Sequence[ResultRecord] = ...,
-        end_note: str | None = ...,
-        ending: Ending | None = ...,
-        series: int | None = ...,
         answered: AnswerKept | None = ...,
         answered_by: Owner | None = ...,
     ) -> int: ...

@@ -35,7 +35,7 @@ from bot.core.games.computer import LEVELS
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
 from bot.core.games.series import series_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
@@ -112,20 +112,18 @@ class Lobbies(OnGames):
             creator = SeatRecord(0, user.id, user.name)
             opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
             dealt: list[tuple[Loaded, int]] = []
-            record = await store.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                creator=creator,
-                num_players=table.players,
-                target=table.target,
-                now=now,
+            options = Options(
+                table.players,
+                table.target,
                 vs_computer=vs_computer,
                 scoring=Scoring(scoring),
                 counting=Counting(counting),
                 variant=table.variant.name,
-                private=private,
                 hints=hints,
-                lesson=lesson,
+            )
+            record = await store.create_game(
+                NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+                now=now,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
                 deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
                 answered=opening.kept,
@@ -170,16 +168,15 @@ class Lobbies(OnGames):
                 return found
             dealt: list[tuple[Loaded, int]] = []
             record = await store.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                creator=SeatRecord(0, first.id, first.name),
-                num_players=2,
-                target=target,
+                NewGame(
+                    guild_id,
+                    channel_id,
+                    SeatRecord(0, first.id, first.name),
+                    Options(2, target, scoring=Scoring(scoring), variant=variant),
+                    private=private,
+                    occasion=occasion,
+                ),
                 now=self._games.now(),
-                scoring=Scoring(scoring),
-                variant=variant,
-                occasion=occasion,
-                private=private,
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._deals.for_opening(r, dealt),
             )

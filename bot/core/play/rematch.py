@@ -32,7 +32,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import MAX_GAME_ID, Games, Loaded, OnGames
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, NewGame, SeatRecord
 from bot.core.games.series import again_of, no_rematch, seats_again, series_said
 from bot.core.messages.answers import OpeningAnswer
 from bot.core.play.dealing import FirstDeals
@@ -164,19 +164,15 @@ class Rematches(OnGames):
         dealt: list[tuple[Loaded, int]] = []
         try:
             record = await store.create_game(
-                guild_id=before.guild_id,
-                channel_id=before.channel_id,
-                creator=SeatRecord(0, user.id, user.name),
-                num_players=before.num_players,
-                target=before.target,
+                NewGame(
+                    before.guild_id,
+                    before.channel_id,
+                    SeatRecord(0, user.id, user.name),
+                    before.options,
+                    private=private,
+                    rematch_of=before.id,
+                ),
                 now=now,
-                vs_computer=before.vs_computer,
-                scoring=before.scoring,
-                counting=before.counting,
-                variant=before.variant,
-                private=private,
-                rematch_of=before.id,
-                hints=before.hints,
                 fill=lambda _: seats_again(before, user, now),
                 # Against the computer it deals at once, the loser of the game before first.
                 deal=(lambda r: self._deals.for_opening(r, dealt, last_results)) if alone else None,

@@ -27,7 +27,7 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
-from bot.core.games.records import GameStatus, SeatRecord
+from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.core.ledger.life import answer_record
 from bot.store import Store
 from bot.store.cluster import Cluster, change_of
@@ -76,9 +76,8 @@ async def _a_move_with_a_clicks_answer(store: Store) -> tuple[int, MessageRecord
     """A game and a move saved on it with a click's answer made on the look of the version
     the move was made at; the game's id and the answer's record."""
     game = await store.create_game(
-        guild_id=5, channel_id=10, creator=SeatRecord(0, 1, "Al"), num_players=2, target=121,
-        now=100.0,
-    )  # fmt: skip
+        NewGame(5, 10, SeatRecord(0, 1, "Al"), Options(2, 121)), now=100.0
+    )
     answer = AnswerKept(
         MessageKey.hand(1, 0),
         Clicked(77, 88, "tok"),
@@ -87,10 +86,8 @@ async def _a_move_with_a_clicks_answer(store: Store) -> tuple[int, MessageRecord
         101.0,
         seen=game.version,
     )
-    await store.save(
-        game.id, game.version, now=101.0, status=GameStatus.LOBBY, actions=['{"type": "x"}'],
-        answered=answer,
-    )  # fmt: skip
+    change = GameChange(GameStatus.LOBBY, actions=['{"type": "x"}'])
+    await store.save(game.id, game.version, change, now=101.0, answered=answer)
     return game.id, answer_record(answer)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.base.places import RANKED_HERE, SEARCHING_HERE, SEATED_HERE, PlaceKind
 from bot.core.base.store_errors import RankedHere, SeatedHere, StoreError
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.ranked.records import EntryRecord, EntryStatus, Search
 from bot.store import Store
 
@@ -38,9 +38,7 @@ async def _queue(store: Store, user: SeatRecord, channel_id: int) -> EntryRecord
 
 async def _lobby(store: Store, channel_id: int, creator: SeatRecord = CY) -> tuple[int, int]:
     """A lobby for two in ``channel_id``, opened by ``creator``: its id and version."""
-    record = await store.create_game(
-        guild_id=SERVER, channel_id=channel_id, creator=creator, num_players=2, target=121, now=1.0
-    )
+    record = await store.create_game(NewGame(SERVER, channel_id, creator, Options(2, 121)), now=1.0)
     return record.id, record.version
 
 

@@ -7,21 +7,16 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.store_errors import ChannelBusy
-from bot.core.games.records import GameStatus, SeatRecord
+from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.store import Store
 
 CHANNEL = 10
 
 
 async def _game(store: Store, channel: int = CHANNEL, rematch_of: int | None = None) -> int:
+    opener = SeatRecord(0, 1, "Al")
     record = await store.create_game(
-        guild_id=5,
-        channel_id=channel,
-        creator=SeatRecord(0, 1, "Al"),
-        num_players=2,
-        target=121,
-        now=1.0,
-        rematch_of=rematch_of,
+        NewGame(5, channel, opener, Options(2, 121), rematch_of=rematch_of), now=1.0
     )
     return record.id
 
@@ -29,7 +24,8 @@ async def _game(store: Store, channel: int = CHANNEL, rematch_of: int | None = N
 async def _close(store: Store, game_id: int) -> None:
     record = await store.get_game(game_id)
     assert record is not None
-    await store.save(game_id, record.version, now=2.0, status=GameStatus.CANCELLED, end_note="x")
+    closed = GameChange(GameStatus.CANCELLED, end_note="x")
+    await store.save(game_id, record.version, closed, now=2.0)
 
 
 async def test_a_game_is_replayed_once_and_only_while_it_is_its_tables_last(

@@ -16,7 +16,7 @@ from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, User
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.base.views import MessageRecord
-from bot.core.games.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.store import Dialect, Store, migrations
 from bot.store.database import UniqueViolation
 from bot.store.sqlite import SqliteDatabase
@@ -35,17 +35,23 @@ BEA = SeatRecord(1, 2, "Bea")
 
 
 async def _lobby(store: Store, channel: int = 10) -> int:
-    record = await store.create_game(
-        guild_id=5, channel_id=channel, creator=AL, num_players=2, target=121, now=100.0
-    )
+    record = await store.create_game(NewGame(5, channel, AL, Options(2, 121)), now=100.0)
     return record.id
 
 
-def _result(seat: int, user: int, *, won: bool) -> ResultRecord:
-    """A skunk (2 game points, 121-80) won or lost by user ``user``, in ``seat``."""
-    player = User(user, f"P{user}")
-    score = 121 if won else 80
-    return result_row(seat, player, won=won, score=score, beyond=Scoring.SKUNK, final="121-80")
+def _moved(snapshot: str | None, *actions: str) -> GameChange:
+    """A move of a game being played: its new snapshot, if any, and its log entries."""
+    return GameChange(GameStatus.ACTIVE, snapshot=snapshot, actions=actions)
+
+
+def _skunk(won: int, lost: int) -> GameChange:
+    """The game finished, user 1 in seat ``won`` having skunked user 2 in seat ``lost`` (2 game
+    points, 121-80)."""
+    rows = [
+        result_row(won, User(1, "P1"), won=True, score=121, beyond=Scoring.SKUNK, final="121-80"),
+        result_row(lost, User(2, "P2"), won=False, score=80, beyond=Scoring.SKUNK, final="121-80"),
+    ]
+    return GameChange(GameStatus.FINISHED, results=rows)
 
 
 async def test_migrations_set_the_schema_version_to_the_last_file(store: Store) -> None:
@@ -116,18 +122,16 @@ async def test_one_open_game_per_channel(store: Store) -> None:
 
 async def test_a_closed_game_frees_its_channel(store: Store) -> None:
     game_id = await _lobby(store)
-    await store.save(game_id, 0, now=200.0, status=GameStatus.CANCELLED)
+    await store.save(game_id, 0, GameChange(GameStatus.CANCELLED), now=200.0)
     await _lobby(store)
     assert (await store.open_game_in_channel(10)) is not None
 
 
 async def test_save_appends_the_log_and_updates_the_snapshot(store: Store) -> None:
     game_id = await _lobby(store)
-    version = await store.save(game_id, 0, now=101.0, status=GameStatus.ACTIVE, snapshot='{"n": 1}')
+    version = await store.save(game_id, 0, _moved('{"n": 1}'), now=101.0)
     action = json.dumps({"type": "play", "seat": 0, "card": "5H"})
-    version = await store.save(
-        game_id, version, now=102.0, status=GameStatus.ACTIVE, snapshot='{"n": 2}', actions=[action]
-    )
+    version = await store.save(game_id, version, _moved('{"n": 2}', action), now=102.0)
     record = await store.get_game(game_id)
     assert record is not None
     assert (record.version, record.snapshot, record.updated_at) == (2, '{"n": 2}', 102.0)
@@ -136,16 +140,9 @@ async def test_save_appends_the_log_and_updates_the_snapshot(store: Store) -> No
 
 async def test_version_conflict_changes_nothing(store: Store) -> None:
     game_id = await _lobby(store)
-    await store.save(game_id, 0, now=101.0, status=GameStatus.ACTIVE, snapshot='{"n": 1}')
+    await store.save(game_id, 0, _moved('{"n": 1}'), now=101.0)
     with pytest.raises(VersionConflict, match="already made"):
-        await store.save(
-            game_id,
-            0,
-            now=102.0,
-            status=GameStatus.ACTIVE,
-            snapshot='{"n": 9}',
-            actions=['{"x": 1}'],
-        )
+        await store.save(game_id, 0, _moved('{"n": 9}', '{"x": 1}'), now=102.0)
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot == '{"n": 1}' and record.version == 1
     assert await store.actions(game_id) == []
@@ -159,13 +156,9 @@ async def test_two_connections_racing_one_write_wins(tmp_path: Path) -> None:
         game_id = await _lobby(first)
         loaded = await second.get_game(game_id)
         assert loaded is not None
-        await first.save(
-            game_id, loaded.version, now=1.0, status=GameStatus.ACTIVE, actions=['{"a": 1}']
-        )
+        await first.save(game_id, loaded.version, _moved(None, '{"a": 1}'), now=1.0)
         with pytest.raises(VersionConflict):
-            await second.save(
-                game_id, loaded.version, now=1.0, status=GameStatus.ACTIVE, actions=['{"b": 1}']
-            )
+            await second.save(game_id, loaded.version, _moved(None, '{"b": 1}'), now=1.0)
         assert await second.actions(game_id) == ['{"a": 1}']
     finally:
         await first.close()
@@ -176,14 +169,12 @@ async def test_finished_game_writes_results_in_the_same_transaction(store: Store
     game_id = await _lobby(store)
     await store.set_seats(game_id, 0, [AL, BEA], now=100.0)
     # Two rows for the same seat break the primary key: the whole save must roll back.
-    broken = [_result(0, 1, won=True), _result(0, 2, won=False)]
     with pytest.raises(UniqueViolation):
-        await store.save(game_id, 1, now=300.0, status=GameStatus.FINISHED, results=broken)
+        await store.save(game_id, 1, _skunk(0, 0), now=300.0)
     record = await store.get_game(game_id)
     assert record is not None and record.status == "lobby" and record.version == 1
     assert await store.leaderboard(5) == []
-    good = [_result(0, 1, won=True), _result(1, 2, won=False)]
-    await store.save(game_id, 1, now=300.0, status=GameStatus.FINISHED, results=good)
+    await store.save(game_id, 1, _skunk(0, 1), now=300.0)
     board = await store.leaderboard(5)
     assert [(r.user_id, r.wins, r.losses, r.skunks_given, r.skunks_taken) for r in board] == [
         (1, 1, 0, 1, 0),
@@ -203,11 +194,9 @@ async def test_seats_replace_and_version_check(store: Store) -> None:
 
 async def test_idle_games_lists_open_games_older_than_the_cutoff(store: Store) -> None:
     old = await _lobby(store, channel=1)
-    await store.create_game(
-        guild_id=5, channel_id=2, creator=AL, num_players=2, target=61, now=500.0
-    )
+    await store.create_game(NewGame(5, 2, AL, Options(2, 61)), now=500.0)
     done = await _lobby(store, channel=3)
-    await store.save(done, 0, now=50.0, status=GameStatus.CANCELLED)
+    await store.save(done, 0, GameChange(GameStatus.CANCELLED), now=50.0)
     assert [g.id for g in await store.idle_games(before=200.0)] == [old]
 
 
@@ -358,7 +347,7 @@ async def _answered(store: Store, owner: Owner, message: MessageRecord) -> None:
     assert game is not None and message.token is not None and message.token_at is not None
     clicked = Clicked(message.channel_id, message.message_id, message.token)
     answer = AnswerKept(message.key, clicked, message.digest, message.version, message.token_at)
-    await store.save(game.id, game.version, now=2.0, status=game.status, answered=answer)
+    await store.save(game.id, game.version, GameChange(game.status), now=2.0, answered=answer)
 
 
 async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:

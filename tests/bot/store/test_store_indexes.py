@@ -9,9 +9,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.core.games.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
+from tests.helpers.cast import AL, BEA
+from tests.helpers.results import finish_game, result_row
 
 GUILD = 5
 
@@ -50,42 +51,11 @@ async def test_status_leaderboard_and_stats_read_by_index(tmp_path: Path) -> Non
     store = await Store.open(path)
     try:
         for channel in range(3):
-            record = await store.create_game(
-                guild_id=GUILD,
-                channel_id=channel,
-                creator=SeatRecord(0, 1, "Al"),
-                num_players=2,
-                target=121,
-                now=1.0,
+            won, lost = (
+                result_row(0, AL, won=True, score=121),
+                result_row(1, BEA, won=False, score=101),
             )
-            seats = [SeatRecord(0, 1, "Al"), SeatRecord(1, 2, "Bea")]
-            version = await store.set_seats(record.id, record.version, seats, now=1.0)
-            results = [
-                ResultRecord(
-                    s.seat,
-                    s.user_id,
-                    s.name,
-                    False,
-                    s.seat == 0,
-                    1,
-                    False,
-                    False,
-                    121 - 20 * s.seat,
-                    "121-101",
-                    "target",
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    None,
-                    0,
-                )
-                for s in seats
-            ]
-            await store.save(
-                record.id, version, now=2.0, status=GameStatus.FINISHED, results=results
-            )
+            await finish_game(store, [won, lost], guild=GUILD, channel=channel, now=2.0)
         calls: list[Callable[[], Awaitable[Any]]] = [
             lambda: store.open_game_in_channel(99),
             lambda: store.last_game_in_channel(99),

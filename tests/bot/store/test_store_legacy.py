@@ -20,7 +20,7 @@ import pytest
 
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.store import Dialect, Store, migrations
 from tests.helpers import old_releases
 from tests.helpers.old_releases import (
@@ -210,9 +210,7 @@ async def test_a_database_at_11_made_before_009_seats_an_expert_computer(
     else:
         target = await postgres_made_by(request.getfixturevalue("postgres_url"), "old", *made)
     async with await Store.open(target) as store:
-        record = await store.create_game(
-            guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
-        )
+        record = await store.create_game(NewGame(5, 10, AL, Options(2, 121)), now=1.0)
         await store.set_seats(record.id, record.version, [AL, EXPERT], now=2.0)
         again = await store.get_game(record.id)
         assert again is not None and again.seats == (AL, EXPERT)

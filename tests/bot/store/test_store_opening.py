@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.core.base.store_errors import ChannelBusy, UnusableStore
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.store import Dialect, NewerSchema, Store, migrations, sqlite
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
@@ -71,9 +71,7 @@ async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "cut.db"
     store = await Store.open(path)
     for channel in range(200):
-        await store.create_game(
-            guild_id=5, channel_id=channel, creator=AL, num_players=2, target=121, now=1.0
-        )
+        await store.create_game(NewGame(5, channel, AL, Options(2, 121)), now=1.0)
     await store.close()
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -144,13 +142,9 @@ async def test_only_the_open_game_constraint_means_the_channel_is_busy(tmp_path:
     path = tmp_path / "future.db"
     store = await Store.open(path)
     try:
-        await store.create_game(
-            guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
-        )
+        await store.create_game(NewGame(5, 10, AL, Options(2, 121)), now=1.0)
         with pytest.raises(ChannelBusy):
-            await store.create_game(
-                guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
-            )
+            await store.create_game(NewGame(5, 10, AL, Options(2, 121)), now=1.0)
         # A rule of some later schema that this code does not know of.
         async with store.db.transaction() as tx:
             await tx.execute(
@@ -158,9 +152,7 @@ async def test_only_the_open_game_constraint_means_the_channel_is_busy(tmp_path:
                 " BEGIN SELECT RAISE(ABORT, 'servers are capped'); END"
             )
         with pytest.raises(sqlite3.IntegrityError, match="capped"):
-            await store.create_game(
-                guild_id=3, channel_id=11, creator=AL, num_players=2, target=121, now=1.0
-            )
+            await store.create_game(NewGame(3, 11, AL, Options(2, 121)), now=1.0)
         assert await store.open_game_in_channel(11) is None
     finally:
         await store.close()

@@ -17,7 +17,7 @@ from bot.core.base.keys import RESULT
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls, MessageView
 from bot.core.games.games import LoadedGames
-from bot.core.games.records import GameStatus
+from bot.core.games.records import GameChange, GameStatus
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
@@ -214,12 +214,12 @@ async def test_a_game_drawn_while_its_last_move_is_saved_is_drawn_ended_once_sav
     save = store.save
     during: list[int] = []
 
-    async def saving(game_id: int, *args: Any, **kwargs: Any) -> int:
-        if kwargs.get("status") is GameStatus.FINISHED:
+    async def saving(game_id: int, version: int, change: GameChange, **kwargs: Any) -> int:
+        if change.status is GameStatus.FINISHED:
             owing = await service.ledger.owed(owner)  # (drawn while the move is saved)
             assert owing is not None
             during.append(owing.version)
-        return await save(game_id, *args, **kwargs)
+        return await save(game_id, version, change, **kwargs)
 
     monkeypatch.setattr(store, "save", saving)
     await drive(service, table, [AL, BEA])

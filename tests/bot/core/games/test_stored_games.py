@@ -23,7 +23,7 @@ from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import LoadedGames
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.games.tally import Tally
 from bot.store import Store
 from engine.counting import Counting
@@ -80,15 +80,15 @@ async def test_a_stored_game_loads_saves_back_replays_and_goes_on(
     async def deal(_record: object) -> tuple[str, list[str]]:
         return stored["snapshot"], stored["actions"]
 
-    made = await store.create_game(
-        guild_id=GUILD,
-        channel_id=7000,
-        creator=seats[0],
-        num_players=stored["players"],
-        target=stored["target"],
-        now=1.0,
+    options = Options(
+        stored["players"],
+        stored["target"],
         scoring=Scoring(stored["scoring"]),
         counting=Counting(stored["counting"]),
+    )
+    made = await store.create_game(
+        NewGame(GUILD, 7000, seats[0], options),
+        now=1.0,
         fill=lambda _record: seats,
         deal=deal,
     )

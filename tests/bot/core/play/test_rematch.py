@@ -16,6 +16,7 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import SEAT_KEPT
 from bot.core.services import Services
 from bot.store import Store
+from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -66,8 +67,12 @@ async def test_a_rematch_opens_the_game_again_with_its_options_and_seats(
     rematch = await _record(service, opened.game_id)
     old = await _record(service, before)
     assert rematch.rematch_of == before and rematch.status is GameStatus.LOBBY
-    options = ("num_players", "target", "scoring", "counting", "variant", "guild_id", "channel_id")
-    assert all(getattr(rematch, name) == getattr(old, name) for name in options)
+    assert (rematch.options, rematch.guild_id, rematch.channel_id) == (
+        old.options,
+        old.guild_id,
+        old.channel_id,
+    )
+    assert (rematch.options.target, rematch.options.scoring) == (61, Scoring.SKUNK)
     al, bea = rematch.seats
     assert (al.user_id, al.held_until) == (AL.id, None)
     kept = clock.now.timestamp() + SEAT_KEPT.total_seconds()

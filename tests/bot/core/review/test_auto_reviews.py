@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from bot.core.base.replies import User
-from bot.core.games.records import GameStatus, SeatRecord
+from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.core.review.automatic import AutoReviews
 from bot.core.services import Services
 from bot.core.worker.review_work import ReviewRequest
@@ -201,21 +201,15 @@ async def test_a_finished_game_with_nothing_kept_to_deal_again_is_passed_over(
 ) -> None:
     # A finished game written without its snapshot (as an import or an old release might).
     now = clock().timestamp()
-    record = await store.create_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        creator=SeatRecord(0, AL.id, AL.name),
-        num_players=2,
-        target=121,
-        now=now,
-    )
+    opener = SeatRecord(0, AL.id, AL.name)
+    record = await store.create_game(NewGame(GUILD, CHANNEL, opener, Options(2, 121)), now=now)
     version = await store.set_seats(
         record.id,
         record.version,
         [SeatRecord(0, AL.id, AL.name), SeatRecord(1, BEA.id, BEA.name)],
         now=now,
     )
-    await store.save(record.id, version, now=now, status=GameStatus.FINISHED)
+    await store.save(record.id, version, GameChange(GameStatus.FINISHED), now=now)
     assert await _owed(store) == []
     service = make_service(store, clock, sealing=True)
     assert await service.auto_reviews.review_owed() == 0
