@@ -298,6 +298,21 @@ def seen_announced(answered: AnswerKept | None) -> str:
     return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
 
 
+def _bumping(game_id: int, version: int, change: GameChange | None, now: float) -> tuple[Any, ...]:
+    """``_BUMP``'s parameters: the game moved on at ``now`` from ``version``, to ``change``'s
+    status, snapshot and end note (each as it was where None)."""
+    if change is None:
+        return (now, None, None, None, game_id, version)
+    return (now, change.status, change.snapshot, change.end_note, game_id, version)
+
+
+def _announcing(answered: AnswerKept | None) -> tuple[str, str, str]:
+    """``_ANNOUNCE``'s parameters (as ``_SAVE_AT_ONCE`` ends): what the announcement of a
+    change says of a click's answer kept with it (:func:`seen_announced`, :func:`announced`)."""
+    seen = seen_announced(answered)
+    return (seen, seen, announced(answered))
+
+
 def announcements(head: str, answered: AnswerKept | None) -> list[str]:
     """What announces a change of the owner, version and channel ``head`` says (``game:12:7:
     345``) with ``answered`` kept, in the order to send it (as ``_ANNOUNCE`` does)."""
@@ -415,25 +430,22 @@ class GameTables(Queries):
         tx: Transaction,
         game_id: int,
         version: int,
+        change: GameChange | None,
         *,
         now: float,
-        status: GameStatus | None = None,
-        snapshot: str | None = None,
-        end_note: str | None = None,
         answered: AnswerKept | None = None,
         answered_by: Owner | None = None,
     ) -> None:
-        """Move the game to the next version, or raise VersionConflict if it is not at
-        ``version`` any more (the check that makes two racing writes fail one way); with
-        ``answered``, keep what the game's message a click was answered with shows now (for
-        ``answered_by``, the owner that keeps that message: the game's by default)."""
-        params: tuple[Any, ...] = (now, status, snapshot, end_note, game_id, version)
+        """Move the game to the next version (to ``change``'s status, snapshot and end note,
+        if any), or raise VersionConflict if it is not at ``version`` any more (the check that
+        makes two racing writes fail one way); with ``answered``, keep what the game's message
+        a click was answered with shows now (for ``answered_by``, the owner that keeps that
+        message: the game's by default)."""
+        params = _bumping(game_id, version, change, now)
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
             # transaction commits, never for one rolled back): the one that sends hears of it.
-            seen = seen_announced(answered)
-            params += (seen, seen, announced(answered))
-            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params))
+            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params + _announcing(answered)))
         else:
             changed = await tx.execute(_BUMP, params)
         if changed != 1:
@@ -560,7 +572,7 @@ class GameTables(Queries):
                 # (Read before the version is checked: seats changed since are its conflict.)
                 newly = humans(seats) - {row[1] for row in rows}
                 await seated_here(tx, int(rows[0][0]), newly)
-            await self._bump(tx, game_id, version, now=now, answered=answered)
+            await self._bump(tx, game_id, version, None, now=now, answered=answered)
             if players is not None:
                 await tx.execute(
                     "UPDATE games SET num_players = ? WHERE id = ?", (players, game_id)
@@ -598,33 +610,18 @@ class GameTables(Queries):
             # A move (nearly every save) is one statement: one round trip to the database.
             landing = keep_answer(answered_by or Owner.game(game_id), answered, when=_BUMPED)
             params = (
-                now,
-                change.status,
-                change.snapshot,
-                change.end_note,
-                game_id,
-                version,
+                *_bumping(game_id, version, change, now),
                 now,
                 list(change.actions),
                 *landing.params,
-                seen_announced(answered),
-                seen_announced(answered),
-                announced(answered),
+                *_announcing(answered),
             )
             if not await self.db.fetch(_SAVE_AT_ONCE.format(answered=landing.sql), params):
                 raise VersionConflict()
             return version + 1
         async with self._writing() as tx:
             await self._bump(
-                tx,
-                game_id,
-                version,
-                now=now,
-                status=change.status,
-                snapshot=change.snapshot,
-                end_note=change.end_note,
-                answered=answered,
-                answered_by=answered_by,
+                tx, game_id, version, change, now=now, answered=answered, answered_by=answered_by
             )
             if change.actions:
                 # Each entry takes the next number in the game's log.
