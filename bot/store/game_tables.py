@@ -23,6 +23,7 @@ from bot.core.games.records import (
     GameRecord,
     GameStatus,
     NewGame,
+    Options,
     ResultRecord,
     SeatRecord,
     SeriesResult,
@@ -145,6 +146,12 @@ _INSERT_PRIVATE_GAME = (
     "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
     " vs_computer, version, created_at, updated_at, scoring, counting, private_table)"
     " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
+)
+#: A lobby's options as they are now (before its deal its table may change: players added,
+#: everyone at the Activity dealt in).
+_SET_OPTIONS = (
+    "UPDATE games SET num_players = ?, target = ?, vs_computer = ?, scoring = ?, counting = ?,"
+    " variant = ?, hints = ? WHERE id = ?"
 )
 _INSERT_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
@@ -553,15 +560,13 @@ class GameTables(Queries):
         *,
         now: float,
         answered: AnswerKept | None = None,
-        players: int | None = None,
-        table: tuple[str, int, Scoring] | None = None,
+        options: Options | None = None,
     ) -> int:
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
-        is answered with it; with ``players``, the number of players the lobby now seats;
-        with ``table``, the variant, target and rule for game points it is now played by);
-        returns the new version. Raises :class:`VersionConflict`, and
-        :class:`~bot.core.base.store_errors.RankedHere` for a person newly seated where their
-        ranked search waits or their match is played."""
+        is answered with it; with ``options``, the options it is now played by: the players
+        it seats, its variant, target, rule for game points...); returns the new version.
+        Raises :class:`VersionConflict`, and :class:`~bot.core.base.store_errors.RankedHere`
+        for a person newly seated where their ranked search waits or their match is played."""
         async with self._writing() as tx:
             rows = await tx.fetch(
                 "SELECT g.channel_id, s.user_id FROM games g LEFT JOIN seats s"
@@ -573,15 +578,19 @@ class GameTables(Queries):
                 newly = humans(seats) - {row[1] for row in rows}
                 await seated_here(tx, int(rows[0][0]), newly)
             await self._bump(tx, game_id, version, None, now=now, answered=answered)
-            if players is not None:
+            if options is not None:
                 await tx.execute(
-                    "UPDATE games SET num_players = ? WHERE id = ?", (players, game_id)
-                )
-            if table is not None:
-                variant, target, scoring = table
-                await tx.execute(
-                    "UPDATE games SET variant = ?, target = ?, scoring = ? WHERE id = ?",
-                    (variant, target, str(scoring), game_id),
+                    _SET_OPTIONS,
+                    (
+                        options.num_players,
+                        options.target,
+                        int(options.vs_computer),
+                        str(options.scoring),
+                        str(options.counting),
+                        options.variant,
+                        int(options.hints),
+                        game_id,
+                    ),
                 )
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await _insert_seats(tx, game_id, seats)

@@ -41,7 +41,7 @@ from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
 from bot.core.games.endings import Ending, ended_with
 from bot.core.games.membership import Departures
-from bot.core.games.records import GameChange, GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameChange, GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.results import result_rows
 from bot.core.games.series import continued
 from bot.core.games.storage import Archives, GameRecords
@@ -50,7 +50,6 @@ from engine.coach import review_view
 from engine.errors import RuleError
 from engine.events import Shown
 from engine.game import Game
-from engine.outcome import Scoring
 from engine.phase import Phase
 
 __all__ = [
@@ -491,25 +490,15 @@ class Games:
         seats: Sequence[SeatRecord],
         answered: AnswerKept | None = None,
         *,
-        players: int | None = None,
-        table: tuple[str, int, Scoring] | None = None,
+        options: Options | None = None,
     ) -> GameRecord:
         """Store the lobby's new seats (and the lobby's new look, when a click on it is
-        answered with it; with ``players``, the number of players it now seats; with
-        ``table``, the variant, target and rule for game points it is now played by); the
-        game as it is now."""
-        grown = None if players == record.num_players else players
-        if table == (record.variant, record.target, record.scoring):
-            table = None
+        answered with it; with ``options``, the options it is now played by: the players it
+        seats, its variant, target...); the game as it is now."""
+        changed = None if options == record.options else options
         with self._saving(record):
             version = await self.store.set_seats(
-                record.id,
-                record.version,
-                seats,
-                now=self.now(),
-                answered=answered,
-                players=grown,
-                table=table,
+                record.id, record.version, seats, now=self.now(), answered=answered, options=changed
             )
         self.faults.mended(record.id)
         await self.announce(record, version, answered=answered)

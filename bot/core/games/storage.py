@@ -17,11 +17,11 @@ from bot.core.games.records import (
     GameChange,
     GameRecord,
     NewGame,
+    Options,
     RatingChange,
     SeatRecord,
     SeriesResult,
 )
-from engine.outcome import Scoring
 
 __all__ = ["Archives", "DmRefusals", "GameRecords", "UserSettings"]
 
@@ -57,8 +57,7 @@ class GameRecords(Protocol):
         *,
         now: float,
         answered: AnswerKept | None = ...,
-        players: int | None = ...,
-        table: tuple[str, int, Scoring] | None = ...,
+        options: Options | None = ...,
     ) -> int: ...
 
     async def save(

@@ -6,6 +6,7 @@ table, and what is refused are :mod:`bot.core.games.everyone`'s; the deal is the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from bot.core.base.entry import answers
@@ -37,12 +38,14 @@ class DealingIn(OnGames):
         async def seat(record: GameRecord) -> GameRecord:
             chosen = everyone.seats_everyone(record, user, people)
             table = chosen.table
-            return await self._games.reseat(
-                record,
-                chosen.seats,
-                players=table.players,
-                table=(table.variant.name, table.target, chosen.scoring),
+            options = dataclasses.replace(
+                record.options,
+                num_players=table.players,
+                target=table.target,
+                scoring=chosen.scoring,
+                variant=table.variant.name,
             )
+            return await self._games.reseat(record, chosen.seats, options=options)
 
         await self._games.by_id(game_id, seat, user=user, guild_id=guild_id)
         # (A player who left in between is said by Start's own refusal: "Waiting for 1 more

@@ -353,7 +353,8 @@ class Lobbies(OnGames):
         # (A rematch's lobby says the series it continues, while its people are the same.)
         series = await series_text(self._games.store, after)
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
-        updated = await self._games.reseat(record, seats, answered, players=players)
+        options = dataclasses.replace(record.options, num_players=players)
+        updated = await self._games.reseat(record, seats, answered, options=options)
         if sum(1 for seat in seats if not seat.held) == players:
             text += " The table is full: press Start to deal."
         return _lobby_changed(updated, text, answered is not None, self._launch, series)

@@ -22,6 +22,7 @@ from bot.store.database import UniqueViolation
 from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
 from engine.outcome import Scoring
+from engine.variants import FIVE_HAND
 from tests.helpers.results import result_row
 
 SQLITE_MIGRATIONS = Dialect.SQLITE.migrations_dir
@@ -180,6 +181,20 @@ async def test_finished_game_writes_results_in_the_same_transaction(store: Store
         (1, 1, 0, 1, 0),
         (2, 0, 1, 0, 1),
     ]
+
+
+async def test_a_lobby_reseated_is_played_by_the_options_it_is_given(store: Store) -> None:
+    game_id = await _lobby(store)
+    five = Options(
+        5, 121, scoring=Scoring.SKUNK, counting=Counting.MANUAL, variant=FIVE_HAND.name, hints=True
+    )
+    version = await store.set_seats(game_id, 0, [AL, BEA], now=100.0, options=five)
+    record = await store.get_game(game_id)
+    assert record is not None and (record.version, record.options) == (version, five)
+    # Without options, the lobby keeps those it had.
+    await store.set_seats(game_id, version, [AL], now=100.0)
+    record = await store.get_game(game_id)
+    assert record is not None and record.options == five
 
 
 async def test_seats_replace_and_version_check(store: Store) -> None:
