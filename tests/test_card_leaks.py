@@ -11,7 +11,7 @@ from engine.cards import Card
 from engine.game import Game
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import MessageVersion
-from tests.helpers.card_leaks import LeakWatch, hidden_from
+from tests.helpers.card_leaks import LeakWatch, cards_asked, cards_named, hidden_from
 
 
 def _edit(message: Message, content: str) -> None:
@@ -117,3 +117,14 @@ def test_nobody_may_know_the_cribs_card_from_the_pack_nor_the_pack_before_the_cu
     # (The pack after the cut is left out: the next deal's hands come from it, and a step that
     # deals them is checked against the game before it too.)
     assert not {Card.parse(code) for code in game.card_places()["deck"]} & hidden
+
+
+def test_a_card_its_asker_typed_in_lower_case_is_theirs_to_be_told_of() -> None:
+    """The bot reads "5h" as 5♥, so an answer naming it ("You named 5♥ twice.") tells the asker
+    only what they typed (a fuzzed discard of ["5h", "5h"] was taken for a leak); a leak is
+    still read in capitals alone, where "10s" in a sentence is ten seconds, not a card."""
+    sent = '{"action": "discard", "values": ["5h", "5h", "10D", "as"]}'
+    five, ten, ace = Card.parse("5H"), Card.parse("10D"), Card.parse("AS")
+    assert cards_asked(sent) == {five, ten, ace}
+    assert cards_named(sent) == {ten}
+    assert cards_named("answered in 10s") == set()

@@ -22,6 +22,7 @@ from fakediscord.model import walk_components
 __all__ = [
     "COACH_LINE",
     "LeakWatch",
+    "cards_asked",
     "cards_in_text",
     "cards_named",
     "hidden_from",
@@ -49,6 +50,18 @@ def cards_in_text(text: str) -> set[Card]:
 
 def _codes(text: str) -> set[Card]:
     return {Card.parse(rank + suit) for rank, suit in CARD_CODES.findall(text)}
+
+
+#: A card's code as a person may type it: the bot reads either case ("5h" is 5♥).
+TYPED_CODES = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])", re.IGNORECASE)
+
+
+def cards_asked(text: str) -> set[Card]:
+    """Every card a request's ``text`` names, as the bot reads what people type: any card
+    :func:`cards_named` finds, and codes in lower case too (an answer may name a card its
+    asker named, "You named 5♥ twice.", whatever case they typed it in)."""
+    typed = {Card.parse(rank.upper() + suit.upper()) for rank, suit in TYPED_CODES.findall(text)}
+    return cards_named(text) | typed
 
 
 #: A card in words, as the Activity names it for screen readers ("5 of hearts").

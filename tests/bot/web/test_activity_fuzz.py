@@ -50,7 +50,7 @@ from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
 from engine.variants import listed
-from tests.helpers.card_leaks import cards_named
+from tests.helpers.card_leaks import cards_asked
 from tests.helpers.cast import GUILD
 from tests.helpers.web_fuzz import (
     DECK,
@@ -505,9 +505,9 @@ async def _call(
     elsewhere = await served.place(ELSEWHERE)
     sent = _encoded(await reader.resolve(body)) if body is not None else b""
     headers = await served.headers(auth, place)
-    asked = cards_named(sent.decode(errors="replace"))
+    asked = cards_asked(sent.decode(errors="replace"))
     asking = await _query(served, place, query)
-    asked |= cards_named(asking)
+    asked |= cards_asked(asking)
     note(f"{method} {path}{asking} at {place.name!r} as {auth}: {sent[:300]!r}")
     before = {p.name: await places.stored(p) for p in (place, elsewhere)}
     for game in (place.game_id, elsewhere.game_id):
