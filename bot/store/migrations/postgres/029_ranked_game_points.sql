@@ -53,7 +53,7 @@ FROM mended_results WHERE is_computer = 0 AND user_id IS NOT NULL
 GROUP BY guild_id, variant, vs_computer, user_id;
 
 -- What each head to head counted too many: the game's points (the same on every seat) for
--- the side that won it.
+-- the side that won it (a ranked match is two people: the other seat is the other side).
 CREATE TEMP TABLE mended_rivals AS
 SELECT mine.guild_id, mine.user_id, theirs.user_id AS opponent_id,
        SUM(CASE WHEN mine.won <> 0 THEN mine.extra ELSE 0 END) AS points_won,
@@ -65,51 +65,44 @@ WHERE mine.is_computer = 0 AND theirs.is_computer = 0
 GROUP BY mine.guild_id, mine.user_id, theirs.user_id;
 
 UPDATE standings SET
-    game_points = game_points - (SELECT d.game_points FROM mended_standings d
-        WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
-          AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id),
-    skunks_given = skunks_given - (SELECT d.skunks_given FROM mended_standings d
-        WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
-          AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id),
-    skunks_taken = skunks_taken - (SELECT d.skunks_taken FROM mended_standings d
-        WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
-          AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id),
-    lurches_given = lurches_given - (SELECT d.lurches_given FROM mended_standings d
-        WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
-          AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id),
-    lurches_taken = lurches_taken - (SELECT d.lurches_taken FROM mended_standings d
-        WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
-          AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id)
-WHERE (guild_id, variant, vs_computer, player_id) IN
-    (SELECT guild_id, variant, vs_computer, player_id FROM mended_standings);
+    game_points = standings.game_points - d.game_points,
+    skunks_given = standings.skunks_given - d.skunks_given,
+    skunks_taken = standings.skunks_taken - d.skunks_taken,
+    lurches_given = standings.lurches_given - d.lurches_given,
+    lurches_taken = standings.lurches_taken - d.lurches_taken
+FROM mended_standings d
+WHERE d.guild_id = standings.guild_id AND d.variant = standings.variant
+  AND d.vs_computer = standings.vs_computer AND d.player_id = standings.player_id;
 
 UPDATE rivals SET
-    points_won = points_won - (SELECT d.points_won FROM mended_rivals d
-        WHERE d.guild_id = rivals.guild_id AND d.user_id = rivals.user_id
-          AND d.opponent_id = rivals.opponent_id),
-    points_lost = points_lost - (SELECT d.points_lost FROM mended_rivals d
-        WHERE d.guild_id = rivals.guild_id AND d.user_id = rivals.user_id
-          AND d.opponent_id = rivals.opponent_id)
-WHERE (guild_id, user_id, opponent_id) IN
-    (SELECT guild_id, user_id, opponent_id FROM mended_rivals);
+    points_won = rivals.points_won - d.points_won,
+    points_lost = rivals.points_lost - d.points_lost
+FROM mended_rivals d
+WHERE d.guild_id = rivals.guild_id AND d.user_id = rivals.user_id
+  AND d.opponent_id = rivals.opponent_id;
 
 -- The head to head's latest games (rivals.recent, JSON: at most five, newest first, each
 -- [game, finished at, outcome, my score, theirs, the game's points, variant]): a mended
 -- game's points are 1.
 UPDATE rivals SET recent = jsonb_set(recent::jsonb, '{0,5}', '1')::text
-WHERE (guild_id, user_id, opponent_id) IN (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
+WHERE (guild_id, user_id, opponent_id) IN
+    (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
   AND (recent::jsonb #>> '{0,0}')::bigint IN (SELECT game_id FROM mended_results);
 UPDATE rivals SET recent = jsonb_set(recent::jsonb, '{1,5}', '1')::text
-WHERE (guild_id, user_id, opponent_id) IN (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
+WHERE (guild_id, user_id, opponent_id) IN
+    (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
   AND (recent::jsonb #>> '{1,0}')::bigint IN (SELECT game_id FROM mended_results);
 UPDATE rivals SET recent = jsonb_set(recent::jsonb, '{2,5}', '1')::text
-WHERE (guild_id, user_id, opponent_id) IN (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
+WHERE (guild_id, user_id, opponent_id) IN
+    (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
   AND (recent::jsonb #>> '{2,0}')::bigint IN (SELECT game_id FROM mended_results);
 UPDATE rivals SET recent = jsonb_set(recent::jsonb, '{3,5}', '1')::text
-WHERE (guild_id, user_id, opponent_id) IN (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
+WHERE (guild_id, user_id, opponent_id) IN
+    (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
   AND (recent::jsonb #>> '{3,0}')::bigint IN (SELECT game_id FROM mended_results);
 UPDATE rivals SET recent = jsonb_set(recent::jsonb, '{4,5}', '1')::text
-WHERE (guild_id, user_id, opponent_id) IN (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
+WHERE (guild_id, user_id, opponent_id) IN
+    (SELECT guild_id, user_id, opponent_id FROM mended_rivals)
   AND (recent::jsonb #>> '{4,0}')::bigint IN (SELECT game_id FROM mended_results);
 
 UPDATE results SET game_points = 1, skunk_given = 0, skunk_taken = 0
