@@ -15,7 +15,8 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
     (winner first, e.g. ``"121-84"``) and where the seat's points came from. A ranked match's
     game (:attr:`GameRecord.in_match`) is one game won or lost, whatever the scores: 1 game
     point, never a lurch or a skunk, as its result says it (its game points count for
-    nothing there), so the stats and head to head outside servers count it so too."""
+    nothing there), so the stats and head to head outside servers count it so too (migration
+    029 mended the results recorded before this rule, and what was derived from them)."""
     result = game.result
     if result is None:
         raise ValueError("The game is not over, so it has no result yet.")
