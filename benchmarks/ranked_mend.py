@@ -23,22 +23,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.store import Dialect, Store, migrations
+from bot.store import Dialect, Store
 from bot.store.database import Database
 from bot.tools.ratings import differences
+from tests.helpers.migrated import migrations_before
 from tests.helpers.postgres import PostgresServer
 
 MENDING = 29
 PEOPLE = 2_000
-
-
-def _before(dialect: Dialect, folder: Path) -> Path:
-    """A folder with the migrations of ``dialect`` below 029."""
-    folder.mkdir()
-    for migration in migrations(dialect.migrations_dir):
-        if migration.number < MENDING:
-            (folder / migration.path.name).write_text(migration.sql())
-    return folder
 
 
 def game_rows(
@@ -103,7 +95,7 @@ async def run(target: str | Path, scratch: Path, games: int, ranked: int) -> boo
     """Build, migrate (timed) and check ``target`` (a SQLite file, or an empty PostgreSQL
     database's URL); whether the check passed."""
     dialect = Dialect.POSTGRES if isinstance(target, str) else Dialect.SQLITE
-    before = _before(dialect, scratch / f"migrations-{dialect.value}")
+    before = migrations_before(dialect, MENDING, scratch / f"migrations-{dialect.value}")
     start = time.perf_counter()
     async with await Store.open(target, migrations_dir=before) as store:
         await _fill(store.db, games, ranked=False)

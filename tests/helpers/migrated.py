@@ -20,10 +20,10 @@ import shutil
 import threading
 from pathlib import Path
 
-from bot.store import Store
+from bot.store import Dialect, Store, migrations
 from tests.helpers.postgres import PostgresServer
 
-__all__ = ["copy_migrated_sqlite", "migrated_template"]
+__all__ = ["copy_migrated_sqlite", "migrated_template", "migrations_before"]
 
 #: The PostgreSQL database every migrated copy is made from (nobody stays connected to it).
 TEMPLATE = "migrated_template"
@@ -73,3 +73,14 @@ def copy_migrated_sqlite(folder: Path, target: Path) -> Path:
         making.replace(template)
     shutil.copyfile(template, target)
     return target
+
+
+def migrations_before(dialect: Dialect, number: int, folder: Path) -> Path:
+    """``folder``, made, with today's migrations of ``dialect`` numbered below ``number``:
+    what made a database before that migration (to write rows as the releases before it did,
+    then open it with every migration)."""
+    folder.mkdir()
+    for migration in migrations(dialect.migrations_dir):
+        if migration.number < number:
+            (folder / migration.path.name).write_text(migration.sql())
+    return folder

@@ -20,6 +20,7 @@ from bot.tools import DONE
 from bot.tools import ratings as ratings_tool
 from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA
+from tests.helpers.migrated import migrations_before
 from tests.helpers.results import finish_game, result_row
 
 MENDING = "029_ranked_game_points"
@@ -62,16 +63,6 @@ async def _play(store: Store, *, as_before: bool) -> list[int]:
     return ids
 
 
-def _before(dialect: Dialect, folder: Path) -> Path:
-    """A folder with today's migrations of ``dialect`` below 029: what made a database before
-    it."""
-    folder.mkdir()
-    for migration in migrations(dialect.migrations_dir):
-        if migration.number < 29:
-            (folder / migration.path.name).write_text(migration.sql())
-    return folder
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def databases(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str | Path, str | Path]:
     """Two new, empty databases of one kind: one the release before 029 makes, one for today's."""
@@ -87,7 +78,9 @@ async def test_ranked_games_recorded_with_the_engines_game_points_are_mended(
 ) -> None:
     old, right = databases
     dialect = Dialect.POSTGRES if isinstance(old, str) else Dialect.SQLITE
-    async with await Store.open(old, migrations_dir=_before(dialect, tmp_path / "m")) as store:
+    async with await Store.open(
+        old, migrations_dir=migrations_before(dialect, 29, tmp_path / "m")
+    ) as store:
         games = await _play(store, as_before=True)
         bea = (await store.standing(None, BEA.id))[False].standing
         assert (bea.game_points, bea.lurches_given) == (6, 3)  # the wrong figures, as kept

@@ -23,6 +23,7 @@ from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import FIVE_HAND
+from tests.helpers.migrated import migrations_before
 from tests.helpers.results import result_row
 
 SQLITE_MIGRATIONS = Dialect.SQLITE.migrations_dir
@@ -243,20 +244,9 @@ async def test_a_computer_seat_refuses_an_unknown_level(store: Store) -> None:
             await tx.execute(_INSERT_SEAT, (game_id, 1, None, "Computer (godlike)", 1, "godlike"))
 
 
-def _migrations_before(tmp_path: Path, number: int) -> Path:
-    """A folder with today's SQLite migrations numbered below ``number``: what made a database
-    before that migration."""
-    folder = tmp_path / "migrations"
-    folder.mkdir()
-    for each, path in migrations(SQLITE_MIGRATIONS):
-        if each < number:
-            (folder / path.name).write_text(path.read_text())
-    return folder
-
-
 async def test_migration_009_makes_seats_again_keeping_every_row(tmp_path: Path) -> None:
     # A database from before 009 (SQLite rebuilds the table to change its CHECK).
-    folder = _migrations_before(tmp_path, 9)
+    folder = migrations_before(Dialect.SQLITE, 9, tmp_path / "migrations")
     db = tmp_path / "old.db"
     old = await Store.open(db, migrations_dir=folder)
     computer = SeatRecord(1, None, "Computer (hard)", True, "hard")
@@ -307,7 +297,7 @@ async def test_migration_009_makes_seats_again_keeping_every_row(tmp_path: Path)
 
 async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path: Path) -> None:
     # A database made before 003: the level was only in the name shown at the table.
-    folder = _migrations_before(tmp_path, 3)
+    folder = migrations_before(Dialect.SQLITE, 3, tmp_path / "migrations")
     db = tmp_path / "old.db"
     await (await Store.open(db, migrations_dir=folder)).close()
     # A lobby as the old bot wrote it (today's store would write the new column).
@@ -339,7 +329,7 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
 ) -> None:
     # Games made before 005 were scored on the skunk scale and counted automatically; a game
     # made after it gets the rules documents' lurch unless the table chooses otherwise.
-    folder = _migrations_before(tmp_path, 5)
+    folder = migrations_before(Dialect.SQLITE, 5, tmp_path / "migrations")
     db = tmp_path / "old.db"
     await (await Store.open(db, migrations_dir=folder)).close()
     with sqlite3.connect(db) as conn:  # a game as the old bot wrote it
