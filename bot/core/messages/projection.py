@@ -99,9 +99,9 @@ class TableFacts:
 
     # A refusal holds for the whole game, not a deal: each DM tried again would be one more
     # 403, and Discord counts every 401, 403 and 429 toward its invalid-request limit (10,000
-    # in 10 minutes from one IP address, then Cloudflare bars the address from the API for an
-    # hour: Rate Limits, "Invalid Request Limit"), which a busy bot shares across all its
-    # games. DMs opened again count from the player's next game (its refusals start afresh).
+    # in 10 minutes from one IP address, past which Cloudflare bars the address from the API
+    # for a while: Rate Limits, "Invalid Request Limit"), which all of a bot's games share.
+    # DMs opened again count from the player's next game (its refusals start afresh).
     refused: Mapping[int, int]
     coach_off: frozenset[int]
     now: float
