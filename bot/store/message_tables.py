@@ -252,15 +252,15 @@ class MessageTables(Queries):
         )
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal in which that player's DMs were refused."""
+        """Seat -> the deal in which that player's DMs were first refused (none since)."""
         rows = await self._read("SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,))
         return {row["seat"]: row["deal"] for row in rows}
 
     async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
-        """Remember that a player's DMs were refused in ``deal``."""
+        """Remember that a player's DMs were refused in ``deal`` (the first deal stays)."""
         await self.db.execute(
             "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
+            " ON CONFLICT (game_id, seat) DO NOTHING",
             (game_id, seat, deal),
         )
 

@@ -2,7 +2,9 @@
 
 A player whose DMs are closed plays from `/cribbage hand`, is told so once per deal in the
 channel (remembered in the database, so a restart does not tell them again), is not sent
-another DM in that deal, and is mentioned in the channel when the table has waited on them.
+another DM in that game (each would be a 403, counted toward Discord's invalid-request limit),
+and is mentioned in the channel when the table has waited on them. Each deal's notice names
+every such player in one post.
 """
 
 from __future__ import annotations
@@ -65,17 +67,56 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     await driver.expect_current()
     assert len(driver.dm_notices()) == 1 and refused_dms(fd) == 1
 
-    # Each new deal: one DM tried (refused), one notice; Bea plays from /cribbage hand. (The
-    # driver waits for each notice: it plays a deal far faster than the channel's 5 messages
-    # per 5 s, and a notice whose deal ended before its turn came is dropped.)
+    # Each new deal: no DM tried (the game knows), one notice; Bea plays from /cribbage hand.
+    # (The driver waits for each notice: it plays a deal far faster than the channel's 5
+    # messages per 5 s, and a notice whose deal ended before its turn came is dropped.)
     for _ in range(2):
         await driver.play_deal()
         await driver.expect_current()
-    assert len(driver.dm_notices()) == 3 and refused_dms(fd) == 3
+    assert len(driver.dm_notices()) == 3 and refused_dms(fd) == 1
     assert len(_away(driver)) == 1, "the table never waited long enough again"
     assert fd.dms(bea) == [], "nothing reached Bea's closed DMs"
     assert fd.dms(al), "Al's DMs worked throughout"
     assert all(f"<@{bea.id}>" in m.words() for m in driver.dm_notices())
+
+
+def _channel_posts(driver: TableDriver) -> int:
+    """The channel's posts the bot made (the bot's own token: new messages, not answers)."""
+    route = f"POST /channels/{driver.channel.id}/messages"
+    return sum(1 for r in driver.fd.requests if r.route == route and r.status == 200)
+
+
+async def test_closed_dms_are_tried_once_a_game_and_each_deal_told_in_one_post(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database, dev_guild=world.guild.id)
+    fd = world.fd
+    al, *closed = world.players[:4]
+    for user in closed:
+        fd.close_dms(user)
+    names = {f"<@{user.id}>" for user in closed}
+    driver = world.driver(world.players[:4], 11, dm_closed={u.id for u in closed})
+    await driver.open(target=121)
+    await driver.expect_current()
+    # Deal 1: one DM tried to each of the three, refused. They are told as the refusals come
+    # in (a notice may go before the last is heard): each named once, and pinged by the
+    # notice that names them.
+    first = driver.dm_notices()
+    assert refused_dms(fd) == 3
+    named = [name for m in first for name in names if name in m.words()]
+    assert sorted(named) == sorted(names), [m.words() for m in first]
+    for m in first:
+        assert m.pinged == Pings(frozenset(u.id for u in closed if f"<@{u.id}>" in m.words()))
+    figures = [(refused_dms(fd), len(first), _channel_posts(driver))]
+    # Deal 2: no DM tried to any of them; one post names all three and pings them.
+    await driver.play_deal()
+    await driver.expect_current()
+    second = driver.dm_notices()[len(first) :]
+    figures.append((refused_dms(fd), len(second), _channel_posts(driver)))
+    assert refused_dms(fd) == 3, figures
+    assert len(second) == 1 and all(name in second[0].words() for name in names), figures
+    assert second[0].pinged == Pings(frozenset(u.id for u in closed))
+    assert all(fd.dms(user) == [] for user in closed) and fd.dms(al)
 
 
 async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bots: BotLauncher) -> None:

@@ -142,8 +142,11 @@ class Transcript:
     # user id -> every text that user was answered or sent privately (replies and DMs)
     private: dict[int, list[str]] = field(default_factory=dict)
     outcomes: list[Answer] = field(default_factory=list)
-    #: Users whose DMs are closed: their DMs are refused as Discord would.
+    #: Users whose DMs are closed: a new DM to them is refused as Discord would (an edit of
+    #: one sent before they closed them is not: fakediscord/README.md, "Closed DMs").
     dms_closed: set[int] = field(default_factory=set)
+    #: The keys of the DMs refused so (every one a request Discord would have answered 403).
+    refused: list[str] = field(default_factory=list)
     #: The games the change feed said changed since they were last brought up to date.
     changed: set[int] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -217,10 +220,11 @@ class Transcript:
                 return
             records = []
             for owed in due:
-                if owed.user_id is not None and owed.user_id in self.dms_closed:
+                sent = self.messages.get((game_id, str(owed.key)))
+                if owed.user_id is not None and owed.user_id in self.dms_closed and sent is None:
+                    self.refused.append(str(owed.key))
                     await self.service.ledger.dms_refused(game_owner(game_id), owed.user_id)
                     continue
-                sent = self.messages.get((game_id, str(owed.key)))
                 if sent is None:
                     sent = Sent(str(owed.key), owed.user_id, next(self._ids))
                     self.messages[(game_id, str(owed.key))] = sent
@@ -233,7 +237,8 @@ class Transcript:
                     MessageRecord(owed.key, channel, sent.message_id, digest, version=owing.version)
                 )
             await self.service.ledger.shown.sent(game_owner(game_id), records)
-        raise AssertionError("the game's messages never settled")
+        still = [str(o.key) for o in due]
+        raise AssertionError(f"the game's messages never settled (still due: {still})")
 
     # -- reading -----------------------------------------------------------------------------
     def channel(self, game_id: int | None = None) -> list[str]:

@@ -317,8 +317,14 @@ class TableChecks:
         if user.id in self.dm_closed:
             if game.phase is Phase.OVER:
                 return []
-            notice = self.message(f"dm-closed:{deal}:{seat}", owned)
-            if notice is None or f"<@{user.id}>" not in notice.words():
+            # This deal's notices: one names everyone known refused, a later refusal has its
+            # own (``dm-closed:<deal>:<seat>...``, the seats each names).
+            notices = [
+                self.message(key, owned)
+                for key in owned
+                if key.startswith(f"dm-closed:{deal}:") and str(seat) in key.split(":")[2:]
+            ]
+            if not any(n is not None and f"<@{user.id}>" in n.words() for n in notices):
                 return [f"{user.name} was not told in the channel that their DMs are closed"]
             return []
         current = self.message(f"hand:{deal}:{seat}", owned)

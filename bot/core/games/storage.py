@@ -113,7 +113,8 @@ class Archives(Protocol):
 
 
 class DmRefusals(Protocol):
-    """The deals in which Discord refused a player's DMs (their hand then goes by the table)."""
+    """The deal in which Discord first refused each player's DMs in a game (no DM is tried to
+    them again in that game: their hands go by the table and ``/cribbage hand``)."""
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]: ...
 

@@ -37,7 +37,14 @@ from bot.core.messages.private_table import (
     unreadable_table,
     with_mentions,
 )
-from bot.core.messages.projection import TableFacts, hand_message, owes_move, project, settled
+from bot.core.messages.projection import (
+    TableFacts,
+    hand_message,
+    noticed,
+    owes_move,
+    project,
+    settled,
+)
 from engine.variants import named, title_unless_standard
 
 __all__ = [
@@ -86,7 +93,7 @@ class GameMessages(Projector):
         self._page_link = page_link
         self._launch = launch
         self._asked = asked
-        # game id -> seat -> the deal its DMs were refused in.
+        # game id -> seat -> the deal its DMs were first refused in.
         self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
         # game id -> (the version, the ratings line a finished game's result ends with, and
         # the series line of a rematch's lobby or a result).
@@ -116,6 +123,7 @@ class GameMessages(Projector):
             now=now,
             remind_after=self._remind_after,
             departed=self._games.departures.of(record.id),
+            noticed=() if loaded is None else noticed(sent, loaded.game.deal_number),
         )
         lines = await self._lines_of(record)
         if record.private:
@@ -195,7 +203,7 @@ class GameMessages(Projector):
         return found
 
     async def _refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal its DMs were refused in, read once and then kept up to date (only
+        """Seat -> the deal its DMs were first refused in, read once and then kept up to date (only
         the process that sends learns of a refusal; one that sends again after another did
         reads them again, :meth:`sending_again`)."""
         refused = self._refused.get(game_id)
@@ -205,8 +213,9 @@ class GameMessages(Projector):
         return refused
 
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
-        """Discord refused a DM to this player: no more DMs to them this deal; the channel is
-        told once (the game's projection says so from now on)."""
+        """Discord refused a DM to this player: no more DMs to them in this game; the channel
+        is told, once a deal (the game's projection says so from now on,
+        :class:`~bot.core.messages.projection.TableFacts`)."""
         record = await self._games.store.get_game(owner.id)
         seat = None if record is None else record.seat_of(user_id)
         if record is None or seat is None or record.snapshot is None:
@@ -216,7 +225,8 @@ class GameMessages(Projector):
         except UnreadableGame:
             return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)
-        (await self._refusals(owner.id))[seat] = deal
+        # (A DM already on its way when the first was refused keeps the deal of the first.)
+        (await self._refusals(owner.id)).setdefault(seat, deal)
 
     async def _lines_of(self, record: GameRecord) -> tuple[str, str]:
         """:func:`ratings_line` and the series' line

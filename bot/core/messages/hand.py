@@ -5,6 +5,8 @@ Each text takes the one seat's view it is for, so it can only hold that seat's o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.base.text import Names, and_list, plural
 from bot.core.messages.table import scores_line
 from engine.cards import Card, cards_str
@@ -16,6 +18,7 @@ __all__ = [
     "YOUR_HAND",
     "closed_hand_text",
     "coach_text",
+    "dms_closed_notice",
     "ended_text",
     "hand_text",
     "moved_on_text",
@@ -165,6 +168,19 @@ def moved_on_text(channel_id: int, deal_number: int) -> str:
     return (
         f"{where(channel_id)}, deal {deal_number}: ↓ this copy of your hand moved on; "
         "your newest copy of it is below."
+    )
+
+
+def dms_closed_notice(users: Sequence[int]) -> str:
+    """The channel's notice to the players whose DMs refused the bot (a mention each, which
+    pings them): for the rest of the game their hands are behind `/cribbage hand`, and DMs
+    opened again count from their next game (a game tries no DM twice: see
+    :class:`~bot.core.messages.projection.TableFacts`)."""
+    named = and_list([f"<@{user}>" for user in users])
+    return (
+        f"{named}, I can't send you direct messages, so for the rest of this game use "
+        "`/cribbage hand` here to see your cards and play. Allow direct messages from this "
+        "server's members to get your hands by DM from your next game."
     )
 
 

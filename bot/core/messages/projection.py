@@ -14,7 +14,7 @@ one hand message per deal by DM.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed
@@ -42,6 +42,7 @@ from bot.core.messages.hand import (
     GAME_ENDED,
     closed_hand_text,
     coach_text,
+    dms_closed_notice,
     ended_text,
     hand_text,
     moved_on_text,
@@ -74,6 +75,7 @@ __all__ = [
     "deal_seal",
     "hand_message",
     "hand_view",
+    "noticed",
     "owes_move",
     "page_line",
     "project",
@@ -87,16 +89,25 @@ _LOBBY, _TABLE, _NOTICE, _RESULT, _ENDED = 0, 10, 1000, 2000, 2100
 @dataclass(frozen=True, slots=True)
 class TableFacts:
     """What, besides the game, decides the messages: ``refused`` maps a seat to the deal in
-    which its DMs were refused (no more DMs to it in that deal), ``coach_off`` the users who
+    which its DMs were first refused (no more DMs to it for the rest of the game: its hands
+    and reminders are the channel's and ``/cribbage hand``'s), ``coach_off`` the users who
     turned the coach off, ``now`` and ``remind_after`` (seconds a person may take before being
-    reminded that the table waits for them), and ``departed``: the seats whose player has left
-    the game's server (the channel is told once; they get no reminders)."""
+    reminded that the table waits for them), ``departed``: the seats whose player has left
+    the game's server (the channel is told once; they get no reminders), and ``noticed``: the
+    seats each of the channel's notices of the current deal sent already named
+    (:func:`noticed`)."""
 
+    # A refusal holds for the whole game, not a deal: each DM tried again would be one more
+    # 403, and Discord counts every 401, 403 and 429 toward its invalid-request limit (10,000
+    # in 10 minutes from one IP address, past which Cloudflare bars the address from the API
+    # for a while: Rate Limits, "Invalid Request Limit"), which all of a bot's games share.
+    # DMs opened again count from the player's next game (its refusals start afresh).
     refused: Mapping[int, int]
     coach_off: frozenset[int]
     now: float
     remind_after: float
     departed: frozenset[int] = frozenset()
+    noticed: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,8 +382,8 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     """Each person's hand message for this deal (brought up to date only if it was sent,
-    once the game is over) and for each deal before it that the log keeps (closed, only if it
-    was sent), or, when their DMs were refused this deal, the channel's notice instead."""
+    once the game is over; only its private copies, once their DMs were refused in the game)
+    and for each deal before it that the log keeps (closed, only if it was sent)."""
     game, log = loaded.game, loaded.log
     deal = game.deal_number
     over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
@@ -381,19 +392,10 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         user = seat.user_id
         assert user is not None
         coach = user not in facts.coach_off
-        if facts.refused.get(seat.seat) == deal:
-            notice = (
-                f"<@{user}>, I can't send you direct messages. Use `/cribbage hand` here to see "
-                "your cards and play."
-            )
-            view = MessageView(notice, mentions=(user,))
-            owed.append(
-                Owed(MessageKey.of(DM_CLOSED, deal, seat.seat), view, once=True, order=_NOTICE)
-            )
         # (The deal before's hand's private copies follow the player into this deal's.)
         before = (MessageKey.hand(deal - 1, seat.seat),) if deal > 1 else ()
         hand = hand_message(loaded, seat.seat, deal, coach=coach)
-        refused = facts.refused.get(seat.seat) == deal
+        refused = seat.seat in facts.refused
         # An older private copy of the hand (the player answered again since) is closed
         # saying that it moved on, with no controls: it is not kept up to date after that.
         closed = laid_out(((moved_on_text(record.channel_id, deal),),))
@@ -426,7 +428,7 @@ def _reminders(
 ) -> tuple[list[Owed], float | None]:
     """A short reminder for each person the table has waited on for ``remind_after`` (by DM: one
     message a deal, brought up to date for each turn it reminds of; or a mention in the channel
-    when their DMs were refused, once per turn); and when the next one falls due."""
+    once their DMs were refused in the game, once per turn); and when the next one falls due."""
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
     waiting = [
@@ -445,7 +447,7 @@ def _reminders(
     for seat in waiting:
         user = seat.user_id
         assert user is not None
-        if facts.refused.get(seat.seat) == deal:
+        if seat.seat in facts.refused:
             text = f"<@{user}>, the table is waiting for you — use `/cribbage hand`."
             view = MessageView(text, mentions=(user,))
             owed.append(
@@ -468,7 +470,7 @@ def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[O
     active = record.status is GameStatus.ACTIVE
     view = MessageView(reminder_done(record.channel_id))
     for seat in _people_seats(record):
-        if facts.refused.get(seat.seat) == deal:
+        if seat.seat in facts.refused:
             continue  # their DMs are closed: the channel's notices stand in for reminders
         waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
         for reminded in (deal - 1, deal):
@@ -476,6 +478,43 @@ def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[O
                 key = MessageKey.of(REMIND, reminded, seat.seat)
                 owed.append(Owed(key, view, seat.user_id, existing=True))
     return owed
+
+
+def _dm_notices(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]:
+    """The channel's notice of this deal to the players whose DMs were refused in the game and
+    are still at the table: one post naming them all, its mentions pinging each (a deal's
+    hands are behind ``/cribbage hand`` for them). A refusal learnt after the deal's notice
+    went (the deal's first DMs are refused one by one) gets a notice of its own: a mention
+    added by an edit pings no one, so a notice is posted once and never edited. (The notices
+    already sent are owed as they were, drawn again from the seats their keys name.)"""
+    if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+        return []
+    users = {s.seat: s.user_id for s in _people_seats(record)}
+    named = {seat for group in facts.noticed for seat in group}
+    waiting = tuple(
+        seat
+        for seat in sorted(users)
+        if seat in facts.refused and seat not in named | facts.departed
+    )
+    owed = []
+    for seats in (*facts.noticed, *((waiting,) if waiting else ())):
+        mentions = tuple(u for u in (users.get(seat) for seat in seats) if u is not None)
+        view = MessageView(dms_closed_notice(mentions), mentions=mentions)
+        key = MessageKey.of(DM_CLOSED, game.deal_number, *seats)
+        owed.append(Owed(key, view, once=True, order=_NOTICE))
+    return owed
+
+
+def noticed(sent: Collection[MessageKey], deal: int) -> tuple[tuple[int, ...], ...]:
+    """The seats that each of the channel's notices of ``deal`` to players with closed DMs
+    named, as the keys of what was ``sent`` say (:data:`~bot.core.base.keys.DM_CLOSED`)."""
+    return tuple(
+        sorted(
+            tuple(seat for seat in key.parts[1:] if isinstance(seat, int))
+            for key in sent
+            if key.name == DM_CLOSED and key.parts[:1] == (deal,) and key.copy is None
+        )
+    )
 
 
 def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
@@ -513,6 +552,7 @@ def project(
     )
     check_at = None
     if loaded is not None and record.status is GameStatus.ACTIVE:
+        owed += _dm_notices(record, loaded.game, facts)
         reminders, check_at = _reminders(record, loaded.game, facts)
         owed += reminders
     if loaded is not None and record.status is not GameStatus.LOBBY:

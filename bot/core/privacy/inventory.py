@@ -195,7 +195,7 @@ INVENTORY: tuple[Kept, ...] = (
         Lasts.GAME,
         (
             Table("actions", unsent="every player's moves, an opponent's discards among them"),
-            Table("dm_refusals", unsent="the deals whose hands a seat's DMs refused: the game's"),
+            Table("dm_refusals", unsent="the deal a seat's DMs were first refused in: the game's"),
             Table(
                 "hints_taken",
                 unsent="how many hints each seat asked for: the game's, and its result keeps it",

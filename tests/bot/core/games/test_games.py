@@ -356,8 +356,9 @@ async def test_closed_dms_are_told_once_a_deal_in_the_channel(
     assert game_id is not None
     notices = [line for line in table.channel(game_id) if f"<@{BEA.id}>" in line]
     assert notices == [
-        f"<@{BEA.id}>, I can't send you direct messages. Use `/cribbage hand` here to see "
-        "your cards and play."
+        f"<@{BEA.id}>, I can't send you direct messages, so for the rest of this game use "
+        "`/cribbage hand` here to see your cards and play. Allow direct messages from this "
+        "server's members to get your hands by DM from your next game."
     ]
     assert table.hand(game_id, BEA.id) is None, "no hand by DM this deal"
     assert table.hand(game_id, AL.id) is not None

@@ -8,8 +8,10 @@ import re
 from datetime import timedelta
 
 from bot.core.base.delivery import Owed
+from bot.core.base.keys import MessageKey
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.base.views import BoardPicture
+from bot.core.messages.projection import noticed
 from bot.core.messages.table import LEFT_OUT
 from bot.core.services import Services
 from bot.store import Store
@@ -21,6 +23,7 @@ from tests.helpers.service_driver import (
     finished_game,
     first_choice,
     game_owner,
+    load,
     make_service,
     open_table,
     owed_now,
@@ -77,6 +80,98 @@ async def test_closed_dms_owe_a_notice_once_and_no_hand_but_its_private_copies(
     # No DM: the hand is owed to the answers that show it (/cribbage hand) alone.
     hand = next(o for o in owed if str(o.key) == "hand:1:1")
     assert hand.mirrors_only
+
+
+def _dm_notices(table: Transcript, game_id: int) -> list[str]:
+    return [m for m in table.channel(game_id) if "I can't send you direct messages" in m]
+
+
+async def _move(store: Store, service: Services, table: Transcript, game_id: int) -> None:
+    """One move, for the first player the table waits on (from the hand they are owed, DM or
+    not: what ``/cribbage hand`` shows them)."""
+    users = {AL.id: AL, BEA.id: BEA, CY.id: CY}
+    game = await load(store, game_id)
+    assert game.result is None
+    owed = {str(o.key): o for o in await owed_now(service, game_id)}
+    for seat, user_id in enumerate((AL.id, BEA.id, CY.id)):
+        controls = owed[f"hand:{game.deal_number}:{seat}"].view.hand
+        if controls is not None:
+            user = users[user_id]
+            await table.record(
+                user.id, await service.moves.click(first_choice(controls), user, guild_id=None)
+            )
+            return
+    raise AssertionError("no one to move")
+
+
+async def _three(service: Services, closed: set[int]) -> tuple[Transcript, int]:
+    """A game of Al, Bea and Cy, dealt, the DMs of ``closed`` closed."""
+    table = Transcript(service, dms_closed=closed)
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3))
+    await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+    await table.record(CY.id, await service.lobbies.join(CHANNEL, CY))
+    started = await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    return table, started.game_id or 0
+
+
+async def _play_to(
+    store: Store, service: Services, table: Transcript, game_id: int, deal: int
+) -> None:
+    while (await load(store, game_id)).deal_number < deal:
+        await _move(store, service, table, game_id)
+
+
+async def test_closed_dms_are_tried_once_a_game_and_told_in_one_notice_a_deal(
+    store: Store, service: Services
+) -> None:
+    table, game_id = await _three(service, {BEA.id, CY.id})
+    # Deal 1: one DM tried to each, refused; one notice names both (one post, both pinged).
+    assert table.refused == ["hand:1:1", "hand:1:2"]
+    both = (
+        f"<@{BEA.id}> and <@{CY.id}>, I can't send you direct messages, so for the rest of "
+        "this game use `/cribbage hand` here to see your cards and play. Allow direct messages "
+        "from this server's members to get your hands by DM from your next game."
+    )
+    assert _dm_notices(table, game_id) == [both]
+    assert table.messages[(game_id, "dm-closed:1:1:2")].view.mentions == (BEA.id, CY.id)
+    # Deal 2: no DM tried to either, and again one notice for both.
+    await _play_to(store, service, table, game_id, 2)
+    assert table.refused == ["hand:1:1", "hand:1:2"], "no DM tried again in the game"
+    assert _dm_notices(table, game_id) == [both, both]
+    assert (game_id, "dm-closed:2:1:2") in table.messages
+    assert table.hand(game_id, AL.id) is not None, "Al's DMs go on"
+
+
+async def test_dms_closed_during_a_game_get_a_notice_of_their_own_then_the_deals(
+    store: Store, service: Services
+) -> None:
+    table, game_id = await _three(service, {BEA.id})
+    assert table.refused == ["hand:1:1"]
+    notices = _dm_notices(table, game_id)
+    assert len(notices) == 1 and notices[0].startswith(f"<@{BEA.id}>, I can't send you")
+    # Cy closes his DMs: his next hand's DM is refused after the deal's notice to Bea went, so
+    # he is told on his own (a mention added to a notice already posted would ping no one).
+    table.dms_closed.add(CY.id)
+    await _play_to(store, service, table, game_id, 2)
+    assert table.refused == ["hand:1:1", "hand:2:2"]
+    assert [k for (g, k) in table.messages if k.startswith("dm-closed:")] == [
+        "dm-closed:1:1",
+        "dm-closed:2:1",
+        "dm-closed:2:2",
+    ]
+    assert table.messages[(game_id, "dm-closed:2:2")].view.mentions == (CY.id,)
+    # The deal after: no DM tried to either, one notice names both.
+    await _play_to(store, service, table, game_id, 3)
+    assert table.refused == ["hand:1:1", "hand:2:2"]
+    assert table.messages[(game_id, "dm-closed:3:1:2")].view.mentions == (BEA.id, CY.id)
+    assert len(_dm_notices(table, game_id)) == 4
+
+
+def test_a_notice_stored_before_notices_named_several_reads_as_its_one_seat() -> None:
+    # A game under way across the upgrade: its deal's notice (one seat) is not posted again.
+    sent = [MessageKey.parse(k) for k in ("dm-closed:3:1", "dm-closed:3:0:2", "dm-closed:2:4")]
+    assert noticed(sent, 3) == ((0, 2), (1,))
+    assert noticed(sent, 4) == ()
 
 
 async def test_a_reminder_falls_due_once_per_turn(clock: Clock, service: Services) -> None:
