@@ -19,10 +19,11 @@
 -- Cheap on a large database: it reads only the games played apart (games_by_channel) and
 -- their results, and changes only the rows of the players and pairs of their wrong results;
 -- a database whose ranked games are right (or with none) changes nothing, so it is the same
--- whenever it runs. It changes no column's meaning, only wrong values to the ones the release
--- before it writes (that release has the fix): it runs beside it. (A release from before the
--- fix would record a ranked game the old way again while it ran beside this one: upgrade from
--- such a release by stopping all of its processes first, docs/running.md.)
+-- whenever it runs. It changes no column's meaning, only wrong values, so the release before
+-- it reads and writes everything as it did and may run beside it. But that release (and every
+-- one before the fix) still records a ranked game the old way: a game that ends on one of its
+-- processes after this migration keeps the old figures. Stop every process of an older release
+-- before starting this one to leave none (docs/running.md).
 -- (UPDATE ... FROM needs SQLite 3.33 or later, which every supported Python ships or links.)
 
 -- The wrong rows: each seat of a finished game played apart whose result names game points
