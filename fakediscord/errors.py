@@ -51,6 +51,21 @@ def unknown_channel() -> DiscordError:
     return DiscordError(404, 10003, "Unknown Channel")
 
 
+def unknown_user() -> DiscordError:
+    """10013: no such user."""
+    return DiscordError(404, 10013, "Unknown User")
+
+
+def unknown_member() -> DiscordError:
+    """10007: the user is not a member of that server (or thread)."""
+    return DiscordError(404, 10007, "Unknown Member")
+
+
+def wrong_channel_type() -> DiscordError:
+    """50024: the action is not one this kind of channel takes."""
+    return DiscordError(400, 50024, "Cannot execute action on this channel type")
+
+
 def unknown_webhook() -> DiscordError:
     """10015: no interaction webhook for this token (or it was never acknowledged)."""
     return DiscordError(404, 10015, "Unknown Webhook")

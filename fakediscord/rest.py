@@ -28,7 +28,10 @@ from fakediscord.errors import (
     missing_permissions,
     unauthorized,
     unknown_channel,
+    unknown_member,
     unknown_message,
+    unknown_user,
+    wrong_channel_type,
 )
 from fakediscord.invalid_requests import cloudflare_ban
 from fakediscord.limits import check_command_sizes
@@ -314,7 +317,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def get_user(request: web.Request) -> web.Response:
         user = fd.world.users.get(int(request.match_info["user"]))
         if user is None:
-            raise DiscordError(404, 10013, "Unknown User")
+            raise unknown_user()
         return json_response(payloads.user(user))
 
     async def get_member(request: web.Request) -> web.Response:
@@ -324,7 +327,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         user = fd.world.users.get(int(request.match_info["user"]))
         member = guild.member(user) if user is not None else None
         if member is None:
-            raise DiscordError(404, 10007, "Unknown Member")
+            raise unknown_member()
         return json_response(payloads.member(member))
 
     def guild_of(request: web.Request) -> Any:
@@ -354,7 +357,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         # thread has the message's id.
         channel = channel_of(request)
         if channel.type != GUILD_TEXT:
-            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+            raise wrong_channel_type()
         body, _ = await body_of(request)
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:

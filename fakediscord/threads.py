@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from fakediscord import payloads
-from fakediscord.errors import DiscordError, form_error, missing_access, missing_permissions
+from fakediscord.errors import (
+    DiscordError,
+    form_error,
+    missing_access,
+    missing_permissions,
+    unknown_member,
+    unknown_user,
+    wrong_channel_type,
+)
 from fakediscord.model import (
     ARCHIVE_DURATIONS,
     MANAGE_CHANNELS,
@@ -121,7 +129,7 @@ def routes(
     def thread_of(request: web.Request) -> Channel:
         channel = channel_of(request)
         if not channel.is_thread:
-            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+            raise wrong_channel_type()
         return channel
 
     async def modify_channel(request: web.Request) -> web.Response:
@@ -130,7 +138,7 @@ def routes(
         if channel.is_thread:
             _modify_thread(fd, channel, body)
         elif channel.is_dm or channel.is_private or channel.guild is None:
-            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+            raise wrong_channel_type()
         else:
             # A server channel's settings need Manage Channels; only its name is modelled.
             if not channel.permissions_for(fd.bot_user) & MANAGE_CHANNELS:
@@ -153,10 +161,10 @@ def routes(
             raise missing_permissions()  # "requires the ability to send messages in the thread"
         user = fd.world.users.get(int(request.match_info["user"]))
         if user is None:
-            raise DiscordError(404, 10013, "Unknown User")
+            raise unknown_user()
         assert thread.guild is not None
         if thread.guild.member(user) is None:
-            raise DiscordError(404, 10007, "Unknown Member")
+            raise unknown_member()
         if thread.join(user):
             fd._announce_thread_members(thread, user)
         return web.Response(status=204)
@@ -180,7 +188,7 @@ def routes(
         user_id = int(request.match_info["user"])
         joined = thread.thread_members.get(user_id)
         if joined is None:
-            raise DiscordError(404, 10007, "Unknown Member")
+            raise unknown_member()
         return _json(payloads.thread_member(thread, user_id, joined))
 
     members = api + r"/channels/{channel:\d+}/thread-members"

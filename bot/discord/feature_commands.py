@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.choices import POOL_TITLES
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import Pool
@@ -55,10 +56,7 @@ _ON_OFF = [
     app_commands.Choice(name="on", value="on"),
     app_commands.Choice(name="off", value="off"),
 ]
-_TABLES = [
-    app_commands.Choice(name="games between people", value="people"),
-    app_commands.Choice(name="games against the computer", value="computer"),
-]
+_TABLES = [app_commands.Choice(name=title, value=pool) for pool, title in POOL_TITLES.items()]
 _SEASONS = [
     app_commands.Choice(name="this month", value="this_month"),
     app_commands.Choice(name="last month", value="last_month"),

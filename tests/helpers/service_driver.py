@@ -359,13 +359,20 @@ async def drive(
 
 
 async def finished_game(
-    service: Services, users: Sequence[User] = (AL, BEA), target: int = 61
+    service: Services,
+    users: Sequence[User] = (AL, BEA),
+    target: int = 61,
+    channel: int = CHANNEL,
+    **options: Any,
 ) -> tuple[Transcript, int]:
-    """A game between ``users`` to ``target``, opened and played to its end by :func:`drive`:
-    what was sent, and the game's id."""
-    table = await open_table(service, users, target=target)
+    """A game between ``users`` to ``target`` in ``channel`` (``options``: as
+    :func:`open_table` takes them), opened and played to its end by :func:`drive`: what was
+    sent, and the game's id."""
+    table = await open_table(service, users, target=target, channel=channel, **options)
     await drive(service, table, users)
-    return table, table.outcomes[0].game_id or 0
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    return table, game_id
 
 
 async def search_ranked(

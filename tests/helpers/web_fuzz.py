@@ -46,7 +46,7 @@ from tests.helpers.card_leaks import (
     revealed_by,
 )
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
-from tests.helpers.service_driver import Transcript, drive, open_table, state
+from tests.helpers.service_driver import Transcript, drive, finished_game, open_table, state
 
 __all__ = [
     "DECK",
@@ -299,11 +299,8 @@ async def _computer(service: Services, channel: int) -> int | None:
 
 
 async def _finished(service: Services, channel: int) -> int | None:
-    """A whole game to 61, played to its end."""
-    users = (AL, BEA)
-    table = await open_table(service, users, target=61, channel=channel)
-    await drive(service, table, users)
-    return table.outcomes[0].game_id
+    """A whole game to 61 between Al and Bea, played to its end."""
+    return (await finished_game(service, channel=channel))[1]
 
 
 async def _resigned(service: Services, channel: int) -> int | None:

@@ -10,13 +10,15 @@ act on a choice and the outer layers that offer it read one definition.
   long its rounds may take (:data:`ROUND_HOURS`, :data:`DEFAULT_ROUND_HOURS`, in words
   :data:`ROUND_HOURS_SAID`);
 - the ranked ladders ``/cribbage ranked ladder`` shows (:data:`LadderSeason`), and how many
-  players each lists (:data:`LADDER_SHOWN`).
+  players each lists (:data:`LADDER_SHOWN`);
+- the two tables of a server's leaderboard in words (:data:`POOL_TITLES`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from bot.core.base.views import Pool
 from engine.players import LEVELS
 from engine.variants import Variant, listed
 
@@ -26,6 +28,7 @@ __all__ = [
     "DEFAULT_ROUND_HOURS",
     "LADDER_SHOWN",
     "LEVEL_BLURBS",
+    "POOL_TITLES",
     "ROUND_HOURS",
     "ROUND_HOURS_SAID",
     "TOURNAMENT_SEATS",
@@ -89,3 +92,10 @@ LADDER_SHOWN = 50
 #: Which ladder ``/cribbage ranked ladder`` shows: this season's, the last one's final
 #: standings, or every season's champion.
 LadderSeason = Literal["this", "last", "champions"]
+
+#: The two tables of a server's leaderboard (:data:`~bot.core.base.views.Pool`) in words: as
+#: the leaderboard's title names them and ``/cribbage leaderboard``'s ``table`` offers them.
+POOL_TITLES: dict[Pool, str] = {
+    "people": "games between people",
+    "computer": "games against the computer",
+}

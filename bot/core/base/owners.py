@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["PLACE_IDS_PER_GAME", "Owner", "OwnerKind"]
+__all__ = ["PLACE_IDS_PER_GAME", "Owner", "OwnerKind", "is_row_id"]
 
 
 class OwnerKind(StrEnum):
@@ -34,6 +34,13 @@ class OwnerKind(StrEnum):
 #: A place's id is its game's id times this, plus its seat (a game has six seats at most), so
 #: that a place names its game and seat without a read: ``place:97`` is seat 1 of game 12.
 PLACE_IDS_PER_GAME = 8
+
+
+def is_row_id(number: int) -> bool:
+    """Whether ``number`` can be a stored row's id (a game's, a ranked entry's or match's): a
+    positive signed 64-bit integer, the most SQLite holds. A control naming any other was not
+    made by this bot, and is not looked up."""
+    return 0 < number < 2**63
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -31,7 +31,7 @@ from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.meters import NO_METERS, Meters
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, is_row_id
 from bot.core.base.places import control_refusal
 from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
@@ -54,7 +54,6 @@ from engine.phase import Phase
 
 __all__ = [
     "CACHED_GAMES",
-    "MAX_GAME_ID",
     "Games",
     "Loaded",
     "LoadedGames",
@@ -73,9 +72,6 @@ CACHED_GAMES = 512
 SAVED_KEPT_PER_GAME = 4
 #: Games whose channel is remembered (to take a click's channel lock without a read).
 CHANNELS_KEPT = 10_000
-#: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
-#: one was not made by this bot.
-MAX_GAME_ID = 2**63 - 1
 
 #: Why a game that is no longer open refuses a click.
 _CLOSED = {
@@ -266,7 +262,7 @@ class Games:
         came from, and a click in a DM must come from someone seated there who is still a
         member of the game's server (one who left is refused, and the channel is told).
         """
-        if not 0 < game_id <= MAX_GAME_ID:
+        if not is_row_id(game_id):
             raise Refused(refusals.UNKNOWN_GAME)
         with _about(game_id):
             channel_id = self._channels.get(game_id)
@@ -329,7 +325,9 @@ class Games:
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now: kept in memory when that is current (see :meth:`current`),
-        else read (None for a game that does not exist)."""
+        else read (None for a game that does not exist, or an id no game can have)."""
+        if not is_row_id(game_id):
+            return None
         return self.current(game_id) or await self.store.get_game(game_id)
 
     async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from bot.core.base.apart import is_apart
 from bot.core.games.endings import Ended, Ending, ended_with
+from bot.core.games.tally import SeatTally
 from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
@@ -288,8 +289,8 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class ResultRecord:
-    """One player's result in a finished game."""
+class ResultRecord(SeatTally):
+    """One player's result in a finished game, with their seat's tallies."""
 
     seat: int
     user_id: int | None
@@ -302,18 +303,6 @@ class ResultRecord:
     score: int
     final_scores: str
     reason: str
-    pegging_points: int
-    hand_points: int
-    crib_points: int
-    deals: int
-    best_hand: int
-    best_hand_cards: str | None
-    twenty_nines: int
-    #: Manual counting: points this player's claims left out, points opponents took from
-    #: them by muggins, and points they took from others.
-    points_missed: int = 0
-    muggins_given: int = 0
-    muggins_taken: int = 0
     computer_level: str | None = None
     #: The rule the game's points were scored by: its losses past the first threshold are
     #: lurches (``lurch``) or skunks (``skunk``, the American scale).

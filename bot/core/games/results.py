@@ -4,7 +4,7 @@ per-seat tallies kept during the game."""
 from __future__ import annotations
 
 from bot.core.games.records import GameRecord, ResultRecord
-from bot.core.games.tally import Tally
+from bot.core.games.tally import Tally, tallied
 from engine.game import Game
 
 __all__ = ["result_rows"]
@@ -42,16 +42,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 score=result.scores[side],
                 final_scores=final,
                 reason=result.reason,
-                pegging_points=mine.pegging,
-                hand_points=mine.hand,
-                crib_points=mine.crib,
-                deals=mine.deals,
-                best_hand=mine.best_hand,
-                best_hand_cards=mine.best_hand_cards,
-                twenty_nines=mine.twenty_nines,
-                points_missed=mine.missed,
-                muggins_given=mine.muggins_given,
-                muggins_taken=mine.muggins_taken,
+                **tallied(mine),
                 computer_level=seat.level if seat.is_computer else None,
                 scoring=record.scoring,
                 variant=record.variant,

@@ -7,13 +7,13 @@ stored in the game's snapshot, so a finished game's result rows need no replay.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.cards import cards_str
 from engine.events import Event, Mugginsed, Overclaimed, PointSource, Shown, points_scored
 
-__all__ = ["SeatTally", "Tally"]
+__all__ = ["SeatTally", "Tally", "tallied"]
 
 PERFECT_HAND = 29
 #: The cards of the hand (or crib) that scores it, with the starter: a hand of five cards
@@ -21,13 +21,17 @@ PERFECT_HAND = 29
 PERFECT_SIZE = 4
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatTally:
-    """One seat's points by source, the deals it showed, and its best hand."""
+    """One seat's points by source, the deals it showed, and its best hand: kept for each seat
+    while a game is played, then in the seat's result row and, summed over a player's games,
+    in their standing (:class:`~bot.core.games.records.ResultRecord` and
+    :class:`~bot.core.standings.records.Standing` are tallies with more, their tables' columns
+    named as these fields)."""
 
-    pegging: int = 0
-    hand: int = 0
-    crib: int = 0
+    pegging_points: int = 0
+    hand_points: int = 0
+    crib_points: int = 0
     deals: int = 0
     best_hand: int = 0
     best_hand_cards: str | None = None
@@ -35,9 +39,45 @@ class SeatTally:
     #: Manual counting: points its claims left out, and points taken from wrong claims (by
     #: muggins on a short one, or pegged for one over its hand's value): from this seat's
     #: claims by opponents (given), and by this seat from theirs (taken).
-    missed: int = 0
+    points_missed: int = 0
     muggins_given: int = 0
     muggins_taken: int = 0
+
+    def plus(self, *others: SeatTally) -> SeatTally:
+        """These tallies and ``others``' together: each count summed, and the best hand the
+        one worth most (the first of equals)."""
+        best = self
+        for other in others:
+            if other.best_hand_cards is not None and (
+                best.best_hand_cards is None or other.best_hand > best.best_hand
+            ):
+                best = other
+        return SeatTally(
+            **{
+                name: getattr(self, name) + sum(getattr(o, name) for o in others)
+                for name in _SUMMED
+            },
+            best_hand=best.best_hand,
+            best_hand_cards=best.best_hand_cards,
+        )
+
+
+#: The tallies that add up (the best hand is chosen, not summed).
+_SUMMED = tuple(f.name for f in fields(SeatTally) if not f.name.startswith("best_hand"))
+#: The names a snapshot keeps four of the tallies by, older than the columns' (every snapshot
+#: format keeps them so).
+_SNAPSHOT_NAMES = {
+    "pegging_points": "pegging",
+    "hand_points": "hand",
+    "crib_points": "crib",
+    "points_missed": "missed",
+}
+_READ_NAMES = {kept: name for name, kept in _SNAPSHOT_NAMES.items()}
+
+
+def tallied(tally: SeatTally) -> dict[str, Any]:
+    """``tally``'s fields by name, to build or update a record that holds them."""
+    return {f.name: getattr(tally, f.name) for f in fields(SeatTally)}
 
 
 @dataclass(slots=True)
@@ -54,11 +94,15 @@ class Tally:
     @classmethod
     def from_list(cls, data: Iterable[dict[str, Any]]) -> Tally:
         """Rebuild a tally written by :meth:`to_list`."""
-        return cls([SeatTally(**item) for item in data])
+        return cls(
+            [SeatTally(**{_READ_NAMES.get(k, k): v for k, v in item.items()}) for item in data]
+        )
 
     def to_list(self) -> list[dict[str, Any]]:
         """JSON-ready data."""
-        return [asdict(seat) for seat in self.seats]
+        return [
+            {_SNAPSHOT_NAMES.get(k, k): v for k, v in tallied(seat).items()} for seat in self.seats
+        ]
 
     def add(self, events: Iterable[Event]) -> None:
         """Count the points of ``events`` to the seats that scored them (his heels and the
@@ -68,27 +112,30 @@ class Tally:
             if isinstance(event, Shown):
                 self._shown(event)
             elif isinstance(event, (Mugginsed, Overclaimed)):
-                self.seats[event.seat].muggins_taken += event.points
-                self.seats[event.owner].muggins_given += event.points
+                self._count(event.seat, SeatTally(muggins_taken=event.points))
+                self._count(event.owner, SeatTally(muggins_given=event.points))
             scored = points_scored(event)
             if scored is None or scored.source is PointSource.MUGGINS:
                 continue
-            seat = self.seats[scored.seat]
             if scored.source in (PointSource.PEGGING, PointSource.HEELS, PointSource.FOR_LAST):
-                seat.pegging += scored.points
+                self._count(scored.seat, SeatTally(pegging_points=scored.points))
             elif scored.source is PointSource.CRIB:
-                seat.crib += scored.points
+                self._count(scored.seat, SeatTally(crib_points=scored.points))
             else:
-                seat.hand += scored.points
-                seat.deals += 1
+                self._count(scored.seat, SeatTally(hand_points=scored.points, deals=1))
+
+    def _count(self, seat: int, more: SeatTally) -> None:
+        self.seats[seat] = self.seats[seat].plus(more)
 
     def _shown(self, event: Shown) -> None:
-        """A hand or crib shown: its true worth, whoever counted it (a claim is in ``missed``)."""
-        seat = self.seats[event.seat]
+        """A hand or crib shown: its true worth, whoever counted it (a claim is in
+        ``points_missed``); a hand, not a crib, may be the seat's best."""
         worth = event.score.total
-        seat.missed += event.missed
-        if worth == PERFECT_HAND and len(event.cards) == PERFECT_SIZE:
-            seat.twenty_nines += 1
-        if not event.crib and (seat.best_hand_cards is None or worth > seat.best_hand):
-            seat.best_hand = worth
-            seat.best_hand_cards = f"{cards_str(event.cards)} + {event.starter}"
+        hand = None if event.crib else f"{cards_str(event.cards)} + {event.starter}"
+        shown = SeatTally(
+            points_missed=event.missed,
+            twenty_nines=int(worth == PERFECT_HAND and len(event.cards) == PERFECT_SIZE),
+            best_hand=0 if event.crib else worth,
+            best_hand_cards=hand,
+        )
+        self._count(event.seat, shown)

@@ -31,7 +31,7 @@ from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.store_errors import ChannelBusy
-from bot.core.games.games import MAX_GAME_ID, Games, Loaded, OnGames
+from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, NewGame, SeatRecord
 from bot.core.games.series import again_of, no_rematch, seats_again, series_said
 from bot.core.messages.answers import OpeningAnswer
@@ -79,7 +79,7 @@ class Rematches(OnGames):
         server ``guild_id`` (None: outside servers). ``token``: the interaction, whose answer
         (the new lobby) is the rematch's lobby message; ``private``: the bot is not a member
         there (:mod:`bot.core.messages.private_table`)."""
-        before = None if not 0 < game_id <= MAX_GAME_ID else await self._games.record(game_id)
+        before = await self._games.record(game_id)
         if before is None:
             raise Refused(refusals.UNKNOWN_GAME)
         if guild_id is not None and before.guild_id is not None and guild_id != before.guild_id:
@@ -105,7 +105,7 @@ class Rematches(OnGames):
         sentence, as on the result, and too where the game's hands are beside its table
         (its table offers the button), where the presser has left its server, or where
         ``refusal`` says why not at its table."""
-        before = None if not 0 < game_id <= MAX_GAME_ID else await self._games.record(game_id)
+        before = await self._games.record(game_id)
         if before is None or before.hands_beside_table:
             raise Refused(refusals.UNKNOWN_GAME)
         why = no_rematch(before)

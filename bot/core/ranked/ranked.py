@@ -19,7 +19,7 @@ from bot.core.base.delivery import AnswerKept, Carriers, MessageNews
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
-from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.owners import Owner, OwnerKind, is_row_id
 from bot.core.base.places import Place, PlaceKind
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
@@ -178,7 +178,7 @@ class Ranked:
 
     async def _searching(self, entry_id: int, user: User) -> EntryRecord:
         """The searching entry a card's button names, if it is ``user``'s."""
-        entry = await self._store.ranked_entry(entry_id) if 0 < entry_id < 2**63 else None
+        entry = await self._store.ranked_entry(entry_id) if is_row_id(entry_id) else None
         if entry is None:
             raise Refused(refusals.UNKNOWN_BUTTON)
         if entry.user_id != user.id:
@@ -260,7 +260,7 @@ class Ranked:
         it), No plays on; the question's message says which."""
         if not yes:
             return Answer.in_place("The match goes on.")
-        match = await self._store.ranked_match(match_id) if 0 < match_id < 2**63 else None
+        match = await self._store.ranked_match(match_id) if is_row_id(match_id) else None
         if match is None or user.id not in (match.player_a, match.player_b):
             raise Refused(refusals.UNKNOWN_BUTTON)
         winner = match.opponent(user.id)

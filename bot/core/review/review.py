@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
+from bot.core.base.owners import is_row_id
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused, nothing_to_look_up
 from bot.core.base.replies import Answer, User
@@ -594,7 +595,7 @@ class Reviews:
             if record is None:
                 raise Refused(NO_GAME_HERE)
         else:
-            record = await store.get_game(game_id) if 0 < game_id < 2**63 else None
+            record = await store.get_game(game_id) if is_row_id(game_id) else None
         if record is not None and players_only(record):
             # (Its players review it wherever they are.)
             if viewer is None or record.seat_of(viewer) is None:

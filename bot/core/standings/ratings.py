@@ -24,6 +24,7 @@ from statistics import fmean
 from openskill.models import PlackettLuce
 
 from bot.core.games.records import RatingChange, ResultRecord
+from bot.core.games.tally import tallied
 from bot.core.standings.records import Rival, RivalGame, Standing
 from engine.outcome import Scoring
 from engine.variants import STANDARD, named
@@ -94,10 +95,6 @@ def _totals(before: Standing, mine: Sequence[ResultRecord], order: int) -> Stand
     won = any(r.won for r in mine)
     # A game's points past one are a lurch or a skunk by the rule it was played under.
     lurch = mine[0].scoring == Scoring.LURCH
-    best, cards = before.best_hand, before.best_hand_cards
-    for r in mine:
-        if r.best_hand_cards is not None and (cards is None or r.best_hand > best):
-            best, cards = r.best_hand, r.best_hand_cards
     return replace(
         before,
         name=mine[0].display_name,
@@ -108,16 +105,7 @@ def _totals(before: Standing, mine: Sequence[ResultRecord], order: int) -> Stand
         skunks_taken=before.skunks_taken + any(r.skunk_taken and not lurch for r in mine),
         lurches_given=before.lurches_given + any(r.skunk_given and lurch for r in mine),
         lurches_taken=before.lurches_taken + any(r.skunk_taken and lurch for r in mine),
-        pegging_points=before.pegging_points + sum(r.pegging_points for r in mine),
-        hand_points=before.hand_points + sum(r.hand_points for r in mine),
-        crib_points=before.crib_points + sum(r.crib_points for r in mine),
-        deals=before.deals + sum(r.deals for r in mine),
-        best_hand=best,
-        best_hand_cards=cards,
-        twenty_nines=before.twenty_nines + sum(r.twenty_nines for r in mine),
-        points_missed=before.points_missed + sum(r.points_missed for r in mine),
-        muggins_given=before.muggins_given + sum(r.muggins_given for r in mine),
-        muggins_taken=before.muggins_taken + sum(r.muggins_taken for r in mine),
+        **tallied(before.plus(*mine)),
         last_order=order,
     )
 

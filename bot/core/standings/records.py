@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.games.records import ordinal
+from bot.core.games.tally import SeatTally
 from engine.variants import STANDARD
 
 __all__ = [
@@ -48,10 +49,11 @@ class LeaderRow(_WinRate):
 
 
 @dataclass(frozen=True, slots=True)
-class Standing(_WinRate):
-    """A player's rating and running totals on a server in one variant, over games between
-    people (``vs_computer`` False) or games with a computer seat. ``player_id`` is the user's id, or
-    for a computer level a negative number (:data:`bot.core.standings.ratings.COMPUTER_IDS`)."""
+class Standing(SeatTally, _WinRate):
+    """A player's rating and running totals (their seats' tallies summed) on a server in one
+    variant, over games between people (``vs_computer`` False) or games with a computer seat.
+    ``player_id`` is the user's id, or for a computer level a negative number
+    (:data:`bot.core.standings.ratings.COMPUTER_IDS`)."""
 
     guild_id: int
     vs_computer: bool
@@ -66,16 +68,6 @@ class Standing(_WinRate):
     skunks_taken: int = 0
     lurches_given: int = 0
     lurches_taken: int = 0
-    pegging_points: int = 0
-    hand_points: int = 0
-    crib_points: int = 0
-    deals: int = 0
-    best_hand: int = 0
-    best_hand_cards: str | None = None
-    twenty_nines: int = 0
-    points_missed: int = 0
-    muggins_given: int = 0
-    muggins_taken: int = 0
     last_order: int = 0
     #: The variant whose games these are (each variant is rated apart).
     variant: str = STANDARD.name

@@ -11,6 +11,7 @@ import dataclasses
 
 from bot.core.base import refusals
 from bot.core.base.audience import Audience, ChannelSight, OpenChannels
+from bot.core.base.choices import POOL_TITLES
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
@@ -25,7 +26,6 @@ from bot.core.standings.words import (
     ON_THIS_SERVER,
     OUTSIDE_SERVERS,
     PAGE_SIZE,
-    TABLE_TITLES,
     head_to_head_text,
     leaderboard_text,
     rank_line,
@@ -71,7 +71,7 @@ class Standings:
         rated apart; the standard game by default): ``table`` ``people`` (games between
         people) or ``computer`` (games with a computer seat, each level a rated player). The
         page is both the reply and, for its buttons, the clicked message's new look."""
-        if table not in TABLE_TITLES:
+        if table not in POOL_TITLES:
             raise Refused(refusals.UNKNOWN_BUTTON)
         played = named(variant)
         vs_computer = table == "computer"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from bot.core.base.choices import level_name
+from bot.core.base.choices import POOL_TITLES, level_name
 from bot.core.base.text import (
     chunk,
     code_safe,
@@ -25,7 +25,6 @@ from engine.variants import find, title_unless_standard
 __all__ = [
     "AVERAGE_OF",
     "PAGE_SIZE",
-    "TABLE_TITLES",
     "head_to_head_text",
     "leaderboard_text",
     "rank_line",
@@ -53,7 +52,6 @@ PAGE_SIZE = 10
 NAME_WIDTH = 15
 #: The trend's column heading: the change over the last TREND_GAMES games ("10g").
 _TREND = f"{TREND_GAMES}g"
-TABLE_TITLES = {"people": "games between people", "computer": "games against the computer"}
 
 
 def _short(name: str) -> str:
@@ -80,11 +78,11 @@ def leaderboard_text(
     last 10 games, narrow enough for a phone. ``variant``: the title of the variant whose
     table it is (None: the standard game's)."""
     of = "" if variant is None else f"{variant}, "
-    title = f"**Leaderboard** — {of}{TABLE_TITLES[table]}"
+    title = f"**Leaderboard** — {of}{POOL_TITLES[table]}"
     if not rows:
         # Mid-sentence the title is lower case: "No five-card cribbage games ...".
         of_variant = "" if variant is None else f"{variant.lower()} "
-        games = f"{of_variant}{TABLE_TITLES[table]}"
+        games = f"{of_variant}{POOL_TITLES[table]}"
         return f"{title}\nNo {games} have finished on this server yet."
     pages = max(1, -(-total // PAGE_SIZE))
     lines = [f"{title} · page {page + 1} of {pages}", "```"]

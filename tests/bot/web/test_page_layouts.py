@@ -19,7 +19,7 @@ from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.helpers.browser import open_browser
-from tests.helpers.service_driver import AL, BEA, CY, DEE, EVE, drive, open_table
+from tests.helpers.service_driver import AL, BEA, CY, DEE, EVE, finished_game
 
 LINKS = PageLinks("one secret that is long enough")
 #: Discord's longest display name, with nowhere to break it.
@@ -52,9 +52,7 @@ async def _finished(
 ) -> AsyncIterator[tuple[str, Browser]]:
     """A whole game of ``variant`` between ``users``, its page's address as the bot serves
     it, and a browser to open it in."""
-    table = await open_table(service, list(users), target=target, variant=variant)
-    await drive(service, table, list(users))
-    game_id = table.outcomes[0].game_id or 0
+    _, game_id = await finished_game(service, users, target=target, variant=variant)
     server = WebServer(
         service.pages, service.feed, LINKS, limits=Capacity(connections=50, live_pages=50)
     )

@@ -32,6 +32,7 @@ from tests.helpers.service_driver import (
     DEE,
     Clock,
     drive,
+    finished_game,
     open_table,
     owed_now,
 )
@@ -76,9 +77,7 @@ async def test_the_page_shows_what_the_channel_is_owed_and_no_held_card(
 
 
 async def test_an_ended_game_is_told_again_with_every_hand(service: Services) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id or 0
+    _, game_id = await finished_game(service)
     loaded = await _loaded(service, game_id)
     told = replay(loaded)
     assert told is not None
@@ -113,9 +112,8 @@ async def test_an_ended_game_is_told_again_with_every_hand(service: Services) ->
 @pytest.mark.parametrize("people", [3, 4])
 async def test_every_hand_of_three_and_four_is_told(service: Services, people: int) -> None:
     users = [AL, BEA, CY, DEE][:people]
-    table = await open_table(service, users, target=61)
-    await drive(service, table, users)
-    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
+    _, game_id = await finished_game(service, users)
+    loaded = await _loaded(service, game_id)
     told = replay(loaded)
     assert told is not None and told.deals
     assert all(deal.shown for deal in told.deals[:-1])
@@ -141,9 +139,7 @@ async def test_a_resignation_is_told_as_the_channel_said_it(service: Services) -
 async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
     service: Services,
 ) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id or 0
+    _, game_id = await finished_game(service)
     told = replay(await _loaded(service, game_id))
     assert told is not None
     for deal in told.deals:
@@ -171,9 +167,8 @@ async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
 async def test_five_card_three_for_last_is_a_step_of_the_replay(service: Services) -> None:
     # Five-card cribbage pegs three for last before the first deal: the channel says it under
     # the cut for deal, and the replay lists it there too, a step that can be chosen.
-    opened = await open_table(service, [AL, BEA], target=61, variant="five_card")
-    await drive(service, opened, [AL, BEA])
-    loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
+    opened, game_id = await finished_game(service, variant="five_card")
+    loaded = await _loaded(service, game_id)
     told = replay(loaded)
     assert told is not None
     said = [i for i, step in enumerate(told.steps) if "takes three for last" in step.text]
@@ -189,9 +184,8 @@ async def test_five_card_three_for_last_is_a_step_of_the_replay(service: Service
 
 async def test_the_boards_before_the_first_deal_mark_who_deals_first(service: Services) -> None:
     users = [AL, BEA, CY, DEE]
-    opened = await open_table(service, users, target=61)
-    await drive(service, opened, users)
-    loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
+    _, game_id = await finished_game(service, users)
+    loaded = await _loaded(service, game_id)
     told = replay(loaded)
     assert told is not None and told.opening >= 1
     first = told.deals[0].dealer

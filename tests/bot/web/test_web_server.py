@@ -21,8 +21,8 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    finished_game,
     make_service,
-    open_table,
     ranked_game,
     search_ranked,
 )
@@ -30,18 +30,10 @@ from tests.helpers.service_driver import (
 LINKS = PageLinks("one secret that is long enough")
 
 
-async def _finished(service: Services) -> int:
-    table = await open_table(service, [AL, BEA], target=61)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id
-    assert game_id is not None
-    return game_id
-
-
 async def test_the_review_shows_under_the_replay_when_there_is_one(
     service: Services, store: Store
 ) -> None:
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     asked: list[int] = []
 
     async def reviews(record: GameRecord) -> str | None:
@@ -84,7 +76,7 @@ async def test_a_game_against_the_computer_shows_its_persons_review_alone(
 async def test_without_reviews_the_page_has_no_review_section(
     service: Services, store: Store
 ) -> None:
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     server = WebServer(service.pages, service.feed, LINKS)
     async with TestClient(TestServer(server.app())) as client:
         response = await client.get(LINKS.path(game_id))
@@ -99,7 +91,7 @@ async def test_without_reviews_the_page_has_no_review_section(
 async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
     service: Services, store: Store
 ) -> None:
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     server = WebServer(service.pages, service.feed, LINKS, reviews=review_source(service.pages))
     async with TestClient(TestServer(server.app())) as client:
         response = await client.get(LINKS.path(game_id))
@@ -137,7 +129,7 @@ async def test_a_game_has_one_address_and_the_pages_an_icon(
 ) -> None:
     """``/g/01/<signature>`` is not game 1's page (a changed link finds nothing), and the
     icon every browser asks for is there."""
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     server = WebServer(service.pages, service.feed, LINKS)
     path = LINKS.path(game_id)
     signature = path.rsplit("/", 1)[1]
@@ -159,7 +151,7 @@ async def test_a_finished_games_page_drawn_before_a_deletion_is_not_shown_after(
     """A finished game's replay, kept in memory by the game's version (a deletion changes no
     version), is drawn again once a player had their data deleted, so the page names them no
     more; it showed their name for as long as it was kept (in any process)."""
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     server = WebServer(service.pages, service.feed, LINKS)
     async with TestClient(TestServer(server.app())) as client:
         before = await (await client.get(LINKS.path(game_id))).text()

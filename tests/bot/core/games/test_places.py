@@ -69,6 +69,8 @@ async def test_a_game_id_outside_sqlite_range_is_an_unknown_game(
         await service.lobbies.click(game_id, "join", AL, guild_id=GUILD),
     ):
         assert not outcome.ok and outcome.reply.text == "I can't find that game."
+    # What the pages, the Activity and a rematch look a game up by: no game, nothing read.
+    assert await service.games.record(game_id) is None
 
 
 async def test_a_click_from_another_server_is_refused(store: Store, clock: Clock) -> None:

@@ -32,7 +32,7 @@ from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
-    drive,
+    finished_game,
     first_choice,
     game_owner,
     make_service,
@@ -58,16 +58,9 @@ async def _count(store: Store, table: str, game_id: int) -> int:
     return int(rows[0][0])
 
 
-async def _finished(service: Services, channel: int = CHANNEL) -> int:
-    table = await open_table(service, [AL, BEA], target=61, channel=channel)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id or 0
-    return game_id
-
-
 async def test_every_shuffle_is_recorded_with_the_game(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot is not None
     data = json.loads(record.snapshot)
@@ -79,7 +72,7 @@ async def test_every_shuffle_is_recorded_with_the_game(store: Store, clock: Cloc
 
 async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     before = await store.get_game(game_id)
     assert before is not None and before.snapshot is not None
     ended = snapshot.decode(before.snapshot, random.Random(0))
@@ -117,12 +110,12 @@ async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clo
 
 async def test_pruning_leaves_open_and_recent_games_alone(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
-    finished = await _finished(service)
+    _, finished = await finished_game(service)
     lobby = await service.lobbies.new_game(GUILD, CHANNEL + 1, CY)
     assert (await service.lobbies.cancel(CHANNEL + 1, CY)).ok  # a lobby that never dealt
     clock.advance(days=40)
     playing = await open_table(service, [AL, BEA], channel=CHANNEL + 2)
-    recent = await _finished(service, CHANNEL + 3)
+    _, recent = await finished_game(service, channel=CHANNEL + 3)
     assert await service.housekeeping.prune() == 2
     cancelled = await store.get_game(lobby.game_id or 0)
     assert cancelled is not None and cancelled.status is GameStatus.CANCELLED
@@ -138,7 +131,7 @@ async def test_a_game_begun_before_shuffles_were_recorded_keeps_its_snapshot(
     store: Store, clock: Clock
 ) -> None:
     service = _service(store, clock)
-    game_id = await _finished(service)
+    _, game_id = await finished_game(service)
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot is not None
     data = json.loads(record.snapshot)
@@ -229,7 +222,7 @@ async def test_a_new_sqlite_file_gives_space_back_as_games_are_pruned(
         assert await store.db.auto_vacuum() == "incremental"
         service = _service(store, clock)
         for channel in range(6):
-            await _finished(service, CHANNEL + channel)
+            await finished_game(service, channel=CHANNEL + channel)
         with contextlib.closing(sqlite3.connect(path)) as db:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             pages = db.execute("PRAGMA page_count").fetchone()[0]

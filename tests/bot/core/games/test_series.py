@@ -28,7 +28,7 @@ AL, BEA, CY, DEE = (SeatRecord(i, i + 1, n) for i, n in enumerate(("Al", "Bea", 
 def _row(game: int, seat: SeatRecord, won: bool, points: int = 1, at: float = 0.0) -> SeriesResult:
     result = ResultRecord(
         seat.seat, seat.user_id, seat.name, seat.is_computer, won, points,
-        False, False, 0, "", "", 0, 0, 0, 0, 0, None, 0,
+        False, False, 0, "", "",
     )  # fmt: skip
     return SeriesResult(game, at, result)
 

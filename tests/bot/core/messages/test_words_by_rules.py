@@ -61,7 +61,7 @@ def test_points_for_last_are_said_and_tallied_with_the_pegging() -> None:
     assert f"{NAMES[pone]} takes three for last ({NAMES[pone]}: 3)." in text
     tally = Tally.empty(2)
     tally.add(events)
-    assert tally.seats[pone].pegging == 3 and tally.seats[pone].hand == 0
+    assert tally.seats[pone].pegging_points == 3 and tally.seats[pone].hand_points == 0
     assert tally.seats[pone].deals == 0
 
 
