@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 
 from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
-from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing
+from bot.core.standings.records import Ranked, Rival, Standing
 from bot.store import standings as derived
 from bot.store.game_tables import RESULT_COLUMNS, result_of
 from bot.store.queries import Queries, marks
@@ -19,28 +19,6 @@ __all__ = ["StandingTables"]
 
 class StandingTables(Queries):
     """The standings: read for the leaderboard and stats, replayed and rebuilt from the results."""
-
-    async def leaderboard(
-        self,
-        guild_id: int | None,
-        *,
-        limit: int = 20,
-        vs_computer: bool = False,
-        variant: str = STANDARD.name,
-    ) -> list[LeaderRow]:
-        """The server's players in ``variant``, best first: wins, then win rate, then game
-        points. Over games between people, or with ``vs_computer`` over their games against
-        the computer (computer levels themselves never get a row here). Read from the
-        standings."""
-        rows = await self._read(
-            "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
-            " skunks_given, skunks_taken, lurches_given, lurches_taken FROM standings"
-            " WHERE guild_id = ? AND variant = ? AND vs_computer = ? AND player_id > 0"
-            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
-            " losses ASC, name LIMIT ?",
-            (guild_id or 0, variant, int(vs_computer), limit),
-        )
-        return [LeaderRow(*row) for row in rows]
 
     # -- ratings ---------------------------------------------------------------------------
     async def _ratings_missing(self) -> bool:

@@ -11,7 +11,6 @@ from bot.core.games.tally import SeatTally
 from engine.variants import STANDARD
 
 __all__ = [
-    "LeaderRow",
     "Ranked",
     "Rival",
     "RivalGame",
@@ -19,37 +18,8 @@ __all__ = [
 ]
 
 
-class _WinRate:
-    """``win_rate`` for a row with ``games`` and ``wins``."""
-
-    __slots__ = ()
-    games: int
-    wins: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games played (0 when none)."""
-        return self.wins / self.games if self.games else 0.0
-
-
 @dataclass(frozen=True, slots=True)
-class LeaderRow(_WinRate):
-    """A player's standing on a server, over games between people or against the computer."""
-
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    losses: int
-    game_points: int
-    skunks_given: int
-    skunks_taken: int
-    lurches_given: int = 0
-    lurches_taken: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Standing(SeatTally, _WinRate):
+class Standing(SeatTally):
     """A player's rating and running totals (their seats' tallies summed) on a server in one
     variant, over games between people (``vs_computer`` False) or games with a computer seat.
     ``player_id`` is the user's id, or for a computer level a negative number
@@ -81,6 +51,11 @@ class Standing(SeatTally, _WinRate):
     def losses(self) -> int:
         """Games not won."""
         return self.games - self.wins
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
 
     @property
     def is_computer(self) -> bool:

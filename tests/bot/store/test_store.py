@@ -175,11 +175,12 @@ async def test_finished_game_writes_results_in_the_same_transaction(store: Store
         await store.save(game_id, 1, _skunk(0, 0), now=300.0)
     record = await store.get_game(game_id)
     assert record is not None and record.status == "lobby" and record.version == 1
-    assert await store.leaderboard(5) == []
+    assert await store.ranking(5) == (0, [])
     await store.save(game_id, 1, _skunk(0, 1), now=300.0)
-    board = await store.leaderboard(5)
-    assert [(r.user_id, r.wins, r.losses, r.skunks_given, r.skunks_taken) for r in board] == [
-        (1, 1, 0, 1, 0),
+    _, board = await store.ranking(5)
+    rows = [r.standing for r in board]
+    assert [(r.player_id, r.wins, r.games, r.skunks_given, r.skunks_taken) for r in rows] == [
+        (1, 1, 1, 1, 0),
         (2, 0, 1, 0, 1),
     ]
 

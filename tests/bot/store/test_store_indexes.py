@@ -60,7 +60,6 @@ async def test_status_leaderboard_and_stats_read_by_index(tmp_path: Path) -> Non
             lambda: store.open_game_in_channel(99),
             lambda: store.last_game_in_channel(99),
             lambda: store.last_game_in_channel(1),
-            lambda: store.leaderboard(GUILD),
             lambda: store.ranking(GUILD, offset=10),
             lambda: store.standing(GUILD, 1),
             lambda: store.rating_history(GUILD, 1),

@@ -160,7 +160,7 @@ async def test_cancel_by_moderator_records_nothing(store: Store, service: Servic
     record = await store.get_game(game_id)
     assert record is not None and record.status == "cancelled"
     assert await store.results(game_id) == []
-    assert await store.leaderboard(GUILD) == []
+    assert await store.ranking(GUILD) == (0, [])
     assert (await service.lobbies.new_game(GUILD, CHANNEL, BEA)).ok  # the channel is free
 
 

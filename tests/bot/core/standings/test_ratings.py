@@ -124,8 +124,6 @@ async def test_computer_levels_are_rated_apart_as_players_of_their_own(store: St
     [[_], [first], [second]] = _library([[(al.mu, al.sigma)], [NEW], [NEW]], [3, 1, 2])
     assert easy.games == 1 and easy.wins == 1
     assert easy.mu == pytest.approx((first.mu + second.mu) / 2)
-    # The old leaderboard of games against the computer still lists people only.
-    assert [r.user_id for r in await store.leaderboard(GUILD, vs_computer=True)] == [AL.id]
 
 
 async def test_resignations_count_and_cancelled_or_expired_games_do_not(

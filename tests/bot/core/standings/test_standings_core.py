@@ -51,7 +51,8 @@ async def _play_games(store: Store, clock: Clock) -> tuple[dict[str, Counter[str
 
 async def test_leaderboard_ranks_by_rating(store: Store, clock: Clock) -> None:
     expected, _ = await _play_games(store, clock)
-    rows = await store.leaderboard(GUILD)
+    total, ranked = await store.ranking(GUILD, limit=100)
+    rows = [r.standing for r in ranked]
     got = {
         r.name: Counter(
             games=r.games,
@@ -64,15 +65,13 @@ async def test_leaderboard_ranks_by_rating(store: Store, clock: Clock) -> None:
     }
     # Counters compare missing keys as zero.
     assert got == dict(expected)
-    assert [r.wins for r in rows] == sorted((r.wins for r in rows), reverse=True)
     # Every game was by the lurch (the default): none of them counts as a skunk.
     assert sum(r.lurches_given for r in rows) >= 1
     assert sum(r.skunks_given + r.skunks_taken for r in rows) == 0
 
     service = make_service(store, clock)
     text = (await service.standings.leaderboard(GUILD)).reply.text
-    total, ranked = await store.ranking(GUILD)
-    assert total == len(rows) == len(ranked)
+    assert total == len(rows)
     ordinals = [r.standing.ordinal for r in ranked]
     assert ordinals == sorted(ordinals, reverse=True)
     table = text.split("```")[1].splitlines()[2:]
@@ -124,5 +123,5 @@ async def test_empty_standings_say_so(service: Services) -> None:
 
 async def test_standings_are_per_server(store: Store, clock: Clock) -> None:
     await _play_games(store, clock)
-    assert await store.leaderboard(GUILD + 1) == []
+    assert await store.ranking(GUILD + 1) == (0, [])
     assert await store.standing(GUILD + 1, AL.id) == {}
