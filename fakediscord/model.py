@@ -81,6 +81,20 @@ USE_EXTERNAL_APPS = 1 << 50
 #: values Discord takes.
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
+#: How long a person's display name or a member's nickname may be, in characters: Discord
+#: refuses others, and trims spaces from either end (User Resource, "Usernames and Nicknames").
+NAME_LENGTH = (1, 32)
+
+
+def check_name(name: str, what: str) -> None:
+    """Refuse (``ValueError``) a display name or nickname Discord would never show: empty,
+    longer than 32 characters, or with spaces at either end (Discord trims them)."""
+    low, high = NAME_LENGTH
+    if not low <= len(name) <= high or name != name.strip():
+        raise ValueError(
+            f"Discord refuses the {what} {name!r}: 1 to 32 characters, no spaces at either end"
+        )
+
 
 class Snowflakes:
     """Discord-shaped ids: the creation time in the high bits, a counter in the low ones."""
@@ -173,6 +187,9 @@ class User:
     #: commands that allow it are offered to them in DMs and group DMs the bot is not in.
     installed: bool = False
 
+    def __post_init__(self) -> None:
+        check_name(self.name, "display name")
+
     @property
     def mention(self) -> str:
         """How a message mentions this user."""
@@ -201,6 +218,12 @@ class Member:
     roles: list[Role] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
     nick: str | None = None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        # (A test sets a member's nickname as Discord would let its person set it.)
+        if key == "nick" and value is not None:
+            check_name(value, "nickname")
+        super().__setattr__(key, value)
 
     @property
     def permissions(self) -> int:

@@ -393,7 +393,10 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         if found:
             pg.user = found[0]
         else:
-            pg.user = fd.add_user(wanted)
+            try:
+                pg.user = fd.add_user(wanted)
+            except ValueError as refused:  # (longer than Discord lets a name be)
+                raise EmulatorUsageError(str(refused)) from refused
             fd.install_app(pg.user)
             pg.guild.add_member(pg.user)
             pg.say(f"{wanted} joined {pg.guild.name}")

@@ -480,15 +480,19 @@ async def test_any_hand_is_counted_privately_or_for_the_channel(
 async def test_a_name_that_reads_as_a_mention_notifies_no_one(
     world: World, bot: BotProcess
 ) -> None:
-    # Someone whose name is written like mentions: the bot's answers name them, in text
-    # replies as in its messages, and notify no one.
+    # People whose names are written like mentions (each within Discord's 32 characters): the
+    # bot's answers name them, in text replies as in its messages, and notify no one.
     fd = world.fd
     bea = world.players[1]
-    cy = fd.add_user(f"@everyone <@{bea.id}> <@&{world.guild.id}>")
-    world.guild.add_member(cy)
-    stats = await fd.slash(cy, world.general, "/cribbage stats")
-    assert stats.original is not None and not stats.ephemeral
+    cy = fd.add_user(f"@everyone <@{bea.id}>")
+    dee = fd.add_user(f"@here <@&{world.guild.id}>")
+    for person in (cy, dee):
+        world.guild.add_member(person)
+        stats = await fd.slash(person, world.general, "/cribbage stats")
+        assert stats.original is not None and not stats.ephemeral
+        said = stats.original
+        assert person.name.split()[0] in said.words() and said.pinged == Pings(), said.words()
     opened = await fd.slash(cy, world.general, "/cribbage new players:2 target:61")
     assert opened.original is not None
-    for said in (stats.original, opened.original):
-        assert f"@everyone <@{bea.id}" in said.words() and said.pinged == Pings(), said.words()
+    said = opened.original
+    assert f"@everyone <@{bea.id}" in said.words() and said.pinged == Pings(), said.words()

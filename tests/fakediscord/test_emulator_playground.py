@@ -128,8 +128,12 @@ async def test_dms_and_modals() -> None:
 
 
 async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
-    text = await play("/nope\nclick 9\nfrobnicate\nhelp\n/tiny echo text:still here\n")
+    long_name = "W" * 33
+    text = await play(
+        f"/nope\nclick 9\nfrobnicate\nas {long_name}\nhelp\n/tiny echo text:still here\n"
+    )
     assert "! /nope is not a synced command" in text
+    assert "1 to 32 characters" in text  # (a name longer than Discord's)
     assert "! no message with a button" in text
     assert "? unknown command" in text
     assert "choose [mN] [MENU] K" in text  # the help

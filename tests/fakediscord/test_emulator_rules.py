@@ -277,3 +277,18 @@ async def test_wait_for_times_out(table: TinyWorld) -> None:
     with pytest.raises(TimeoutError):
         await table.fd.wait_for(lambda: False, timeout=0.05)
     await asyncio.sleep(0)
+
+
+def test_names_are_as_long_as_discord_lets_them_be(fake_discord: FakeDiscord) -> None:
+    # A display name or a nickname is 1 to 32 characters, trimmed (User Resource, "Usernames
+    # and Nicknames"): a test cannot hand the bot a name no Discord user could have.
+    longest = fake_discord.add_user("W" * 32)
+    for name in ("W" * 33, "", " Al", "Al "):
+        with pytest.raises(ValueError, match="1 to 32 characters"):
+            fake_discord.add_user(name)
+    guild = fake_discord.add_guild("Names")
+    member = guild.add_member(longest)
+    member.nick = "🂡" * 32
+    with pytest.raises(ValueError, match="nickname"):
+        member.nick = "N" * 33
+    member.nick = None
