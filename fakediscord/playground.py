@@ -42,8 +42,9 @@ from fakediscord.server import FakeDiscord
 
 # Code blocks and inline code (kept as they are), captured so re.split keeps them.
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
-# Discord's markdown escape: a backslash before any punctuation shows the punctuation alone.
-_ESCAPE = re.compile(r"\\([^\w\s])")
+# Discord's markdown escape: a backslash before any character but a letter, a digit or a space
+# shows the character alone (the underscore too: "Jo\_Jo" is shown "Jo_Jo").
+_ESCAPE = re.compile(r"\\([^0-9A-Za-z\s])")
 # A timestamp: <t:SECONDS> or <t:SECONDS:STYLE>.
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 

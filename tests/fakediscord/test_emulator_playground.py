@@ -90,8 +90,9 @@ def test_markdown_escapes_are_shown_as_discord_shows_them() -> None:
     guild.add_text_channel("general")
     guild.add_member(fd.add_user("Al"))
     pg = Playground(fd, guild, io.StringIO())
-    text = r"Computer \(hard\) says \*hi\* `raw \(kept\)` ```a \_b``` and \\ ends"
-    assert pg.readable(text) == r"Computer (hard) says *hi* `raw \(kept\)` ```a \_b``` and \ ends"
+    text = r"Computer \(hard\) says \*hi\* to Jo\_Jo `raw \(kept\)` ```a \_b``` and \\ ends"
+    shown = r"Computer (hard) says *hi* to Jo_Jo `raw \(kept\)` ```a \_b``` and \ ends"
+    assert pg.readable(text) == shown  # (the underscore's escape was shown: "Jo\_Jo")
 
 
 def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
