@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -34,6 +35,8 @@ GUILD_STAGE_VOICE = 13
 VOICE_TYPES = (GUILD_VOICE, GUILD_STAGE_VOICE)
 
 # Message flags.
+#: "Do not include any embeds when serializing this message": no link previews.
+SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
@@ -298,6 +301,21 @@ def words_of(content: str, components: list[dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
+#: A link Discord previews in a message's content: ``http(s)://`` as typed (a backslash in it,
+#: ``https\://``, makes it text), not in angle brackets (``<https://…>`` links without a
+#: preview) nor in code; a full stop or comma after it ends the sentence, not the link.
+_PREVIEWED = re.compile(r"(?<![<\\w])https?://[^\s<>)]*[^\s<>).,:;\"'\]]")
+_IN_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+
+
+def links_previewed(content: str, flags: int) -> list[str]:
+    """The links Discord shows a preview of (an embed it builds from the page) under a message
+    whose content is ``content``: none with ``SUPPRESS_EMBEDS`` in its flags."""
+    if flags & SUPPRESS_EMBEDS:
+        return []
+    return _PREVIEWED.findall(_IN_CODE.sub(" ", content))
+
+
 @dataclass(eq=False)
 class Message:
     """A message in a channel, DM or thread, with its visibility and edit history."""
@@ -391,6 +409,12 @@ class Message:
             if item.get("custom_id") == custom_id:
                 return item
         return None
+
+    @property
+    def previews(self) -> list[str]:
+        """The links in its content Discord shows a preview of under the message
+        (:func:`links_previewed`)."""
+        return links_previewed(self.content, self.flags)
 
     def words(self) -> str:
         """What the message says in text: its content, and the text displays of a Components

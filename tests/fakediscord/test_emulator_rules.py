@@ -10,6 +10,7 @@ import pytest
 
 from fakediscord import FakeDiscord
 from fakediscord.errors import errors_at
+from fakediscord.model import SUPPRESS_EMBEDS, links_previewed
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld, client_of
 from tests.helpers.wire import call, refusal
@@ -292,3 +293,14 @@ def test_names_are_as_long_as_discord_lets_them_be(fake_discord: FakeDiscord) ->
     with pytest.raises(ValueError, match="nickname"):
         member.nick = "N" * 33
     member.nick = None
+
+
+def test_a_link_in_a_messages_content_is_previewed_unless_kept_from_it() -> None:
+    # Discord previews a link it finds in a message's content; not one in angle brackets, in
+    # code or broken by a backslash, and none with SUPPRESS_EMBEDS.
+    content = (
+        "Bare https://a.example/x, masked [m](https://m.example), kept <https://b.example>,"
+        " `https://c.example`, escaped https\\://d.example"
+    )
+    assert links_previewed(content, 0) == ["https://a.example/x", "https://m.example"]
+    assert links_previewed(content, SUPPRESS_EMBEDS) == []
