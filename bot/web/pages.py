@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.core.base.recent import Recent
+from bot.core.base.text import ESCAPED_CHARACTERS
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.messages.boards import board_alt, board_size
 from bot.core.messages.spectator import TableSeen
@@ -162,7 +163,8 @@ SCRIPT = """
 })();
 """
 
-_ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()])")
+#: A character escape() protected in a name: the page shows it as typed.
+_ESCAPED = re.compile(rf"\\([{re.escape(ESCAPED_CHARACTERS)}])")
 _HELD = re.compile("\x00(\\d+)\x00")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")

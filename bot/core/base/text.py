@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ from engine.rules import Rules
 from engine.views import PublicView
 
 __all__ = [
+    "ESCAPED_CHARACTERS",
     "Names",
     "and_list",
     "card_labels",
@@ -31,12 +33,37 @@ __all__ = [
 ]
 
 
-_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\*_~`|>#[]()"})
+#: What Discord's markdown reads anywhere in a name, each escaped with a backslash (Discord
+#: shows a backslashed punctuation mark as the mark alone): emphasis, code, spoilers, quotes,
+#: headings, masked links, and ``:``, whose ``https://`` Discord would make a link and show a
+#: preview of under the message. (Every ``<…>`` Discord reads, a mention, a timestamp or a
+#: link, ends with ``>``: escaped, a name like ``<@123>`` is text.)
+MARKDOWN_SPECIAL = "\\*_~`|>#[]():"
+#: What Discord reads only at a line's start, where a name may stand: a list's marker ("- Al",
+#: "+ Al", "1. Al"), escaped at the start of a name.
+_LIST_MARKER = re.compile(r"\A(?:[-+]|(?P<number>\d+)\.)(?=\s)")
+#: Every character :func:`escape` may escape: a page reads each escape back as the character
+#: (:func:`bot.web.pages.markdown_html`).
+ESCAPED_CHARACTERS = MARKDOWN_SPECIAL + "-+."
+_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in MARKDOWN_SPECIAL})
+
+
+def _unlisted(marker: re.Match[str]) -> str:
+    number = marker.group("number")
+    return f"{number}\\." if number is not None else "\\" + marker.group()
 
 
 def escape(name: str) -> str:
-    """A display name made safe for Discord markdown (a name like ``**Al**`` stays as typed)."""
-    return name.translate(_MARKDOWN)
+    r"""A display name made safe for Discord markdown: shown as typed, wherever in a line it
+    stands, never as formatting, a mention, a link or a list (a name like ``**Al**``,
+    ``<@123>``, ``https://x.example`` or ``- Al`` stays as typed).
+
+    >>> print(escape("**Al** <@123>"))
+    \*\*Al\*\* <@123\>
+    >>> print(escape("- Al"), escape("1. Bea"), escape("Cy-Di 2.0"), escape("https://x.example"))
+    \- Al 1\. Bea Cy-Di 2.0 https\://x.example
+    """
+    return _LIST_MARKER.sub(_unlisted, name.translate(_MARKDOWN))
 
 
 def code_safe(name: str) -> str:

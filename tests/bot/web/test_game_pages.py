@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+
+from bot.core.base.text import escape
 from bot.core.base.views import MessageView
 from bot.web.pages import home_page, message_html, not_found_page
 
@@ -21,6 +24,14 @@ def test_a_name_is_shown_as_typed_never_as_markup() -> None:
     shown = message_html(MessageView(f"Seated: {name}"))
     assert "<script>" not in shown and "<strong>" not in shown
     assert "**Al** &lt;script&gt;alert(1)&lt;/script&gt; _x_" in shown
+
+
+def test_every_name_the_channel_escapes_is_shown_as_typed() -> None:
+    # What escape() protects in the channel's markdown (a list's marker, a link's colon), the
+    # page reads back: "- Dash", not "\\- Dash".
+    for name in ("- Dash", "1. One", "https://x.example", "**B**_u_~~s~~||x|| > # `c`", "<@1>"):
+        shown = message_html(MessageView(f"{escape(name)} wins"))
+        assert shown == f"<p>{html.escape(name, quote=False)} wins</p>", shown
 
 
 def test_mentions_are_names_and_links_are_links() -> None:

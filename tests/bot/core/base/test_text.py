@@ -1,12 +1,21 @@
 """Messages that fit Discord's 2,000 characters with every line whole (``fitted``): the
 longest group gives up its last rows, counted on a line of its own; headings always stay. And
-a line of ratings, written one way (``ratings_text``)."""
+a line of ratings, written one way (``ratings_text``). And a name in Discord's markdown
+(``escape``): shown as typed wherever it stands, never as formatting, a link or a list."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from bot.core.base.text import SHOWN_BASE, SHOWN_SCALE, fitted, more_left, ratings_text
+from bot.core.base.text import (
+    SHOWN_BASE,
+    SHOWN_SCALE,
+    escape,
+    fitted,
+    more_left,
+    ratings_text,
+)
 from bot.core.base.views import MAX_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -71,3 +80,39 @@ def test_a_line_of_ratings_is_written_one_way_and_the_docs_quote_it() -> None:
         assert f'"{line}"' in players, line
     # No other way of writing them is left in the docs.
     assert "Ratings: " not in players and "Ranked ratings: " not in players
+
+
+#: How Discord shows a backslash before a punctuation mark: the mark alone (its markdown's
+#: escape rule, as the playground shows it too).
+_DISCORD_ESCAPE = re.compile(r"\\([^0-9A-Za-z\s])")
+#: What Discord reads at a line's start as a list (``- ``, ``* ``, ``+ ``, ``1. ``) or a quote
+#: or heading, and a link anywhere (which it also previews under the message).
+_LINE_START = re.compile(r"\A(?:[-*+]|\d+\.|>|#{1,3})\s")
+_LINK = re.compile(r"https?://")
+
+NAMES = (
+    "- Dash",
+    "+ Plus",
+    "* Star",
+    "1. One",
+    "2024. Bo",
+    "> Quote",
+    "# Big",
+    "-# Small",
+    "https://x.example",
+    "Al http://x.example/a_b",
+    "Jean-Luc",
+    "Dr. No",
+    "2.0",
+    "Cy:",
+)
+
+
+def test_a_name_shows_as_typed_at_the_start_of_a_line_and_never_as_a_link() -> None:
+    # (A player called "- Dash" was a bullet at the head of "- Dash resigned — …", "1. One" a
+    # numbered list, and "https://x.example" a link Discord previewed under the table.)
+    for name in NAMES:
+        line = f"{escape(name)} resigned — 🏆 {escape(name)} wins"
+        assert not _LINE_START.match(line), line
+        assert not _LINK.search(line), line
+        assert _DISCORD_ESCAPE.sub(r"\1", line) == f"{name} resigned — 🏆 {name} wins", line
