@@ -133,9 +133,14 @@ class Names:
         """A side's name: the player, or the partners ("Al & Cy")."""
         return " & ".join(self.players[s] for s in self.sides[side])
 
+    def typed_side(self, side: int) -> str:
+        """A side's name as its players typed theirs, for where nothing reads markdown: a
+        picture, its alt text, the Activity's page (its script sets names as text)."""
+        return " & ".join(self.raw[s] for s in self.sides[side])
+
     def plain_side(self, side: int) -> str:
         """A side's name for inside a code block (no markdown there, but no backticks)."""
-        return code_safe(" & ".join(self.raw[s] for s in self.sides[side]))
+        return code_safe(self.typed_side(side))
 
     def verb(self, singular: str, plural: str) -> str:
         """``wins`` for one player, ``win`` for partners."""

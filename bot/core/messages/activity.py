@@ -336,7 +336,7 @@ def _played_out(
         "sides": [
             {
                 "side": side,
-                "name": names.plain_side(side),
+                "name": names.typed_side(side),
                 "score": view.scores[side],
                 "back": log.pegs[side][1] if side < len(log.pegs) else 0,
             }

@@ -132,7 +132,7 @@ def board_at(
     side, if any, and ``said`` the chances to win."""
     names = Names.of(view)
     return BoardPicture(
-        tuple(names.plain_side(side) for side in range(len(pegs))),
+        tuple(names.typed_side(side) for side in range(len(pegs))),
         tuple(pegs),
         view.target,
         # The game's own rule: a game saved before it was an option is on the skunk scale.

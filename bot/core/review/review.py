@@ -225,7 +225,7 @@ def build_report(
         game_id=game_id,
         seat=seat,
         player=player,
-        sides=tuple(names.plain_side(s) for s in range(sides)),
+        sides=tuple(names.typed_side(s) for s in range(sides)),
         side=side,
         target=target,
         rule=rule,

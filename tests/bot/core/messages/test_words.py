@@ -14,7 +14,9 @@ from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.games.endings import Ended, Ending
 from bot.core.games.lobby import lobby_text
 from bot.core.games.rules_help import RULES_TOPICS, rules_text
+from bot.core.messages.boards import board_alt
 from bot.core.messages.hand import hand_text
+from bot.core.messages.projection import board_at
 from bot.core.messages.status import board, status_text
 from bot.core.messages.table import LEFT_OUT, DealText, deal_layout, deal_text, result_line
 from bot.core.standings.ratings import PROVISIONAL_GAMES
@@ -261,6 +263,17 @@ def test_board_fills_with_the_score() -> None:
     text = board(Names(["Al", "Bea"], Rules.standard(2)), (121, 0), 121)
     full, empty = text.splitlines()[1:3]
     assert full.count("▰") == 30 and empty.count("▱") == 30
+
+
+def test_a_name_with_backticks_is_changed_only_inside_a_code_block() -> None:
+    # The status's text board is a code block, where a backtick would end it; the board's
+    # picture, its alt text and the Activity's table show the name as typed. (They showed
+    # "Al 'the' Great", the code block's stand-in.)
+    game, _ = Game.new(["Al `the` Great", "Bea"], rng=random.Random(5))
+    view = game.public_view()
+    assert "Al 'the' Great" in board(Names.of(view), view.scores, view.target)
+    picture = board_at(view, [(0, 0), (0, 0)], view.dealer, None)
+    assert picture.sides[0] == "Al `the` Great" and "Al `the` Great" in board_alt(picture)
 
 
 def test_private_hand_text_for_the_discard() -> None:
