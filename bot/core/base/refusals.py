@@ -7,8 +7,10 @@ A refusal is raised where it is found (:class:`Refused`, the engine's ``RuleErro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from bot.core.base.text import escape
 from engine.cards import written_like
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "StaleControl",
     "busy",
     "game_over",
+    "misread",
     "no_game",
     "nothing_to_look_up",
     "or_list",
@@ -26,6 +29,22 @@ __all__ = [
 class Refused(Exception):
     """The service will not carry out a call; ``str()`` is the sentence for the player.
     Nothing changed."""
+
+
+#: What the engine's sentence quotes of what was typed (``“5X”``: the whole of it, though the
+#: typing held a closing quote too).
+_QUOTED = re.compile("“(.*)”")
+
+
+def misread(error: ValueError) -> Refused:
+    """The refusal of cards typed that the engine could not read: its sentence, with what it
+    quotes of the typing escaped as a name is (a card typed as ``**5H**``, ``<@1>`` or
+    ``https://x.example`` is shown as typed, not bold, a mention or a link).
+
+    >>> print(misread(ValueError("“**5H**” is not a card: write it like 5H.")))
+    “\\*\\*5H\\*\\*” is not a card: write it like 5H.
+    """
+    return Refused(_QUOTED.sub(lambda typed: f"“{escape(typed.group(1))}”", str(error), count=1))
 
 
 class Departed(Refused):

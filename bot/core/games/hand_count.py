@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
-from bot.core.base.refusals import Refused
+from bot.core.base.refusals import Refused, misread
 from bot.core.base.replies import Answer
 from engine.cards import Card, cards_str, full_deck, parse_cards, visible
 from engine.rules import Rules
@@ -120,7 +120,7 @@ def _read(
     try:
         hand = parse_cards(cards, count=size)
     except ValueError as error:
-        raise Refused(str(error)) from None
+        raise misread(error) from None
     if starter is None or not visible(starter).strip():
         if len(hand) == size + 1:
             raise Refused(
@@ -138,7 +138,7 @@ def _read(
     try:
         cuts = parse_cards(starter, count=1)
     except ValueError as error:
-        raise Refused(str(error)) from None
+        raise misread(error) from None
     if len(cuts) != 1:
         raise Refused(f"The starter is one card, like `starter:5S`; you named {len(cuts)}.")
     cut = cuts[0]

@@ -88,7 +88,7 @@ def _parse(text: str, count: int) -> tuple[Card, ...]:
     try:
         return parse_cards(text, count=count or None)
     except ValueError as err:
-        raise Refused(str(err)) from None
+        raise refusals.misread(err) from None
 
 
 def _claim_reply(game: Game, events: Sequence[Event]) -> str:
@@ -118,7 +118,7 @@ def _card(code: str) -> Card:
     try:
         return Card.parse(code)
     except ValueError as err:
-        raise Refused(str(err)) from None
+        raise refusals.misread(err) from None
 
 
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:

@@ -87,6 +87,26 @@ async def test_bad_input_is_answered_in_one_line(
     assert not ok and private and said in text and "\n" not in text
 
 
+@pytest.mark.parametrize(
+    ("cards", "starter", "quoted"),
+    [
+        ("**5H** 5D JC QS", "5S", "“\\*\\*5H\\*\\*”"),
+        ("<@1> 5D JC QS", "5S", "“<@1\\>”"),
+        ("5H 5D JC QS", "https://x.example", "“https\\://x.ex…”"),
+        ("5H 5D JC QS ||", "5S", "“\\|\\|”"),
+        ("`", "5S", "“\\`”"),
+    ],
+)
+async def test_what_was_typed_is_quoted_back_as_typed(
+    cards: str, starter: str, quoted: str
+) -> None:
+    # Discord reads the answer as markdown: what the refusal quotes of the cards typed is
+    # escaped as a name is. (It was quoted as it came: "**5H**" bold, "<@1>" another
+    # person's mention, a link Discord previewed.)
+    ok, text, _ = await _count(cards, starter)
+    assert not ok and text.startswith(quoted), text
+
+
 async def test_every_total_is_the_engines_on_random_hands() -> None:
     rng = random.Random(7)
     deck = full_deck()
