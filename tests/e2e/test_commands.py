@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from bot.core.base.places import (
 )
 from bot.core.base.refusals import nothing_to_look_up
 from bot.core.base.replies import Answer
+from bot.core.base.text import escape
 from bot.core.services import Services
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
@@ -481,7 +483,8 @@ async def test_a_name_that_reads_as_a_mention_notifies_no_one(
     world: World, bot: BotProcess
 ) -> None:
     # People whose names are written like mentions (each within Discord's 32 characters): the
-    # bot's answers name them, in text replies as in its messages, and notify no one.
+    # bot's answers name them, in text replies as in its messages, as typed (escaped: Discord
+    # shows an "@everyone" highlighted, pinged or not), and notify no one.
     fd = world.fd
     bea = world.players[1]
     cy = fd.add_user(f"@everyone <@{bea.id}>")
@@ -491,8 +494,10 @@ async def test_a_name_that_reads_as_a_mention_notifies_no_one(
         stats = await fd.slash(person, world.general, "/cribbage stats")
         assert stats.original is not None and not stats.ephemeral
         said = stats.original
-        assert person.name.split()[0] in said.words() and said.pinged == Pings(), said.words()
+        assert escape(person.name) in said.words() and said.pinged == Pings(), said.words()
+        assert not re.search(r"(?<!\\)@(everyone|here)|<@", said.words()), said.words()
     opened = await fd.slash(cy, world.general, "/cribbage new players:2 target:61")
     assert opened.original is not None
     said = opened.original
-    assert f"@everyone <@{bea.id}" in said.words() and said.pinged == Pings(), said.words()
+    assert escape(cy.name) in said.words() and said.pinged == Pings(), said.words()
+    assert not re.search(r"(?<!\\)@(everyone|here)|<@", said.words()), said.words()

@@ -35,10 +35,11 @@ __all__ = [
 
 #: What Discord's markdown reads anywhere in a name, each escaped with a backslash (Discord
 #: shows a backslashed punctuation mark as the mark alone): emphasis, code, spoilers, quotes,
-#: headings, masked links, and ``:``, whose ``https://`` Discord would make a link and show a
-#: preview of under the message. (Every ``<…>`` Discord reads, a mention, a timestamp or a
-#: link, ends with ``>``: escaped, a name like ``<@123>`` is text.)
-MARKDOWN_SPECIAL = "\\*_~`|>#[]():"
+#: headings, masked links; ``:``, whose ``https://`` Discord would make a link and show a
+#: preview of under the message; and ``@``, whose ``@everyone`` and ``@here`` Discord shows
+#: highlighted as a call to everyone, pinged or not. (Every ``<…>`` Discord reads, a mention, a
+#: timestamp or a link, ends with ``>``: escaped, a name like ``<@123>`` is text.)
+MARKDOWN_SPECIAL = "\\*_~`|>#[]():@"
 #: What Discord reads only at a line's start, where a name may stand: a list's marker ("- Al",
 #: "+ Al", "1. Al"), escaped at the start of a name.
 _LIST_MARKER = re.compile(r"\A(?:[-+]|(?P<number>\d+)\.)(?=\s)")
@@ -56,10 +57,10 @@ def _unlisted(marker: re.Match[str]) -> str:
 def escape(name: str) -> str:
     r"""A display name made safe for Discord markdown: shown as typed, wherever in a line it
     stands, never as formatting, a mention, a link or a list (a name like ``**Al**``,
-    ``<@123>``, ``https://x.example`` or ``- Al`` stays as typed).
+    ``<@123>``, ``@everyone``, ``https://x.example`` or ``- Al`` stays as typed).
 
-    >>> print(escape("**Al** <@123>"))
-    \*\*Al\*\* <@123\>
+    >>> print(escape("**Al** <@123> @everyone"))
+    \*\*Al\*\* <\@123\> \@everyone
     >>> print(escape("- Al"), escape("1. Bea"), escape("Cy-Di 2.0"), escape("https://x.example"))
     \- Al 1\. Bea Cy-Di 2.0 https\://x.example
     """

@@ -89,6 +89,8 @@ _DISCORD_ESCAPE = re.compile(r"\\([^0-9A-Za-z\s])")
 #: or heading, and a link anywhere (which it also previews under the message).
 _LINE_START = re.compile(r"\A(?:[-*+]|\d+\.|>|#{1,3})\s")
 _LINK = re.compile(r"https?://")
+#: What Discord shows highlighted as a call to everyone (pinged or not), unless escaped.
+_EVERYONE = re.compile(r"(?<!\\)@(?:everyone|here)")
 
 NAMES = (
     "- Dash",
@@ -105,14 +107,18 @@ NAMES = (
     "Dr. No",
     "2.0",
     "Cy:",
+    "@everyone",
+    "Al @here",
 )
 
 
-def test_a_name_shows_as_typed_at_the_start_of_a_line_and_never_as_a_link() -> None:
+def test_a_name_shows_as_typed_at_a_lines_start_never_as_a_link_or_a_call() -> None:
     # (A player called "- Dash" was a bullet at the head of "- Dash resigned — …", "1. One" a
-    # numbered list, and "https://x.example" a link Discord previewed under the table.)
+    # numbered list, "https://x.example" a link Discord previewed under the table, and
+    # "@everyone" shown highlighted as a call to the whole server.)
     for name in NAMES:
         line = f"{escape(name)} resigned — 🏆 {escape(name)} wins"
         assert not _LINE_START.match(line), line
         assert not _LINK.search(line), line
+        assert not _EVERYONE.search(line), line
         assert _DISCORD_ESCAPE.sub(r"\1", line) == f"{name} resigned — 🏆 {name} wins", line

@@ -91,7 +91,7 @@ async def test_bad_input_is_answered_in_one_line(
     ("cards", "starter", "quoted"),
     [
         ("**5H** 5D JC QS", "5S", "“\\*\\*5H\\*\\*”"),
-        ("<@1> 5D JC QS", "5S", "“<@1\\>”"),
+        ("<@1> 5D JC QS", "5S", "“<\\@1\\>”"),
         ("5H 5D JC QS", "https://x.example", "“https\\://x.ex…”"),
         ("5H 5D JC QS ||", "5S", "“\\|\\|”"),
         ("`", "5S", "“\\`”"),

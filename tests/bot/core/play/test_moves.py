@@ -13,7 +13,7 @@ async def test_cards_that_are_not_cards_are_quoted_back_as_typed(service: Servic
     await open_table(service, [AL, BEA], target=61)
     for typed, quoted in (
         ("**5H** 5D", "“\\*\\*5H\\*\\*”"),
-        ("<@1> 5D", "“<@1\\>”"),
+        ("<@1> 5D", "“<\\@1\\>”"),
         ("https://x.example 5D", "“https\\://x.ex…”"),
     ):
         thrown = await service.moves.discard(CHANNEL, AL, typed)
