@@ -33,7 +33,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import escape, period
+from bot.core.base.text import period
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
@@ -84,6 +84,15 @@ def renamed_snapshot(text: str, seats: Sequence[int], name: str = FORMER_NAME) -
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def _said(typed: str) -> str:
+    """A pattern for a name as a note says it: as typed, or with any of its marks escaped with
+    a backslash (as :func:`~bot.core.base.text.escape` writes it, or wrote it in the note's
+    time, when it escaped fewer of them)."""
+    return "".join(
+        re.escape(ch) if ch.isalnum() or ch.isspace() else rf"\\?{re.escape(ch)}" for ch in typed
+    )
+
+
 def renamed_note(text: str, user_id: int, names: Iterable[str], name: str = FORMER_NAME) -> str:
     """A game's end note (how it ended without a result, as its channel was told) with each
     mention of ``user_id`` and each of ``names`` (as a note says them: escaped, or as typed)
@@ -94,8 +103,7 @@ def renamed_note(text: str, user_id: int, names: Iterable[str], name: str = FORM
     >>> renamed_note("The tournament was cancelled by <@1>: Alba wins.", 1, ["Al"])
     'The tournament was cancelled by Former player: Alba wins.'
     """
-    said = {form for typed in names if typed for form in (typed, escape(typed))}
-    forms = [re.escape(form) for form in sorted(said, key=len, reverse=True)]
+    forms = [_said(typed) for typed in sorted(set(names), key=len, reverse=True) if typed]
     mention = rf"<@!?{user_id}>"
     if not forms:
         return re.sub(mention, name, text)

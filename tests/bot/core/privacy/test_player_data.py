@@ -13,10 +13,11 @@ import zipfile
 from typing import Any
 
 from bot.core.base.replies import Answer, User
+from bot.core.base.text import escape
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus, is_former
 from bot.core.privacy.keyed import keyed_id
-from bot.core.privacy.players import FORMER_NAME
+from bot.core.privacy.players import FORMER_NAME, renamed_note
 from bot.core.ranked.rating import season_before, season_name, season_of
 from bot.core.services import Services
 from bot.store import Store
@@ -330,3 +331,15 @@ async def test_a_past_seasons_champion_stays_its_champion_as_a_former_player(
     last = (await service.ranked.ladder(CY, "last")).reply.text
     assert f"Champion: **{FORMER_NAME}**" in last and "**Cy**: #2 of 2" in last, last
     assert await store.season_rating(before, BEA.id) is None, "nothing under her id"
+
+
+def test_a_notes_name_is_found_however_it_was_escaped() -> None:
+    # A note written before escape() escaped a name's ":" and "@" says "\*Al:1 @x" for the name
+    # "*Al:1 @x"; one written now "\*Al\:1 \@x": each is found, and the name in neither is
+    # left. (Only the name as typed and as escape() writes it now were looked for: the older
+    # note kept the name of a player whose data was deleted.)
+    typed = "*Al:1 @x"
+    for said in (r"\*Al:1 @x", r"\*Al\:1 \@x", escape(typed), typed):
+        note = renamed_note(f"{said} left and closed the lobby.", 9, [typed])
+        assert note == f"{FORMER_NAME} left and closed the lobby.", note
+    assert renamed_note("Al:1x left.", 9, [typed]) == "Al:1x left."
