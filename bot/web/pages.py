@@ -25,8 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.core.base.recent import Recent
-from bot.core.base.text import ESCAPED_CHARACTERS
-from bot.core.base.views import BoardPicture, MessageView
+from bot.core.base.views import ESCAPED_CHARACTERS, BoardPicture, MessageView
 from bot.core.messages.boards import board_alt, board_size
 from bot.core.messages.spectator import TableSeen
 from bot.core.review.replay import DealReplay, GameReplay, ShowReplay

@@ -6,13 +6,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
-from bot.core.base.views import MAX_MESSAGE
+from bot.core.base.views import MARKDOWN_SPECIAL, MAX_MESSAGE
 from engine.cards import Card
 from engine.rules import Rules
 from engine.views import PublicView
 
 __all__ = [
-    "ESCAPED_CHARACTERS",
     "Names",
     "and_list",
     "card_labels",
@@ -33,19 +32,9 @@ __all__ = [
 ]
 
 
-#: What Discord's markdown reads anywhere in a name, each escaped with a backslash (Discord
-#: shows a backslashed punctuation mark as the mark alone): emphasis, code, spoilers, quotes,
-#: headings, masked links; ``:``, whose ``https://`` Discord would make a link and show a
-#: preview of under the message; and ``@``, whose ``@everyone`` and ``@here`` Discord shows
-#: highlighted as a call to everyone, pinged or not. (Every ``<…>`` Discord reads, a mention, a
-#: timestamp or a link, ends with ``>``: escaped, a name like ``<@123>`` is text.)
-MARKDOWN_SPECIAL = "\\*_~`|>#[]():@"
 #: What Discord reads only at a line's start, where a name may stand: a list's marker ("- Al",
 #: "+ Al", "1. Al"), escaped at the start of a name.
 _LIST_MARKER = re.compile(r"\A(?:[-+]|(?P<number>\d+)\.)(?=\s)")
-#: Every character :func:`escape` may escape: a page reads each escape back as the character
-#: (:func:`bot.web.pages.markdown_html`).
-ESCAPED_CHARACTERS = MARKDOWN_SPECIAL + "-+."
 _MARKDOWN = str.maketrans({ch: "\\" + ch for ch in MARKDOWN_SPECIAL})
 
 

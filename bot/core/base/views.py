@@ -22,9 +22,11 @@ from bot.core.pictures.canvas import Picture
 
 __all__ = [
     "DIGEST_VERSION",
+    "ESCAPED_CHARACTERS",
     "HAND_BUTTON",
     "LOBBY_ACTIONS",
     "LOBBY_LABELS",
+    "MARKDOWN_SPECIAL",
     "MAX_LAID_OUT",
     "MAX_MESSAGE",
     "RESIGN_BUTTON",
@@ -102,6 +104,16 @@ RESIGN_BUTTON: LobbyAction = "resign"
 
 #: Discord's limit on one message's content.
 MAX_MESSAGE = 2000
+#: What Discord's markdown reads anywhere in a name, each escaped with a backslash (Discord
+#: shows a backslashed punctuation mark as the mark alone): emphasis, code, spoilers, quotes,
+#: headings, masked links; ``:``, whose ``https://`` Discord would make a link and show a
+#: preview of under the message; and ``@``, whose ``@everyone`` and ``@here`` Discord shows
+#: highlighted as a call to everyone, pinged or not. (Every ``<…>`` Discord reads, a mention, a
+#: timestamp or a link, ends with ``>``: escaped, a name like ``<@123>`` is text.)
+MARKDOWN_SPECIAL = "\\*_~`|>#[]():@"
+#: Every character :func:`bot.core.base.text.escape` may escape: a page reads each escape back
+#: as the character (:func:`bot.web.pages.markdown_html`).
+ESCAPED_CHARACTERS = MARKDOWN_SPECIAL + "-+."
 #: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
 #: displays of a Components V2 message).
 MAX_LAID_OUT = 4000
