@@ -79,6 +79,17 @@ def answers_only_privately(interaction: discord.Interaction[Any]) -> bool:
 VOICE_CHATS = (discord.ChannelType.voice, discord.ChannelType.stage_voice)
 
 
+#: The kinds of thread, whose posts need Send Messages in Threads (not Send Messages): public,
+#: private, and an announcement channel's (Discord, Permissions: SEND_MESSAGES_IN_THREADS
+#: "Allows for sending messages in threads"; a thread started from a message in an
+#: announcement channel is an announcement thread, type 10).
+_THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
 def is_voice_chat(channel: Any) -> bool:
     """Whether ``channel`` (a channel, a thread, or an interaction's partial channel) is the
     text chat of a voice or stage channel."""
@@ -191,7 +202,7 @@ def _lacking(perms: discord.Permissions, kind: Any) -> str | None:
     channel's chat Connect."""
     if perms.administrator:
         return None
-    thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    thread = kind in _THREADS
     needed = {
         "View Channel": perms.view_channel,
         "Connect": perms.connect or kind not in VOICE_CHATS,

@@ -56,6 +56,21 @@ def test_the_permissions_to_post_are_named_and_a_dm_needs_none() -> None:
     assert cannot_post(_made(Kind.private, discord.Permissions.none(), guild=None)) is None
 
 
+def test_every_kind_of_thread_needs_send_messages_in_threads_not_send_messages() -> None:
+    # An announcement channel's thread (the kind a tournament's game thread is there) is a
+    # thread like the others: Send Messages in Threads is what lets the bot post in it.
+    in_threads = discord.Permissions(view_channel=True, send_messages_in_threads=True)
+    in_channels = discord.Permissions(view_channel=True, send_messages=True)
+    for kind in (Kind.public_thread, Kind.private_thread, Kind.news_thread):
+        assert cannot_post(_made(kind, in_threads)) is None, kind
+        said = cannot_post(_made(kind, in_channels))
+        assert said is not None and "**Send Messages in Threads**" in said, (kind, said)
+    # An announcement channel itself is posted in with Send Messages.
+    assert cannot_post(_made(Kind.news, in_channels)) is None
+    said = cannot_post(_made(Kind.news, in_threads))
+    assert said is not None and "**Send Messages**" in said and "Threads" not in said
+
+
 def test_an_activity_runs_anywhere_but_on_a_stage() -> None:
     assert not activity_runs_in(SimpleNamespace(type=Kind.stage_voice))
     for kind in (Kind.text, Kind.voice, Kind.public_thread, Kind.private, Kind.group):
