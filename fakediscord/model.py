@@ -28,6 +28,8 @@ GUILD_TEXT = 0
 DM = 1
 GUILD_VOICE = 2
 GROUP_DM = 3
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 GUILD_STAGE_VOICE = 13
@@ -486,8 +488,8 @@ class Channel:
 
     @property
     def is_thread(self) -> bool:
-        """True for a thread inside a text channel."""
-        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+        """True for a thread inside a text or an announcement channel."""
+        return self.type in (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
     def is_voice(self) -> bool:
@@ -556,12 +558,16 @@ class Channel:
     ) -> Channel:
         """Create a thread under this text channel and announce it to the bot; ``start``: the
         message it is started from (the thread then has the message's id, as on Discord);
-        ``creator``: who started it (its owner and first member; default the server's owner)."""
+        ``creator``: who started it (its owner and first member; default the server's owner).
+        An announcement channel's thread is an announcement thread (type 10), never private."""
         assert self._world is not None and self.guild is not None
+        announcement = self.type == GUILD_ANNOUNCEMENT
+        assert not (announcement and private), "an announcement channel has no private thread"
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
         thread = Channel(
             id=start.id if start is not None else self._world.ids.next(),
             name=name,
-            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            type=ANNOUNCEMENT_THREAD if announcement else kind,
             guild=self.guild,
             parent=self,
             owner_id=creator.id if creator is not None else self.guild.owner_id,
@@ -633,9 +639,9 @@ class Guild:
     _world: World | None = None
 
     def add_text_channel(self, name: str, *, kind: int = GUILD_TEXT) -> Channel:
-        """Create a text channel (``kind``: or a voice or stage channel, whose messages are
-        its text chat) and announce it to the bot."""
-        assert self._world is not None and kind in (GUILD_TEXT, *VOICE_TYPES)
+        """Create a text channel (``kind``: or an announcement channel, or a voice or stage
+        channel, whose messages are its text chat) and announce it to the bot."""
+        assert self._world is not None and kind in (GUILD_TEXT, GUILD_ANNOUNCEMENT, *VOICE_TYPES)
         channel = Channel(
             id=self._world.ids.next(), name=name, type=kind, guild=self, _world=self._world
         )
@@ -643,6 +649,10 @@ class Guild:
         self._world.channels[channel.id] = channel
         self._world.on_channel_created(channel)
         return channel
+
+    def add_announcement_channel(self, name: str) -> Channel:
+        """Create an announcement channel (type 5) and announce it to the bot."""
+        return self.add_text_channel(name, kind=GUILD_ANNOUNCEMENT)
 
     def add_voice_channel(self, name: str) -> Channel:
         """Create a voice channel (type 2) and announce it to the bot."""

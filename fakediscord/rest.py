@@ -39,6 +39,7 @@ from fakediscord.model import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    GUILD_ANNOUNCEMENT,
     GUILD_TEXT,
     MANAGE_MESSAGES,
     REQUESTED,
@@ -352,11 +353,13 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
     async def create_thread(request: web.Request) -> web.Response:
         # Start Thread from Message / Start Thread without Message: a text channel only (not
-        # a DM, a thread, a voice or a stage channel); the bot needs Create Public (or
-        # Private) Threads there; a message starts one thread at most (160004), and that
-        # thread has the message's id.
+        # a DM, a thread, a voice or a stage channel), or from a message in an announcement
+        # channel (an announcement thread; a thread without a message there is not modelled);
+        # the bot needs Create Public (or Private) Threads there; a message starts one thread
+        # at most (160004), and that thread has the message's id.
         channel = channel_of(request)
-        if channel.type != GUILD_TEXT:
+        from_message = "message" in request.match_info
+        if channel.type != GUILD_TEXT and not (channel.type == GUILD_ANNOUNCEMENT and from_message):
             raise wrong_channel_type()
         body, _ = await body_of(request)
         name = str(body.get("name") or "")

@@ -7,7 +7,12 @@ import aiohttp
 import pytest
 
 from fakediscord.errors import EmulatorUsageError
-from fakediscord.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+from fakediscord.model import (
+    ANNOUNCEMENT_THREAD,
+    CREATE_PUBLIC_THREADS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+)
 from tests.helpers.emulator_world import TinyWorld
 from tests.helpers.wire import call, refusal
 
@@ -50,6 +55,26 @@ async def test_threads_need_their_permissions(
     # The channel itself still takes messages: Send Messages is another permission.
     status, _ = await call(http, "POST", table.posts, {"content": "still here"})
     assert status == 200
+
+
+async def test_an_announcement_channels_thread_is_posted_in_as_any_thread(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    news = table.guild.add_announcement_channel("news")
+    posts = f"/channels/{news.id}/messages"
+    status, post = await call(http, "POST", posts, {"content": "Friday: cribbage night"})
+    assert status == 200
+    status, thread = await call(http, "POST", f"{posts}/{post['id']}/threads", {"name": "talk"})
+    assert status == 200 and thread["type"] == ANNOUNCEMENT_THREAD
+    # Its posts need Send Messages in Threads, not the channel's Send Messages.
+    news.deny(SEND_MESSAGES)
+    assert await refusal(http, "POST", posts, {"content": "x"}) == (403, 50013)
+    status, _ = await call(http, "POST", f"/channels/{thread['id']}/messages", {"content": "hi"})
+    assert status == 200
+    news.allow(SEND_MESSAGES)
+    news.deny(SEND_MESSAGES_IN_THREADS)
+    refused = await refusal(http, "POST", f"/channels/{thread['id']}/messages", {"content": "x"})
+    assert refused == (403, 50013)
 
 
 async def _started_thread(table: TinyWorld, http: aiohttp.ClientSession) -> str:
