@@ -96,6 +96,40 @@ def test_a_hand_message_over_its_deal_may_name_what_its_reader_kept_then_and_not
         watch.check(lambda seat: hidden)
 
 
+def test_a_private_copy_of_a_hand_may_name_its_deals_own_and_public_cards_seen_late() -> None:
+    # A version of Al's private copy of his deal-1 hand ("Count 10 (Q♦)") may land after
+    # deal 2 was dealt (an edit that crossed another), when Q♦ is in Bea's hand: it is held to
+    # what deal 1 gave Al and made public, not to deal 2's secrets. (The watch held it to
+    # deal 2's and failed a clean run.) A card deal 1 neither gave Al nor showed is caught.
+    fd, general, al, bot = _al_in_general()
+    dealt = {1: {Card.parse(code) for code in ("QD", "2C", "3C", "4C", "5C", "6C")}}
+    shown = {1: {Card.parse("JS"), Card.parse("4H")}}
+    watch = LeakWatch(
+        fd,
+        general,
+        [al],
+        {al.id: 0},
+        lambda seat, deal: dealt.get(deal, set()),
+        made_public=lambda deal: shown.get(deal, set()),
+    )
+    hidden = {Card.parse("QD"), Card.parse("JS"), Card.parse("9H")}  # (deal 2: Bea's)
+    copy = Message(1, general, bot, "Cribbage in <#1>, deal 1.\nCount 10 (Q♦); starter 4♥.")
+    copy.ephemeral_for = al
+    general.messages.append(copy)
+    _edit(copy, "Cribbage in <#1>, deal 1.\nCount 20 (Q♦ J♠); starter 4♥.")
+    watch.check(lambda seat: hidden)
+    assert watch.cards_seen == 5
+    _edit(copy, "Cribbage in <#1>, deal 1.\nCount 9 (9♥); starter 4♥.")
+    with pytest.raises(AssertionError, match="Al could see 9♥"):
+        watch.check(lambda seat: hidden)
+    watch.mark_all()
+    # The same first line on a message for someone else, or the table's, allows nothing.
+    table = Message(2, general, bot, "Cribbage in <#1>, deal 1.\nCount 10 (Q♦).")
+    general.messages.append(table)
+    with pytest.raises(AssertionError, match="Al could see Q♦"):
+        watch.check(lambda seat: hidden)
+
+
 def test_nobody_may_know_the_cribs_card_from_the_pack_nor_the_pack_before_the_cut() -> None:
     # Three players: the pack gives the crib a card that no seat threw, hidden from everyone
     # until the crib is shown; and until the starter is cut, the pack it is cut from.

@@ -38,6 +38,9 @@ COACH_LINE = re.compile(r"^Coach, deal (\d+): .*$", re.MULTILINE)
 #: is …", naming the cards its reader kept in deal N (the edit may come after the next deal).
 DEAL_OVER = re.compile(r", deal (\d+) is over\.$", re.MULTILINE)
 KEPT_LINE = re.compile(r"^You kept .*; the show is .*$", re.MULTILINE)
+#: A hand's first line ("Cribbage in #general, deal 2." or, at a private table, "Your hand,
+#: deal 2."): the deal a version of a private copy of the hand speaks of.
+HAND_HEADER = re.compile(r"\A(?:Cribbage in <#\d+>|Your hand), deal (\d+)\.$", re.MULTILINE)
 #: The cut for first deal on the first deal's table (its cards go back into the deck).
 CUT_LINE = re.compile(r"^Cut for deal — .*$", re.MULTILINE)
 _SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -197,6 +200,11 @@ class LeakWatch:
     #: cards its show made public, though the table may be edited after the next deal began
     #: and those cards are back in someone's hand.
     public: Callable[[Message], set[Card]] = lambda message: set()
+    #: The cards deal N made public so far (played, the starter, the shows): what a version of
+    #: a private copy of a hand headed "…, deal N." may name besides its reader's own cards of
+    #: that deal, though it is looked at later (an edit that crossed another and landed after
+    #: the deal moved on), when those cards are back in someone's hand.
+    made_public: Callable[[int], set[Card]] = lambda deal: set()
     #: Card mentions looked at (so a test can see the check was not vacuous).
     cards_seen: int = 0
     versions_seen: int = 0
@@ -242,7 +250,13 @@ class LeakWatch:
             rest = rest.replace(line.group(0), "")
         shown = _cards_in_parts(rest, version.components, version.attachments)
         self.cards_seen += len(shown)
-        leaked = shown & hidden - self.public(message) if shown & hidden else set()
+        allowed = self.public(message) if shown & hidden else set()
+        header = HAND_HEADER.match(text)
+        mine = message.ephemeral_for is not None and message.ephemeral_for.id == user.id
+        if shown & hidden and header is not None and mine:
+            deal = int(header.group(1))
+            allowed |= own(deal) | self.made_public(deal)
+        leaked = shown & hidden - allowed
         said = cards_str(sorted(leaked, key=lambda c: c.index))
         assert not leaked, f"{user.name} could see {said} in {message!r}: {text!r}"
 

@@ -395,14 +395,19 @@ class TableChecks:
         message (``hand:N:seat``, in that seat's DMs) the cards that seat was dealt in deal N."""
         assert self.replay is not None
         if message.id in self._about:
-            return revealed_by(self.replay.deals.get(self._about[message.id], []))
+            return self._made_public(self._about[message.id])
         keys = {row.message_id: key for key, row in self.owned().items()}
         kind, *rest = keys.get(message.id, "").split(":")
         if kind == "table" and len(rest) == 1:
-            return revealed_by(self.replay.deals.get(int(rest[0]), []))
+            return self._made_public(int(rest[0]))
         if kind == "hand" and len(rest) == 2:
             return self.replay.dealt_to(int(rest[1]), int(rest[0]))
         return set()
+
+    def _made_public(self, deal: int) -> set[Card]:
+        """The cards ``deal`` made public so far (played, the starter, the shows)."""
+        assert self.replay is not None
+        return revealed_by(self.replay.deals.get(deal, []))
 
     def _check_leaks(self, before: Game, after: Game, revealed: set[Card]) -> None:
         """No version of any message shows anyone a card hidden from them: what others held or

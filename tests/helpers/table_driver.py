@@ -420,6 +420,7 @@ class TableDriver(TableChecks):
             self.replay.dealt_to,
             cut=revealed_by(self.replay.deals[0]),
             public=self._public_in,
+            made_public=self._made_public,
         )
         self._expect(snap.version)
         await self.settle(snap)
