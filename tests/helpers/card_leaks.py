@@ -250,13 +250,14 @@ class LeakWatch:
             rest = rest.replace(line.group(0), "")
         shown = _cards_in_parts(rest, version.components, version.attachments)
         self.cards_seen += len(shown)
-        allowed = self.public(message) if shown & hidden else set()
-        header = HAND_HEADER.match(text)
-        mine = message.ephemeral_for is not None and message.ephemeral_for.id == user.id
-        if shown & hidden and header is not None and mine:
-            deal = int(header.group(1))
-            allowed |= own(deal) | self.made_public(deal)
-        leaked = shown & hidden - allowed
+        leaked = shown & hidden
+        if leaked:  # (what a message may name is read only when it names a hidden card)
+            leaked -= self.public(message)
+            header = HAND_HEADER.match(text)
+            mine = message.ephemeral_for is not None and message.ephemeral_for.id == user.id
+            if header is not None and mine:
+                deal = int(header.group(1))
+                leaked -= own(deal) | self.made_public(deal)
         said = cards_str(sorted(leaked, key=lambda c: c.index))
         assert not leaked, f"{user.name} could see {said} in {message!r}: {text!r}"
 
