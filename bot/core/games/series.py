@@ -70,11 +70,13 @@ SERIES_GAP = timedelta(days=1)
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One side's part of a series so far (or one player's, where the sides were not the same
-    throughout): its ``name`` (escaped), the game points it won and the games."""
+    throughout): its ``name`` (escaped), the game points it won and the games, and how many
+    players it is (``players``: two or three partners are said as many, "Al & Cy lead")."""
 
     name: str
     points: int
     wins: int
+    players: int = 1
 
 
 def member(user_id: int | None, name: str, is_computer: bool) -> str:
@@ -215,6 +217,7 @@ def standings(record: GameRecord, rows: Sequence[SeriesResult]) -> list[Standing
             " & ".join(escape(names[k]) for k in group),
             points.get(group[0], 0),
             wins.get(group[0], 0),
+            len(group),
         )
         for group in grouped
     ]
@@ -235,7 +238,7 @@ def series_line(sides: Sequence[Standing]) -> str:
     said = "" if games == score else f" in game points ({games} in games)"
     if first.points == second.points:
         return f"The series is level at {score}{said}."
-    verb = "lead" if " & " in first.name else "leads"
+    verb = "lead" if first.players > 1 else "leads"
     return f"{first.name} {verb} the series {score}{said}."
 
 

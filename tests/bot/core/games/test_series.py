@@ -114,3 +114,11 @@ def test_a_level_series_says_so() -> None:
 
 def test_the_module_example_holds() -> None:
     assert doctest.testmod(series).failed == 0
+
+
+def test_one_player_whose_name_holds_an_ampersand_leads_in_the_singular() -> None:
+    # The verb was chosen by " & " in the side's name: a player called "Rock & Roll" read as
+    # partners ("Rock & Roll lead the series"), where partners are counted by their seats.
+    rock = SeatRecord(0, 1, "Rock & Roll")
+    rows = [_row(1, rock, True), _row(1, BEA, False)]
+    assert series_line(standings(_game((rock, BEA)), rows)) == ("Rock & Roll leads the series 1–0.")
