@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
+import wcwidth
+
 from bot.core.base.views import MARKDOWN_SPECIAL, MAX_MESSAGE
 from engine.cards import Card
 from engine.rules import Rules
@@ -17,7 +19,9 @@ __all__ = [
     "card_labels",
     "change_text",
     "chunk",
+    "code_cell",
     "code_safe",
+    "code_width",
     "escape",
     "fitted",
     "more_left",
@@ -59,6 +63,28 @@ def escape(name: str) -> str:
 def code_safe(name: str) -> str:
     """A name for inside a code block: backticks would end the block."""
     return name.replace("`", "'")
+
+
+def code_width(text: str) -> int:
+    """How many columns ``text`` takes in a code block's monospace font: most emoji and East
+    Asian characters take two, an accent typed as a combining mark none (wcwidth's reading of
+    Unicode's tables), where ``len`` counts characters."""
+    return int(wcwidth.width(text))
+
+
+def code_cell(name: str, width: int) -> str:
+    """``name`` in a column ``width`` wide of a code block's table: cut with "…" where it is
+    wider, then padded, both by :func:`code_width`, so that the columns after it line up
+    whatever characters a name is made of (a name is made :func:`code_safe` first).
+
+    >>> code_cell("Al", 4) + "|", code_cell("漢字さん", 4) + "|", code_cell("Bea 🎲", 6) + "|"
+    ('Al  |', '漢… |', 'Bea 🎲|')
+    """
+    name = code_safe(name)
+    if code_width(name) > width:
+        # A wide character cut in half is filled with a space, which goes before the "…".
+        name = str(wcwidth.clip(name, 0, width - 1)).rstrip(" ") + "…"
+    return str(wcwidth.ljust(name, width))
 
 
 def tagged(name: str, value: object) -> str:
@@ -127,10 +153,6 @@ class Names:
         """A side's name as its players typed theirs, for where nothing reads markdown: a
         picture, its alt text, the Activity's page (its script sets names as text)."""
         return " & ".join(self.raw[s] for s in self.sides[side])
-
-    def plain_side(self, side: int) -> str:
-        """A side's name for inside a code block (no markdown there, but no backticks)."""
-        return code_safe(self.typed_side(side))
 
     def verb(self, singular: str, plural: str) -> str:
         """``wins`` for one player, ``win`` for partners."""

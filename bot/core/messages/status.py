@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.base.text import Names, plural, tagged
+from bot.core.base.text import Names, code_cell, code_width, plural, tagged
 from bot.core.games.endings import Ended
 from bot.core.messages.hand import GAME_ENDED
 from bot.core.messages.table import result_line
@@ -19,13 +19,13 @@ _BOARD_WIDTH = 30
 
 def board(names: Names, scores: Sequence[int], target: int) -> str:
     """A text track per side, in a code block: ``Al   ▰▰▰▰▱▱▱▱  45``."""
-    sides = [names.plain_side(s) for s in range(len(scores))]
-    width = max(len(name) for name in sides)
+    sides = [names.typed_side(s) for s in range(len(scores))]
+    width = max(code_width(name) for name in sides)
     lines = []
     for side, score in enumerate(scores):
         filled = min(_BOARD_WIDTH, score * _BOARD_WIDTH // target)
         track = "▰" * filled + "▱" * (_BOARD_WIDTH - filled)
-        lines.append(f"{sides[side].ljust(width)}  {track} {score:>3}")
+        lines.append(f"{code_cell(sides[side], width)}  {track} {score:>3}")
     return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from bot.core.base.choices import POOL_TITLES, level_name
 from bot.core.base.text import (
     chunk,
-    code_safe,
+    code_cell,
     escape,
     plural,
     rating_text,
@@ -54,11 +54,6 @@ NAME_WIDTH = 15
 _TREND = f"{TREND_GAMES}g"
 
 
-def _short(name: str) -> str:
-    name = code_safe(name)
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
-
-
 #: Each computer level's rated player id, to its level.
 _LEVELS_BY_ID = {player: level for level, player in COMPUTER_IDS.items()}
 
@@ -96,7 +91,7 @@ def leaderboard_text(
         provisional |= mark == "?"
         trend = shown(s.ordinal) - shown(row.trend_from)
         lines.append(
-            f"{row.rank:>2} {_short(_named(s)):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
+            f"{row.rank:>2} {code_cell(_named(s), NAME_WIDTH)} {rating_text(s.ordinal):>6}{mark}"
             f" {s.games:>4} {_pct(s.win_rate):>4} {signed_text(trend):>4}"
         )
     lines.append("```")

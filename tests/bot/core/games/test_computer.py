@@ -280,7 +280,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     assert not re.search(r"\([^()]*\(", channel), "brackets inside brackets"
     names = Names([s.name for s in record.seats], Rules.standard(2))
     for side in (0, 1):
-        name = names.plain_side(side)
+        name = names.typed_side(side)
         assert fit(drawable(name, "?"), 28, (BOARD_WIDTH - 40) // 2 - 46) == name
     assert all(len(s.name) <= NAME_WIDTH for s in record.seats)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.text import Names, chunk
+from bot.core.base.text import Names, chunk, code_width
 from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.games.endings import Ended, Ending
 from bot.core.games.lobby import lobby_text
@@ -310,6 +310,36 @@ def test_leaderboard_table_ranks_by_rating_and_fits_a_phone() -> None:
     assert "? provisional (under 5 games)" in text
     table = text.split("```")[1]
     assert max(len(line) for line in table.splitlines()) <= 41
+
+
+#: Names a code block's columns must line up after: emoji and East Asian characters take two
+#: columns of a monospace font, a family emoji one wide emoji of five characters, an accent
+#: typed as a combining mark none.
+WIDE_NAMES = (
+    "Al",
+    "🎲 Dice 🎲",
+    "漢字さん",
+    "👨\u200d👩\u200d👧 Family",
+    "Zoe\u0301",
+    "漢字さん漢字さん漢字さん",
+)
+
+
+def test_the_leaderboards_columns_line_up_whatever_the_names_are_made_of() -> None:
+    # The names were cut and padded by their characters: a column after an emoji's name stood
+    # one place to the right for each emoji, after a long East Asian name seven.
+    rows = [_ranked(i + 1, name, 25.0, 8.0, 9, 4) for i, name in enumerate(WIDE_NAMES)]
+    table = leaderboard_text("people", len(rows), rows, 0).split("```")[1].splitlines()[1:]
+    assert {code_width(line) for line in table} == {41}
+    assert len({code_width(line[: line.index("1,0")]) for line in table[1:]}) == 1
+    assert "漢字さん漢字さ…" in table[-1]
+
+
+def test_the_status_boards_tracks_line_up_whatever_the_names_are_made_of() -> None:
+    text = board(Names(list(WIDE_NAMES[:3]), Rules.standard(3)), (10, 20, 30), 121)
+    lines = text.split("```")[1].strip("\n").splitlines()
+    assert len({code_width(line.split("▰")[0]) for line in lines[:-1]}) == 1
+    assert len({code_width(line) for line in lines[:-1]}) == 1
 
 
 def test_the_trend_and_the_provisional_mark_are_said_as_the_table_counts_them() -> None:
