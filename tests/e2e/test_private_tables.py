@@ -748,6 +748,42 @@ async def test_a_player_whose_hand_is_on_its_way_is_not_called_to_press_your_han
     driver.check_mentions()
 
 
+async def test_a_player_awaited_whom_no_token_reaches_is_called_in_a_message_that_notifies(
+    world: World, bots: BotLauncher
+) -> None:
+    """The table's call to press *Your hand* comes by an edit, and Discord notifies the
+    mentions of a message as it is sent, not of an edit; the player's own tokens reach nothing
+    of theirs (Bea never opened her hand; after a long think, a player's have lapsed). Once the
+    table has waited on her for the reminder's delay, the call is posted as a message of its
+    own through a token that still reaches the conversation (Al's), which notifies her: once
+    for the turn, never through the bot's own token."""
+    driver, since = await _two_in_a_dm(world, bots, 5, env={"TURN_REMINDER_SECONDS": "5"})
+    table = await driver.open(target=61)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    await until(fd, lambda: any(b["label"] == "Your hand" for b in table.buttons()))
+    mine = await fd.click(al, table, label="Your hand")
+    [hand] = await mine.wait_followups(1)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    cards = [c.code for c in snap.game.hand(0)[:2]]
+    await fd.select(al, hand, f"crib:{driver.game_id}:discard:1", cards)
+
+    def calls() -> list[Message]:
+        return [m for m in fd.messages(dm) if bea.id in m.pinged.users]
+
+    [call] = await until(fd, calls)
+    assert not call.ephemeral and call.words() == f"<@{bea.id}> {CALLED}.", call.words()
+    assert call.id != table.id and al.id not in call.pinged.users
+    assert f"<@{bea.id}> {CALLED}" in table.words(), "the table still says whom it waits on"
+    driver.check_now()
+
+    def once_for_the_turn() -> None:
+        assert calls() == [call]
+
+    fd.at_the_end(once_for_the_turn)
+    _never_the_bots_token(fd, since)
+
+
 async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
     world: World, bots: BotLauncher
 ) -> None:
