@@ -784,6 +784,49 @@ async def test_a_player_awaited_whom_no_token_reaches_is_called_in_a_message_tha
     _never_the_bots_token(fd, since)
 
 
+async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_through_her_move(
+    world: World, bots: BotLauncher
+) -> None:
+    """Bea thinks over a card for more than a quarter of an hour: every token of Al's has
+    lapsed, and his hand cannot be brought to his turn. The table calls him, and after the
+    reminder's delay so does a message of its own, posted through her move's token, which
+    notifies him; he presses *Your hand* and plays on."""
+    driver, since = await _two_in_a_dm(world, bots, 21, env={"TURN_REMINDER_SECONDS": "5"})
+    await driver.open(target=61)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    snap = driver.snapshot()
+    while not (
+        snap.game is not None
+        and snap.game.phase is Phase.PLAY
+        and snap.game.turn == 1
+        and len(snap.game.hand(0)) > 1
+    ):
+        await driver.move(snap)
+        snap = driver.snapshot()
+    await _pause_after(driver, 0)  # Bea thinks
+    before = set(fd.interactions)
+    await driver.move(snap)
+    after = driver.snapshot()
+    assert after.game is not None and after.game.turn == 0, "Al's turn: pick another seed"
+    [hers] = [i for key, i in fd.interactions.items() if key not in before]
+
+    def calls() -> list[Message]:
+        return [m for m in fd.messages(dm) if al.id in m.pinged.users]
+
+    [call] = await until(fd, calls)
+    assert call in hers.followups and not call.ephemeral, call
+    assert call.words() == f"<@{al.id}> {CALLED}.", call.words()
+    assert bea.id not in call.pinged.users
+    # (No token reached the table either: it came back through her move's token, naming Al
+    # without notifying him a second time for the turn.)
+    table = driver.table()
+    assert table in hers.followups and f"<@{al.id}> {CALLED}" in table.words()
+    assert not table.pinged.users, table.pinged
+    final = await driver.play_out()
+    assert final.status == "finished"
+    await _settled_unseen_and_tokens_only(driver, since)
+
+
 async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
     world: World, bots: BotLauncher
 ) -> None:

@@ -170,7 +170,8 @@ class GameMessages(Projector):
         owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now, asked)
-            owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
+            table = with_mentions(owed[0].view, mentions, notify=False)
+            owed[0] = dataclasses.replace(owed[0], view=table)
             calls, due = wake_calls(record, loaded, mentions, facts.now, facts.remind_after)
             owed += calls
             check_at = min((t for t in (check_at, due) if t is not None), default=None)

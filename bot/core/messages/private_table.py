@@ -17,7 +17,9 @@ with, of an edit only that its mentions are worked out again: so once the table 
 such a player for the reminder's delay, the same call is posted as a message of its own (key
 ``away:<turn>:<seat>``, once a turn), through whichever interaction's token still reaches the
 conversation (another player's move, a watcher's click): their own have lapsed, and it is the
-one way left to notify them.
+one way left to notify them. That call alone notifies, as a reminder does in a server: the
+table's line does not, even in a copy of the table posted again (a player is not notified
+twice for one turn).
 """
 
 from __future__ import annotations
@@ -268,17 +270,20 @@ def wake_calls(
     ], None
 
 
-def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
-    """The table with a line that mentions each of ``users`` (the table waits on them)."""
+def with_mentions(view: MessageView, users: tuple[int, ...], *, notify: bool = True) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them); with
+    ``notify`` False, a copy of it posted again notifies none of them (:func:`wake_calls`
+    does, once a turn)."""
     if not users:
         return view
     line = _call(users)
+    pinged = users if notify else ()
     if view.layout:
         groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
-        return relaid(view, groups, mentions=users)
+        return relaid(view, groups, mentions=pinged)
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = text_tail(text, MAX_MESSAGE - len(line) - 2)
     return MessageView(
-        f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=users
+        f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=pinged
     )
