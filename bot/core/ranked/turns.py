@@ -23,18 +23,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.base.recent import Recent
+from bot.core.base.timing import TOKEN_USABLE
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameStatus
 from bot.core.messages.projection import owes_move
 from engine.phase import Phase
 
-__all__ = ["REACH_ALLOWANCE", "TURN_SECONDS", "Turn", "TurnClock"]
+__all__ = ["LONGEST_TURN", "REACH_ALLOWANCE", "TURN_SECONDS", "Turn", "TurnClock"]
 
 #: How long a ranked turn lasts, by default (the setting ``RANKED_TURN_SECONDS`` overrides it).
 TURN_SECONDS = 60.0
 #: The time a player's controls take to reach them once the move before is saved: the clock
 #: starts after it.
 REACH_ALLOWANCE = 5.0
+#: The most moves the other player makes in a row while a player owes none: the four cards
+#: they play while this one has said go or played out (the next deal's crib is then both
+#: players' turn).
+MOVES_IN_A_ROW = 4
+#: The longest a turn may be set to (``RANKED_TURN_SECONDS``). A place is reached only through
+#: its own player's interactions' tokens (:mod:`bot.core.ranked.places`), each good for
+#: :data:`~bot.core.base.timing.TOKEN_USABLE` after the move that gave it: the other player's
+#: moves in a row must fit in that, or a player whose turn comes is out of every token's reach,
+#: never shown it, and loses the game on the clock.
+LONGEST_TURN = TOKEN_USABLE / MOVES_IN_A_ROW - REACH_ALLOWANCE
 #: Games whose turns are kept in memory.
 GAMES_KEPT = 4096
 
