@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from dotenv import load_dotenv
 
 from bot import early_stop
-from bot.settings import DEFAULT_WEB_HOST, Settings, StartupError
+from bot.settings import DEFAULT_WEB_HOST, MAX_RANKED_TURN_SECONDS, Settings, StartupError
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -108,8 +108,8 @@ PLAYGROUND_OWN = (
 )
 #: The playground's lengths for the clocks that wait on a person, where the environment (or
 #: ``.env``) leaves them unset: one person plays every seat there, switching with ``as NAME``,
-#: and cannot make a ranked move in 60 s.
-PLAYGROUND_CLOCKS = {"RANKED_TURN_SECONDS": "600"}
+#: and cannot make a ranked move in 60 s: the longest a ranked turn may be.
+PLAYGROUND_CLOCKS = {"RANKED_TURN_SECONDS": f"{MAX_RANKED_TURN_SECONDS:g}"}
 
 
 def playground_settings(env: Mapping[str, str]) -> Settings:

@@ -13,7 +13,7 @@ from dotenv import load_dotenv
 
 from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
-from bot.core.ranked.turns import TURN_SECONDS
+from bot.core.ranked.turns import LONGEST_TURN, TURN_SECONDS
 
 __all__ = ["Settings", "SettingsError", "StartupError"]
 
@@ -26,8 +26,11 @@ DEFAULT_TURN_REMINDER_SECONDS = REMIND_AFTER.total_seconds()
 DEFAULT_MEMBER_CHECK_SECONDS = 600.0
 DEFAULT_MUGGINS_SECONDS = MUGGINS_WINDOW.total_seconds()
 DEFAULT_COUNT_TIMEOUT_SECONDS = COUNT_TIMEOUT.total_seconds()
-#: How long a ranked turn lasts (the turn clock's own: a move not made in time loses the game).
+#: How long a ranked turn lasts (the turn clock's own: a move not made in time loses the game),
+#: and the longest it may be set to (the turn clock's own: a player's interactions' tokens
+#: must reach them when their turn comes).
 DEFAULT_RANKED_TURN_SECONDS = TURN_SECONDS
+MAX_RANKED_TURN_SECONDS = LONGEST_TURN
 #: How long after the gateway's READY the bot waits for the next server (GUILD_CREATE) before
 #: it counts every server as come and brings the games up to date: discord.py's default, and
 #: the longest the setting may say.
@@ -487,7 +490,9 @@ def _clocks(env: Mapping[str, str]) -> dict[str, float]:
         "count_timeout_seconds": _seconds(
             env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
         ),
-        "ranked_turn_seconds": _seconds(env, "RANKED_TURN_SECONDS", DEFAULT_RANKED_TURN_SECONDS),
+        "ranked_turn_seconds": _seconds_within(
+            env, "RANKED_TURN_SECONDS", DEFAULT_RANKED_TURN_SECONDS, 5.0, MAX_RANKED_TURN_SECONDS
+        ),
         "guild_ready_seconds": _seconds_within(
             env, "GUILD_READY_SECONDS", DEFAULT_GUILD_READY_SECONDS, 0.0, MAX_GUILD_READY_SECONDS
         ),

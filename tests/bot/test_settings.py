@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, SettingsError
+from bot.core.base.timing import TOKEN_USABLE
+from bot.core.ranked.turns import MOVES_IN_A_ROW, REACH_ALLOWANCE
+from bot.settings import MAX_RANKED_TURN_SECONDS, Settings, SettingsError
 from tests.helpers.settings_read import example_comment, settings_read
 
 
@@ -352,3 +354,20 @@ def test_health_metrics_and_privacy_settings() -> None:
         with pytest.raises(SettingsError) as refused:
             Settings.from_env(env)
         assert named in str(refused.value)
+
+
+def test_a_ranked_turn_is_never_set_longer_than_a_waiting_players_token_reaches_them() -> None:
+    """A ranked place is reached only through its player's own interactions' tokens, good for
+    15 minutes after their last move: the other player's moves in a row (four cards while they
+    have said go) must fit in that, or a turn comes that nothing can show them, and its clock
+    loses them the game. RANKED_TURN_SECONDS took up to 86,400 (and the playground set 600)."""
+    longest = MAX_RANKED_TURN_SECONDS
+    assert MOVES_IN_A_ROW * (longest + REACH_ALLOWANCE) <= TOKEN_USABLE
+    assert Settings.from_env({"RANKED_TURN_SECONDS": f"{longest:g}"}).ranked_turn_seconds == longest
+    with pytest.raises(SettingsError, match=f"RANKED_TURN_SECONDS must be from 5 to {longest:g}"):
+        Settings.from_env({"RANKED_TURN_SECONDS": "600"})
+    root = Path(__file__).parents[2]
+    running = (root / "docs" / "running.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert f"5 to {longest:g}, default 60" in " ".join(running.split())
+    assert f"a ranked move has {longest:g} s there" in " ".join(readme.split())

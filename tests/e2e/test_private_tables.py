@@ -748,6 +748,85 @@ async def test_a_player_whose_hand_is_on_its_way_is_not_called_to_press_your_han
     driver.check_mentions()
 
 
+async def test_a_player_awaited_whom_no_token_reaches_is_called_in_a_message_that_notifies(
+    world: World, bots: BotLauncher
+) -> None:
+    """The table's call to press *Your hand* comes by an edit, and Discord notifies the
+    mentions of a message as it is sent, not of an edit; the player's own tokens reach nothing
+    of theirs (Bea never opened her hand; after a long think, a player's have lapsed). Once the
+    table has waited on her for the reminder's delay, the call is posted as a message of its
+    own through a token that still reaches the conversation (Al's), which notifies her: once
+    for the turn, never through the bot's own token."""
+    driver, since = await _two_in_a_dm(world, bots, 5, env={"TURN_REMINDER_SECONDS": "5"})
+    table = await driver.open(target=61)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    await until(fd, lambda: any(b["label"] == "Your hand" for b in table.buttons()))
+    mine = await fd.click(al, table, label="Your hand")
+    [hand] = await mine.wait_followups(1)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    cards = [c.code for c in snap.game.hand(0)[:2]]
+    await fd.select(al, hand, f"crib:{driver.game_id}:discard:1", cards)
+
+    def calls() -> list[Message]:
+        return [m for m in fd.messages(dm) if bea.id in m.pinged.users]
+
+    [call] = await until(fd, calls)
+    assert not call.ephemeral and call.words() == f"<@{bea.id}> {CALLED}.", call.words()
+    assert call.id != table.id and al.id not in call.pinged.users
+    assert f"<@{bea.id}> {CALLED}" in table.words(), "the table still says whom it waits on"
+    driver.check_now()
+
+    def once_for_the_turn() -> None:
+        assert calls() == [call]
+
+    fd.at_the_end(once_for_the_turn)
+    _never_the_bots_token(fd, since)
+
+
+async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_through_her_move(
+    world: World, bots: BotLauncher
+) -> None:
+    """Bea thinks over a card for more than a quarter of an hour: every token of Al's has
+    lapsed, and his hand cannot be brought to his turn. The table calls him, and after the
+    reminder's delay so does a message of its own, posted through her move's token, which
+    notifies him; he presses *Your hand* and plays on."""
+    driver, since = await _two_in_a_dm(world, bots, 21, env={"TURN_REMINDER_SECONDS": "5"})
+    await driver.open(target=61)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    snap = driver.snapshot()
+    while not (
+        snap.game is not None
+        and snap.game.phase is Phase.PLAY
+        and snap.game.turn == 1
+        and len(snap.game.hand(0)) > 1
+    ):
+        await driver.move(snap)
+        snap = driver.snapshot()
+    await _pause_after(driver, 0)  # Bea thinks
+    before = set(fd.interactions)
+    await driver.move(snap)
+    after = driver.snapshot()
+    assert after.game is not None and after.game.turn == 0, "Al's turn: pick another seed"
+    [hers] = [i for key, i in fd.interactions.items() if key not in before]
+
+    def calls() -> list[Message]:
+        return [m for m in fd.messages(dm) if al.id in m.pinged.users]
+
+    [call] = await until(fd, calls)
+    assert call in hers.followups and not call.ephemeral, call
+    assert call.words() == f"<@{al.id}> {CALLED}.", call.words()
+    assert bea.id not in call.pinged.users
+    # (No token reached the table either: it came back through her move's token, naming Al
+    # without notifying him a second time for the turn.)
+    table = driver.table()
+    assert table in hers.followups and f"<@{al.id}> {CALLED}" in table.words()
+    assert not table.pinged.users, table.pinged
+    final = await driver.play_out()
+    assert final.status == "finished"
+    await _settled_unseen_and_tokens_only(driver, since)
+
+
 async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
     world: World, bots: BotLauncher
 ) -> None:

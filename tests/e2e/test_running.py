@@ -10,6 +10,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.settings import MAX_RANKED_TURN_SECONDS
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from tests.helpers.bot_runs import run_to_end
@@ -94,7 +95,8 @@ async def test_the_playground_serves_metrics_on_ops_port(tmp_path: Path) -> None
         assert (
             f"Health and metrics (OPS_PORT): {ops}/healthz, {ops}/readyz, {ops}/metrics\n" in said
         )
-        assert "Ranked turns: 600 s a move (RANKED_TURN_SECONDS)\n" in said
+        turn = f"{MAX_RANKED_TURN_SECONDS:g}"
+        assert f"Ranked turns: {turn} s a move (RANKED_TURN_SECONDS)\n" in said
         async with aiohttp.ClientSession() as session, session.get(f"{ops}/metrics") as got:
             assert got.status == 200
             assert "cribbage_" in await got.text()

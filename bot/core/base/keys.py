@@ -36,8 +36,8 @@ HAND = "hand"
 TABLE_OF_DEAL = "table"
 #: A player's turn reminder of a deal, by DM: ``remind:<deal>:<seat>``.
 REMIND = "remind"
-#: The channel's notice that the table waits for a player whose DMs are closed, once a turn:
-#: ``away:<turn>:<seat>``.
+#: The channel's notice that the table waits for a player whose DMs are closed (at a private
+#: table: whose hand no token reaches), once a turn: ``away:<turn>:<seat>``.
 AWAY = "away"
 #: The channel's notice that a player's DMs are closed, once a deal: ``dm-closed:<deal>:<seat>``.
 DM_CLOSED = "dm-closed"

@@ -35,6 +35,7 @@ from bot.core.messages.private_table import (
     private_owed,
     turn_mentions,
     unreadable_table,
+    wake_calls,
     with_mentions,
 )
 from bot.core.messages.projection import (
@@ -147,8 +148,10 @@ class GameMessages(Projector):
     ) -> Drawing:
         """The messages of a game where the bot is not a member
         (:mod:`bot.core.messages.private_table`): the table, mentioning whoever it waits on
-        whose hand no live token reaches (nor is on its way to them: ``asked``), and each
-        hand of the current deal; looked at again when a waiting player's token lapses."""
+        whose hand no live token reaches (nor is on its way to them: ``asked``), that call
+        posted on its own once it has waited on them a while (:func:`wake_calls`), and each
+        hand of the current deal; looked at again when a waiting player's token lapses, or
+        that call falls due."""
         settled_owed = self._settled_for(record, loaded, facts, lines)
         hands: dict[int, MessageView] = {}
         check_at = None
@@ -167,7 +170,11 @@ class GameMessages(Projector):
         owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now, asked)
-            owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
+            table = with_mentions(owed[0].view, mentions, notify=False)
+            owed[0] = dataclasses.replace(owed[0], view=table)
+            calls, due = wake_calls(record, loaded, mentions, facts.now, facts.remind_after)
+            owed += calls
+            check_at = min((t for t in (check_at, due) if t is not None), default=None)
         return Drawing(record.channel_id, record.version, tuple(owed), check_at)
 
     def moving(self, owner: Owner) -> bool:

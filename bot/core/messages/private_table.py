@@ -11,9 +11,15 @@ as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the
 that token lives (15 minutes).
 
 A player whose turn it is and who holds no live token for their hand is mentioned on the
-table, so everyone sees who is awaited; nothing is ever sent by DM. (The mention comes by an
-edit of the table: Discord documents notifications for the mentions of a message it is sent
-with, and of an edit only that its mentions are worked out again, so it may not notify.)
+table, so everyone sees who is awaited; nothing is ever sent by DM. The mention comes by an
+edit of the table, and Discord documents notifications for the mentions of a message it is sent
+with, of an edit only that its mentions are worked out again: so once the table has waited on
+such a player for the reminder's delay, the same call is posted as a message of its own (key
+``away:<turn>:<seat>``, once a turn), through whichever interaction's token still reaches the
+conversation (another player's move, a watcher's click): their own have lapsed, and it is the
+one way left to notify them. That call alone notifies, as a reminder does in a server: the
+table's line does not, even in a copy of the table posted again (a player is not notified
+twice for one turn).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from bot.core.base.delivery import Owed, live
-from bot.core.base.keys import LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
+from bot.core.base.keys import AWAY, LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
 from bot.core.base.views import (
     HAND_BUTTON,
     MAX_LAID_OUT,
@@ -43,7 +49,7 @@ from bot.core.base.views import (
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
-from bot.core.messages.projection import owes_move
+from bot.core.messages.projection import owes_move, turn_name
 from engine.phase import Phase
 
 __all__ = [
@@ -53,6 +59,7 @@ __all__ = [
     "private_owed",
     "turn_mentions",
     "unreadable_table",
+    "wake_calls",
     "with_mentions",
 ]
 
@@ -232,18 +239,51 @@ def turn_mentions(
     return tuple(waiting)
 
 
-def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
-    """The table with a line that mentions each of ``users`` (the table waits on them)."""
+def _call(users: tuple[int, ...]) -> str:
+    """The line that calls ``users`` to the table (it waits on them)."""
+    who = " ".join(f"<@{u}>" for u in users)
+    return f"{who} — your turn: press **Your hand**."
+
+
+def wake_calls(
+    record: GameRecord, loaded: Loaded, called: tuple[int, ...], now: float, remind_after: float
+) -> tuple[list[Owed], float | None]:
+    """The table's call to each of ``called`` (:func:`turn_mentions`) posted as a message of
+    its own, once a turn, once the table has waited on them ``remind_after`` seconds (see the
+    module: an edit's mention may notify nobody); and when that falls due, if later."""
+    if not called:
+        return [], None
+    due = record.updated_at + remind_after
+    if now < due:
+        return [], due
+    turn = turn_name(record, loaded.game)
+    return [
+        Owed(
+            MessageKey.of(AWAY, turn, seat.seat),
+            MessageView(_call((seat.user_id,)), mentions=(seat.user_id,)),
+            once=True,
+            order=2,
+            private=True,
+        )
+        for seat in _people(record)
+        if seat.user_id in called and seat.user_id is not None
+    ], None
+
+
+def with_mentions(view: MessageView, users: tuple[int, ...], *, notify: bool = True) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them); with
+    ``notify`` False, a copy of it posted again notifies none of them (:func:`wake_calls`
+    does, once a turn)."""
     if not users:
         return view
-    who = " ".join(f"<@{u}>" for u in users)
-    line = f"{who} — your turn: press **Your hand**."
+    line = _call(users)
+    pinged = users if notify else ()
     if view.layout:
         groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
-        return relaid(view, groups, mentions=users)
+        return relaid(view, groups, mentions=pinged)
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = text_tail(text, MAX_MESSAGE - len(line) - 2)
     return MessageView(
-        f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=users
+        f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=pinged
     )

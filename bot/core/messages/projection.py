@@ -80,6 +80,7 @@ __all__ = [
     "page_line",
     "project",
     "settled",
+    "turn_name",
 ]
 
 #: Where each kind of channel message goes among the others (lower first).
@@ -439,11 +440,7 @@ def _reminders(
     if facts.now < due:
         return owed, due
     deal = game.deal_number
-    turn = f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
-    if game.count_turn is not None:
-        # A count is one turn however often the version moves meanwhile (a muggins window
-        # closing): the hand, or the crib.
-        turn = f"c{deal}{'c' if game.count_turn.crib else 'h'}"
+    turn = turn_name(record, game)
     for seat in waiting:
         user = seat.user_id
         assert user is not None
@@ -460,6 +457,16 @@ def _reminders(
             text = turn_reminder(game.view(seat.seat), record.channel_id)
             owed.append(Owed(MessageKey.of(REMIND, deal, seat.seat), MessageView(text), user))
     return owed, None
+
+
+def turn_name(record: GameRecord, game: Game) -> str:
+    """What names the turn ``record``'s game waits on now, for a call that is made once a turn:
+    the deal's crib (everyone's one turn), a count (one turn however often the version moves
+    meanwhile: a muggins window closing), else the version."""
+    deal = game.deal_number
+    if game.count_turn is not None:
+        return f"c{deal}{'c' if game.count_turn.crib else 'h'}"
+    return f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
 
 
 def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]:

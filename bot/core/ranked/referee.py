@@ -104,6 +104,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         being played or ended lately (carrying on whatever a stop left half-done)."""
         self._patrol.follow()
         self._matches.forget()
+        self._turns.refereeing(self._clock())
         for match in await self._store.matches_since(self._clock() - RECONCILE_ENDED):
             self.look(match.id)
 

@@ -112,7 +112,7 @@ def ranked_play(
     messages given to it (``carriers``), the places following ``feed``; its calls, and the
     parts the process that sends runs.
     ``turn_seconds``: how long a turn lasts; the rest as the games' messages take them."""
-    turns = TurnClock(turn_seconds)
+    turns = TurnClock(turn_seconds, since=clock())
     places = PlaceFeed(feed)
     matches = MatchView(store)
     cards = CardMessages(store, clock)

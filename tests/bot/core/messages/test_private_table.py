@@ -13,11 +13,12 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base import refusals
 from bot.core.base.delivery import Owed
-from bot.core.base.keys import LOBBY, MessageKey
+from bot.core.base.keys import AWAY, LOBBY, MessageKey
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import LobbyControls, MessageRecord, ResultControls, ReviewPages
+from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.review import review as reviews
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
@@ -105,11 +106,31 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     assert table.view.content.startswith("Cut for deal —") and "**Deal 1**" in table.view.content
     # Your hand, and Resign: someone who did not add the app plays from buttons alone.
     assert controls(table.view, LobbyControls).buttons == ("hand", "resign")
-    # Neither opened their hand yet: both are mentioned, and only they may be pinged.
-    assert table.view.mentions == (AL.id, BEA.id)
+    # Neither opened their hand yet: both are named, and the table notifies nobody (an edit
+    # may not; a copy posted again would notify them on top of the call, which does).
+    assert table.view.mentions == ()
     assert f"<@{AL.id}> <@{BEA.id}> — your turn" in table.view.content
     payload = await message_payload(table.view, editing=True)
-    assert {u.id for u in payload["allowed_mentions"].users} == {AL.id, BEA.id}
+    assert payload["allowed_mentions"].users is False
+
+
+async def test_a_player_awaited_out_of_every_tokens_reach_is_called_once_the_table_waited(
+    service: Services, clock: Clock
+) -> None:
+    """The table's call in a message of its own, for each player it names, once it has waited
+    on them the reminder's delay (looked at again then): notifying them alone, posted once a
+    turn, where the bot is not a member."""
+    game_id = await _private_game(service)
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None and owing.check_at is not None
+    assert not [o for o in owing.owed if o.key.name == AWAY], "not before the delay"
+    clock.advance(seconds=REMIND_AFTER.total_seconds())
+    calls = [o for o in await owed_now(service, game_id) if o.key.name == AWAY]
+    assert [str(o.key) for o in calls] == ["away:d1:0", "away:d1:1"]
+    for call, user in zip(calls, (AL, BEA), strict=True):
+        assert call.private and call.once and call.user_id is None
+        assert call.view.mentions == (user.id,)
+        assert call.view.content == f"<@{user.id}> — your turn: press **Your hand**."
 
 
 async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
@@ -127,7 +148,7 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     table = _by_key(owing.owed)["lobby"]
-    assert table.view.mentions == (BEA.id,)
+    assert f"<@{BEA.id}> — your turn" in table.view.content
     # The click's token now reaches the table and the hand, and is looked at again when it
     # lapses (then the table mentions Al again).
     assert owing.sent[LOBBY].token == "yours"
@@ -135,7 +156,7 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert owing.check_at is not None
     clock.advance(seconds=TOKEN_USABLE + 1)
     later = _by_key(await owed_now(service, game_id))["lobby"]
-    assert set(later.view.mentions) == {AL.id, BEA.id}
+    assert f"<@{AL.id}> <@{BEA.id}> — your turn" in later.view.content
 
 
 async def test_a_private_game_nobody_moved_in_says_it_ended_once(

@@ -48,7 +48,7 @@ from bot.store.database import Dialect, migrations
 from bot.store.ops_tables import ProcessRow
 from bot.web.pages import replay_page
 from engine.cards import cards_str
-from tests.helpers.service_driver import Clock
+from tests.helpers.service_driver import Clock, make_service
 
 AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
 #: Each player's place: a server's channel, a DM, a group DM.
@@ -339,6 +339,36 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+async def test_a_turn_the_bot_was_down_for_starts_again_when_it_is_back(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A bot that stopped answers no click (Discord tells the player the interaction failed),
+    and one down for more than a quarter of an hour reaches no place at all (every token lapsed):
+    the turn it finds under way when it starts again is counted from then, never lost for the
+    time it was down."""
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
+    service.ranked_play.stop()
+    clock.advance(seconds=20 * 60)  # (the bot is down)
+    again = make_service(store, clock)
+    try:
+        await again.ranked_play.referee.start()
+        await again.ranked_play.referee.idle()
+        still = await store.get_game(game.id)
+        assert still is not None and still.status == "active", "lost while the bot was down"
+        deadline = clock().timestamp() + REACH_ALLOWANCE + TURN_SECONDS
+        table = await again.ledger.owed(Owner.place(game.id, 0))
+        assert table is not None and f"<t:{int(deadline)}:R>" in table.owed[0].view.content
+        clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+        again.ranked_play.referee.look(match_id)
+        await again.ranked_play.referee.idle()
+        games = await store.match_games(match_id)
+        assert games[0].ending is Ending.CLOCK, "the clock runs from the restart"
+    finally:
+        again.ranked_play.stop()
+        await again.ledger.writes.flush()
 
 
 async def test_a_game_lost_on_the_clock_keeps_the_cards_nobody_saw_off_its_page(
