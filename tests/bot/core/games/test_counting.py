@@ -40,7 +40,7 @@ def score(game: Game) -> Score:
     """The count of the hand the table waits on, item by item."""
     turn = game.count_turn
     assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib)
+    return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules)
 
 
 class Table(Transcript):
@@ -50,13 +50,24 @@ class Table(Transcript):
 
 
 async def manual_table(
-    service: Services, store: Store, *, vs_computer: bool = False, level: str = "hard"
+    service: Services,
+    store: Store,
+    *,
+    vs_computer: bool = False,
+    level: str = "hard",
+    variant: str | None = None,
 ) -> tuple[Table, int]:
     table = Table(service)
     table.store = store
     if vs_computer:
         opened = await service.lobbies.new_game(
-            GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, counting="manual"
+            GUILD,
+            CHANNEL,
+            AL,
+            vs_computer=True,
+            difficulty=level,
+            counting="manual",
+            variant=variant,
         )
         await table.record(AL.id, opened)
     else:
@@ -343,3 +354,22 @@ async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_mu
     results = {r.seat: r for r in await store.results(game_id)}
     assert results[0].points_missed == 0
     assert results[1].points_missed > 0  # the beginner forgot a fifteen or a nobs
+
+
+async def test_manual_counting_in_a_variant_is_in_its_line_of_stats(
+    store: Store, clock: Clock
+) -> None:
+    """A variant's games are rated in tables of their own, one line each in /cribbage stats:
+    what a player's claims came to there is said in that line, as it is under the standard
+    game's totals (it was said nowhere, for a player who counted by hand in variants alone)."""
+    service = make_service(store, clock, seed=5, computer=True)
+    table, game_id = await manual_table(
+        service, store, vs_computer=True, level="hard", variant="five_card"
+    )
+    await _claim_through(service, table, game_id, clock, lambda value: value // 2)
+    results = {r.seat: r for r in await store.results(game_id)}
+    assert results[0].points_missed > 0 and results[0].muggins_given > 0
+    stats = (await service.standings.stats(GUILD, AL)).reply.text
+    [line] = [line for line in stats.splitlines() if "Five-card cribbage" in line]
+    assert f"{results[0].points_missed} points missed" in line
+    assert f"(muggins, claims over) 0, given away {results[0].muggins_given}." in line
