@@ -18,6 +18,7 @@ from bot.core.base.text import (
     tagged,
 )
 from bot.core.base.views import MAX_MESSAGE, Pool
+from bot.core.games.tally import counting_said
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import TREND_GAMES, Ranked, Rival, Standing
 from engine.variants import find, title_unless_standard
@@ -149,23 +150,10 @@ def _stats_block(label: str, row: Standing) -> list[str]:
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
         f" (over {plural(row.deals, 'deal')}).",
     ]
-    counted = _counting_said(row)
+    counted = counting_said(row)
     if counted:
         lines.append(f"  {counted}")
     return lines
-
-
-def _counting_said(row: Standing) -> str:
-    """What a player's claims at manual shows came to, in one sentence (empty for one who
-    never counted their own hands): said under the standard game's totals and in each
-    variant's line alike."""
-    if not (row.points_missed or row.muggins_given or row.muggins_taken):
-        return ""
-    return (
-        f"Counting your own hands: {plural(row.points_missed, 'point')} missed;"
-        f" taken from wrong counts (muggins, claims over) {row.muggins_taken},"
-        f" given away {row.muggins_given}."
-    )
 
 
 def variant_line(title: str, vs_computer: bool, ranked: Ranked, *, rank: bool = True) -> str:
@@ -177,7 +165,7 @@ def variant_line(title: str, vs_computer: bool, ranked: Ranked, *, rank: bool = 
     against = "against the computer" if vs_computer else "against people"
     mark = "?" if s.games < PROVISIONAL_GAMES else ""
     placed = f" (#{ranked.rank} of {ranked.of})" if rank else ""
-    counted = _counting_said(s)
+    counted = counting_said(s)
     return (
         f"{title}, {against}: {plural(s.games, 'game')}, {plural(s.wins, 'win')}"
         f" ({_pct(s.win_rate)}); rating {rating_text(s.ordinal)}{mark}{placed}."

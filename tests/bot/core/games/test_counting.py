@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.base.replies import Click, User
+from bot.core.review.review import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -342,6 +343,24 @@ async def test_manual_counting_a_hard_computer_claims_exactly_and_calls_muggins(
     stats = (await service.standings.stats(GUILD, AL)).reply.text
     assert f"{results[0].points_missed} points missed" in stats
     assert f"(muggins, claims over) 0, given away {results[0].muggins_given}" in stats
+
+
+async def test_a_manual_games_review_says_what_the_claims_came_to(
+    store: Store, clock: Clock
+) -> None:
+    """A claim is no decision the expert judges, but the review's summary says what the
+    player's claims missed and gave away, as their stats do (it said nothing of them)."""
+    service = make_service(store, clock, seed=5, computer=True)
+    table, game_id = await manual_table(service, store, vs_computer=True, level="hard")
+    await _claim_through(service, table, game_id, clock, lambda value: value // 2)
+    results = {r.seat: r for r in await store.results(game_id)}
+    record = await store.get_game(game_id)
+    assert record is not None
+    summary = page_view(await service.reviews.report(record, 0, AL), 0).content
+    assert (
+        f"Counting your own hands: {results[0].points_missed} points missed; taken from wrong"
+        f" counts (muggins, claims over) 0, given away {results[0].muggins_given}."
+    ) in summary
 
 
 async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_muggins(
