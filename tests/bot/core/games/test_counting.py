@@ -392,3 +392,49 @@ async def test_manual_counting_in_a_variant_is_in_its_line_of_stats(
     [line] = [line for line in stats.splitlines() if "Five-card cribbage" in line]
     assert f"{results[0].points_missed} points missed" in line
     assert f"(muggins, claims over) 0, given away {results[0].muggins_given}." in line
+
+
+async def test_manual_counting_the_next_hand_waits_while_another_opponent_may_call_muggins(
+    store: Store, clock: Clock
+) -> None:
+    """With three players the next owner's claim closed the window on the claim before, so
+    the third player's chance to call muggins went with it. The next hand now waits: its
+    owner is offered Muggins! and No muggins, not the count menus, and a typed count is
+    refused, until the third player has had their chance (or the window closes)."""
+    service = make_service(store, clock, seed=5)
+    table = Table(service)
+    table.store = store
+    people = [AL, BEA, CY]
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    )
+    for user in people[1:]:
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    game = await to_the_show(service, table, people, game_id)
+    turn = game.count_turn
+    assert turn is not None and game.muggins_window is None
+    owner, after, last = (people[(turn.seat + k) % 3] for k in range(3))
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, worth(game)))
+    waiting = table.latest[after.id]
+    assert waiting.kind == "muggins" and not waiting.claims
+    hand = table.hand(game_id, after.id)
+    assert hand is not None and "(once muggins is settled)" in hand.content
+    refused = await service.moves.count(CHANNEL, after, 0)
+    assert not refused.ok
+    assert refused.reply.text == (
+        f"Wait a moment: the others may still call muggins on {owner.name}'s."
+    )
+    # Its own No muggins is not enough: the third player has not had their chance.
+    stamp = table.latest[last.id].stamp
+    await table.record(
+        after.id, await service.moves.click(Click(game_id, "pass", stamp), after, guild_id=None)
+    )
+    assert after.id not in table.latest or table.latest[after.id].kind != "count"
+    stamp = table.latest[last.id].stamp
+    let = await service.moves.click(Click(game_id, "pass", stamp), last, guild_id=None)
+    await table.record(last.id, let)
+    controls = table.latest[after.id]
+    assert controls.kind == "count" and controls.claims == CLAIM_VALUES
