@@ -70,7 +70,7 @@ def counting_said(tally: SeatTally) -> str:
     if not (tally.points_missed or tally.muggins_given or tally.muggins_taken):
         return ""
     return (
-        f"Counting your own hands: {plural(tally.points_missed, 'point')} missed;"
+        f"Counting by hand: {plural(tally.points_missed, 'point')} missed;"
         f" taken from wrong counts (muggins, claims over) {tally.muggins_taken},"
         f" given away {tally.muggins_given}."
     )

@@ -358,7 +358,7 @@ async def test_a_manual_games_review_says_what_the_claims_came_to(
     assert record is not None
     summary = page_view(await service.reviews.report(record, 0, AL), 0).content
     assert (
-        f"Counting your own hands: {results[0].points_missed} points missed; taken from wrong"
+        f"Counting by hand: {results[0].points_missed} points missed; taken from wrong"
         f" counts (muggins, claims over) 0, given away {results[0].muggins_given}."
     ) in summary
 
