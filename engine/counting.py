@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -55,14 +56,28 @@ class MugginsWindow:
     crib: bool
     claimed: int
     passed: tuple[int, ...] = ()
-    #: Opened on a claim whatever it was worth (see :meth:`engine.game.Game.claim`): its
-    #: owner may count their next hand (the dealer's crib) meanwhile, which closes it.
+    #: Opened on a claim whatever it was worth (see :meth:`engine.game.Game.claim`).
     blind: bool = False
+    #: The next hand waits for it: no claim closes it while an opponent of another side than
+    #: the claimant's may still call it (see :meth:`holds`). (Windows opened before it was
+    #: kept let the next claim close them: the owner of a blind one could count their crib
+    #: at once, and any other seat its hand, taking the others' chance to call it.)
+    waits: bool = False
 
-    def holds(self, seat: int) -> bool:
-        """Whether the window keeps ``seat`` from counting its next hand: the owner of a
-        window opened only on a short claim waits for it to close."""
-        return self.seat == seat and not self.blind
+    def holds(self, seat: int, sides: Sequence[int]) -> bool:
+        """Whether the window keeps ``seat`` (whose turn it is to count) from claiming now,
+        the seats' ``sides`` as given. A window that waits holds every seat while some
+        opponent of the claim, on another side than ``seat``'s, has not had its chance (a
+        seat's own claim is its side's pass: it closes the window); the owner so waits for
+        every opponent. Of the windows before: the owner of one opened only on a short claim
+        waits for it to close."""
+        if not self.waits:
+            return self.seat == seat and not self.blind
+        mine = sides[seat]
+        return any(
+            side not in (self.side, mine) and other not in self.passed
+            for other, side in enumerate(sides)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (``passed`` only when someone called wrongly, so windows saved
@@ -77,6 +92,8 @@ class MugginsWindow:
             data["passed"] = list(self.passed)
         if self.blind:
             data["blind"] = True
+        if self.waits:
+            data["waits"] = True
         return data
 
     @classmethod
@@ -89,4 +106,5 @@ class MugginsWindow:
             claimed=int(data["claimed"]),
             passed=tuple(int(seat) for seat in data.get("passed", ())),
             blind=bool(data.get("blind", False)),
+            waits=bool(data.get("waits", False)),
         )

@@ -176,7 +176,12 @@ class Game(TargetAndOptions):
         if kind == "resign":
             return self.resign(seat)
         if kind == "claim":
-            return self.claim(seat, action["points"], open_window=bool(action.get("open")))
+            return self.claim(
+                seat,
+                action["points"],
+                open_window=bool(action.get("open")),
+                waits=bool(action.get("waits")),
+            )
         if kind == "muggins":
             return self.muggins(seat)
         if kind == "pass_muggins":
@@ -304,8 +309,9 @@ class Game(TargetAndOptions):
 
         Entries look like ``{"type": "discard", "seat": 0, "cards": ["5H", "JD"]}``,
         ``{"type": "play", "seat": 1, "card": "7C"}``, ``{"type": "resign", "seat": 0}``, and
-        with manual counting ``{"type": "claim", "seat": 1, "points": 8, "open": True}`` (a
-        claim open to muggins whatever it is worth; logged without ``"open"`` before that),
+        with manual counting ``{"type": "claim", "seat": 1, "points": 8, "open": True,
+        "waits": True}`` (a claim open to muggins whatever it is worth, whose window the next
+        claim waits for; logged without ``"waits"``, or ``"open"``, before those),
         ``{"type": "muggins", "seat": 0}``, ``{"type": "pass_muggins", "seat": 0}`` (seat 0
         lets the claim stand), ``{"type": "close_muggins", "seat": 1}`` (the
         window on seat 1's claim closed) and ``{"type": "auto_count", "seat": 1}`` (seat 1
@@ -452,7 +458,9 @@ class Game(TargetAndOptions):
         self._state.log({"type": "resign", "seat": seat})
         return [self._state.concede(seat)]
 
-    def claim(self, seat: int, points: int, *, open_window: bool = False) -> list[Event]:
+    def claim(
+        self, seat: int, points: int, *, open_window: bool = False, waits: bool = False
+    ) -> list[Event]:
         """Manual counting: ``seat`` claims ``points`` for the hand (or crib) it must count,
         once: whatever it names, the hand is settled by it.
 
@@ -460,13 +468,16 @@ class Game(TargetAndOptions):
         the points over (:class:`~engine.events.Overclaimed`), the breakdown following at
         once, with no muggins window: the old laws' penalty for scoring more than one is
         entitled to. Any other claim is pegged and stays open to muggins (:meth:`muggins`)
-        until the window closes (:meth:`close_muggins`) or the next hand is claimed: with
-        ``open_window`` whatever was claimed (so the window says nothing of the claim), else
-        only when short (the rule of games logged before, so they replay as they were). A
-        claim from another seat closes a window still open, as the next hand's count does.
+        until the window closes (:meth:`close_muggins`, or every opponent passing) or the
+        next hand is claimed: with ``open_window`` whatever was claimed (so the window says
+        nothing of the claim), else only when short. With ``waits`` the next hand may be
+        claimed only once no opponent of another side than its owner's may still call it
+        (:meth:`~engine.counting.MugginsWindow.holds`): that claim is its side's pass. (Games
+        logged before either flag replay by the rule they were played by: without ``waits``
+        the next claim, whoever's, closes a window still open.)
         """
         self.verify_claim(seat, points)
-        return self._showing.claim(seat, points, open_window=open_window)
+        return self._showing.claim(seat, points, open_window=open_window, waits=waits)
 
     def muggins(self, seat: int) -> list[Event]:
         """``seat`` calls muggins on the claim open to it. On a short claim its side takes the

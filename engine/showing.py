@@ -84,9 +84,12 @@ class Showing:
     def verify_claim(self, seat: int, points: int) -> None:
         """Raise the :class:`RuleError` that :meth:`claim` would raise, or nothing."""
         seat, _ = self._check_count_turn(seat)
-        window = self.state.window
-        if window is not None and window.holds(seat):
-            raise WrongPhase("Wait a moment: the others may still call muggins on your count.")
+        state = self.state
+        window = state.window
+        sides = [state.side_of(other) for other in range(state.num_players)]
+        if window is not None and window.holds(seat, sides):
+            whose = "your count" if window.seat == seat else f"{state.players[window.seat]}'s"
+            raise WrongPhase(f"Wait a moment: the others may still call muggins on {whose}.")
         values = claim_values(self.state.rules)
         if isinstance(points, bool) or not isinstance(points, int) or points not in values:
             raise BadClaim(_claim_range(values))
@@ -146,13 +149,15 @@ class Showing:
 
     # ----------------------------------------------------------------- manual counting
 
-    def claim(self, seat: int, points: int, *, open_window: bool) -> list[Event]:
+    def claim(self, seat: int, points: int, *, open_window: bool, waits: bool) -> list[Event]:
         """``seat`` claims ``points`` (verified) for the hand it must count (see
         :meth:`engine.game.Game.claim`)."""
         state = self.state
         action: dict[str, Any] = {"type": "claim", "seat": seat, "points": points}
         if open_window:
             action["open"] = True
+        if waits:
+            action["waits"] = True
         state.log(action)
         events = self._shut_window()
         _, crib = state.to_count.pop(0)
@@ -173,7 +178,7 @@ class Showing:
             return events
         if points < score.total or open_window:
             state.window = MugginsWindow(
-                seat=seat, side=side, crib=crib, claimed=points, blind=open_window
+                seat=seat, side=side, crib=crib, claimed=points, blind=open_window, waits=waits
             )
             state.turn = state.to_count[0][0] if state.to_count else None
             return events

@@ -308,10 +308,15 @@ def _items(items: Sequence[ScoreItem]) -> str:
 
 def _show(names: Sequence[str], show: ShowReplay) -> str:
     whose = f"{names[show.seat]}'s {'crib' if show.crib else 'hand'}"
+    points = str(show.points)
+    if show.claimed is not None:
+        # Counted by hand: the owner pegged the claim (or the value, for one over it), so
+        # the hand's worth alone would not add up to the score beside it.
+        points += f" (claimed {show.claimed})" + (f" — {show.wrong}" if show.wrong else "")
     return (
         f'<tr><th scope="row">{html.escape(whose)}</th>'
         f"<td>{_cards(show.cards)} + {_card(show.starter)}<ul>{_items(show.items)}</ul></td>"
-        f"<td>{show.points}</td><td>{show.total}</td></tr>"
+        f"<td>{html.escape(points)}</td><td>{show.total}</td></tr>"
     )
 
 

@@ -150,9 +150,9 @@ async def a_hand_worth_something(world: World, game_id: int, users: list[User]) 
     worth nothing), and the show's last claim let stand by its opponent (No muggins)."""
     for _ in range(12):
         game = await play_to_the_show(world, game_id, users)
-        turn = game.count_turn
-        if turn is None:
-            window = game.muggins_window
+        turn, window = game.count_turn, game.muggins_window
+        if turn is None or (window is not None and window.holds(turn.seat, (0, 1))):
+            # The crib waits for the dealer's hand to be settled, as the show's end does.
             assert window is not None, "a show waiting on nothing"
             version = read_game(world.database, game_id).version
             button_id = f"crib:{game_id}:pass:{version}"
@@ -259,6 +259,13 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
             assert note.words().startswith("No muggins: that count was right")
             await wait_for_move(world, game_id, len(game.actions))
             wrong_calls += 1
+            continue
+        if window is not None and window.holds(counting.seat, (0, 1)):
+            # The dealer's crib waits for muggins on their hand: the pone lets it stand.
+            button_id = f"crib:{game_id}:pass:{read_game(world.database, game_id).version}"
+            caller = users[1 - window.seat]
+            await fd.click(caller, await hand_with(world, caller, button_id), button_id)
+            await wait_for_move(world, game_id, len(game.actions))
             continue
         value_now = worth(game)
         last_was_over = over is None

@@ -7,10 +7,11 @@ and play from their hand messages by DM until the show. There every hand and the
 claimed from the count menus of its owner's hand message (every value a hand can score there
 offered once, no menu over Discord's 25): the first claim worth a point is short and an
 opponent takes the points with **Muggins!**, the next short one every opponent lets stand with
-**No muggins**, the rest are exact. The owner of the first hand also types a value no hand of
-the variant scores, and the command's highest where the variant's is lower, which the bot must
-hear and refuse with the variant's range (a claim over the hand's value is not refused: it is
-made, once, and costs the points over). Then:
+**No muggins**, the rest are exact (a claim the next hand waits for let stand likewise). The
+owner of the first hand also types a value no hand of the variant scores, and the command's
+highest where the variant's is lower, which the bot must hear and refuse with the variant's
+range (a claim over the hand's value is not refused: it is made, once, and costs the points
+over). Then:
 
 - every claim and every muggins is on the deal's table with the score it made;
 - every opponent's hand message, and only theirs, offered Muggins! on a claim;
@@ -349,18 +350,20 @@ class ManualTable:
     async def show(self) -> None:
         """Claim every hand and the crib of this deal's show from the count menus: the first
         two hands worth a point (in the whole test) short, the first mugginsed, the second let
-        stand; the rest exactly, each closing the window on the claim before it; the last
-        claim's window closed by every opponent's No muggins."""
+        stand; the rest exactly, each closing the window on the claim before it where its
+        owner's side is the last that may call it, else let stand by every opponent's No
+        muggins first (the next hand waits for them); so is the last claim's window."""
         deal = self.game.deal_number
         first = True
         while self.game.phase is Phase.SHOW and self.game.deal_number == deal:
             game = self.game
             turn = game.count_turn
-            if turn is None:
-                window = game.muggins_window
-                assert window is not None, "a show waiting on nothing"
+            window = game.muggins_window
+            sides = [game.side_of(seat) for seat in range(game.num_players)]
+            if window is not None and (turn is None or window.holds(turn.seat, sides)):
                 await self.let_stand(window.seat)
                 continue
+            assert turn is not None, "a show waiting on nothing"
             worth = self.worth()
             if first:
                 await self.type_claims()

@@ -9,11 +9,11 @@ import random
 import pytest
 
 from engine.counting import Counting, MugginsWindow
-from engine.errors import BadMuggins
+from engine.errors import BadMuggins, WrongPhase
 from engine.events import Shown
 from engine.game import Game
 from engine.phase import Phase
-from tests.engine.test_game_counting import DEALER, PONE, manual_show
+from tests.engine.test_game_counting import DEALER, PONE, manual_show, to_the_show
 from tests.helpers.rigging import four_player_game
 
 
@@ -73,12 +73,14 @@ def test_claims_logged_before_replay_as_they_were_played() -> None:
     assert game.actions[-1] == {"type": "claim", "seat": PONE, "points": 4}
 
 
-def test_the_dealer_counts_the_crib_without_waiting_on_the_window_of_their_hand() -> None:
+def test_claims_logged_before_waits_let_the_dealer_count_the_crib_at_once() -> None:
+    """Without ``waits`` (games logged before it) the next claim closed a window still open,
+    the dealer's crib claim their own hand's: such games replay as they were played."""
     game, _ = manual_show()
     game.claim(PONE, 4, open_window=True)
     game.claim(DEALER, 4, open_window=True)  # closes the pone's window; the dealer's opens
     window = game.muggins_window
-    assert window is not None and window.seat == DEALER and not window.holds(DEALER)
+    assert window is not None and window.seat == DEALER and not window.holds(DEALER, (0, 1))
     turn = game.count_turn
     assert turn is not None and turn.crib and turn.seat == DEALER
     # The crib is claimed at once: the claim closes the window on the dealer's hand.
@@ -102,3 +104,49 @@ def test_no_muggins_from_every_opponent_closes_the_window() -> None:
         {"type": "pass_muggins", "seat": 1},
         {"type": "pass_muggins", "seat": 3},
     ]
+
+
+def test_the_dealer_counts_the_crib_once_muggins_on_their_hand_is_settled() -> None:
+    """A window that waits keeps its owner from counting the crib while the opponent may
+    still call it: the crib's claim cannot close it and take the opponent's chance away. The
+    dealer's own claim of their hand, after the pone's, is the only opponent's pass."""
+    game, _ = manual_show()
+    game.claim(PONE, 4, open_window=True, waits=True)
+    assert game.actions[-1] == {
+        "type": "claim",
+        "seat": PONE,
+        "points": 4,
+        "open": True,
+        "waits": True,
+    }
+    game.claim(DEALER, 4, open_window=True, waits=True)  # closes the pone's: its side's pass
+    window = game.muggins_window
+    assert window is not None and window.seat == DEALER and window.holds(DEALER, (0, 1))
+    with pytest.raises(WrongPhase, match="may still call muggins on your count"):
+        game.claim(DEALER, 0, open_window=True, waits=True)
+    again = Game.from_dict(game.to_dict(), rng=random.Random(0))
+    assert again.muggins_window == window  # kept with the game
+    [shown] = game.pass_muggins(PONE)
+    assert isinstance(shown, Shown) and shown.seat == DEALER and not shown.crib
+    turn = game.count_turn
+    assert turn is not None and turn.crib and game.muggins_window is None
+    game.claim(DEALER, 0, open_window=True, waits=True)
+
+
+def test_with_three_the_next_hand_waits_for_the_other_opponent() -> None:
+    """With three players the next owner's claim cannot close the window on the claim before
+    while the third player may still call it (it took the dealer's chance away)."""
+    game, _ = Game.new(["Al", "Bea", "Cy"], rng=random.Random(7), counting=Counting.MANUAL)
+    to_the_show(game)
+    first = game.count_turn
+    assert first is not None
+    second, third = (first.seat + 1) % 3, (first.seat + 2) % 3
+    game.claim(first.seat, 0, open_window=True, waits=True)
+    with pytest.raises(WrongPhase, match=f"on {game.players[first.seat]}'s"):
+        game.claim(second, 0, open_window=True, waits=True)
+    game.pass_muggins(third)
+    window = game.muggins_window
+    assert window is not None and not window.holds(second, (0, 1, 2))
+    game.claim(second, 0, open_window=True, waits=True)  # its own pass, and its claim
+    window = game.muggins_window
+    assert window is not None and window.seat == second

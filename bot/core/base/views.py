@@ -141,9 +141,9 @@ class HandControls:
     """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
     for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
     and with manual counting ``"count"`` (two select menus of the values a hand can score,
-    ``claims``: 26 values, one more than a menu holds) or ``"muggins"`` (the Muggins! button
-    alone). ``muggins`` adds the Muggins! button to a count's menus, for a player who must
-    count next and may still call muggins on the claim before.
+    ``claims``: 26 in the standard game, one more than a menu holds; 41 in seven-card) or
+    ``"muggins"`` (Muggins! and No muggins alone). ``muggins`` adds them to a count's menus,
+    for a player who must count next and may still call muggins on the claim before.
 
     ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
     version otherwise); it comes back with the click (:class:`bot.core.base.replies.Click`) so that

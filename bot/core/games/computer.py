@@ -12,8 +12,9 @@ log, so a replay or a restart sees exactly what happened.
 
 At a manual show a computer claims its count (exactly at ``hard`` and ``expert``; ``easy``
 and ``medium`` miss points the way beginners do, see :mod:`engine.players.claims`) only while
-no short claim is open to muggins, so people always get the whole window; and a ``hard`` or
-``expert`` computer calls muggins on an opponent's short claim at once.
+no claim is open to muggins, so people always get the whole window; a ``hard`` or ``expert``
+computer calls muggins on an opponent's short claim at once, and any computer opponent that
+does not call lets the claim stand at once, so that the next hand waits only on people.
 """
 
 from __future__ import annotations
@@ -174,13 +175,13 @@ def _show_move(
             opponent = game.side_of(seat) != window.side
             # A computer that calls muggins counts the hand itself: it calls only a claim that
             # missed points (a wrong call would cost it the chance for nothing).
-            if (
-                opponent
-                and record.is_computer
-                and calls_muggins(level_of(record))
-                and game.muggins_missed() > 0
-            ):
+            if not (opponent and record.is_computer) or seat in window.passed:
+                continue
+            if calls_muggins(level_of(record)) and game.muggins_missed() > 0:
                 return game.muggins(seat)
+            if window.waits:
+                # It lets the claim stand at once, so that the next hand waits only on people.
+                return game.pass_muggins(seat)
         return None  # the window stays open for the people (or the timer)
     turn = game.count_turn
     if turn is None or not seats[turn.seat].is_computer:
@@ -191,7 +192,7 @@ def _show_move(
     points = computer_claim(
         level, turn.cards, starter, crib=turn.crib, rules=game.rules, rng=players.rng
     )
-    return game.claim(turn.seat, points, open_window=True)
+    return game.claim(turn.seat, points, open_window=True, waits=True)
 
 
 def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:

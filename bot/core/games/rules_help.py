@@ -80,7 +80,8 @@ RULES_TOPICS: dict[str, str] = {
         "and you peg what you claim; then every opponent may press **Muggins!** for a short "
         "while: on a short claim the first takes the points you missed; on a right one the "
         "call costs the caller nothing but the chance to call it again. **No muggins** lets "
-        "the claim stand at once."
+        "the claim stand at once. The next hand is counted once every opponent has had the "
+        "chance (its owner's claim is their own)."
     ),
     "scoring": (
         "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "

@@ -10,10 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bot.core.base.text import plural
 from engine.cards import cards_str
 from engine.events import Event, Mugginsed, Overclaimed, PointSource, Shown, points_scored
 
-__all__ = ["SeatTally", "Tally", "tallied"]
+__all__ = ["SeatTally", "Tally", "counting_said", "tallied"]
 
 PERFECT_HAND = 29
 #: The cards of the hand (or crib) that scores it, with the starter: a hand of five cards
@@ -60,6 +61,19 @@ class SeatTally:
             best_hand=best.best_hand,
             best_hand_cards=best.best_hand_cards,
         )
+
+
+def counting_said(tally: SeatTally) -> str:
+    """What a player's claims at manual shows came to, in one sentence (empty for one who
+    never counted their own hands there): said in ``/cribbage stats`` (the standard game's
+    totals, each variant's line) and on a review's summary."""
+    if not (tally.points_missed or tally.muggins_given or tally.muggins_taken):
+        return ""
+    return (
+        f"Counting by hand: {plural(tally.points_missed, 'point')} missed;"
+        f" taken from wrong counts (muggins, claims over) {tally.muggins_taken},"
+        f" given away {tally.muggins_given}."
+    )
 
 
 #: The tallies that add up (the best hand is chosen, not summed).

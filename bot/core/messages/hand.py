@@ -126,8 +126,9 @@ def _show_text(names: Names, view: SeatView) -> str:
         if turn.seat != view.seat:
             what = "the crib" if turn.crib else "their hand"
             lines.append(f"{names.seat(turn.seat)} is counting {what}: {cards}.")
-        elif window is not None and window.holds(view.seat):
-            lines.append(f"Next you count your crib: {cards} (once muggins is settled).")
+        elif window is not None and window.holds(view.seat, view.sides):
+            what = "your crib" if turn.crib else "your hand"
+            lines.append(f"Next you count {what}: {cards} (once muggins is settled).")
         else:
             what = "your crib" if turn.crib else "your hand"
             lines.append(

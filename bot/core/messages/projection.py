@@ -363,7 +363,10 @@ def owes_move(game: Game, seat: int) -> bool:
         return seat in game.pending_discards()
     if game.phase is Phase.SHOW:
         turn, window = game.count_turn, game.muggins_window
-        return turn is not None and turn.seat == seat and (window is None or not window.holds(seat))
+        if turn is None or turn.seat != seat:
+            return False
+        sides = [game.side_of(other) for other in range(game.num_players)]
+        return window is None or not window.holds(seat, sides)
     return game.phase is Phase.PLAY and game.turn == seat
 
 

@@ -80,7 +80,7 @@ def _show_controls(view: SeatView, game_id: int, version: int) -> HandControls |
     counts = (
         turn is not None
         and turn.seat == view.seat
-        and (window is None or not window.holds(view.seat))
+        and (window is None or not window.holds(view.seat, view.sides))
     )
     if counts:
         return HandControls(

@@ -33,6 +33,7 @@ __all__ = [
     "NOT_SEALED",
     "PLAY_OVER",
     "DealText",
+    "claim_wrong",
     "deal_layout",
     "deal_text",
     "one_message",
@@ -86,14 +87,8 @@ def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
     rare = RARE_HANDS.get(event.score.total, "") if len(event.cards) == 4 else ""
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
-        wrong = (
-            f" — {plural(event.missed, 'point')} missed"
-            if event.missed
-            else f" — claimed {plural(event.over, 'point')} over"
-            if event.over
-            else ""
-        )
-        return f"{what} counted: {said}{wrong}{rare}"
+        wrong = claim_wrong(event)
+        return f"{what} counted: {said}{f' — {wrong}' if wrong else ''}{rare}"
     if manual:
         # Counting by hand, a hand shown without a claim is one the clock counted: its owner
         # did not claim in time, and it is pegged in full.
@@ -105,6 +100,16 @@ def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({tagged(names.side(event.side), event.total)}){rare}"
     )
+
+
+def claim_wrong(event: ev.Shown) -> str:
+    """What a hand's claim got wrong, as the table says it after the breakdown ("4 points
+    missed", "claimed 3 points over"); empty for a claim that was right, or no claim."""
+    if event.missed:
+        return f"{plural(event.missed, 'point')} missed"
+    if event.over:
+        return f"claimed {plural(event.over, 'point')} over"
+    return ""
 
 
 def _claimed(names: Names, event: ev.Claimed) -> str:

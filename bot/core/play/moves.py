@@ -176,7 +176,7 @@ def _claiming(game: Game, seat: int, points: int) -> _Move:
     if game.counting is not Counting.MANUAL:
         raise Refused(refusals.AUTO_COUNTING)
     # Every claim is open to muggins, so an open window gives nothing away.
-    return _Move(lambda g: g.claim(seat, points, open_window=True), _claim_reply)
+    return _Move(lambda g: g.claim(seat, points, open_window=True, waits=True), _claim_reply)
 
 
 def _passing(game: Game, seat: int) -> _Move:

@@ -25,7 +25,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.endings import Ended
 from bot.core.games.games import Loaded
 from bot.core.messages.projection import board_at
-from bot.core.messages.table import deal_text
+from bot.core.messages.table import claim_wrong, deal_text
 from engine.cards import Card
 from engine.events import (
     Claimed,
@@ -74,6 +74,10 @@ class ShowReplay:
     points: int
     #: The side's score after it.
     total: int
+    #: Counting by hand: what its owner claimed (None: counted by the engine), and what the
+    #: claim got wrong as the table said it (:func:`~bot.core.messages.table.claim_wrong`).
+    claimed: int | None = None
+    wrong: str = ""
 
 
 @dataclass(slots=True)
@@ -231,6 +235,8 @@ class _Teller:
                             event.score.items,
                             event.score.total,
                             event.total,
+                            event.claimed,
+                            claim_wrong(event),
                         )
                     )
                     self._step(_line(self.names, [event], self.view))

@@ -42,6 +42,7 @@ from bot.core.games.games import Games, Loaded
 from bot.core.games.membership import EveryoneStays, Membership
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
+from bot.core.games.tally import counting_said
 from bot.core.messages.hinting import hints_line
 from bot.core.review.records import ReviewRecords, ReviewRow
 from bot.core.worker.review_work import ReviewRequest, make_review
@@ -162,6 +163,9 @@ class ReviewReport:
     #: Who played the game with hints (:func:`bot.core.messages.hinting.hints_line`; empty:
     #: nobody asked, and the table offered none but against the computer).
     hinted: str = ""
+    #: What the player's claims came to, counting by hand (:func:`~bot.core.games.tally.
+    #: counting_said`; empty: the bot counted, or the game goes on).
+    counted: str = ""
 
     @property
     def accuracy(self) -> float | None:
@@ -214,12 +218,14 @@ def build_report(
     caveat: str = "",
     chances: bool = True,
     hinted: str = "",
+    counted: str = "",
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
     kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not);
     ``chances``: whether the expert's chances to win hold for the game (its deal pages say
-    them only then); ``hinted``: who played it with hints, as its summary says."""
+    them only then); ``hinted``: who played it with hints, and ``counted``: what the player's
+    claims came to counting by hand, as its summary says them."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
     return ReviewReport(
         game_id=game_id,
@@ -238,6 +244,7 @@ def build_report(
         chances=chances,
         began=review.began,
         hinted=hinted,
+        counted=counted,
     )
 
 
@@ -333,6 +340,10 @@ def _summary(report: ReviewReport) -> str:
     )
     if report.hinted:
         lines.append(report.hinted)
+    if report.counted:
+        # A claim is no decision the expert judges (its best is the hand's value): what the
+        # claims missed or claimed over is said apart.
+        lines.append(report.counted)
     mistakes = report.mistakes()[:MISTAKES_SHOWN]
     if mistakes:
         lines.append("**Biggest mistakes**")
@@ -679,6 +690,8 @@ class Reviews:
             caveat=review_caveat(record),
             chances=holds(view.rules),
             hinted=hints_line(record, await self._store.hints_taken(record.id)),
+            # The tally is the whole game's: said once it is over, as the review then is.
+            counted=counting_said(loaded.tally.seats[seat]) if over else "",
         )
 
     async def _row(

@@ -18,6 +18,7 @@ from bot.core.base.text import (
     tagged,
 )
 from bot.core.base.views import MAX_MESSAGE, Pool
+from bot.core.games.tally import counting_said
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import TREND_GAMES, Ranked, Rival, Standing
 from engine.variants import find, title_unless_standard
@@ -149,27 +150,26 @@ def _stats_block(label: str, row: Standing) -> list[str]:
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
         f" (over {plural(row.deals, 'deal')}).",
     ]
-    if row.points_missed or row.muggins_given or row.muggins_taken:
-        # Only players who have counted their own hands (manual counting) have these.
-        lines.append(
-            f"  Counting your own hands: {plural(row.points_missed, 'point')} missed;"
-            f" taken from wrong counts (muggins, claims over) {row.muggins_taken},"
-            f" given away {row.muggins_given}."
-        )
+    counted = counting_said(row)
+    if counted:
+        lines.append(f"  {counted}")
     return lines
 
 
 def variant_line(title: str, vs_computer: bool, ranked: Ranked, *, rank: bool = True) -> str:
     """A player's record in one table of a variant, one line: "Five-card cribbage, against
     people: 3 games, 2 wins (67%); rating 1,020? (#2 of 5)." (``?`` while provisional;
-    without ``rank``, outside servers, the rating alone)."""
+    without ``rank``, outside servers, the rating alone), and what their claims came to if
+    they counted their own hands there."""
     s = ranked.standing
     against = "against the computer" if vs_computer else "against people"
     mark = "?" if s.games < PROVISIONAL_GAMES else ""
     placed = f" (#{ranked.rank} of {ranked.of})" if rank else ""
+    counted = counting_said(s)
     return (
         f"{title}, {against}: {plural(s.games, 'game')}, {plural(s.wins, 'win')}"
         f" ({_pct(s.win_rate)}); rating {rating_text(s.ordinal)}{mark}{placed}."
+        + (f" {counted}" if counted else "")
     )
 
 

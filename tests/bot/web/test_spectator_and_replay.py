@@ -9,7 +9,7 @@ from itertools import pairwise
 
 import pytest
 
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, Click, User
 from bot.core.base.text import Names, plural
 from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
@@ -22,7 +22,13 @@ from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
-from tests.bot.core.games.test_counting import CLAIM_VALUES, first_count, worth
+from tests.bot.core.games.test_counting import (
+    CLAIM_VALUES,
+    a_count_worth_something,
+    first_count,
+    manual_table,
+    worth,
+)
 from tests.helpers.cast import EVE, FLO, in_server
 from tests.helpers.service_driver import (
     AL,
@@ -33,6 +39,7 @@ from tests.helpers.service_driver import (
     Clock,
     drive,
     finished_game,
+    make_service,
     open_table,
     owed_now,
 )
@@ -241,3 +248,32 @@ async def test_a_claim_over_a_hands_value_is_told_again_with_its_points_over(
     assert step.text.startswith(f"Too many! {other.name} pegs the {over} {counter.name} claimed")
     seat = (AL, BEA).index(other)
     assert step.pegs[seat][0] == game.scores[seat] + claimed - value
+
+
+async def test_a_manual_games_page_says_each_claim_beside_the_hands_worth(
+    store: Store, clock: Clock
+) -> None:
+    """The page's show table of a game counted by hand says what each owner claimed and what
+    the claim got wrong, as the table said it: the hand's worth alone beside a score its
+    owner's claim moved (a short claim let stand) did not add up."""
+    service = make_service(store, clock, seed=3)
+    table, game_id = await manual_table(service, store)
+    game, owner = await a_count_worth_something(table, [AL, BEA], game_id)
+    other = BEA if owner is AL else AL
+    value = worth(game)
+    assert (await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))).ok
+    # The opponent lets the short claim stand (No muggins): it is pegged as claimed.
+    stamp = table.latest[other.id].stamp
+    stand = await service.moves.click(Click(game_id, "pass", stamp), other, guild_id=None)
+    assert stand.ok, stand.reply.text
+    assert (await service.moves.resign(CHANNEL, owner)).ok
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    [show] = [s for s in told.deals[-1].shows if s.seat == (AL, BEA).index(owner)]
+    assert (show.points, show.claimed) == (value, 0)
+    said = f"{owner.name}'s hand counted: "
+    assert any(s.text.startswith(said) and s.text.endswith(show.wrong) for s in told.steps)
+    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {})
+    missed = html.escape(f"{value} (claimed 0) — {plural(value, 'point')} missed")
+    assert f"<td>{missed}</td><td>{show.total}</td>" in page

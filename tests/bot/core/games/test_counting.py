@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.base.replies import Click, User
+from bot.core.review.review import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -40,7 +41,7 @@ def score(game: Game) -> Score:
     """The count of the hand the table waits on, item by item."""
     turn = game.count_turn
     assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib)
+    return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules)
 
 
 class Table(Transcript):
@@ -50,13 +51,24 @@ class Table(Transcript):
 
 
 async def manual_table(
-    service: Services, store: Store, *, vs_computer: bool = False, level: str = "hard"
+    service: Services,
+    store: Store,
+    *,
+    vs_computer: bool = False,
+    level: str = "hard",
+    variant: str | None = None,
 ) -> tuple[Table, int]:
     table = Table(service)
     table.store = store
     if vs_computer:
         opened = await service.lobbies.new_game(
-            GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, counting="manual"
+            GUILD,
+            CHANNEL,
+            AL,
+            vs_computer=True,
+            difficulty=level,
+            counting="manual",
+            variant=variant,
         )
         await table.record(AL.id, opened)
     else:
@@ -333,6 +345,24 @@ async def test_manual_counting_a_hard_computer_claims_exactly_and_calls_muggins(
     assert f"(muggins, claims over) 0, given away {results[0].muggins_given}" in stats
 
 
+async def test_a_manual_games_review_says_what_the_claims_came_to(
+    store: Store, clock: Clock
+) -> None:
+    """A claim is no decision the expert judges, but the review's summary says what the
+    player's claims missed and gave away, as their stats do (it said nothing of them)."""
+    service = make_service(store, clock, seed=5, computer=True)
+    table, game_id = await manual_table(service, store, vs_computer=True, level="hard")
+    await _claim_through(service, table, game_id, clock, lambda value: value // 2)
+    results = {r.seat: r for r in await store.results(game_id)}
+    record = await store.get_game(game_id)
+    assert record is not None
+    summary = page_view(await service.reviews.report(record, 0, AL), 0).content
+    assert (
+        f"Counting by hand: {results[0].points_missed} points missed; taken from wrong"
+        f" counts (muggins, claims over) 0, given away {results[0].muggins_given}."
+    ) in summary
+
+
 async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_muggins(
     store: Store, clock: Clock
 ) -> None:
@@ -343,3 +373,68 @@ async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_mu
     results = {r.seat: r for r in await store.results(game_id)}
     assert results[0].points_missed == 0
     assert results[1].points_missed > 0  # the beginner forgot a fifteen or a nobs
+
+
+async def test_manual_counting_in_a_variant_is_in_its_line_of_stats(
+    store: Store, clock: Clock
+) -> None:
+    """A variant's games are rated in tables of their own, one line each in /cribbage stats:
+    what a player's claims came to there is said in that line, as it is under the standard
+    game's totals (it was said nowhere, for a player who counted by hand in variants alone)."""
+    service = make_service(store, clock, seed=5, computer=True)
+    table, game_id = await manual_table(
+        service, store, vs_computer=True, level="hard", variant="five_card"
+    )
+    await _claim_through(service, table, game_id, clock, lambda value: value // 2)
+    results = {r.seat: r for r in await store.results(game_id)}
+    assert results[0].points_missed > 0 and results[0].muggins_given > 0
+    stats = (await service.standings.stats(GUILD, AL)).reply.text
+    [line] = [line for line in stats.splitlines() if "Five-card cribbage" in line]
+    assert f"{results[0].points_missed} points missed" in line
+    assert f"(muggins, claims over) 0, given away {results[0].muggins_given}." in line
+
+
+async def test_manual_counting_the_next_hand_waits_while_another_opponent_may_call_muggins(
+    store: Store, clock: Clock
+) -> None:
+    """With three players the next owner's claim closed the window on the claim before, so
+    the third player's chance to call muggins went with it. The next hand now waits: its
+    owner is offered Muggins! and No muggins, not the count menus, and a typed count is
+    refused, until the third player has had their chance (or the window closes)."""
+    service = make_service(store, clock, seed=5)
+    table = Table(service)
+    table.store = store
+    people = [AL, BEA, CY]
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    )
+    for user in people[1:]:
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    game = await to_the_show(service, table, people, game_id)
+    turn = game.count_turn
+    assert turn is not None and game.muggins_window is None
+    owner, after, last = (people[(turn.seat + k) % 3] for k in range(3))
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, worth(game)))
+    waiting = table.latest[after.id]
+    assert waiting.kind == "muggins" and not waiting.claims
+    hand = table.hand(game_id, after.id)
+    assert hand is not None and "(once muggins is settled)" in hand.content
+    refused = await service.moves.count(CHANNEL, after, 0)
+    assert not refused.ok
+    assert refused.reply.text == (
+        f"Wait a moment: the others may still call muggins on {owner.name}'s."
+    )
+    # Its own No muggins is not enough: the third player has not had their chance.
+    stamp = table.latest[last.id].stamp
+    await table.record(
+        after.id, await service.moves.click(Click(game_id, "pass", stamp), after, guild_id=None)
+    )
+    assert after.id not in table.latest or table.latest[after.id].kind != "count"
+    stamp = table.latest[last.id].stamp
+    let = await service.moves.click(Click(game_id, "pass", stamp), last, guild_id=None)
+    await table.record(last.id, let)
+    controls = table.latest[after.id]
+    assert controls.kind == "count" and controls.claims == CLAIM_VALUES

@@ -30,12 +30,12 @@ async def test_no_muggins_wait_when_every_opponent_is_a_computer_that_never_call
         raise AssertionError("no hand of Al's worth a point")
     short = await table.record(AL.id, await service.moves.count(CHANNEL, AL, 0))
     assert short.ok, short.reply.text
-    # Nobody at the table can call muggins (the easy computer never does): the show goes on
-    # at once, with no clock time passing.
+    # Nobody at the table can call muggins (the easy computer never does, and lets the claim
+    # stand at once): the show goes on at once, with no clock time passing.
     after = await load(store, game_id)
     assert after.muggins_window is None
     assert after.actions[-1]["type"] != "claim" or after.actions[-1]["seat"] != 0
-    assert {"type": "close_muggins", "seat": 0} in after.actions
+    assert {"type": "pass_muggins", "seat": 1} in after.actions
 
 
 async def test_a_count_the_clock_makes_says_time_ran_out_and_reminds_once_a_deal(
