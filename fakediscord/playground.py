@@ -72,8 +72,8 @@ HELP = """\
                              thread Round 1 · Al vs Bea)
   voice NAME | stage NAME    switch to a voice or stage channel's text chat (made if new)
   dm                         your DM with the bot
-  dm NAME                    a DM between you and NAME, and group NAME NAME... a group DM:
-                             the bot is not in them, its commands come by your user install
+  dm NAME | group NAME ...   a DM between you and NAME, or a group DM with them all: the
+                             bot is not in them, its commands come by your user install
   help | quit"""
 
 #: What each of the playground's own commands takes, said when it is typed wrong.
