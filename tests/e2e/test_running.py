@@ -87,6 +87,8 @@ def test_the_readmes_walk_through_the_playground_works_as_written(tmp_path: Path
         "Seated (2/2): Al, Bea",  # 4. a game in a group DM, Bea joined
         "Five-card cribbage, 2 players",  # 5. a variant, and its rules
         "**Five-card cribbage** (`/cribbage new variant:five_card`)",
+        "**Ranked match: Al against Bea**",  # 6. a ranked match, and the ladder
+        "**Ranked ladder",
     )
     for step in steps:
         assert step in said, (step, said[-3000:])
