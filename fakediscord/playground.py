@@ -478,6 +478,10 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         await _answer(pg, interaction, stream)
     elif command in USAGE:
         pg.say(f"? {command}: {USAGE[command]}")
+    elif re.fullmatch(r"\d+", command):
+        pg.say(
+            f"? {command}: a number picks one of the choices `option:?` lists; none are listed now"
+        )
     else:
         pg.say("? unknown command; type help")
     return True

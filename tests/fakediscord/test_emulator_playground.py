@@ -141,6 +141,15 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
     assert "still here" in text
 
 
+async def test_a_number_with_no_choices_listed_says_what_a_number_answers() -> None:
+    # Seen in the playground: "/cribbage play card:?" listed no choices, and the "1" typed
+    # next was "? unknown command".
+    text = await play("/tiny pick card:zz?\n1\nquit\n")
+    assert "(no choices)" in text
+    assert "? 1: a number picks one of the choices `option:?` lists; none are listed now" in text
+    assert "unknown command" not in text
+
+
 async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
     out = io.StringIO()
     tinybot = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
