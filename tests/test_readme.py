@@ -41,6 +41,21 @@ def test_the_playground_guide_names_every_playground_command() -> None:
     assert "removed when you quit" in guide
 
 
+def test_the_emulators_guide_names_every_playground_command() -> None:
+    # The emulator's README lists the playground's commands too: a third place, kept to the
+    # playground's help as the README's guide is.
+    guide = (ROOT / "fakediscord" / "README.md").read_text(encoding="utf-8")
+    part = guide.split("\n## The terminal playground\n")[1].split("\n## ")[0]
+    listing = part.split("```")[1]
+    forms = []  # each line's usages ("click 3 / click m4 2"), and those its words quote
+    for line in listing.splitlines():
+        usage = re.split(r"\s{2,}", line)[0] if line and not line.startswith(" ") else ""
+        forms += [form.strip() for form in re.split(r" / |, ", usage) if form.strip()]
+        forms += re.findall(r"`([^`]+)`", line)
+    for command in playground_commands():
+        assert any(f == command or f.startswith(f"{command} ") for f in forms), (command, forms)
+
+
 def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
     # Issue 37: a server owner reads it in five minutes; the rest is in docs/, one page per
     # audience, each linked from it.
