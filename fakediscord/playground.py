@@ -425,9 +425,15 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command in ("channel", "thread", "voice", "stage") and len(words) >= 2:
         name = line.split(None, 1)[1].strip().removeprefix("#")
         parent = pg.channel.parent or pg.channel
+        if command == "thread" and parent.guild is None:
+            raise EmulatorUsageError("a thread belongs to a server's text channel: `channel NAME`")
+        if command == "thread" and parent.is_voice:
+            raise EmulatorUsageError(
+                "a voice or stage channel's chat has no threads (as on Discord): `channel NAME`"
+            )
         found_channel = next((c for c in pg.guild.channels.values() if c.name == name), None)
         if found_channel is None:
-            if command == "thread" and parent.guild is not None:
+            if command == "thread":
                 found_channel = parent.add_thread(name)
             elif command in ("voice", "stage"):
                 kind = GUILD_VOICE if command == "voice" else GUILD_STAGE_VOICE

@@ -9,9 +9,11 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from fakediscord import FakeDiscord, Message
 from fakediscord.limits import COMPONENTS_V2
-from fakediscord.model import Attachment
+from fakediscord.model import GUILD_STAGE_VOICE, GUILD_VOICE, Attachment
 from fakediscord.playground import Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
@@ -139,6 +141,29 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
     assert "? unknown command" in text
     assert "choose [mN] [MENU] K" in text  # the help
     assert "still here" in text
+
+
+async def test_a_thread_is_made_only_where_discord_has_threads() -> None:
+    # Seen in the playground: `thread NAME` in a voice channel's chat made a thread of it
+    # (Discord has none there), and in a group DM made a new text channel of that name.
+    text = await play(
+        "voice Game night\nthread side\n/tiny echo text:where\ngroup Bea Cy\nthread other\nquit\n",
+        start=start_tiny_everywhere,
+    )
+    assert "! a voice or stage channel's chat has no threads" in text, text
+    assert "🔊 Game night Cribbage: where" in text
+    assert "! a thread belongs to a server's text channel" in text, text
+    assert text.endswith("Al @Bea,Cy> ")  # (still in the group DM)
+    assert "#side" not in text and "#other" not in text
+
+
+def test_the_world_makes_no_thread_where_discord_has_none() -> None:
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    for kind in (GUILD_VOICE, GUILD_STAGE_VOICE):
+        chat = guild.add_text_channel("chat", kind=kind)
+        with pytest.raises(AssertionError):
+            chat.add_thread("side")
 
 
 async def test_a_number_with_no_choices_listed_says_what_a_number_answers() -> None:
