@@ -229,13 +229,17 @@ class Playground:
             path.write_bytes(attachment.data)
         return path
 
-    def show_new(self, at_most: int | None = None) -> None:
+    def show_new(self, at_most: int | None = None, last: Sequence[Message] = ()) -> None:
         """Print messages this user can see that are new or changed since last shown (with
-        ``at_most``, only that many of each channel's latest, saying how many are left)."""
+        ``at_most``, only that many of each channel's latest, saying how many are left);
+        those of ``last`` (the answer to what was just typed) after the rest, so a `click`
+        typed next presses the answer's buttons."""
         channels = [self.channel]
         dm = self.fd.dm_channel(self.user)
         if dm is not self.channel:
             channels.append(dm)
+        answer = {m.id for m in last}
+        held: list[Message] = []
         for channel in channels:
             changed = []
             for message in self.fd.visible_to(self.user, channel):
@@ -250,7 +254,12 @@ class Playground:
                 self.say(f"({left} earlier in {self._where(channel)}: `{where}` shows more)")
                 changed = changed[-at_most:]
             for message in changed:
-                self.render(message)
+                if message.id in answer:
+                    held.append(message)
+                else:
+                    self.render(message)
+        for message in held:
+            self.render(message)
 
     def show_all(self, channel: Channel, limit: int = 15) -> None:
         """Print the last `limit` messages of `channel` as this user sees them."""
@@ -313,7 +322,7 @@ async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> N
         url = pg.fd.activity_client_url(pg.user, instance)
         pg.say(f"The Activity opened for {pg.user.name}: open {url} in a browser")
     await pg.fd.quiet(0.05)
-    pg.show_new()
+    pg.show_new(last=interaction.messages())
 
 
 async def _slash(pg: Playground, line: str, stream: TextIO) -> None:

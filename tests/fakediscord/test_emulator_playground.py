@@ -97,6 +97,33 @@ def test_markdown_escapes_are_shown_as_discord_shows_them() -> None:
     assert pg.readable(text) == shown  # (the underscore's escape was shown: "Jo\_Jo")
 
 
+def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() -> None:
+    """A command's answer with buttons ("Resign this game?") is printed after whatever else
+    changed meanwhile (a hand in the DMs, edited by a move just made), so the `click 1` typed
+    next presses the answer's button, not the hand's first card (a race in the README's walk
+    through the playground: had the computer's move edited the hand late, it was printed last,
+    and `click 1` after `/cribbage resign` would have played a card)."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    out = io.StringIO()
+    pg = Playground(fd, guild, out)
+
+    def buttons(label: str) -> list[dict[str, object]]:
+        return [{"type": 1, "components": [{"type": 2, "label": label, "custom_id": label}]}]
+
+    answer = Message(1, general, fd.bot_user, content="Resign?", components=buttons("Yes"))
+    hand = Message(2, fd.dm_channel(al), fd.bot_user, content="Hand", components=buttons("5H"))
+    general.messages.append(answer)
+    fd.dm_channel(al).messages.append(hand)
+    pg.show_new(last=[answer])
+    shown = out.getvalue()
+    assert shown.index("Hand") < shown.index("Resign?"), shown
+    assert pg.target([], "button") == (answer, [])
+
+
 def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
     """A Components V2 table: its text displays a line each, a rule where a separator
     divides them, and the buttons nested in its container numbered like any others."""
@@ -202,12 +229,12 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
             "/tiny nope",  # no such subcommand
             "/tiny echo text:a text:b",  # twice
             "/tiny echo text:a times:many",  # not a number
-            "/tiny dm",  # m1: the reply; m2: Al's DM, with a button
-            "click m1 1",  # no buttons on it
-            "choose m1 1",  # no menu on it
-            "click m2 x",  # not a number
+            "/tiny dm",  # m1: Al's DM, with a button; m2: the reply (the answer, shown last)
+            "click m2 1",  # no buttons on it
+            "choose m2 1",  # no menu on it
+            "click m1 x",  # not a number
             "as Bea",
-            "click m2 1",  # Al's DM
+            "click m1 1",  # Al's DM
             "/tiny echo text:still here",
             "quit",
         ]
@@ -222,9 +249,9 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
     assert "! /tiny needs one of:" in text and "echo, secret" in text
     assert "! Option text is given twice." in text
     assert '! times: "many" is not a whole number' in text
-    assert "! m1 has no buttons" in text and "! m1 has no select menu" in text
-    assert "! press one button by its number: click K, or click m2 K" in text
-    assert "! m2 is not shown to Bea" in text
+    assert "! m2 has no buttons" in text and "! m2 has no select menu" in text
+    assert "! press one button by its number: click K, or click m1 K" in text
+    assert "! m1 is not shown to Bea" in text
     assert "still here" in text
 
 
