@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from fakediscord import FakeDiscord, Message
+from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.limits import COMPONENTS_V2
-from fakediscord.model import GUILD_STAGE_VOICE, GUILD_VOICE, Attachment
+from fakediscord.model import GUILD_STAGE_VOICE, GUILD_VOICE, Attachment, Guild
 from fakediscord.playground import Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
@@ -75,6 +75,16 @@ async def test_a_components_v2_layout_shows_its_words_picture_and_buttons(tmp_pa
     assert "taps 1" in text
 
 
+def _world() -> tuple[FakeDiscord, Guild, Channel, User]:
+    """A server "Playground" with #general and Al in it, no bot running."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    return fd, guild, general, al
+
+
 def test_mentions_are_shown_as_names() -> None:
     fd = FakeDiscord()
     guild = fd.add_guild("Playground")
@@ -103,11 +113,7 @@ def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() 
     next presses the answer's button, not the hand's first card (a race in the README's walk
     through the playground: had the computer's move edited the hand late, it was printed last,
     and `click 1` after `/cribbage resign` would have played a card)."""
-    fd = FakeDiscord()
-    guild = fd.add_guild("Playground")
-    general = guild.add_text_channel("general")
-    al = fd.add_user("Al")
-    guild.add_member(al)
+    fd, guild, general, al = _world()
     out = io.StringIO()
     pg = Playground(fd, guild, out)
 
@@ -127,11 +133,7 @@ def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() 
 def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
     """A Components V2 table: its text displays a line each, a rule where a separator
     divides them, and the buttons nested in its container numbered like any others."""
-    fd = FakeDiscord()
-    guild = fd.add_guild("Playground")
-    general = guild.add_text_channel("general")
-    al = fd.add_user("Al")
-    guild.add_member(al)
+    fd, guild, general, al = _world()
     out = io.StringIO()
     pg = Playground(fd, guild, out)
     layout = {
