@@ -203,10 +203,16 @@ class Playground:
             low, high = menu.get("min_values", 1), menu.get("max_values", 1)
             hint = menu.get("placeholder") or "choose"
             count = f"choose {low}" if low == high else f"choose {low} to {high}"
-            options = "  ".join(
-                f"{n}) {o.get('label')}" for n, o in enumerate(menu.get("options", []), 1)
-            )
+            choices = menu.get("options", [])
             name = f"menu {letter}: " if len(menus) > 1 else ""
+            if any(o.get("description") for o in choices):
+                # Discord shows each option's description under its label: a line each.
+                self.say(f"      {name}{hint} ({count}):")
+                for n, o in enumerate(choices, 1):
+                    about = f": {o['description']}" if o.get("description") else ""
+                    self.say(f"        {n}) {o.get('label')}{about}")
+                continue
+            options = "  ".join(f"{n}) {o.get('label')}" for n, o in enumerate(choices, 1))
             self.say(f"      {name}{hint} ({count}): {options}")
 
     def describe(self, attachment: Attachment) -> str:

@@ -130,6 +130,27 @@ def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() 
     assert pg.target([], "button") == (answer, [])
 
 
+def test_a_menus_option_descriptions_are_shown_as_discord_shows_them() -> None:
+    # Seen in the playground: the lobby's "Add computer…" showed "1) Easy bot 2) Medium bot"
+    # without what Discord shows under each ("Greedy, and a random move one time in five").
+    fd, guild, general, al = _world()
+    out = io.StringIO()
+    pg = Playground(fd, guild, out)
+    options = [
+        {"label": "Easy bot", "value": "easy", "description": "Greedy"},
+        {"label": "Hard bot", "value": "hard", "description": "Looks ahead"},
+    ]
+    menu = {"type": 3, "custom_id": "level", "placeholder": "Add computer…", "options": options}
+    plain = [{"label": "5H", "value": "5H"}, {"label": "JD", "value": "JD"}]
+    hand = {"type": 3, "custom_id": "crib", "placeholder": "Throw", "options": plain}
+    rows = [{"type": 1, "components": [menu]}, {"type": 1, "components": [hand]}]
+    pg.render(Message(1, general, al, content="Lobby", components=rows))
+    shown = out.getvalue()
+    assert "menu a: Add computer… (choose 1):\n        1) Easy bot: Greedy\n" in shown, shown
+    assert "        2) Hard bot: Looks ahead\n" in shown, shown
+    assert "menu b: Throw (choose 1): 1) 5H  2) JD\n" in shown, shown  # (none has one: a line)
+
+
 def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
     """A Components V2 table: its text displays a line each, a rule where a separator
     divides them, and the buttons nested in its container numbered like any others."""
