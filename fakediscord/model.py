@@ -561,6 +561,9 @@ class Channel:
         ``creator``: who started it (its owner and first member; default the server's owner).
         An announcement channel's thread is an announcement thread (type 10), never private."""
         assert self._world is not None and self.guild is not None
+        # (Discord has threads in text and announcement channels, never in a voice or stage
+        # channel's chat: see the README's table, "No thread is started in a voice...".)
+        assert self.type in (GUILD_TEXT, GUILD_ANNOUNCEMENT), "no thread in this channel type"
         announcement = self.type == GUILD_ANNOUNCEMENT
         assert not (announcement and private), "an announcement channel has no private thread"
         kind = PRIVATE_THREAD if private else PUBLIC_THREAD

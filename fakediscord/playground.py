@@ -72,8 +72,8 @@ HELP = """\
                              thread Round 1 · Al vs Bea)
   voice NAME | stage NAME    switch to a voice or stage channel's text chat (made if new)
   dm                         your DM with the bot
-  dm NAME                    a DM between you and NAME, and group NAME NAME... a group DM:
-                             the bot is not in them, its commands come by your user install
+  dm NAME | group NAME ...   a DM between you and NAME, or a group DM with them all: the
+                             bot is not in them, its commands come by your user install
   help | quit"""
 
 #: What each of the playground's own commands takes, said when it is typed wrong.
@@ -203,10 +203,16 @@ class Playground:
             low, high = menu.get("min_values", 1), menu.get("max_values", 1)
             hint = menu.get("placeholder") or "choose"
             count = f"choose {low}" if low == high else f"choose {low} to {high}"
-            options = "  ".join(
-                f"{n}) {o.get('label')}" for n, o in enumerate(menu.get("options", []), 1)
-            )
+            choices = menu.get("options", [])
             name = f"menu {letter}: " if len(menus) > 1 else ""
+            if any(o.get("description") for o in choices):
+                # Discord shows each option's description under its label: a line each.
+                self.say(f"      {name}{hint} ({count}):")
+                for n, o in enumerate(choices, 1):
+                    about = f": {o['description']}" if o.get("description") else ""
+                    self.say(f"        {n}) {o.get('label')}{about}")
+                continue
+            options = "  ".join(f"{n}) {o.get('label')}" for n, o in enumerate(choices, 1))
             self.say(f"      {name}{hint} ({count}): {options}")
 
     def describe(self, attachment: Attachment) -> str:
@@ -229,13 +235,17 @@ class Playground:
             path.write_bytes(attachment.data)
         return path
 
-    def show_new(self, at_most: int | None = None) -> None:
+    def show_new(self, at_most: int | None = None, last: Sequence[Message] = ()) -> None:
         """Print messages this user can see that are new or changed since last shown (with
-        ``at_most``, only that many of each channel's latest, saying how many are left)."""
+        ``at_most``, only that many of each channel's latest, saying how many are left);
+        those of ``last`` (the answer to what was just typed) after the rest, so a `click`
+        typed next presses the answer's buttons."""
         channels = [self.channel]
         dm = self.fd.dm_channel(self.user)
         if dm is not self.channel:
             channels.append(dm)
+        answer = {m.id for m in last}
+        held: list[Message] = []
         for channel in channels:
             changed = []
             for message in self.fd.visible_to(self.user, channel):
@@ -250,7 +260,12 @@ class Playground:
                 self.say(f"({left} earlier in {self._where(channel)}: `{where}` shows more)")
                 changed = changed[-at_most:]
             for message in changed:
-                self.render(message)
+                if message.id in answer:
+                    held.append(message)
+                else:
+                    self.render(message)
+        for message in held:
+            self.render(message)
 
     def show_all(self, channel: Channel, limit: int = 15) -> None:
         """Print the last `limit` messages of `channel` as this user sees them."""
@@ -313,7 +328,7 @@ async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> N
         url = pg.fd.activity_client_url(pg.user, instance)
         pg.say(f"The Activity opened for {pg.user.name}: open {url} in a browser")
     await pg.fd.quiet(0.05)
-    pg.show_new()
+    pg.show_new(last=interaction.messages())
 
 
 async def _slash(pg: Playground, line: str, stream: TextIO) -> None:
@@ -425,9 +440,15 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command in ("channel", "thread", "voice", "stage") and len(words) >= 2:
         name = line.split(None, 1)[1].strip().removeprefix("#")
         parent = pg.channel.parent or pg.channel
+        if command == "thread" and parent.guild is None:
+            raise EmulatorUsageError("a thread belongs to a server's text channel: `channel NAME`")
+        if command == "thread" and parent.is_voice:
+            raise EmulatorUsageError(
+                "a voice or stage channel's chat has no threads (as on Discord): `channel NAME`"
+            )
         found_channel = next((c for c in pg.guild.channels.values() if c.name == name), None)
         if found_channel is None:
-            if command == "thread" and parent.guild is not None:
+            if command == "thread":
                 found_channel = parent.add_thread(name)
             elif command in ("voice", "stage"):
                 kind = GUILD_VOICE if command == "voice" else GUILD_STAGE_VOICE
@@ -478,6 +499,10 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         await _answer(pg, interaction, stream)
     elif command in USAGE:
         pg.say(f"? {command}: {USAGE[command]}")
+    elif re.fullmatch(r"\d+", command):
+        pg.say(
+            f"? {command}: a number picks one of the choices `option:?` lists; none are listed now"
+        )
     else:
         pg.say("? unknown command; type help")
     return True

@@ -5,22 +5,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
-from fakediscord.playground import HELP
+from tests.helpers.readme import README, ROOT, playground_commands, section
 
-ROOT = Path(__file__).parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 #: The name a reader knows each store's migrations folder by.
 DATABASES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
-
-
-def _section(title: str) -> str:
-    start = README.index(f"\n## {title}\n")
-    end = README.find("\n## ", start + 1)
-    return README[start : end if end != -1 else None]
 
 
 def test_the_readme_says_the_python_the_package_requires() -> None:
@@ -38,33 +29,31 @@ def test_the_description_names_every_database_the_store_runs_on() -> None:
         assert DATABASES[folder] in PROJECT["description"], (folder, PROJECT["description"])
 
 
-def _playground_commands() -> list[str]:
-    """The words that start each of the playground's commands, as its help lists them."""
-    commands: list[str] = []
-    for line in HELP.splitlines():
-        if line.startswith("   "):
-            continue  # a description wrapped onto another line
-        usage = re.split(r"\s{2,}", line.strip())[0]
-        if usage.startswith("/"):
-            continue  # the slash commands, typed as in Discord
-        for form in usage.split("|"):
-            words = form.split()
-            # "mod on": the second word is part of the command; "click [mN] K" takes arguments.
-            commands.append(" ".join(words[:2]) if words[0] == "mod" else words[0])
-    commands += re.findall(r"`(\w+)` lists", HELP)
-    return commands
-
-
 def test_the_playground_guide_names_every_playground_command() -> None:
     # Issue 25: the playground needed its own guide (options as name:value, being a moderator,
     # where pictures are saved, a scratch database).
-    guide = _section("The local playground")
-    commands = _playground_commands()
+    guide = section("The local playground")
+    commands = playground_commands()
     assert {"as", "mod on", "mod off", "users", "click", "choose", "quit"} <= set(commands)
     for command in commands:
         assert re.search(rf"`{re.escape(command)}[ `]", guide), command
     assert "`name:value`" in guide and "scratch database" in guide
     assert "removed when you quit" in guide
+
+
+def test_the_emulators_guide_names_every_playground_command() -> None:
+    # The emulator's README lists the playground's commands too: a third place, kept to the
+    # playground's help as the README's guide is.
+    guide = (ROOT / "fakediscord" / "README.md").read_text(encoding="utf-8")
+    part = guide.split("\n## The terminal playground\n")[1].split("\n## ")[0]
+    listing = part.split("```")[1]
+    forms = []  # each line's usages ("click 3 / click m4 2"), and those its words quote
+    for line in listing.splitlines():
+        usage = re.split(r"\s{2,}", line)[0] if line and not line.startswith(" ") else ""
+        forms += [form.strip() for form in re.split(r" / |, ", usage) if form.strip()]
+        forms += re.findall(r"`([^`]+)`", line)
+    for command in playground_commands():
+        assert any(f == command or f.startswith(f"{command} ") for f in forms), (command, forms)
 
 
 def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
@@ -73,8 +62,8 @@ def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
     assert len(README.splitlines()) <= 250
     for page in sorted((ROOT / "docs").glob("*.md")):
         assert f"(docs/{page.name}" in README, page.name
-    for section in ("Quick start", "Running the bot on Discord", "Commands", "Testing"):
-        assert _section(section)
+    for title in ("Quick start", "Running the bot on Discord", "Commands", "Testing"):
+        assert section(title)
 
 
 def test_the_commands_table_names_every_subcommand() -> None:
@@ -82,7 +71,7 @@ def test_the_commands_table_names_every_subcommand() -> None:
 
     from tests.helpers.commands import the_commands
 
-    table = _section("Commands")
+    table = section("Commands")
 
     def names(group: app_commands.Group, prefix: str) -> list[str]:
         found: list[str] = []
@@ -103,7 +92,7 @@ def test_the_commands_table_says_where_each_command_works_as_the_resolver_does()
     # table's Where column says it of every command in a row.
     from bot.core.base.places import Ask
 
-    rows = [line for line in _section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    rows = [line for line in section("Commands").splitlines() if line.startswith("| `/cribbage")]
     assert rows
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
@@ -135,7 +124,7 @@ def test_the_commands_table_gives_each_command_its_options_and_choices() -> None
     from tests.helpers.commands import the_commands
 
     group = the_commands()
-    rows = [line for line in _section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    rows = [line for line in section("Commands").splitlines() if line.startswith("| `/cribbage")]
     checked = 0
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]

@@ -50,15 +50,15 @@ T = TypeVar("T")
 #: Types").
 PRIMARY_ENTRY_POINT = 4
 #: The bot's Entry Point command: handled by the app (``handler`` 1, APP_HANDLER), usable
-#: where a game can be (server installs and user installs; servers, and DMs and group DMs
-#: between people; not the bot's own DM, which holds no game).
+#: where a game can be (server installs and user installs; servers, the bot's own DM, where
+#: a lesson and a ranked match are played, and DMs and group DMs between people).
 ENTRY_POINT: dict[str, Any] = {
     "name": "launch",
     "description": "Open the cribbage table of this channel",
     "type": PRIMARY_ENTRY_POINT,
     "handler": 1,
     "integration_types": [0, 1],
-    "contexts": [0, 2],
+    "contexts": [0, 1, 2],
 }
 #: What the page is told when Discord would not give its person's token.
 SIGNED_OUT = (

@@ -175,6 +175,9 @@ async def test_after_a_lesson_in_the_bots_dm_the_table_offers_no_game_it_refuses
     clicked = await fd.click(al, table, label=TABLE)
     instance = clicked.activity_instance
     assert instance is not None
+    # The App Launcher opens it there too (its Entry Point command was refused in the bot's
+    # DM, which was said to hold no game: it holds a lesson, and a ranked match).
+    assert await launched(fd, al, dm) is instance
     async with open_browser() as browser:
         page = await open_page(browser, fd, al, instance, phone=True)
         await page.table.locator(".hand [data-card]").first.wait_for(timeout=SHOWN_WITHIN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from bot.settings import MAX_RANKED_TURN_SECONDS
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from tests.helpers.bot_runs import run_to_end
+from tests.helpers.readme import walk_through
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,7 +27,9 @@ def _environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env | extra
 
 
-def _run(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], tmp_path: Path, stdin: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     env = _environment(tmp_path)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -34,7 +38,7 @@ def _run(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.Complet
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,  # a bound for a hung run, not a speed
     )
 
 
@@ -59,6 +63,35 @@ def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
     assert "Play at the table" in done.stdout
     assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
     assert "voice will NOT be supported" not in done.stderr, "discord.py's voice warnings"
+
+
+def test_the_readmes_walk_through_the_playground_works_as_written(tmp_path: Path) -> None:
+    """Every line "A first walk through it" has a newcomer type, typed in its order, does what
+    the README says of it, with no complaint from the playground. Step 5 opened a game in the
+    group DM step 4 had left Bea in, which already held step 4's game: refused."""
+    lines = walk_through()
+    assert len(lines) > 20 and "group Bea Cy" in lines, lines
+    done = _run(["--local"], tmp_path, stdin="\n".join([*lines, "quit", ""]), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "ERROR" not in done.stderr, done.stderr
+    said = done.stdout
+    # The playground's complaints ("! ...", "? unknown command") start a line or follow its
+    # prompt; the bot's refusal of a second game in a place may come after other messages.
+    complaints = re.findall(r"(?m)(?:^|> )[!?] .*|.*There's already a game.*", said)
+    assert not complaints, complaints
+    steps = (
+        "You resigned.",  # 1. a game against the computer, resigned
+        "Page 2 of",  # 2. its review, turned to its second page
+        "The tournament starts: 3 players, 1 round.",  # 3. a tournament round
+        "you are in #Round 1 · Al vs Bea",
+        "Seated (2/2): Al, Bea",  # 4. a game in a group DM, Bea joined
+        "Five-card cribbage, 2 players",  # 5. a variant, and its rules
+        "**Five-card cribbage** (`/cribbage new variant:five_card`)",
+        "**Ranked match: Al against Bea**",  # 6. a ranked match, and the ladder
+        "**Ranked ladder",
+    )
+    for step in steps:
+        assert step in said, (step, said[-3000:])
 
 
 async def test_a_wrong_token_is_one_clear_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:

@@ -9,9 +9,11 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 
-from fakediscord import FakeDiscord, Message
+import pytest
+
+from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.limits import COMPONENTS_V2
-from fakediscord.model import Attachment
+from fakediscord.model import GUILD_STAGE_VOICE, GUILD_VOICE, Attachment, Guild
 from fakediscord.playground import Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
@@ -73,6 +75,16 @@ async def test_a_components_v2_layout_shows_its_words_picture_and_buttons(tmp_pa
     assert "taps 1" in text
 
 
+def _world() -> tuple[FakeDiscord, Guild, Channel, User]:
+    """A server "Playground" with #general and Al in it, no bot running."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    return fd, guild, general, al
+
+
 def test_mentions_are_shown_as_names() -> None:
     fd = FakeDiscord()
     guild = fd.add_guild("Playground")
@@ -95,14 +107,54 @@ def test_markdown_escapes_are_shown_as_discord_shows_them() -> None:
     assert pg.readable(text) == shown  # (the underscore's escape was shown: "Jo\_Jo")
 
 
+def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() -> None:
+    """A command's answer with buttons ("Resign this game?") is printed after whatever else
+    changed meanwhile (a hand in the DMs, edited by a move just made), so the `click 1` typed
+    next presses the answer's button, not the hand's first card (a race in the README's walk
+    through the playground: had the computer's move edited the hand late, it was printed last,
+    and `click 1` after `/cribbage resign` would have played a card)."""
+    fd, guild, general, al = _world()
+    out = io.StringIO()
+    pg = Playground(fd, guild, out)
+
+    def buttons(label: str) -> list[dict[str, object]]:
+        return [{"type": 1, "components": [{"type": 2, "label": label, "custom_id": label}]}]
+
+    answer = Message(1, general, fd.bot_user, content="Resign?", components=buttons("Yes"))
+    hand = Message(2, fd.dm_channel(al), fd.bot_user, content="Hand", components=buttons("5H"))
+    general.messages.append(answer)
+    fd.dm_channel(al).messages.append(hand)
+    pg.show_new(last=[answer])
+    shown = out.getvalue()
+    assert shown.index("Hand") < shown.index("Resign?"), shown
+    assert pg.target([], "button") == (answer, [])
+
+
+def test_a_menus_option_descriptions_are_shown_as_discord_shows_them() -> None:
+    # Seen in the playground: the lobby's "Add computer…" showed "1) Easy bot 2) Medium bot"
+    # without what Discord shows under each ("Greedy, and a random move one time in five").
+    fd, guild, general, al = _world()
+    out = io.StringIO()
+    pg = Playground(fd, guild, out)
+    options = [
+        {"label": "Easy bot", "value": "easy", "description": "Greedy"},
+        {"label": "Hard bot", "value": "hard", "description": "Looks ahead"},
+    ]
+    menu = {"type": 3, "custom_id": "level", "placeholder": "Add computer…", "options": options}
+    plain = [{"label": "5H", "value": "5H"}, {"label": "JD", "value": "JD"}]
+    hand = {"type": 3, "custom_id": "crib", "placeholder": "Throw", "options": plain}
+    rows = [{"type": 1, "components": [menu]}, {"type": 1, "components": [hand]}]
+    pg.render(Message(1, general, al, content="Lobby", components=rows))
+    shown = out.getvalue()
+    assert "menu a: Add computer… (choose 1):\n        1) Easy bot: Greedy\n" in shown, shown
+    assert "        2) Hard bot: Looks ahead\n" in shown, shown
+    assert "menu b: Throw (choose 1): 1) 5H  2) JD\n" in shown, shown  # (none has one: a line)
+
+
 def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
     """A Components V2 table: its text displays a line each, a rule where a separator
     divides them, and the buttons nested in its container numbered like any others."""
-    fd = FakeDiscord()
-    guild = fd.add_guild("Playground")
-    general = guild.add_text_channel("general")
-    al = fd.add_user("Al")
-    guild.add_member(al)
+    fd, guild, general, al = _world()
     out = io.StringIO()
     pg = Playground(fd, guild, out)
     layout = {
@@ -141,6 +193,38 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
     assert "still here" in text
 
 
+async def test_a_thread_is_made_only_where_discord_has_threads() -> None:
+    # Seen in the playground: `thread NAME` in a voice channel's chat made a thread of it
+    # (Discord has none there), and in a group DM made a new text channel of that name.
+    text = await play(
+        "voice Game night\nthread side\n/tiny echo text:where\ngroup Bea Cy\nthread other\nquit\n",
+        start=start_tiny_everywhere,
+    )
+    assert "! a voice or stage channel's chat has no threads" in text, text
+    assert "🔊 Game night Cribbage: where" in text
+    assert "! a thread belongs to a server's text channel" in text, text
+    assert text.endswith("Al @Bea,Cy> ")  # (still in the group DM)
+    assert "#side" not in text and "#other" not in text
+
+
+def test_the_world_makes_no_thread_where_discord_has_none() -> None:
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    for kind in (GUILD_VOICE, GUILD_STAGE_VOICE):
+        chat = guild.add_text_channel("chat", kind=kind)
+        with pytest.raises(AssertionError):
+            chat.add_thread("side")
+
+
+async def test_a_number_with_no_choices_listed_says_what_a_number_answers() -> None:
+    # Seen in the playground: "/cribbage play card:?" listed no choices, and the "1" typed
+    # next was "? unknown command".
+    text = await play("/tiny pick card:zz?\n1\nquit\n")
+    assert "(no choices)" in text
+    assert "? 1: a number picks one of the choices `option:?` lists; none are listed now" in text
+    assert "unknown command" not in text
+
+
 async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
     out = io.StringIO()
     tinybot = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
@@ -168,12 +252,12 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
             "/tiny nope",  # no such subcommand
             "/tiny echo text:a text:b",  # twice
             "/tiny echo text:a times:many",  # not a number
-            "/tiny dm",  # m1: the reply; m2: Al's DM, with a button
-            "click m1 1",  # no buttons on it
-            "choose m1 1",  # no menu on it
-            "click m2 x",  # not a number
+            "/tiny dm",  # m1: Al's DM, with a button; m2: the reply (the answer, shown last)
+            "click m2 1",  # no buttons on it
+            "choose m2 1",  # no menu on it
+            "click m1 x",  # not a number
             "as Bea",
-            "click m2 1",  # Al's DM
+            "click m1 1",  # Al's DM
             "/tiny echo text:still here",
             "quit",
         ]
@@ -188,9 +272,9 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
     assert "! /tiny needs one of:" in text and "echo, secret" in text
     assert "! Option text is given twice." in text
     assert '! times: "many" is not a whole number' in text
-    assert "! m1 has no buttons" in text and "! m1 has no select menu" in text
-    assert "! press one button by its number: click K, or click m2 K" in text
-    assert "! m2 is not shown to Bea" in text
+    assert "! m2 has no buttons" in text and "! m2 has no select menu" in text
+    assert "! press one button by its number: click K, or click m1 K" in text
+    assert "! m1 is not shown to Bea" in text
     assert "still here" in text
 
 

@@ -260,10 +260,12 @@ class PlayerData:
         if ended:
             said += f" {ended} game{'s were' if ended > 1 else ' was'} ended first."
         if games:
-            said += (
-                f" The {len(games)} game{'s' if len(games) > 1 else ''} you played stay for your"
-                " opponents, with you shown as a former player."
+            kept = (
+                "game you played stays"
+                if len(games) == 1
+                else f"{len(games)} games you played stay"
             )
+            said += f" The {kept} for your opponents, with you shown as a former player."
         return Answer.in_place(said)
 
     async def _still_seated(self, game_id: int, user_id: int) -> bool:

@@ -166,6 +166,9 @@ class ReviewReport:
     #: What the player's claims came to, counting by hand (:func:`~bot.core.games.tally.
     #: counting_said`; empty: the bot counted, or the game goes on).
     counted: str = ""
+    #: Deals of the player's left out of a review another person reads: deals whose crib was
+    #: never shown, the player's cards of them never seen (the summary says which).
+    unseen_deals: tuple[int, ...] = ()
 
     @property
     def accuracy(self) -> float | None:
@@ -227,6 +230,7 @@ def build_report(
     them only then); ``hinted``: who played it with hints, and ``counted``: what the player's
     claims came to counting by hand, as its summary says them."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
+    unseen = sorted({d.deal for d in review.of(seat)} - {d.deal for d in decisions})
     return ReviewReport(
         game_id=game_id,
         seat=seat,
@@ -245,6 +249,7 @@ def build_report(
         began=review.began,
         hinted=hinted,
         counted=counted,
+        unseen_deals=tuple(unseen),
     )
 
 
@@ -321,10 +326,12 @@ def _summary(report: ReviewReport) -> str:
     who = escape(report.player)
     state = "" if report.final else f" (deals 1-{report.deals}; the game goes on)"
     lines = [f"**Review of game {report.game_id} — {who}**{state}"]
+    unseen = _unseen_line(report)
     accuracy = report.accuracy
     if accuracy is None:
         lines.append(
-            f"Nothing to judge: {who} made no choice in this game (it ended before the first"
+            unseen
+            or f"Nothing to judge: {who} made no choice in this game (it ended before the first"
             " discard, or every card was forced)."
         )
         if not report.sealed:
@@ -344,6 +351,8 @@ def _summary(report: ReviewReport) -> str:
         # A claim is no decision the expert judges (its best is the hand's value): what the
         # claims missed or claimed over is said apart.
         lines.append(report.counted)
+    if unseen:
+        lines.append(unseen)
     mistakes = report.mistakes()[:MISTAKES_SHOWN]
     if mistakes:
         lines.append("**Biggest mistakes**")
@@ -358,6 +367,20 @@ def _summary(report: ReviewReport) -> str:
         lines.append(report.caveat)
     lines.append("Use **Next** for each deal, decision by decision.")
     return "\n".join(lines)
+
+
+def _unseen_line(report: ReviewReport) -> str:
+    """What the summary says of the deals left out (empty: none): "Deal 6 is left out: Al's
+    cards in it were never shown." (their figures would tell what the table never saw)."""
+    deals = report.unseen_deals
+    if not deals:
+        return ""
+    numbers = ", ".join(str(d) for d in deals[:-1])
+    if len(deals) == 1:
+        named, them = f"Deal {deals[0]} is", "it"
+    else:
+        named, them = f"Deals {numbers} and {deals[-1]} are", "them"
+    return f"{named} left out: {escape(report.player)}'s cards in {them} were never shown."
 
 
 def _decision_line(decision: Decision, who: str) -> str:

@@ -142,13 +142,16 @@ def _margins(row: Standing) -> str:
 
 
 def _stats_block(label: str, row: Standing) -> list[str]:
-    per = max(row.deals, 1)
+    per = row.deals
     lines = [
         f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
         f" ({_pct(row.win_rate)}); {_margins(row)}.",
         f"  Points per deal — pegging {row.pegging_points / per:.1f},"
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
-        f" (over {plural(row.deals, 'deal')}).",
+        f" (over {plural(row.deals, 'deal')})."
+        if per
+        # (A game ended before its first show: its pegging points belong to no deal yet.)
+        else "  Points per deal — none yet: no deal of theirs has reached the show.",
     ]
     counted = counting_said(row)
     if counted:

@@ -406,6 +406,15 @@ def test_stats_keep_computer_games_apart() -> None:
     assert "Against the computer: 1 game, 0 wins (0%)" in text
 
 
+def test_stats_give_no_points_per_deal_before_a_deal_is_shown() -> None:
+    # Seen in the playground: a game resigned during its first pegging read "Points per deal —
+    # pegging 2.0, hand 0.0, crib 0.0 (over 0 deals)": points divided by no deal.
+    computer = _totals(True, 1, 0, (0, 1), (2, 0, 0), 0, (0, ""))
+    text = stats_text("Al", None, computer)
+    assert "over 0 deals" not in text and "pegging 2.0" not in text, text
+    assert "Points per deal — none yet: no deal of theirs has reached the show." in text, text
+
+
 def test_stats_name_each_best_hand_once() -> None:
     # Issue 25, item 6: "Best hand: 8 (...)" was followed by "Best hands: 8 (...)".
     people = _totals(False, 3, 2, (1, 0), (60, 120, 30), 20, (24, "5♥ 5♣ 5♦ J♠ + 5♠"))

@@ -107,6 +107,18 @@ async def test_the_file_then_the_deletion(service: Services, store: Store) -> No
     assert (await service.table.status(1000)).ok
 
 
+async def test_one_game_kept_for_the_opponents_is_said_in_the_singular(
+    service: Services, store: Store
+) -> None:
+    """Someone who played one game is told "The game you played stays", not "The 1 game you
+    played stay" (seen in the playground)."""
+    await finished_game(service, (AL, BEA))
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    said = done.reply.text
+    assert "The game you played stays for your opponents" in said, said
+
+
 async def test_the_file_says_how_each_game_ended_as_its_result_does(
     service: Services, store: Store
 ) -> None:

@@ -182,6 +182,8 @@ requests = st.one_of(
 REVIEW_BUTTON = re.compile(r"crib:review:(\d{1,19}):([0-5]):(\d{1,4})$")
 DEAL_PAGE = re.compile(r"\*\*Deal (\d+)\*\*")
 DEAL_LINE = re.compile(r"\bDeal (\d+)\b")
+#: The summary's line of the deals another reader's review leaves out (their cards unseen).
+LEFT_OUT = re.compile(r"Deals? ([\d, and]+) (?:is|are) left out: .+ never shown\.")
 
 # -- the games -------------------------------------------------------------------------------
 
@@ -377,6 +379,11 @@ class Reader:
             ]
         for deal, part in parts:
             named = cards_in_text(part)
+            if (left := LEFT_OUT.fullmatch(part)) is not None:
+                # Said only to another reader, of deals not shown, naming no card.
+                out = {int(n) for n in re.findall(r"\d+", left[1])}
+                assert not mine and not out & known.shown and not named, part
+                continue
             if deal is None:
                 assert not named, f"{named} on a line of no deal: {part!r}"
                 continue

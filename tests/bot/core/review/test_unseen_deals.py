@@ -230,12 +230,28 @@ async def test_the_review_of_another_player_shows_no_deal_its_crib_did_not_show(
         turned = (await service.reviews.page(in_server(), AL, game_id, pages.seat, page)).update
         assert turned is not None
         texts.append(turned.content)
-    assert not [t for t in texts if "Deal 2" in t]
+    # (No page of deal 2, nor a mistake of it; the summary says it is left out.)
+    assert not [t for t in texts if "**Deal 2**" in t or "Deal 2:" in t]
     # Bea's own review keeps her decisions of deal 2 (her own cards are hers to see).
     own = await service.reviews.review(in_server(), CHANNEL, BEA, game_id)
     assert own.ok and own.reply.view is not None
     mine = own.reply.view.controls_of(ReviewPages)
     assert mine is not None and mine.pages > pages.pages
+
+
+async def test_the_review_of_another_player_says_which_deal_it_leaves_out(
+    service: Services,
+) -> None:
+    # Seen in the playground: Bea's review of Al's game read "50% (9 of 18 decisions)" where
+    # Al's own read "45% (10 of 22)", with nothing to say a deal was left out.
+    ended = await _ended_in_deal_2(service, Ending.RESIGNED)
+    theirs = await service.reviews.review(in_server(), CHANNEL, AL, ended.game_id, BEA)
+    assert theirs.ok and theirs.reply.view is not None
+    summary = theirs.reply.view.content
+    assert "Deal 2 is left out: Bea's cards in it were never shown." in summary, summary
+    own = await service.reviews.review(in_server(), CHANNEL, BEA, ended.game_id)
+    assert own.ok and own.reply.view is not None
+    assert "left out" not in own.reply.view.content, own.reply.view.content
 
 
 async def test_a_deal_counted_out_before_the_crib_shows_only_what_was_seen(
