@@ -21,7 +21,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.text import escape, fitted, plural
+from bot.core.base.text import escape, fitted, plural, shown_day
 from bot.core.base.views import Pool
 from bot.core.seasons.records import FamousHand, Period, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
@@ -202,13 +202,13 @@ class Seasons:
 
 
 def _champion(champion: ChampionRecord) -> str:
-    when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
+    when = shown_day(champion.finished_at)
     named = tournament_named(champion.format, champion.variant, first=True)
     event = f"{named} of {champion.entrants} players"
     return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
 
 
 def _hand(hand: FamousHand) -> str:
-    when = datetime.fromtimestamp(hand.at, UTC).strftime("%d %b %Y")
+    when = shown_day(hand.at)
     cards = f" ({hand.cards})" if hand.cards else ""
     return f"{hand.points} — {escape(hand.name)}{cards}, {when}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from bot.core.base.choices import POOL_TITLES, level_name
 from bot.core.base.text import (
@@ -13,6 +12,7 @@ from bot.core.base.text import (
     plural,
     rating_text,
     shown,
+    shown_day,
     signed_tenths,
     signed_text,
     tagged,
@@ -226,11 +226,6 @@ def _of(variant: str) -> str:
     return f", {title.lower()}" if title else ""
 
 
-def _day(at: float) -> str:
-    when = datetime.fromtimestamp(at, UTC)
-    return f"{when.day} {when.strftime('%b')}"
-
-
 def head_to_head_text(
     name: str, other: str, rival: Rival | None, place: str = ON_THIS_SERVER
 ) -> str:
@@ -259,7 +254,7 @@ def head_to_head_text(
         + plural(len(rival.recent), "game")
         + ": "
         + " · ".join(
-            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)}{_of(g.variant)})"
+            f"{g.outcome} {g.score}-{g.opponent_score} ({shown_day(g.finished_at)}{_of(g.variant)})"
             for g in rival.recent
         )
     )
