@@ -136,9 +136,10 @@ def shown_day(at: float) -> str:
     return shown_at(at, "d")
 
 
-def shown_until(at: float) -> str:
-    """A moment to come, its time and how long until it: ``<t:…:t> (<t:…:R>)``."""
-    return f"{shown_at(at, 't')} ({shown_at(at, 'R')})"
+def shown_until(at: float, style: str = "t") -> str:
+    """A moment to come, its time (``style`` ``f``: its day and time) and how long until it:
+    ``<t:…:t> (<t:…:R>)``."""
+    return f"{shown_at(at, style)} ({shown_at(at, 'R')})"
 
 
 class Names:
