@@ -113,8 +113,8 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = T
         said += f" (provisional: {plural(s.games, 'rated game')})"
     trend = shown(s.ordinal) - shown(ranked.trend_from)
     placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
-    said += f"{placed}; {signed_text(trend)} over the last {min(s.games, 10)}"
-    said += " games." if min(s.games, 10) != 1 else " game."
+    spanned = min(s.games, TREND_GAMES)
+    said += f"{placed}; {signed_text(trend)} over the last {plural(spanned, 'game')}."
     above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
     below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
     if levels:
