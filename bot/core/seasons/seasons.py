@@ -28,7 +28,7 @@ from bot.core.tournaments.records import ChampionRecord
 from bot.core.tournaments.view import tournament_named
 from engine.variants import STANDARD, named, title_unless_standard
 
-__all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
+__all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds", "month_of"]
 
 #: What the leaderboard's ``season`` option takes.
 Season = Literal["this_month", "last_month", "all_time"]
@@ -57,15 +57,25 @@ class SeasonStore(Protocol):
 
 def month_bounds(now: datetime, back: int = 0) -> tuple[datetime, datetime]:
     """The calendar month (UTC) ``back`` months before the one ``now`` is in: its first moment
-    and the next month's.
+    and the next month's. Every feature that counts months (the seasons' tables and
+    champions, the ranked ladder's seasons) asks this which month a moment is in.
 
     >>> [d.date().isoformat() for d in month_bounds(datetime(2026, 1, 20, tzinfo=UTC), 1)]
     ['2025-12-01', '2026-01-01']
+    >>> from datetime import timedelta, timezone
+    >>> month_bounds(datetime(2026, 4, 1, 1, 30, tzinfo=timezone(timedelta(hours=2))))[0].month
+    3
     """
+    now = now.astimezone(UTC)
     index = now.year * 12 + (now.month - 1) - back
     start = datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC)
     after = index + 1
     return start, datetime(after // 12, after % 12 + 1, 1, tzinfo=UTC)
+
+
+def month_of(at: float) -> datetime:
+    """The first moment of the calendar month (UTC) the Unix time ``at`` is in."""
+    return month_bounds(datetime.fromtimestamp(at, UTC))[0]
 
 
 def _month_name(start: datetime) -> str:
@@ -81,9 +91,7 @@ def champions(
     months: dict[datetime, dict[int, list[int]]] = defaultdict(dict)
     names: dict[int, str] = {}
     for user, name, won, points, at in results:
-        moment = datetime.fromtimestamp(at, UTC)
-        month = datetime(moment.year, moment.month, 1, tzinfo=UTC)
-        line = months[month].setdefault(user, [0, 0, 0])
+        line = months[month_of(at)].setdefault(user, [0, 0, 0])
         line[0] += points if won else 0
         line[1] += won
         line[2] += 1

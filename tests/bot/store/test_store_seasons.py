@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import doctest
+from datetime import UTC, datetime, timedelta, timezone
 
+from bot.core.ranked.rating import season_of
+from bot.core.seasons import seasons as seasons_module
 from bot.core.seasons.records import Period
-from bot.core.seasons.seasons import Seasons, champions, month_bounds
+from bot.core.seasons.seasons import Seasons, champions, month_bounds, month_of
 from bot.store import Store
 
 GUILD = 7
@@ -237,3 +240,19 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
     assert perfect[-1].startswith("… and ") and perfect[-1].endswith("too many for one message.")
     assert all(line.split(" — ")[0] in ("28", "29") for line in perfect[:-1])
     assert lines[lines.index("**Tournament champions**") + 1].startswith("None yet")
+
+
+async def test_every_feature_puts_a_moment_in_the_same_month(store: Store) -> None:
+    """The seasons' tables, their champions and the ranked ladder's seasons ask one function
+    which month (UTC) a moment is in: 23:30 on 31 March (UTC) is March for each, whatever time
+    zone the clock that reads it gives, where a clock two hours ahead made this month April."""
+    moment = datetime(2026, 3, 31, 23, 30, tzinfo=UTC)
+    march = datetime(2026, 3, 1, tzinfo=UTC)
+    ahead = moment.astimezone(timezone(timedelta(hours=2)))
+    assert month_bounds(ahead)[0] == month_of(moment.timestamp()) == march
+    assert season_of(moment.timestamp()) == "2026-03"
+    assert champions([(1, "Al", 1, 2, moment.timestamp())])[0][0] == march
+    await _result(store, 1, moment, (1, "Al"), (2, "Bea"))
+    board = await Seasons(store, lambda: ahead).leaderboard(GUILD, "this_month")
+    assert "March 2026" in board.reply.text and "1. Al — 2 game points" in board.reply.text
+    assert doctest.testmod(seasons_module).failed == 0
