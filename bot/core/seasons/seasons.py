@@ -21,7 +21,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.text import escape, fitted, plural, shown_day
+from bot.core.base.text import escape, fitted, plural, shown_day, shown_until
 from bot.core.base.views import Pool
 from bot.core.seasons.records import FamousHand, Period, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
@@ -147,16 +147,19 @@ class Seasons:
         kind = "against the computer" if table == "computer" else "between people"
         title = title_unless_standard(played)
         of = f"{title}, " if title else ""
-        head = f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"
+        head = [f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"]
+        if season == "this_month":
+            # The month is UTC's: its end, in each reader's own time, says where it falls.
+            head.append(f"The month's table closes {shown_until(end.timestamp(), 'f')}.")
         if not lines:
             when = "this month" if season == "this_month" else "that month"
-            return Answer.say(f"{head}\nNo games finished {when} yet.", ephemeral=False)
+            return Answer.say("\n".join([*head, f"No games finished {when} yet."]), ephemeral=False)
         rows = [
             f"{place}. {escape(line.name)} — {plural(line.game_points, 'game point')},"
             f" {line.wins} of {line.games} won"
             for place, line in enumerate(lines, 1)
         ]
-        return Answer.say(fitted([[head, *rows]]), ephemeral=False)
+        return Answer.say(fitted([[*head, *rows]]), ephemeral=False)
 
     @answers
     async def hall_of_fame(self, guild_id: int, *, here: int | None = None) -> Answer:

@@ -98,7 +98,11 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
 
     now = await seasons.leaderboard(GUILD, "this_month")
     assert now.ok and not now.reply.ephemeral
+    # This month's table says when it closes, in each reader's own time (the month is UTC's:
+    # 1 April 00:00 UTC is still 31 March in the Americas).
+    april = int(datetime(2026, 4, 1, tzinfo=UTC).timestamp())
     assert now.reply.text.splitlines()[1:] == [
+        f"The month's table closes <t:{april}:f> (<t:{april}:R>).",
         "1. Bea — 2 game points, 1 of 1 won",
         "2. Cy — 0 game points, 0 of 1 won",
     ]
@@ -180,14 +184,14 @@ async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -
     seasons = Seasons(store, lambda: NOW)
 
     people = await seasons.leaderboard(GUILD, "this_month")
-    assert people.reply.text.splitlines()[1:] == [
+    assert people.reply.text.splitlines()[2:] == [
         "1. Al — 4 game points, 2 of 4 won",
         "2. Cy — 3 game points, 2 of 2 won",
         "3. Bea — 3 game points, 1 of 4 won",
         "4. Dee — 0 game points, 0 of 1 won",
     ]
     computer = await seasons.leaderboard(GUILD, "this_month", table="computer")
-    assert computer.reply.text.splitlines()[1:] == [
+    assert computer.reply.text.splitlines()[2:] == [
         "1. Bea — 2 game points, 1 of 1 won",
         "2. Dee — 0 game points, 0 of 1 won",
     ]
@@ -220,7 +224,7 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
     month = (await seasons.leaderboard(GUILD, "this_month")).reply.text
     lines = month.splitlines()
     assert len(month) <= 2000 and lines[0].startswith("**Leaderboard — March 2026**")
-    rows = lines[1:-1]
+    rows = lines[2:-1]
     assert [row.split(". ", 1)[0] for row in rows] == [str(n) for n in range(1, len(rows) + 1)]
     assert all(row.endswith(" won") for row in rows), "every row whole"
     assert lines[-1] == f"… and {20 - len(rows)} more: too many for one message."
