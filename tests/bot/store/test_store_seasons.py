@@ -260,3 +260,18 @@ async def test_every_feature_puts_a_moment_in_the_same_month(store: Store) -> No
     board = await Seasons(store, lambda: ahead).leaderboard(GUILD, "this_month")
     assert "March 2026" in board.reply.text and "1. Al — 2 game points" in board.reply.text
     assert doctest.testmod(seasons_module).failed == 0
+
+
+async def test_last_months_table_and_its_champion_name_the_same_person_alike(
+    store: Store,
+) -> None:
+    """A player who changed their name during the month is named by their latest game in it
+    on the month's table as in the hall of fame's champion, where the table took the name
+    that came last in the alphabet ("Zed" on the table, "Al" its champion)."""
+    await _result(store, 1, datetime(2026, 2, 3, tzinfo=UTC), (1, "Zed"), (2, "Bea"))
+    await _result(store, 2, datetime(2026, 2, 9, tzinfo=UTC), (1, "Al"), (2, "Bea"))
+    seasons = Seasons(store, lambda: NOW)
+    table = (await seasons.leaderboard(GUILD, "last_month")).reply.text.splitlines()
+    assert table[1].startswith("1. Al — 4 game points, 2 of 2 won"), table
+    fame = (await seasons.hall_of_fame(GUILD)).reply.text.splitlines()
+    assert "February 2026: Al (4 game points)" in fame
