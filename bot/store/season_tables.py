@@ -10,14 +10,24 @@ from bot.store.queries import Queries, marks
 
 __all__ = ["SeasonTables"]
 
-#: The result rows of one server's finished games, people only (not former players: their ids
-#: are negative, bot.core.games.records.FORMER_PLAYERS).
-_PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id > 0"
-#: Those of a :class:`~bot.core.seasons.records.Period` (its parameters: :func:`_in_period`).
-_IN_PERIOD = (
-    f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = ?"
-    " AND r.finished_at >= ? AND r.finished_at < ?"
-)
+
+def _people(a: str) -> str:
+    """The result rows (as ``a``) of one server's finished games, people only (not former
+    players: their ids are negative, bot.core.games.records.FORMER_PLAYERS)."""
+    return f" FROM results {a} WHERE {a}.guild_id = ? AND {a}.is_computer = 0 AND {a}.user_id > 0"
+
+
+def _in_period_rows(a: str) -> str:
+    """Those of a :class:`~bot.core.seasons.records.Period` (its parameters:
+    :func:`_in_period`)."""
+    return (
+        f"{_people(a)} AND {a}.variant = ? AND {a}.vs_computer = ?"
+        f" AND {a}.finished_at >= ? AND {a}.finished_at < ?"
+    )
+
+
+_PEOPLE = _people("r")
+_IN_PERIOD = _in_period_rows("r")
 
 
 def _in_period(period: Period) -> tuple[int, str, int, float, float]:
@@ -30,13 +40,17 @@ class SeasonTables(Queries):
 
     async def season(self, period: Period, *, limit: int) -> list[SeasonLine]:
         """The people who finished games in ``period``, best first: game points, then games
-        won, then fewer games played. A result row holds its game's points whether its player
-        won or not: they count for the winners alone."""
+        won, then fewer games played; each named as their latest game in it names them (as
+        the month's champion is: :func:`~bot.core.seasons.seasons.champions`). A result row
+        holds its game's points whether its player won or not: they count for the winners
+        alone."""
+        latest = _in_period_rows("n")
         rows = await self._read(
-            "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won),"
+            f"SELECT r.user_id, (SELECT n.display_name{latest} AND n.user_id = r.user_id"
+            " ORDER BY n.finished_at DESC LIMIT 1), COUNT(*), SUM(r.won),"
             f" SUM(r.won * r.game_points){_IN_PERIOD}"
             " GROUP BY r.user_id ORDER BY 5 DESC, 4 DESC, 3, 1 LIMIT ?",
-            (*_in_period(period), limit),
+            (*_in_period(period), *_in_period(period), limit),
         )
         return [SeasonLine(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 

@@ -20,8 +20,9 @@ async def test_this_months_leaderboard_and_the_hall_of_fame(world: World, bot: B
     assert not month.ephemeral
     lines = month.words().splitlines()
     assert lines[0].startswith("**Leaderboard — ")
-    assert lines[1].startswith("1. Bea — ") and "1 of 1 won" in lines[1]
-    assert lines[2].startswith("2. Al — ") and "0 of 1 won" in lines[2]
+    assert lines[1].startswith("The month's table closes <t:")
+    assert lines[2].startswith("1. Bea — ") and "1 of 1 won" in lines[2]
+    assert lines[3].startswith("2. Al — ") and "0 of 1 won" in lines[3]
     last = await fd.slash(bea, world.general, "/cribbage leaderboard season:last month")
     assert "No games finished that month yet." in last.words()
     rated = await fd.slash(bea, world.general, "/cribbage leaderboard season:all time (ratings)")

@@ -137,7 +137,7 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     lines = fame.splitlines()
     entry = lines[lines.index("**Tournament champions**") + 1]
     [(ended,)] = rows(world.database, "SELECT finished_at FROM tournaments")
-    day = datetime.fromtimestamp(ended, UTC).strftime("%d %b %Y")
+    day = f"<t:{int(ended)}:d>"  # (each reader's own day)
     assert entry == (
         f"{crowned.name} — Round robin tournament of 4 players in <#{world.general.id}>, {day}"
     )

@@ -119,6 +119,29 @@ def period(length: timedelta) -> str:
     return f"{days:g} day{'s' if days != 1 else ''}"
 
 
+def shown_at(at: float, style: str = "f") -> str:
+    """A moment as Discord shows it to each reader, in the reader's own time zone (a Discord
+    timestamp, ``style`` ``d`` the day, ``t`` the time, ``R`` how long ago or until, ``f`` day
+    and time): how every message says when something happened or will, never a date in UTC,
+    which is another day for half the world.
+
+    >>> shown_at(1767225600.7, "d"), shown_at(1767225600, "R")
+    ('<t:1767225600:d>', '<t:1767225600:R>')
+    """
+    return f"<t:{int(at)}:{style}>"
+
+
+def shown_day(at: float) -> str:
+    """The day of a moment as each reader's calendar has it (a result's, a record's)."""
+    return shown_at(at, "d")
+
+
+def shown_until(at: float, style: str = "t") -> str:
+    """A moment to come, its time (``style`` ``f``: its day and time) and how long until it:
+    ``<t:…:t> (<t:…:R>)``."""
+    return f"{shown_at(at, style)} ({shown_at(at, 'R')})"
+
+
 class Names:
     """The names at a table: players by seat, and sides (partners are "Al & Cy"), as the
     game's rules make the sides."""

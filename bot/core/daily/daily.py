@@ -27,11 +27,12 @@ import hmac
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from bot.core.base.places import DAILY_NEEDS_A_SERVER
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import escape, fitted
+from bot.core.base.text import escape, fitted, shown_until
+from bot.core.base.timing import ANSWER_WINDOW, CLOCK_SKEW
 from bot.core.base.views import DailyPick, MessageView
 from bot.core.daily.records import DailyAnswer, DailyRecords
 from bot.core.deck.seeded import deck_from_seed
@@ -42,13 +43,38 @@ from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
 
-__all__ = ["DailyDiscard", "DailyHand", "daily_hand", "streaks"]
+__all__ = ["DailyDiscard", "DailyHand", "daily_hand", "day_of", "streaks"]
 
 NOT_TODAY = "That was another day's hand: use `/cribbage daily` for today's."
 ANSWERED = "You already chose today's discard; here it is again."
 PICK_TWO = "Choose two of today's six cards for the crib."
 #: Answers the board lists.
 BOARD_SHOWN = 15
+#: How long after midnight a pick of the day before is still that day's answer: a choice made
+#: at 23:59:59 reaches the bot a moment after midnight, and one made longer ago than this is
+#: past Discord's answer window (:func:`~bot.core.base.timing.too_late`) and never answered.
+LATE_PICK = timedelta(seconds=ANSWER_WINDOW + CLOCK_SKEW)
+
+
+def day_of(moment: datetime) -> date:
+    """The day (UTC) a moment belongs to: whose hand it deals, whose board an answer joins,
+    and the day a streak counts (every reader gets the same hand, wherever they are).
+
+    >>> from datetime import timezone
+    >>> day_of(datetime(2026, 3, 1, 1, 30, tzinfo=timezone(timedelta(hours=3))))
+    datetime.date(2026, 2, 28)
+    """
+    return moment.astimezone(UTC).date()
+
+
+def _next_day(day: date) -> float:
+    """When the hand of the day after ``day`` is dealt, as a Unix time."""
+    return datetime.combine(day + timedelta(days=1), time(), UTC).timestamp()
+
+
+def _stamp(day: date) -> str:
+    """The day a pick names (its menu's), ``YYYYMMDD``."""
+    return day.strftime("%Y%m%d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +187,14 @@ class DailyDiscard:
         self._clock = clock
 
     def _today(self) -> date:
-        return self._clock().date()
+        return day_of(self._clock())
+
+    def _picked(self, stamp: str) -> date | None:
+        """The day whose hand a pick stamped ``stamp`` answers: today's, or yesterday's in the
+        moment (:data:`LATE_PICK`) after midnight; None: another day's, too late."""
+        now = self._clock()
+        days = (day_of(now), day_of(now - LATE_PICK))
+        return next((day for day in days if _stamp(day) == stamp), None)
 
     async def _hand(self, guild_id: int, day: date) -> DailyHand:
         secret = await self._store.daily_secret(guild_id, secrets.token_hex(32))
@@ -180,9 +213,10 @@ class DailyDiscard:
             f"**Discard of the day** — {day.isoformat()}\n"
             f"Your six cards: **{cards_str(hand.cards)}**. {_seat(hand)}\n"
             "Choose two for the crib — once: everyone in this server gets the same hand today, "
-            "and the board of their answers shows once you have answered."
+            "and the board of their answers shows once you have answered.\n"
+            f"The next hand comes {shown_until(_next_day(day))}."
         )
-        pick = DailyPick(day.strftime("%Y%m%d"), tuple(c.code for c in hand.cards))
+        pick = DailyPick(_stamp(day), tuple(c.code for c in hand.cards))
         return Answer.say("", view=MessageView(text, controls=pick))
 
     async def choose(
@@ -192,8 +226,8 @@ class DailyDiscard:
         once; the message they chose on shows the answer."""
         if guild_id is None:
             return Answer.refuse(DAILY_NEEDS_A_SERVER)
-        day = self._today()
-        if stamp != day.strftime("%Y%m%d"):
+        day = self._picked(stamp)
+        if day is None:
             return Answer.refuse(NOT_TODAY)
         # A pick that names no two cards is refused before the hand is dealt: dealing makes
         # the server's secret on its first use, and a refusal changes nothing.

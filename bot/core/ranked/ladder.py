@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.core.base.choices import LADDER_SHOWN, LadderSeason
 from bot.core.base.replies import User
-from bot.core.base.text import escape
+from bot.core.base.text import escape, shown_until
 from bot.core.base.views import MAX_LAID_OUT, MessageView, laid_out
 from bot.core.ranked.rating import (
     PLACEMENT_MATCHES,
@@ -57,11 +57,11 @@ async def ladder_view(
     top = await store.ladder(shown_season, at_least=PLACEMENT_MATCHES, limit=LADDER_SHOWN)
     head: list[str] = []
     if which == "this":
-        ends = int(season_bounds(season)[1])
+        ends = season_bounds(season)[1]
         head.append(f"🏆 **Ranked ladder — {season_name(season)}**")
         head.append(
-            f"The season ends <t:{ends}:R>, and its final standings are kept. A rank takes "
-            f"{PLACEMENT_MATCHES} matches in the season."
+            f"The season ends {shown_until(ends, 'f')}, and its final standings are kept."
+            f" A rank takes {PLACEMENT_MATCHES} matches in the season."
         )
     else:
         head.append(f"🏆 **Final standings — {season_name(shown_season)}**")

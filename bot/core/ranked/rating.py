@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from bot.core.base.text import SHOWN_SCALE, shown
 from bot.core.games.records import ordinal
 from bot.core.ranked.records import RatingRecord
-from bot.core.seasons.seasons import month_bounds
+from bot.core.seasons.seasons import month_bounds, month_of
 from bot.core.standings.ratings import MODEL
 
 __all__ = [
@@ -86,7 +86,7 @@ def season_of(moment: float) -> str:
     >>> season_of(datetime(2026, 3, 31, 23, 59, tzinfo=UTC).timestamp())
     '2026-03'
     """
-    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m")
+    return month_of(moment).strftime("%Y-%m")
 
 
 def season_bounds(season: str) -> tuple[float, float]:

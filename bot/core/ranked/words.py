@@ -4,7 +4,7 @@ their display name alone, never by the place they play from."""
 
 from __future__ import annotations
 
-from bot.core.base.text import change_text, escape
+from bot.core.base.text import change_text, escape, shown_until
 from bot.core.games.endings import Ending, said
 from bot.core.games.records import ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES, rank_of, shown_rating, uncertainty
@@ -103,18 +103,13 @@ def cooldown(until: float) -> str:
     """The refusal of a search by a player who left matches lately."""
     return (
         "You left a ranked match lately (or let its clock run out without playing), so your "
-        f"next search waits until {_at(until)}."
+        f"next search waits until {shown_until(until)}."
     )
 
 
 def next_search(until: float) -> str:
     """What leaving a match adds to its answer: when the leaver may search again."""
-    return f"Your next ranked search can start {_at(until)}."
-
-
-def _at(until: float) -> str:
-    """A time as Discord shows it to each reader: ``<t:…:t> (<t:…:R>)``."""
-    return f"<t:{int(until)}:t> (<t:{int(until)}:R>)"
+    return f"Your next ranked search can start {shown_until(until)}."
 
 
 def rating_words(rating: RatingRecord | None) -> str:

@@ -21,14 +21,14 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.text import escape, fitted, plural
+from bot.core.base.text import escape, fitted, plural, shown_day, shown_until
 from bot.core.base.views import Pool
 from bot.core.seasons.records import FamousHand, Period, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
 from bot.core.tournaments.view import tournament_named
 from engine.variants import STANDARD, named, title_unless_standard
 
-__all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
+__all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds", "month_of"]
 
 #: What the leaderboard's ``season`` option takes.
 Season = Literal["this_month", "last_month", "all_time"]
@@ -57,15 +57,25 @@ class SeasonStore(Protocol):
 
 def month_bounds(now: datetime, back: int = 0) -> tuple[datetime, datetime]:
     """The calendar month (UTC) ``back`` months before the one ``now`` is in: its first moment
-    and the next month's.
+    and the next month's. Every feature that counts months (the seasons' tables and
+    champions, the ranked ladder's seasons) asks this which month a moment is in.
 
     >>> [d.date().isoformat() for d in month_bounds(datetime(2026, 1, 20, tzinfo=UTC), 1)]
     ['2025-12-01', '2026-01-01']
+    >>> from datetime import timedelta, timezone
+    >>> month_bounds(datetime(2026, 4, 1, 1, 30, tzinfo=timezone(timedelta(hours=2))))[0].month
+    3
     """
+    now = now.astimezone(UTC)
     index = now.year * 12 + (now.month - 1) - back
     start = datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC)
     after = index + 1
     return start, datetime(after // 12, after % 12 + 1, 1, tzinfo=UTC)
+
+
+def month_of(at: float) -> datetime:
+    """The first moment of the calendar month (UTC) the Unix time ``at`` is in."""
+    return month_bounds(datetime.fromtimestamp(at, UTC))[0]
 
 
 def _month_name(start: datetime) -> str:
@@ -81,9 +91,7 @@ def champions(
     months: dict[datetime, dict[int, list[int]]] = defaultdict(dict)
     names: dict[int, str] = {}
     for user, name, won, points, at in results:
-        moment = datetime.fromtimestamp(at, UTC)
-        month = datetime(moment.year, moment.month, 1, tzinfo=UTC)
-        line = months[month].setdefault(user, [0, 0, 0])
+        line = months[month_of(at)].setdefault(user, [0, 0, 0])
         line[0] += points if won else 0
         line[1] += won
         line[2] += 1
@@ -139,16 +147,19 @@ class Seasons:
         kind = "against the computer" if table == "computer" else "between people"
         title = title_unless_standard(played)
         of = f"{title}, " if title else ""
-        head = f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"
+        head = [f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"]
+        if season == "this_month":
+            # The month is UTC's: its end, in each reader's own time, says where it falls.
+            head.append(f"The month's table closes {shown_until(end.timestamp(), 'f')}.")
         if not lines:
             when = "this month" if season == "this_month" else "that month"
-            return Answer.say(f"{head}\nNo games finished {when} yet.", ephemeral=False)
+            return Answer.say("\n".join([*head, f"No games finished {when} yet."]), ephemeral=False)
         rows = [
             f"{place}. {escape(line.name)} — {plural(line.game_points, 'game point')},"
             f" {line.wins} of {line.games} won"
             for place, line in enumerate(lines, 1)
         ]
-        return Answer.say(fitted([[head, *rows]]), ephemeral=False)
+        return Answer.say(fitted([[*head, *rows]]), ephemeral=False)
 
     @answers
     async def hall_of_fame(self, guild_id: int, *, here: int | None = None) -> Answer:
@@ -202,13 +213,13 @@ class Seasons:
 
 
 def _champion(champion: ChampionRecord) -> str:
-    when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
+    when = shown_day(champion.finished_at)
     named = tournament_named(champion.format, champion.variant, first=True)
     event = f"{named} of {champion.entrants} players"
     return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
 
 
 def _hand(hand: FamousHand) -> str:
-    when = datetime.fromtimestamp(hand.at, UTC).strftime("%d %b %Y")
+    when = shown_day(hand.at)
     cards = f" ({hand.cards})" if hand.cards else ""
     return f"{hand.points} — {escape(hand.name)}{cards}, {when}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from bot.core.base.choices import POOL_TITLES, level_name
 from bot.core.base.text import (
@@ -13,6 +12,7 @@ from bot.core.base.text import (
     plural,
     rating_text,
     shown,
+    shown_day,
     signed_tenths,
     signed_text,
     tagged,
@@ -113,8 +113,8 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = T
         said += f" (provisional: {plural(s.games, 'rated game')})"
     trend = shown(s.ordinal) - shown(ranked.trend_from)
     placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
-    said += f"{placed}; {signed_text(trend)} over the last {min(s.games, 10)}"
-    said += " games." if min(s.games, 10) != 1 else " game."
+    spanned = min(s.games, TREND_GAMES)
+    said += f"{placed}; {signed_text(trend)} over the last {plural(spanned, 'game')}."
     above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
     below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
     if levels:
@@ -226,11 +226,6 @@ def _of(variant: str) -> str:
     return f", {title.lower()}" if title else ""
 
 
-def _day(at: float) -> str:
-    when = datetime.fromtimestamp(at, UTC)
-    return f"{when.day} {when.strftime('%b')}"
-
-
 def head_to_head_text(
     name: str, other: str, rival: Rival | None, place: str = ON_THIS_SERVER
 ) -> str:
@@ -259,7 +254,7 @@ def head_to_head_text(
         + plural(len(rival.recent), "game")
         + ": "
         + " · ".join(
-            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)}{_of(g.variant)})"
+            f"{g.outcome} {g.score}-{g.opponent_score} ({shown_day(g.finished_at)}{_of(g.variant)})"
             for g in rival.recent
         )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.base.text import escape, fitted, plural, signed_text
+from bot.core.base.text import escape, fitted, plural, shown_until, signed_text
 from bot.core.base.views import MAX_MESSAGE
 from bot.core.games.records import is_former
 from bot.core.tournaments.records import (
@@ -205,6 +205,8 @@ def _board(event: Event, shown: int) -> str:
             )
             if t.refused_since is not None:
                 head.append(REFUSED)
+            elif t.deadline is not None:
+                head.append(f"⏱ The round's time runs out {shown_until(t.deadline, 'f')}.")
         else:
             head.append(f"**Round {t.round} of {t.rounds}**{stage}")
         head += [_pairing_line(event, p) for p in current[:shown]]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import doctest
+from datetime import UTC, datetime, timedelta, timezone
 
+from bot.core.ranked.rating import season_of
+from bot.core.seasons import seasons as seasons_module
 from bot.core.seasons.records import Period
-from bot.core.seasons.seasons import Seasons, champions, month_bounds
+from bot.core.seasons.seasons import Seasons, champions, month_bounds, month_of
 from bot.store import Store
 
 GUILD = 7
@@ -95,7 +98,11 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
 
     now = await seasons.leaderboard(GUILD, "this_month")
     assert now.ok and not now.reply.ephemeral
+    # This month's table says when it closes, in each reader's own time (the month is UTC's:
+    # 1 April 00:00 UTC is still 31 March in the Americas).
+    april = int(datetime(2026, 4, 1, tzinfo=UTC).timestamp())
     assert now.reply.text.splitlines()[1:] == [
+        f"The month's table closes <t:{april}:f> (<t:{april}:R>).",
         "1. Bea — 2 game points, 1 of 1 won",
         "2. Cy — 0 game points, 0 of 1 won",
     ]
@@ -111,7 +118,9 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
     lines = fame.splitlines()
     perfect = lines[lines.index("**28s and 29s**") + 1 : lines.index("**Hands of 24 or more**")]
     assert [line.split(" — ")[0] for line in perfect] == ["29", "28"]
-    assert "Bea (5H 5C 5D JS + 5S), 20 Feb 2026" in perfect[0]
+    # Its day as each reader's calendar has it (midnight UTC is the 19th in the Americas).
+    held = int(datetime(2026, 2, 20, tzinfo=UTC).timestamp())
+    assert f"Bea (5H 5C 5D JS + 5S), <t:{held}:d>" in perfect[0]
     assert any(line.startswith("24 — Cy") for line in lines)
     # February's champion; March is not over, so it has none yet.
     crowned = lines.index("**Tournament champions**")
@@ -175,14 +184,14 @@ async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -
     seasons = Seasons(store, lambda: NOW)
 
     people = await seasons.leaderboard(GUILD, "this_month")
-    assert people.reply.text.splitlines()[1:] == [
+    assert people.reply.text.splitlines()[2:] == [
         "1. Al — 4 game points, 2 of 4 won",
         "2. Cy — 3 game points, 2 of 2 won",
         "3. Bea — 3 game points, 1 of 4 won",
         "4. Dee — 0 game points, 0 of 1 won",
     ]
     computer = await seasons.leaderboard(GUILD, "this_month", table="computer")
-    assert computer.reply.text.splitlines()[1:] == [
+    assert computer.reply.text.splitlines()[2:] == [
         "1. Bea — 2 game points, 1 of 1 won",
         "2. Dee — 0 game points, 0 of 1 won",
     ]
@@ -215,7 +224,7 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
     month = (await seasons.leaderboard(GUILD, "this_month")).reply.text
     lines = month.splitlines()
     assert len(month) <= 2000 and lines[0].startswith("**Leaderboard — March 2026**")
-    rows = lines[1:-1]
+    rows = lines[2:-1]
     assert [row.split(". ", 1)[0] for row in rows] == [str(n) for n in range(1, len(rows) + 1)]
     assert all(row.endswith(" won") for row in rows), "every row whole"
     assert lines[-1] == f"… and {20 - len(rows)} more: too many for one message."
@@ -235,3 +244,34 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
     assert perfect[-1].startswith("… and ") and perfect[-1].endswith("too many for one message.")
     assert all(line.split(" — ")[0] in ("28", "29") for line in perfect[:-1])
     assert lines[lines.index("**Tournament champions**") + 1].startswith("None yet")
+
+
+async def test_every_feature_puts_a_moment_in_the_same_month(store: Store) -> None:
+    """The seasons' tables, their champions and the ranked ladder's seasons ask one function
+    which month (UTC) a moment is in: 23:30 on 31 March (UTC) is March for each, whatever time
+    zone the clock that reads it gives, where a clock two hours ahead made this month April."""
+    moment = datetime(2026, 3, 31, 23, 30, tzinfo=UTC)
+    march = datetime(2026, 3, 1, tzinfo=UTC)
+    ahead = moment.astimezone(timezone(timedelta(hours=2)))
+    assert month_bounds(ahead)[0] == month_of(moment.timestamp()) == march
+    assert season_of(moment.timestamp()) == "2026-03"
+    assert champions([(1, "Al", 1, 2, moment.timestamp())])[0][0] == march
+    await _result(store, 1, moment, (1, "Al"), (2, "Bea"))
+    board = await Seasons(store, lambda: ahead).leaderboard(GUILD, "this_month")
+    assert "March 2026" in board.reply.text and "1. Al — 2 game points" in board.reply.text
+    assert doctest.testmod(seasons_module).failed == 0
+
+
+async def test_last_months_table_and_its_champion_name_the_same_person_alike(
+    store: Store,
+) -> None:
+    """A player who changed their name during the month is named by their latest game in it
+    on the month's table as in the hall of fame's champion, where the table took the name
+    that came last in the alphabet ("Zed" on the table, "Al" its champion)."""
+    await _result(store, 1, datetime(2026, 2, 3, tzinfo=UTC), (1, "Zed"), (2, "Bea"))
+    await _result(store, 2, datetime(2026, 2, 9, tzinfo=UTC), (1, "Al"), (2, "Bea"))
+    seasons = Seasons(store, lambda: NOW)
+    table = (await seasons.leaderboard(GUILD, "last_month")).reply.text.splitlines()
+    assert table[1].startswith("1. Al — 4 game points, 2 of 2 won"), table
+    fame = (await seasons.hall_of_fame(GUILD)).reply.text.splitlines()
+    assert "February 2026: Al (4 game points)" in fame

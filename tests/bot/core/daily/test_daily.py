@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import doctest
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 
 from bot.core.base.places import DAILY_NEEDS_A_SERVER
 from bot.core.base.replies import Answer, User
@@ -155,3 +155,28 @@ async def test_a_board_of_long_names_fits_one_message_with_the_answer_whole(
     shown = [line for line in board if " threw " in line]
     assert 0 < len(shown) < 15 and all(line.endswith(")") for line in shown), "rows whole"
     assert board[-1] == f"… and {20 - len(shown)} more"
+
+
+async def test_a_pick_made_a_moment_before_midnight_answers_that_days_hand(
+    service: Services, clock: Clock
+) -> None:
+    """A choice made at 23:59:59 that reaches the bot a moment after midnight (UTC) answers
+    the hand it was made on, on that day's board and streak, where it was refused as another
+    day's hand; a pick of yesterday's hand past Discord's answer window still is. The hand
+    says when the next one comes, in each reader's own time."""
+    clock.now = datetime(2026, 3, 31, 23, 59, 55, tzinfo=UTC)
+    dealt = await service.daily.daily(GUILD, AL)
+    stamp, cards = _pick(dealt)
+    midnight = int(datetime(2026, 4, 1, tzinfo=UTC).timestamp())
+    assert dealt.reply.view is not None and f"<t:{midnight}:R>" in dealt.reply.view.content
+    clock.advance(seconds=6)  # 00:00:01
+    late = await service.daily.choose(GUILD, AL, stamp, cards[:2])
+    assert late.ok and late.update is not None, late.reply.text
+    assert "Discard of the day** — 2026-03-31" in late.update.content
+    line = await service.daily.stats_line(GUILD, AL.id)
+    assert line is not None and "1 answered" in line and "streak 1" in line
+    # Today's hand is new, and Bea's pick of yesterday's, long after midnight, is refused.
+    assert _pick(await service.daily.daily(GUILD, AL))[0] != stamp
+    clock.advance(seconds=daily_module.LATE_PICK.total_seconds())
+    refused = await service.daily.choose(GUILD, BEA, stamp, cards[:2])
+    assert not refused.ok and refused.reply.text == daily_module.NOT_TODAY

@@ -19,6 +19,7 @@ from bot.core.messages.hand import hand_text
 from bot.core.messages.projection import board_at
 from bot.core.messages.status import board, status_text
 from bot.core.messages.table import LEFT_OUT, DealText, deal_layout, deal_text, result_line
+from bot.core.standings import words as words_module
 from bot.core.standings.ratings import PROVISIONAL_GAMES
 from bot.core.standings.records import TREND_GAMES, Ranked, Standing
 from bot.core.standings.words import leaderboard_text, rank_line, stats_text
@@ -340,6 +341,14 @@ def test_the_status_boards_tracks_line_up_whatever_the_names_are_made_of() -> No
     lines = text.split("```")[1].strip("\n").splitlines()
     assert len({code_width(line.split("▰")[0]) for line in lines[:-1]}) == 1
     assert len({code_width(line) for line in lines[:-1]}) == 1
+
+
+def test_a_players_trend_spans_the_games_the_store_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's rank line says the trend is over the store's :data:`TREND_GAMES` (or the
+    games they have played, if fewer), where it wrote 10 of its own beside it."""
+    monkeypatch.setattr(words_module, "TREND_GAMES", 6)
+    assert "over the last 6 games." in rank_line(_ranked(1, "Al", 25.0, 8.0, 20, 11))
+    assert "over the last 1 game." in rank_line(_ranked(1, "Al", 25.0, 8.0, 1, 1))
 
 
 def test_the_trend_and_the_provisional_mark_are_said_as_the_table_counts_them() -> None:

@@ -22,7 +22,13 @@ from bot.core.privacy.players import FORMER_NAME
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
-from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
+from bot.core.ranked.rating import (
+    PLACEMENT_MATCHES,
+    season_before,
+    season_bounds,
+    season_name,
+    season_of,
+)
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, MatchStatus, Search
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
@@ -628,6 +634,9 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
         and "1 more match before a rank" in text
     )
     assert f"Champion of {season_name(before)}: **Bea**" in text
+    # When the season (a UTC month) ends, on each reader's own clock and calendar.
+    ends = int(season_bounds(season)[1])
+    assert f"The season ends <t:{ends}:f> (<t:{ends}:R>)," in text
     last = await service.ranked.ladder(CY, "last")
     assert "Final standings" in last.reply.text and "Champion: **Bea**" in last.reply.text
     assert "**Cy**: #2 of 2" in last.reply.text

@@ -10,12 +10,14 @@ import logging
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from bot.core.base.replies import User
+from bot.core.base.text import period
 from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
-from bot.core.review.automatic import AutoReviews
+from bot.core.review.automatic import LOOKBACK, AutoReviews
 from bot.core.services import Services
 from bot.core.worker.review_work import ReviewRequest
 from bot.store import Store
@@ -261,3 +263,12 @@ async def test_the_stats_accuracy_counts_only_the_games_the_record_counts(
     line = await service.reviews.stats_line(GUILD, AL.id)
     assert line is not None and "over the last 1 reviewed game " in line, line
     assert [t[0] for t in await store.review_totals(GUILD, AL.id, last=10)] == [counted]
+
+
+def test_the_docs_say_how_far_back_games_are_reviewed_as_the_sweep_looks() -> None:
+    """players.md and bot-service.md say the games reviewed in the background are those that
+    ended in the last :data:`LOOKBACK`, in the words the bot says periods with."""
+    docs = Path(__file__).resolve().parents[4] / "docs"
+    said = f"ended in the last {period(timedelta(seconds=LOOKBACK))}"
+    for name in ("players.md", "bot-service.md"):
+        assert said in " ".join((docs / name).read_text(encoding="utf-8").split()), name

@@ -41,6 +41,12 @@ async def _two_games(store: Store, guild: int | None, first: int, second: int) -
         await finish_game(store, rows, guild=guild, channel=channel, now=when)
 
 
+def _nov(day: int) -> str:
+    """A game's day as the answer shows it, in each reader's own time zone (a game over at
+    midnight UTC ended the day before in the Americas)."""
+    return f"<t:{int(datetime(2026, 11, day, tzinfo=UTC).timestamp())}:d>"
+
+
 async def test_stats_name_the_hands_of_games_everyone_reading_can_see(store: Store) -> None:
     await _two_games(store, GUILD, OPEN, PRIVATE)
     sight = Sight()
@@ -58,9 +64,9 @@ async def test_head_to_head_lists_the_last_games_everyone_reading_can_see(store:
     standings = Standings(store, sight=Sight())
     public = (await standings.stats(GUILD, BEA, against=AL, here=OPEN)).reply.text
     assert public.startswith("**Bea** against **Al**: 2 games — Bea won 0, Al won 2.")
-    assert "Last 1 game: L 101-121 (1 Nov)" in public and "102" not in public
+    assert f"Last 1 game: L 101-121 ({_nov(1)})" in public and "102" not in public
     inside = (await standings.stats(GUILD, BEA, against=AL, here=PRIVATE)).reply.text
-    assert "Last 2 games: L 102-121 (2 Nov) · L 101-121 (1 Nov)" in inside
+    assert f"Last 2 games: L 102-121 ({_nov(2)}) · L 101-121 ({_nov(1)})" in inside
 
 
 async def test_head_to_head_with_no_game_to_name_says_the_totals_alone(store: Store) -> None:
@@ -86,4 +92,4 @@ async def test_outside_servers_a_game_is_its_conversations_alone(store: Store) -
     one = (await standings.stats(None, AL, here=DM_ONE)).reply.text
     assert "Best hands: 24 (open hand)." in one and "quiet hand" not in one
     two = (await standings.stats(None, BEA, against=AL, here=DM_TWO)).reply.text
-    assert "Last 1 game: L 102-121 (2 Nov)" in two
+    assert f"Last 1 game: L 102-121 ({_nov(2)})" in two

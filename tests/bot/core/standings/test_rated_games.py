@@ -125,8 +125,11 @@ async def test_head_to_head_wins_points_margin_and_the_last_five(
     assert "Game points: Bea: 1, Al: 5." in text
     margin = (5 * (101 - 121) + (121 - 110)) / 6
     assert f"Average margin: −{-margin:.1f} points a game for Bea." in text
-    assert "Last 5 games: L 101-121 (6 Jan) · L 101-121 (5 Jan) · L 101-121 (4 Jan)" in text
-    assert "W 121-110 (3 Jan) · L 101-121 (2 Jan)" in text
+    jan = [f"<t:{1_767_225_600 + (day - 1) * 86_400}:d>" for day in range(7)]  # jan[d]: d Jan
+    assert (
+        f"Last 5 games: L 101-121 ({jan[6]}) · L 101-121 ({jan[5]}) · L 101-121 ({jan[4]})" in text
+    )
+    assert f"W 121-110 ({jan[3]}) · L 101-121 ({jan[2]})" in text
     refused = await service.standings.stats(GUILD, BEA, against=BEA)
     assert not refused.ok and "someone else" in refused.reply.text
     never = await service.standings.stats(GUILD + 1, BEA, against=AL)

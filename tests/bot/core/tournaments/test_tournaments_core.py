@@ -597,3 +597,27 @@ async def test_a_tournament_whose_channel_was_deleted_ends(
         assert record.refused_since is None
     finally:
         service.director.stop()
+
+
+async def test_the_board_says_when_the_rounds_time_runs_out(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The tournament's message says when the round being played runs out of time (its
+    deadline, as each reader's clock has it), where nothing told the players how long they
+    had; while Discord refuses the tables the round's clock is stopped and it says that."""
+    tid = await _open(service, round_hours=36.0)
+    await service.director.start(Threads())
+    try:
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+    finally:
+        service.director.stop()
+    record = await store.tournament(tid)
+    assert record is not None and record.deadline is not None
+    assert record.deadline == clock.now.timestamp() + 36 * 3600
+    ends = int(record.deadline)
+    text = board_text(await read_event(store, record))
+    assert f"time runs out <t:{ends}:f> (<t:{ends}:R>)" in text
+    stopped = dataclasses.replace(record, refused_since=clock.now.timestamp())
+    text = board_text(await read_event(store, stopped))
+    assert REFUSED in text and "time runs out" not in text
