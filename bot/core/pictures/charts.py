@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from itertools import pairwise
 
 from PIL import Image, ImageDraw
@@ -67,12 +66,10 @@ SOURCES = ("pegging", "hand", "crib")
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """A player's rating after their game number ``game`` (1 is their first rated game),
-    optionally dated (the chart then labels its axis with dates)."""
+    """A player's rating after their game number ``game`` (1 is their first rated game)."""
 
     game: int
     rating: float
-    on: date | None = None
 
 
 @dataclass(frozen=True)
@@ -172,29 +169,22 @@ def _check_history(points: Sequence[RatingPoint]) -> None:
         raise ValueError("Rating points must be in order of game, one per game.")
 
 
-def _date(day: date) -> str:
-    return f"{day.day} {day.strftime('%b')}"
-
-
 def _x_axis(
     draw: ImageDraw.ImageDraw,
     points: Sequence[RatingPoint],
     layout: RatingLayout,
     start: int | None = None,
 ) -> None:
-    """Game numbers (or dates) under the plot; ``start``, the game number of the starting
-    rating, is labelled "start"."""
+    """Game numbers under the plot; ``start``, the game number of the starting rating, is
+    labelled "start"."""
     first, last = points[0].game, points[-1].game
     games = [round(t) for t in nice_ticks(first, last, 7) if t == round(t) and first <= t <= last]
-    dated = {p.game: p.on for p in points if p.on is not None}
     for game in games or [first]:
         x = layout.x(game)
         draw.line((x, PLOT_BOTTOM, x, PLOT_BOTTOM + 6), fill=MUTED, width=2)
-        day = dated.get(game)
-        text = "start" if game == start else _date(day) if day is not None else str(game)
+        text = "start" if game == start else str(game)
         draw_text(draw, (x, PLOT_BOTTOM + 26), text, TICK_SIZE, MUTED, "ms")
-    caption = "date of game" if dated else "game"
-    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), caption, CAPTION_SIZE, MUTED, "rs")
+    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), "game", CAPTION_SIZE, MUTED, "rs")
 
 
 def _provisional_band(

@@ -5,7 +5,6 @@ huge and negative inputs still give a readable picture and words."""
 from __future__ import annotations
 
 import math
-from datetime import date, timedelta
 from itertools import product
 
 import pytest
@@ -165,16 +164,6 @@ def test_ratings_out_of_game_order_are_refused() -> None:
         rating_chart("Al", [RatingPoint(2, 1000), RatingPoint(1, 1010)])
     with pytest.raises(ValueError):
         rating_chart("Al", [RatingPoint(1, 1000), RatingPoint(1, 1010)])
-
-
-def test_dates_label_the_axis_when_given() -> None:
-    start = date(2026, 3, 1)
-    dated = [RatingPoint(g, 1000 + g, start + timedelta(days=g)) for g in range(1, 21)]
-    plain = [RatingPoint(g, 1000 + g) for g in range(1, 21)]
-    below = (0, PLOT_BOTTOM + 8, 800, PLOT_BOTTOM + 40)
-    assert read_png(rating_chart("Al", dated).png).crop(below).tobytes() != (
-        read_png(rating_chart("Al", plain).png).crop(below).tobytes()
-    )
 
 
 def bar_height(image: Image.Image, box: tuple[int, int, int, int], colour: RGB) -> int:
