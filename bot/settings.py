@@ -11,8 +11,10 @@ from typing import TypeVar
 
 from dotenv import load_dotenv
 
+from bot.core.games.housekeeping import RETENTION
 from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
+from bot.core.privacy.servers import GRACE
 from bot.core.ranked.turns import LONGEST_TURN, TURN_SECONDS
 
 __all__ = ["Settings", "SettingsError", "StartupError"]
@@ -49,7 +51,7 @@ MIN_IDLE_EXPIRY_DAYS = 1 / 24
 MAX_IDLE_EXPIRY_DAYS = 365.0
 #: How long an ended game is kept whole before only its results and a compact record of it
 #: are kept, and the bounds of that setting (a day, ten years).
-DEFAULT_RETENTION_DAYS = 30.0
+DEFAULT_RETENTION_DAYS = RETENTION / timedelta(days=1)
 MIN_RETENTION_DAYS = 1.0
 MAX_RETENTION_DAYS = 3650.0
 #: The levels ``LOG_LEVEL`` may name, quietest last.
@@ -65,7 +67,7 @@ DEFAULT_WEB_HOST = "127.0.0.1"
 MIN_WEB_SECRET = 16
 #: How long a server's data is kept after the bot was removed from it (the bot may be
 #: invited back meanwhile), and the bounds of that setting (a day, a year).
-DEFAULT_LEFT_SERVER_DAYS = 30.0
+DEFAULT_LEFT_SERVER_DAYS = GRACE / timedelta(days=1)
 MIN_LEFT_SERVER_DAYS = 1.0
 MAX_LEFT_SERVER_DAYS = 365.0
 #: The longest contact the privacy policy may name.

@@ -64,7 +64,7 @@ from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
-from bot.core.games.housekeeping import Housekeeping
+from bot.core.games.housekeeping import RETENTION, Housekeeping
 from bot.core.games.membership import Departures, Membership
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageKeeper, MessageLedger
@@ -87,7 +87,7 @@ from bot.core.play.rematch import Rematches
 from bot.core.play.table_info import TableInfo
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
-from bot.core.privacy.servers import ServerData
+from bot.core.privacy.servers import GRACE, ServerData
 from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TURN_SECONDS
@@ -172,12 +172,12 @@ class Services:
         count_timeout: timedelta = COUNT_TIMEOUT,
         shared: bool = False,
         membership: Membership | None = None,
-        retention: timedelta | None = None,
+        retention: timedelta = RETENTION,
         thinking: WorkerThinking | None = None,
         page_link: Callable[[int], str | None] | None = None,
         activity: bool = False,
         meters: Meters = NO_METERS,
-        left_server_grace: timedelta = timedelta(days=30),
+        left_server_grace: timedelta = GRACE,
         policy_url: str | None = None,
         contact: str | None = None,
         ranked_turn: timedelta = timedelta(seconds=TURN_SECONDS),
@@ -377,7 +377,7 @@ class _Options:
     count_timeout: timedelta
     shared: bool
     membership: Membership | None
-    retention: timedelta | None
+    retention: timedelta
     thinking: WorkerThinking | None
     page_link: Callable[[int], str | None] | None
     activity: bool
@@ -450,7 +450,6 @@ class _Wiring:
     def ranked(self) -> tuple[Ranked, RankedPlay]:
         """Ranked play, its messages drawn for the ledger."""
         options = self.options
-        retention = options.retention
         return ranked_play(
             self.store,
             self.feed,
@@ -465,7 +464,7 @@ class _Wiring:
             turn_seconds=options.ranked_turn.total_seconds(),
             page_link=options.page_link,
             launch=options.activity,
-            retention=None if retention is None else retention.total_seconds(),
+            retention=options.retention.total_seconds(),
         )
 
     def privacy(self, tournaments: Tournaments, ranked: Ranked) -> PlayerData:
@@ -487,7 +486,7 @@ class _Wiring:
             settle=settle,
             quit_ranked=ranked.quit,
             forgotten=self.coach.forget,
-            retention=options.retention or timedelta(days=30),
+            retention=options.retention,
             idle_expiry=options.idle_expiry,
             grace=options.left_server_grace,
             policy_url=options.policy_url,

@@ -22,7 +22,11 @@ from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
 
-__all__ = ["EXPIRE_BATCH", "PRUNE_BATCH", "PRUNE_PAGES", "Housekeeping"]
+__all__ = ["EXPIRE_BATCH", "PRUNE_BATCH", "PRUNE_PAGES", "RETENTION", "Housekeeping"]
+
+#: How long an ended game is kept whole, by default (the setting ``RETENTION_DAYS`` overrides
+#: it): then only its results and a compact record that replays it are kept.
+RETENTION = timedelta(days=30)
 
 #: Idle games read (and ended) at a time, the loop given back between batches.
 EXPIRE_BATCH = 50

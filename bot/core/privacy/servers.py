@@ -16,9 +16,14 @@ from datetime import datetime, timedelta
 from bot.core.base.owners import Owner
 from bot.core.privacy.records import PrivacyRecords
 
-__all__ = ["ServerData"]
+__all__ = ["GRACE", "ServerData"]
 
 log = logging.getLogger(__name__)
+
+
+#: How long a server's data outlives the bot's removal from it, by default (the setting
+#: ``LEFT_SERVER_DAYS`` overrides it): the bot may be invited back meanwhile.
+GRACE = timedelta(days=30)
 
 
 class ServerData:
