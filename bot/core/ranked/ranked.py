@@ -29,7 +29,7 @@ from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
-from bot.core.ranked.cards import CARD, CardMessages, card_view
+from bot.core.ranked.cards import CARD, CardMessages, card_view, unrated_before
 from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
@@ -140,6 +140,7 @@ class Ranked:
         if until is not None and until > now:
             raise Refused(cooldown(until))
         kept: list[tuple[MessageView, AnswerKept | None]] = []
+        unrated = await unrated_before(store, user.id, None)
 
         def card(
             entry: EntryRecord,
@@ -148,7 +149,13 @@ class Ranked:
             theirs: RatingRecord | None,
         ) -> AnswerKept | None:
             view = card_view(
-                entry, now, rating=rating, match=match, opponent=opponent, their_rating=theirs
+                entry,
+                now,
+                rating=rating,
+                match=match,
+                opponent=opponent,
+                their_rating=theirs,
+                unrated=unrated,
             )
             answer = None
             if token is not None:

@@ -97,7 +97,13 @@ class MatchStore(RankedReads, Protocol):
         self, match_id: int, number: int, winner: int
     ) -> list[EntryRecord]: ...
     async def finish_match(
-        self, match_id: int, *, winner: int, how: str, abandoned_by: int | None, now: float
+        self,
+        match_id: int,
+        *,
+        winner: int | None,
+        how: str,
+        abandoned_by: int | None,
+        now: float,
     ) -> list[EntryRecord]: ...
 
 
