@@ -170,6 +170,11 @@ class CardMessages(Projector):
             entry, now, match=match, opponent=opponent, their_rating=theirs, unrated=unrated
         )
 
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        """Every live entry's card, and those of entries ended in the last hour."""
+        since = now - RECONCILE_ENDED
+        return [(Owner.ranked(e.id), e.channel_id) for e in await self._store.entries_since(since)]
+
 
 async def unrated_before(store: LadderStore, user_id: int, match_id: int | None) -> str | None:
     """The opponent (escaped) of the player's latest finished match (other than ``match_id``,
@@ -179,8 +184,3 @@ async def unrated_before(store: LadderStore, user_id: int, match_id: int | None)
     if not lines or lines[0].how != NOT_RATED or lines[0].match_id == match_id:
         return None
     return escape(lines[0].opponent_name)
-
-    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
-        """Every live entry's card, and those of entries ended in the last hour."""
-        since = now - RECONCILE_ENDED
-        return [(Owner.ranked(e.id), e.channel_id) for e in await self._store.entries_since(since)]

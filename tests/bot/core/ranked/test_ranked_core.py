@@ -430,8 +430,8 @@ async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
         for seat, user in enumerate((AL, BEA)):
             table = await again.ledger.owed(Owner.place(game.id, seat))
             assert table is not None and MATCH_NOT_RATED in table.owed[0].view.content
-            entry = await store.last_match_from(user.id, _place(user)[1])
-            assert entry is not None and entry.id == match_id
+            last = await store.last_match_from(user.id, _place(user)[1])
+            assert last is not None and last.id == match_id
         for entry in await store.match_entries(match):
             card = await again.ledger.owed(Owner.ranked(entry.id))
             assert card is not None and MATCH_NOT_RATED in card.owed[0].view.content
