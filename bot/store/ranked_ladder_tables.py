@@ -32,7 +32,8 @@ _OPPONENT = (
 
 
 class LadderTables(Queries):
-    """The seasons' ratings, standings and champions, and the players' rated matches."""
+    """The seasons' ratings, standings and champions, and the players' finished matches
+    (rated, or ended without a result)."""
 
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None:
         """The player's rating in ``season`` (None: no match in it)."""

@@ -108,7 +108,8 @@ class MatchStore(RankedReads, Protocol):
 
 
 class LadderStore(Protocol):
-    """The seasons' ratings, standings and champions, and a player's rated matches."""
+    """The seasons' ratings, standings and champions, and a player's finished matches (rated,
+    or ended without a result)."""
 
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None: ...
     async def latest_rating(
