@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
+import json
+import zipfile
 from collections.abc import AsyncIterator
 
 import pytest
@@ -437,6 +440,13 @@ async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
             assert card is not None and MATCH_NOT_RATED in card.owed[0].view.content
         ladder = await again.ranked.ladder(AL)
         assert "Not rated against **Bea** (the bot was down)" in ladder.reply.text
+        # His data file says it as the match record does; his stats count no game of it.
+        with zipfile.ZipFile(io.BytesIO((await again.privacy.data_file(AL)).data)) as archive:
+            data = json.loads(archive.read(archive.namelist()[0]))
+        [kept] = data["ranked_matches"]
+        assert (kept["how"], kept["winner"], kept["season"]) == ("cancelled", None, None)
+        assert data["ranked_rating_changes"] == [] and data["ranked_ratings"] == []
+        assert await store.standing(None, AL.id) == {}
         # No wait: the next search is answered with the card, which tells them.
         searched = await _play(again, AL)
         assert searched.ok, searched.reply.text
