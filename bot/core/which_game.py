@@ -214,15 +214,21 @@ class WhichGame:
     async def carried(self, place: Place, user_id: int) -> Owner | None:
         """Whose table an interaction of ``user_id`` in ``place`` may carry (its token may post
         it again once no other reaches it): their ranked place, where they play their ranked
-        game from here; else, where the bot is not a member, the place's game, or its last
-        game (a private table). None: neither (the bot's token reaches a server's tables
-        itself)."""
+        game from here, or played the last game of a match from here that ended without a
+        result; else, where the bot is not a member, the place's game, or its last game (a
+        private table). None: neither (the bot's token reaches a server's tables itself)."""
         store = self._games.store
         here = await self.ranked_game(place.channel_id, user_id)
         record = None if here is None else await store.open_game_in_channel(here)
         seat = None if record is None else record.seat_of(user_id)
         if record is not None and seat is not None:
             return Owner.place(record.id, seat)
+        if here is None:
+            # Their last match from here, if it ended without a result: the bot was down too
+            # long to reach a place, which may show it still being played.
+            last = await self._ranked.last_match_from(user_id, place.channel_id)
+            if last is not None and not last.rated and last.game_id is not None:
+                return Owner.place(last.game_id, last.seat_of(user_id))
         if place.bot_member:
             return None
         # The place's game; else its last, over, whose end the table may not show yet

@@ -4,7 +4,7 @@ player's matches with the change each made to their rating (written when a match
 
 from __future__ import annotations
 
-from bot.core.ranked.records import MatchLine, RatingRecord
+from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord
 from bot.store.queries import Queries
 from bot.store.ranked_rows import R_RATING_COLUMNS, RATING_COLUMNS, read_line, read_rating
 
@@ -18,9 +18,22 @@ _ABOVE = (
     " OR (o.matches = r.matches AND o.user_id < r.user_id))))"
 )
 
+#: A player's finished match as their list of matches reads it, up to its ratings (its
+#: parameters: the player's id, four times; a match without a winner reads as not won).
+_LINE = (
+    "SELECT m.id, CASE WHEN m.player_a = ? THEN m.player_b ELSE m.player_a END,"
+    " o.name, COALESCE(m.winner = ?, FALSE), CASE WHEN m.player_a = ? THEN m.wins_a ELSE m.wins_b"
+    " END, CASE WHEN m.player_a = ? THEN m.wins_b ELSE m.wins_a END, m.how,"
+)
+#: The opponent's entry ``o`` of match ``m`` (its parameter: the player's id).
+_OPPONENT = (
+    "JOIN ranked_entries o ON o.id = CASE WHEN m.player_a = ? THEN m.entry_b ELSE m.entry_a END"
+)
+
 
 class LadderTables(Queries):
-    """The seasons' ratings, standings and champions, and the players' rated matches."""
+    """The seasons' ratings, standings and champions, and the players' finished matches
+    (rated, or ended without a result)."""
 
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None:
         """The player's rating in ``season`` (None: no match in it)."""
@@ -83,17 +96,24 @@ class LadderTables(Queries):
         )
 
     async def match_lines(self, user_id: int, *, limit: int) -> list[MatchLine]:
-        """The player's latest finished matches, newest first."""
+        """The player's latest finished matches, newest first: those rated (each with its
+        change), and those that ended without a result (:data:`NOT_RATED`, no change: their
+        ratings read 0)."""
         return await self._all(
             read_line,
-            "SELECT m.id, CASE WHEN m.player_a = ? THEN m.player_b ELSE m.player_a END,"
-            " o.name, m.winner = ?, CASE WHEN m.player_a = ? THEN m.wins_a ELSE m.wins_b END,"
-            " CASE WHEN m.player_a = ? THEN m.wins_b ELSE m.wins_a END, m.how,"
-            " c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, m.ended_at"
-            " FROM ranked_changes c JOIN ranked_matches m ON m.id = c.match_id"
-            " JOIN ranked_entries o ON o.id = CASE WHEN m.player_a = ? THEN m.entry_b"
-            " ELSE m.entry_a END WHERE c.user_id = ? ORDER BY c.match_id DESC LIMIT ?",
-            (user_id, user_id, user_id, user_id, user_id, user_id, limit),
+            f"{_LINE} c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, m.ended_at"
+            f" FROM ranked_changes c JOIN ranked_matches m ON m.id = c.match_id {_OPPONENT}"
+            f" WHERE c.user_id = ? UNION ALL {_LINE} 0, 0, 0, 0, m.ended_at"
+            f" FROM ranked_matches m {_OPPONENT} WHERE m.how = ? AND (m.player_a = ?"
+            " OR m.player_b = ?) ORDER BY 1 DESC LIMIT ?",
+            (
+                *(user_id,) * 6,
+                *(user_id,) * 5,
+                str(NOT_RATED),
+                user_id,
+                user_id,
+                limit,
+            ),
         )
 
     async def match_changes(self, match_id: int) -> dict[int, tuple[float, float, float, float]]:

@@ -131,7 +131,7 @@ class MatchTables(EntryChanges):
         self,
         match_id: int,
         *,
-        winner: int,
+        winner: int | None,
         how: str,
         abandoned_by: int | None,
         now: float,
@@ -142,8 +142,10 @@ class MatchTables(EntryChanges):
         each one's change, the match, and both entries freed. Decided by the other leaving
         it, the game being played (not yet counted) is counted too, won by ``winner``: the
         leaver loses it with the match (a game that ended by itself a moment before, not
-        counted yet, is counted for whoever won it). The entries as they are now, if it was
-        decided now (none: it was before)."""
+        counted yet, is counted for whoever won it). ``winner`` None (``how``:
+        :data:`~bot.core.ranked.records.NOT_RATED`): the match ends without a result, its
+        entries freed, nobody's rating touched (no season, no change, abandoned by nobody).
+        The entries as they are now, if it was decided now (none: it was before)."""
         season = season_of(now)
         async with self._writing() as tx:
             rows = await tx.fetch(
@@ -154,6 +156,8 @@ class MatchTables(EntryChanges):
             if not rows:
                 return []
             match = read_match(rows[0])
+            if winner is None:
+                return await self._ended(tx, match, (None, how, None, None, now))
             if how == Ending.LEFT:
                 # (A game that ended a moment before, not counted yet, goes to its own winner.)
                 counted = await tx.fetch(
@@ -178,16 +182,27 @@ class MatchTables(EntryChanges):
                     for b, a in ((before_w, after_w), (before_l, after_l))
                 ],
             )
-            await tx.execute(
-                "UPDATE ranked_matches SET status = ?, winner = ?, how = ?, abandoned_by = ?,"
-                " season = ?, ended_at = ? WHERE id = ?",
-                (str(MatchStatus.FINISHED), winner, how, abandoned_by, season, now, match_id),
-            )
-            await tx.execute(
-                "UPDATE ranked_entries SET status = 'done', ended_at = ? WHERE match_id = ?",
-                (now, match_id),
-            )
-            return await self._entry_changed(tx, [match.entry_a, match.entry_b])
+            return await self._ended(tx, match, (winner, how, abandoned_by, season, now))
+
+    async def _ended(
+        self,
+        tx: Transaction,
+        match: MatchRecord,
+        decided: tuple[int | None, str, int | None, str | None, float],
+    ) -> list[EntryRecord]:
+        """The match finished as ``decided`` says (winner, how, abandoned by, season, when),
+        both its entries freed; the entries as they are now."""
+        winner, how, abandoned_by, season, now = decided
+        await tx.execute(
+            "UPDATE ranked_matches SET status = ?, winner = ?, how = ?, abandoned_by = ?,"
+            " season = ?, ended_at = ? WHERE id = ?",
+            (str(MatchStatus.FINISHED), winner, how, abandoned_by, season, now, match.id),
+        )
+        await tx.execute(
+            "UPDATE ranked_entries SET status = 'done', ended_at = ? WHERE match_id = ?",
+            (now, match.id),
+        )
+        return await self._entry_changed(tx, [match.entry_a, match.entry_b])
 
     async def _names(self, tx: Transaction, match: MatchRecord) -> dict[int, str]:
         rows = await tx.fetch(

@@ -384,12 +384,16 @@ async def search_ranked(
     avatar: str | None = None,
 ) -> Answer:
     """``/cribbage ranked play`` by ``user`` from ``channel_id`` (a server's channel with
-    ``guild_id``, else their DM through their own install); its answer, which says yes."""
+    ``guild_id``, else their DM through their own install); its answer, which says yes, landed
+    (its token, as Discord gives every command one, the way to the player's place)."""
     place = PlaceKind.SERVER if guild_id is not None else PlaceKind.PRIVATE
+    token = f"search-{user.id}-{channel_id}"
     answer = await service.ranked.play(
-        user, avatar=avatar, guild_id=guild_id, channel_id=channel_id, place=place, token=None
+        user, avatar=avatar, guild_id=guild_id, channel_id=channel_id, place=place, token=token
     )
     assert answer.ok, answer.reply.text
+    shown = Clicked(channel_id, 7000 + user.id % 1000, token)
+    await service.answered(answer, landed=True, shown=shown)
     return answer
 
 

@@ -211,6 +211,12 @@ class Carriers(Protocol):
         the messages of ``sources`` whose token still reaches that channel."""
         ...
 
+    async def reach(self, owners: Sequence[Owner], channel_id: int) -> float | None:
+        """Until when an interaction's token among the messages of ``owners`` reaches
+        ``channel_id`` (may still post or edit there): the freshest one's lapse (None: none
+        ever did, or each was called dead)."""
+        ...
+
 
 def token_lives(token: str | None, token_at: float | None, now: float) -> bool:
     """Whether the token of an interaction made at ``token_at`` may still be used at ``now``."""

@@ -28,7 +28,7 @@ from bot.core.base.delivery import WayIn
 from bot.core.base.keys import VIA, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
-from bot.core.base.timing import ANSWER_LANDS_WITHIN
+from bot.core.base.timing import ANSWER_LANDS_WITHIN, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import Lives, reached
 from bot.core.ledger.routes import carrier_among
@@ -239,6 +239,20 @@ class Copies:
             return WayIn.WAITS if carrying.waits else WayIn.NONE
         await self._shown.sent(place, [carrying.via])
         return WayIn.GIVEN
+
+    async def reach(self, owners: Sequence[Owner], channel_id: int) -> float | None:
+        """Until when an interaction's token among the messages of ``owners`` reaches
+        ``channel_id``: the freshest one's lapse (None: none ever did, or each was called
+        dead, which keeps it without its token)."""
+        given = [
+            record.token_at
+            for owner in owners
+            for record in (await self._shown.kept(owner)).values()
+            if record.token is not None
+            and record.token_at is not None
+            and record.channel_id == channel_id
+        ]
+        return max(given) + TOKEN_USABLE if given else None
 
     async def tokens_lapsed(self, owner: Owner, tokens: Iterable[str]) -> None:
         """Discord said these interactions' tokens may no longer reach the owner's messages

@@ -22,11 +22,17 @@ from bot.core.base.text import escape
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
-from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, RatingRecord
-from bot.core.ranked.storage import CardStore
-from bot.core.ranked.words import rating_words
+from bot.core.ranked.records import (
+    NOT_RATED,
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    RatingRecord,
+)
+from bot.core.ranked.storage import CardStore, LadderStore
+from bot.core.ranked.words import MATCH_NOT_RATED, not_rated, rating_words
 
-__all__ = ["CARD", "CardMessages", "card_view"]
+__all__ = ["CARD", "CardMessages", "card_view", "unrated_before"]
 
 #: The key of a player's card among their entry's messages.
 CARD = MessageKey("card")
@@ -55,11 +61,15 @@ def card_view(
     match: MatchRecord | None = None,
     opponent: EntryRecord | None = None,
     their_rating: RatingRecord | None = None,
+    unrated: str | None = None,
 ) -> MessageView:
     """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
     ``match`` against ``opponent`` (with ``their_rating``, the opponent's latest as they were
     paired), and once decided who won (the ratings, said once, are on the match's last table,
-    below: :mod:`bot.core.ranked.scoreboard`)."""
+    below: :mod:`bot.core.ranked.scoreboard`). ``unrated``: the opponent (escaped) of the
+    player's match before, which was not rated, as their next search and match say until
+    that match is over (:func:`unrated_before`)."""
+    told = () if unrated is None else ((not_rated(unrated),),)
     name = escape(entry.name)
     status = entry.status
     if status is EntryStatus.SEARCHING:
@@ -82,7 +92,7 @@ def card_view(
                 )
             )
             buttons = ("stop", "expert")
-        return laid_out(groups, controls=RankedControls(entry.id, buttons))
+        return laid_out([*told, *groups], controls=RankedControls(entry.id, buttons))
     if status in (EntryStatus.STOPPED, EntryStatus.EXPIRED):
         minutes = int(SEARCH_AT_MOST // 60)
         ended = (
@@ -97,6 +107,7 @@ def card_view(
     if match is None or status is EntryStatus.MATCHED:
         return laid_out(
             (
+                *told,
                 (headline, f"{other}'s ranked rating: {rating_words(their_rating)}."),
                 (
                     "Each game's table comes here: press **Your hand** on it to play. Every "
@@ -105,6 +116,8 @@ def card_view(
             ),
             thumbnail=picture,
         )
+    if not match.rated:
+        return laid_out(((headline,), (MATCH_NOT_RATED,)), thumbnail=picture)
     mine, theirs = match.wins_of(entry.user_id), match.wins_of(match.opponent(entry.user_id))
     won = match.winner == entry.user_id
     # (Decided by a player leaving: the loser, whose leaving counted the game being played.)
@@ -139,9 +152,11 @@ class CardMessages(Projector):
     async def view(self, entry: EntryRecord, now: float) -> MessageView:
         """What ``entry``'s card shows at ``now``."""
         store = self._store
+        live = entry.status.live
+        unrated = await unrated_before(store, entry.user_id, entry.match_id) if live else None
         if entry.status is EntryStatus.SEARCHING:
             rating = await store.latest_rating(entry.user_id)
-            return card_view(entry, now, rating=rating)
+            return card_view(entry, now, rating=rating, unrated=unrated)
         match = None if entry.match_id is None else await store.ranked_match(entry.match_id)
         if match is None:
             return card_view(entry, now)
@@ -151,9 +166,21 @@ class CardMessages(Projector):
         if entry.status is EntryStatus.MATCHED:
             # (Their rating changes only as this match ends: what it was when they met.)
             theirs = await store.latest_rating(opponent.user_id)
-        return card_view(entry, now, match=match, opponent=opponent, their_rating=theirs)
+        return card_view(
+            entry, now, match=match, opponent=opponent, their_rating=theirs, unrated=unrated
+        )
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         """Every live entry's card, and those of entries ended in the last hour."""
         since = now - RECONCILE_ENDED
         return [(Owner.ranked(e.id), e.channel_id) for e in await self._store.entries_since(since)]
+
+
+async def unrated_before(store: LadderStore, user_id: int, match_id: int | None) -> str | None:
+    """The opponent (escaped) of the player's latest finished match (other than ``match_id``,
+    their entry's) if it ended without a result (:data:`~bot.core.ranked.records.NOT_RATED`):
+    their next search's card says so (the bot may not have reached their place as it ended)."""
+    lines = await store.match_lines(user_id, limit=1)
+    if not lines or lines[0].how != NOT_RATED or lines[0].match_id == match_id:
+        return None
+    return escape(lines[0].opponent_name)

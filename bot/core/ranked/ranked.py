@@ -27,9 +27,10 @@ from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
+from bot.core.games.records import GameRecord
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
-from bot.core.ranked.cards import CARD, CardMessages, card_view
+from bot.core.ranked.cards import CARD, CardMessages, card_view, unrated_before
 from bot.core.ranked.ladder import ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
@@ -38,9 +39,11 @@ from bot.core.ranked.records import (
     EntryRecord,
     EntryStatus,
     MatchRecord,
+    MatchStatus,
     RatingRecord,
     Search,
 )
+from bot.core.ranked.scoreboard import match_of_channel
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -140,6 +143,7 @@ class Ranked:
         if until is not None and until > now:
             raise Refused(cooldown(until))
         kept: list[tuple[MessageView, AnswerKept | None]] = []
+        unrated = await unrated_before(store, user.id, None)
 
         def card(
             entry: EntryRecord,
@@ -148,7 +152,13 @@ class Ranked:
             theirs: RatingRecord | None,
         ) -> AnswerKept | None:
             view = card_view(
-                entry, now, rating=rating, match=match, opponent=opponent, their_rating=theirs
+                entry,
+                now,
+                rating=rating,
+                match=match,
+                opponent=opponent,
+                their_rating=theirs,
+                unrated=unrated,
             )
             answer = None
             if token is not None:
@@ -381,11 +391,25 @@ class Ranked:
             return
         user = record.seats[place.seat].user_id
         entry = None if user is None else await self._store.live_entry(user)
+        unrated = entry is None and user is not None and not record.is_open
+        if unrated:
+            entry = await self._unrated_entry(record, user or 0)
         if entry is None or entry.channel_id != shown.channel_id:
             return
-        if not moved and not record.is_open:
+        if not moved and not record.is_open and not unrated:
             return  # (a move that ended the game is the one that sends its result)
         await self._carriers.carrier(place, shown, check=None if moved else TABLE)
+
+    async def _unrated_entry(self, record: GameRecord, user_id: int) -> EntryRecord | None:
+        """``user_id``'s entry of the match ``record`` is a game of, if that match ended
+        without a result (the bot was down too long to reach a place: whatever its player
+        presses there next brings the table back, saying so)."""
+        found = match_of_channel(record.channel_id)
+        match = None if found is None else await self._store.ranked_match(found[0])
+        if match is None or match.rated or match.status is not MatchStatus.FINISHED:
+            return None
+        entries = await self._store.match_entries(match)
+        return next((e for e in entries if e.user_id == user_id), None)
 
 
 def _busy(entry: EntryRecord) -> str:

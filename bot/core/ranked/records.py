@@ -18,6 +18,7 @@ from bot.core.base.store_errors import StoreError
 from bot.core.games.endings import Ending
 
 __all__ = [
+    "NOT_RATED",
     "AlreadyRanked",
     "EntryRecord",
     "EntryStatus",
@@ -28,6 +29,12 @@ __all__ = [
     "RatingRecord",
     "Search",
 ]
+
+#: How a match that ended without a result was decided (``ranked_matches.how``): no winner,
+#: no season, no rating change, abandoned by nobody (the referee's, when the bot was down too
+#: long to reach a player: :mod:`bot.core.ranked.referee`). The games' own word for an end
+#: without a result, as its game still open was ended.
+NOT_RATED = Ending.CANCELLED
 
 
 class EntryStatus(StrEnum):
@@ -95,7 +102,8 @@ class MatchRecord:
     ``games`` is how many of its games were opened, ``game_id`` the latest; ``wins_a`` and
     ``wins_b`` the games each won. Once finished: ``winner``, ``how`` it was decided
     (``games``: two games won; ``left``, :data:`Ending.LEFT
-    <bot.core.games.endings.Ending.LEFT>`: the other left the match), ``abandoned_by`` (a
+    <bot.core.games.endings.Ending.LEFT>`: the other left the match; :data:`NOT_RATED`:
+    ended without a result, no ``winner`` and no ``season``), ``abandoned_by`` (a
     player who left it, or lost it on the clock without moving), and the ``season`` it was
     rated in. A match decided by a player leaving counts the game being played then as theirs
     to lose: ``wins_a`` and ``wins_b`` include it."""
@@ -116,6 +124,12 @@ class MatchRecord:
     season: str | None
     started_at: float
     ended_at: float | None
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match, finished, counted: won by someone and rated (not
+        :data:`NOT_RATED`)."""
+        return self.how != NOT_RATED
 
     def opponent(self, user_id: int) -> int:
         """The other player of the match."""

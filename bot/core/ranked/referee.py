@@ -17,7 +17,11 @@ by whichever process sends next:
 3. a game that ended is counted once for its winner, and a match someone has won twice is
    decided and rated (:meth:`MatchStore.finish_match`), both entries freed;
 4. a match decided by a player leaving (which counted the game being played as theirs to
-   lose) has that game, still open, resigned for them, its ending their leaving.
+   lose) has that game, still open, resigned for them, its ending their leaving;
+5. a match being played when this process begins to referee (it started after the bot was
+   down, or took over) whose place cannot be reached any more (:mod:`bot.core.ranked.reach`)
+   ends without a result (:data:`~bot.core.ranked.records.NOT_RATED`: nobody's rating
+   moves, nobody abandoned it), its game still open ended with no result either.
 
 Each match is looked at one visit at a time (:class:`~bot.core.base.patrol.Patrol`), again
 when its clock's next deadline falls due.
@@ -43,10 +47,12 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
-from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus
+from bot.core.ranked.reach import PlaceReach
+from bot.core.ranked.records import NOT_RATED, EntryRecord, MatchGame, MatchRecord, MatchStatus
 from bot.core.ranked.scoreboard import WINS_NEEDED, MatchView, game_channel, match_of_channel
 from bot.core.ranked.storage import MatchStore
 from bot.core.ranked.turns import TurnClock
+from bot.core.ranked.words import NOT_RATED_GAME
 from engine.outcome import Scoring
 
 __all__ = ["Referee"]
@@ -98,6 +104,10 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         #: Matches looked at at once at most: a burst of new matches (a crowd queueing at
         #: once) is set up a few at a time, so the players' interactions are answered meanwhile.
         self._at_once = asyncio.Semaphore(LOOKS_AT_ONCE)
+        #: Matches being played when this process began to referee, not yet looked at: each
+        #: first look asks whether both places can still be reached (:mod:`.reach`).
+        self._unchecked: set[int] = set()
+        self._reach = PlaceReach(carriers, games, turns)
 
     async def start(self) -> None:
         """Referee from now on (this process sends): follow the feed, and look at every match
@@ -105,7 +115,9 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         self._patrol.follow()
         self._matches.forget()
         self._turns.refereeing(self._clock())
-        for match in await self._store.matches_since(self._clock() - RECONCILE_ENDED):
+        found = await self._store.matches_since(self._clock() - RECONCILE_ENDED)
+        self._unchecked = {m.id for m in found if m.status is MatchStatus.PLAYING}
+        for match in found:
             self.look(match.id)
 
     async def idle(self) -> None:
@@ -180,9 +192,13 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             games = await self._store.match_games(match_id)
             current = games[-1] if games else None
             record = None if current is None else await self._games.record(current.game_id)
+            if match.id in self._unchecked:
+                self._unchecked.discard(match.id)
+                if await self._out_of_reach(match, games, record):
+                    continue
             if match.status is MatchStatus.FINISHED:
                 if current is not None and record is not None and record.is_open:
-                    await self._resign_left(match, current, record)
+                    await self._end_left_open(match, current, record)
                     continue
                 return None
             if current is None or (current.winner is not None and record is not None):
@@ -311,6 +327,39 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             last = games[-1]
             self._places.look_again(last.game_id, game_channel(match.id, last.number))
             self._turns.forget(last.game_id)
+
+    async def _out_of_reach(
+        self, match: MatchRecord, games: list[MatchGame], record: GameRecord | None
+    ) -> bool:
+        """A match being played as this process began to referee: if a place of it cannot
+        be reached any more (the bot was down too long: :mod:`.reach`), it ends without a
+        result, rated for nobody (its game being played is ended on the next step)."""
+        if match.status is not MatchStatus.PLAYING:
+            return False
+        entries = await self._store.match_entries(match)
+        now = self._clock()
+        lost = await self._reach.out_of_reach(entries, games, record, now)
+        if not lost:
+            return False
+        changed = await self._store.finish_match(
+            match.id, winner=None, how=NOT_RATED, abandoned_by=None, now=now
+        )
+        log.warning("ranked match %s not rated: no token reaches seat %s any more", match.id, lost)
+        self._after_decision(match, games, changed)
+        return True
+
+    async def _end_left_open(
+        self, match: MatchRecord, current: MatchGame, record: GameRecord
+    ) -> None:
+        """The match is over, its game still open: one that ended without a result ends so
+        too (no result either); else the match was decided by a player leaving it, and that
+        game (counted as theirs to lose with the match) is resigned for them."""
+        if match.rated:
+            await self._resign_left(match, current, record)
+            return
+        await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
+        self._matches.changed(match.id)
+        self._places.look_again(record.id, record.channel_id)
 
     async def _resign_left(
         self, match: MatchRecord, current: MatchGame, record: GameRecord

@@ -19,7 +19,7 @@ from bot.core.ranked.rating import PLACEMENT_MATCHES
 from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus, RatingRecord
 from bot.core.ranked.storage import CardStore
 from bot.core.ranked.turns import TurnClock
-from bot.core.ranked.words import ladder_standing
+from bot.core.ranked.words import MATCH_NOT_RATED, ladder_standing
 
 __all__ = ["GAMES_A_MATCH", "WINS_NEEDED", "MatchView", "game_channel", "match_of_channel"]
 
@@ -189,7 +189,10 @@ def _decided(
     changes: dict[int, tuple[float, float, float, float]],
 ) -> list[str]:
     """The match's winner (and who left it, when that decided it: the game being played then
-    counts as theirs to lose), and each player's ranked rating after it."""
+    counts as theirs to lose), and each player's ranked rating after it; or that it was not
+    rated."""
+    if not match.rated:
+        return [MATCH_NOT_RATED]
     if match.winner is None:
         return []
     winner = names.get(match.winner, "?")

@@ -97,12 +97,19 @@ class MatchStore(RankedReads, Protocol):
         self, match_id: int, number: int, winner: int
     ) -> list[EntryRecord]: ...
     async def finish_match(
-        self, match_id: int, *, winner: int, how: str, abandoned_by: int | None, now: float
+        self,
+        match_id: int,
+        *,
+        winner: int | None,
+        how: str,
+        abandoned_by: int | None,
+        now: float,
     ) -> list[EntryRecord]: ...
 
 
 class LadderStore(Protocol):
-    """The seasons' ratings, standings and champions, and a player's rated matches."""
+    """The seasons' ratings, standings and champions, and a player's finished matches (rated,
+    or ended without a result)."""
 
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None: ...
     async def latest_rating(

@@ -5,10 +5,10 @@ their display name alone, never by the place they play from."""
 from __future__ import annotations
 
 from bot.core.base.text import change_text, escape, shown_until
-from bot.core.games.endings import Ending, said
+from bot.core.games.endings import NO_RESULT, Ending, said
 from bot.core.games.records import ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES, rank_of, shown_rating, uncertainty
-from bot.core.ranked.records import MatchLine, RatingRecord
+from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord
 
 __all__ = [
     "ALREADY_SEARCHING",
@@ -17,8 +17,10 @@ __all__ = [
     "BLOCK_SELF",
     "EXPERT_INSTEAD",
     "IN_A_MATCH",
+    "MATCH_NOT_RATED",
     "NOTHING_TO_LEAVE",
     "NOT_BLOCKED",
+    "NOT_RATED_GAME",
     "NOT_YOUR_SEARCH",
     "NO_EXPERT_HERE",
     "SEARCH_OVER",
@@ -34,8 +36,28 @@ __all__ = [
     "next_search",
     "not_blocked_named",
     "not_met_named",
+    "not_rated",
     "rating_words",
 ]
+
+# -- a match that ended without a result (the bot was down too long: the referee) -------------
+#: Why such a match was not rated.
+_NOT_RATED_WHY = "the bot was down too long to reach both players"
+#: What its tables and both cards say of it.
+MATCH_NOT_RATED = f"🚫 **This ranked match was not rated**: {_NOT_RATED_WHY}."
+#: What its game still being played then says as it ends (its ``end_note``).
+NOT_RATED_GAME = f"This game ended with its match. {NO_RESULT}"
+
+
+def not_rated(opponent: str) -> str:
+    """What a player is told of their match that ended so (``opponent``: escaped), where
+    they next use ranked play (their next search's answer).
+
+    >>> not_rated("Bea").startswith("Your ranked match against **Bea** was not rated: the bot")
+    True
+    """
+    return f"Your ranked match against **{opponent}** was not rated: {_NOT_RATED_WHY}."
+
 
 # -- refusals -----------------------------------------------------------------------------------
 ALREADY_SEARCHING = (
@@ -149,10 +171,13 @@ def matches(n: int) -> str:
 def match_line(line: MatchLine, reader: str) -> str:
     """One finished match in ``reader``'s list (their name): ``Won 2–1 against **Bea** ·
     1,112 (+24) · <t:…:R>``; decided by a player leaving, who left: ``Lost 0–2 against
-    **Bea** (Al left the match) · …``."""
+    **Bea** (Al left the match) · …``; ended without a result: ``Not rated against **Bea**
+    (the bot was down) · …``."""
+    opponent = escape(line.opponent_name)
+    if line.how == NOT_RATED:
+        return f"Not rated against **{opponent}** (the bot was down) · <t:{int(line.ended_at)}:R>"
     result = "Won" if line.won else "Lost"
     games = f"{line.games_won}–{line.games_lost}"
-    opponent = escape(line.opponent_name)
     leaver = opponent if line.won else escape(reader)
     how = f" ({said(Ending.LEFT, leaver)})" if line.how == Ending.LEFT else ""
     before = ordinal(line.mu_before, line.sigma_before)

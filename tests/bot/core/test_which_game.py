@@ -30,7 +30,7 @@ from bot.core.base.places import (
     Spot,
 )
 from bot.core.base.refusals import game_over, no_game, nothing_to_look_up
-from bot.core.base.replies import Answer, Choice, User
+from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import ranked_game
@@ -54,6 +54,8 @@ async def _done(service: Services) -> AsyncIterator[None]:
 async def _search(service: Services, user: User, place: Place) -> Answer:
     """``/cribbage ranked play`` by ``user`` in ``place``, through the resolver."""
 
+    token = f"search-{user.id}"
+
     async def play(found: Resolved) -> Answer:
         return await service.ranked.play(
             user,
@@ -61,10 +63,14 @@ async def _search(service: Services, user: User, place: Place) -> Answer:
             guild_id=found.guild_id,
             channel_id=found.channel_id,
             place=PlaceKind.of(place),
-            token=None,
+            token=token,
         )
 
-    return await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
+    answer = await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
+    if answer.ok:  # (landed, its token the way to the player's place)
+        shown = Clicked(place.channel_id, 7000 + user.id % 1000, token)
+        await service.answered(answer, landed=True, shown=shown)
+    return answer
 
 
 async def _dealt(service: Services, store: Store) -> int:

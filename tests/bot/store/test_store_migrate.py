@@ -283,6 +283,18 @@ async def test_the_endings_migration_gives_each_finished_game_how_it_ended(tmp_p
                     (game, seat, seat + 1, int(seat == 0), reason, game),
                 )
         for game, ended_by in ((3, "clock"), (4, "left"), (2, "resigned"), (1, "play")):
+            # (Each game's match, and its two entries: the tables refer to them.)
+            for entry in (2 * game, 2 * game + 1):
+                db.execute(
+                    "INSERT INTO ranked_entries (id, user_id, name, channel_id, place, status,"
+                    " mu, queued_at, match_id) VALUES (?, ?, 'P', 9, 'private', 'done', 25, 0, ?)",
+                    (entry, entry, game),
+                )
+            db.execute(
+                "INSERT INTO ranked_matches (id, entry_a, entry_b, player_a, player_b, status,"
+                " started_at) VALUES (?, ?, ?, ?, ?, 'finished', 0)",
+                (game, 2 * game, 2 * game + 1, 2 * game, 2 * game + 1),
+            )
             db.execute(
                 "INSERT INTO ranked_games (match_id, number, game_id, winner, ended_by)"
                 " VALUES (?, 1, ?, 1, ?)",

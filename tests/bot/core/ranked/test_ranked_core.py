@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
+import json
+import zipfile
 from collections.abc import AsyncIterator
 
 import pytest
@@ -29,7 +32,14 @@ from bot.core.ranked.rating import (
     season_name,
     season_of,
 )
-from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, MatchStatus, Search
+from bot.core.ranked.records import (
+    NOT_RATED,
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    MatchStatus,
+    Search,
+)
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -38,7 +48,9 @@ from bot.core.ranked.words import (
     BLOCK_SELF,
     EXPERT_INSTEAD,
     IN_A_MATCH,
+    MATCH_NOT_RATED,
     NO_EXPERT_HERE,
+    NOT_RATED_GAME,
     SEARCH_OVER,
     UNBLOCK_NOBODY,
     UPGRADING,
@@ -46,6 +58,7 @@ from bot.core.ranked.words import (
     named_twice,
     not_blocked_named,
     not_met_named,
+    not_rated,
 )
 from bot.core.review.replay import replay
 from bot.core.services import Services
@@ -350,14 +363,13 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
 async def test_a_turn_the_bot_was_down_for_starts_again_when_it_is_back(
     service: Services, store: Store, clock: Clock
 ) -> None:
-    """A bot that stopped answers no click (Discord tells the player the interaction failed),
-    and one down for more than a quarter of an hour reaches no place at all (every token lapsed):
+    """A bot that stopped answers no click (Discord tells the player the interaction failed):
     the turn it finds under way when it starts again is counted from then, never lost for the
-    time it was down."""
+    time it was down (each place still within a token's reach: the match goes on)."""
     match_id = await _matched(service, store)
     game = await _dealt(service, store, match_id)
     service.ranked_play.stop()
-    clock.advance(seconds=20 * 60)  # (the bot is down)
+    clock.advance(seconds=5 * 60)  # (the bot is down; each place's token still lives)
     again = make_service(store, clock)
     try:
         await again.ranked_play.referee.start()
@@ -372,6 +384,101 @@ async def test_a_turn_the_bot_was_down_for_starts_again_when_it_is_back(
         await again.ranked_play.referee.idle()
         games = await store.match_games(match_id)
         assert games[0].ending is Ending.CLOCK, "the clock runs from the restart"
+    finally:
+        again.ranked_play.stop()
+        await again.ledger.writes.flush()
+
+
+async def _down_for(service: Services, store: Store, clock: Clock, seconds: float) -> Services:
+    """The bot stops, is down for ``seconds``, and starts again: the core that referees now
+    (its referee's first looks taken)."""
+    service.ranked_play.stop()
+    await service.ledger.writes.flush()
+    clock.advance(seconds=seconds)
+    again = make_service(store, clock)
+    await again.ranked_play.referee.start()
+    await again.ranked_play.referee.idle()
+    return again
+
+
+async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Down for longer than a token lives, the bot can reach neither place of a match (each is
+    reached through its own player's tokens alone): the match ends without a result. Nobody
+    won it, nobody's rating or placement moved, nobody abandoned it (no wait before the next
+    search), and every place that tells of it says so: the tables, the cards, the ladder's
+    latest matches, and the next search's card."""
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
+    again = await _down_for(service, store, clock, 20 * 60)
+    try:
+        match = await store.ranked_match(match_id)
+        assert match is not None and match.status is MatchStatus.FINISHED
+        assert (match.winner, match.how, match.abandoned_by, match.season) == (
+            None,
+            NOT_RATED,
+            None,
+            None,
+        )
+        assert not match.rated and await store.match_changes(match_id) == {}
+        ended = await store.get_game(game.id)
+        assert ended is not None and ended.status == "cancelled"
+        assert ended.end_note == NOT_RATED_GAME
+        season = season_of(clock().timestamp())
+        for user in (AL, BEA):
+            assert await store.season_rating(season, user.id) is None, "rated"
+            assert await store.latest_rating(user.id) is None
+            assert await _entry_status(store, user) is None, "still held by the match"
+        for seat, user in enumerate((AL, BEA)):
+            table = await again.ledger.owed(Owner.place(game.id, seat))
+            assert table is not None and MATCH_NOT_RATED in table.owed[0].view.content
+            last = await store.last_match_from(user.id, _place(user)[1])
+            assert last is not None and last.id == match_id
+        for entry in await store.match_entries(match):
+            card = await again.ledger.owed(Owner.ranked(entry.id))
+            assert card is not None and MATCH_NOT_RATED in card.owed[0].view.content
+        ladder = await again.ranked.ladder(AL)
+        assert "Not rated against **Bea** (the bot was down)" in ladder.reply.text
+        # His data file says it as the match record does; his stats count no game of it.
+        with zipfile.ZipFile(io.BytesIO((await again.privacy.data_file(AL)).data)) as archive:
+            data = json.loads(archive.read(archive.namelist()[0]))
+        [kept] = data["ranked_matches"]
+        assert (kept["how"], kept["winner"], kept["season"]) == ("cancelled", None, None)
+        assert data["ranked_rating_changes"] == [] and data["ranked_ratings"] == []
+        assert await store.standing(None, AL.id) == {}
+        # No wait: the next search is answered with the card, which tells them.
+        searched = await _play(again, AL)
+        assert searched.ok, searched.reply.text
+        assert not_rated("Bea") in searched.reply.text
+        assert "Your ranked match against" not in (await _play(again, CY)).reply.text
+    finally:
+        again.ranked_play.stop()
+        await again.ledger.writes.flush()
+
+
+@pytest.mark.parametrize(("down", "rated"), [(9 * 60, True), (10 * 60, False)])
+async def test_a_waiting_player_must_stay_within_reach_until_their_next_turn_can_come(
+    service: Services, store: Store, clock: Clock, down: float, rated: bool
+) -> None:
+    """Al has thrown; Bea owes her cards. Al's place is reached through his card's token alone
+    (used for 14 minutes from his search, TOKEN_USABLE). Bea's throw, then up to three more
+    moves of hers before his turn comes back, may take four turns (4 × 65 s) from the restart:
+    after 9 minutes down his token outlives them and the match goes on; after 10 it could lapse
+    before his turn comes, and the match is not rated."""
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
+    seat = next(s for s in game.seats if s.user_id == AL.id)
+    hand = service.games.loaded.load(game).game.hand(seat.seat)
+    thrown = await service.moves.discard(game.channel_id, AL, f"{hand[0].code} {hand[1].code}")
+    assert thrown.ok, thrown.reply.text
+    await service.ranked_play.referee.idle()
+    again = await _down_for(service, store, clock, down)
+    try:
+        match = await store.ranked_match(match_id)
+        assert match is not None
+        playing = match.status is MatchStatus.PLAYING
+        assert playing is rated and match.rated is rated
     finally:
         again.ranked_play.stop()
         await again.ledger.writes.flush()
