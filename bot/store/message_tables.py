@@ -7,7 +7,7 @@ that change's transaction, as the statements this part makes for it (:class:`~bo
 Statement`): a click's answer kept with the move it answers (:func:`keep_answer`, one clause of
 a move's one statement on PostgreSQL), an answer that becomes an owner's first message
 (:func:`first_answer`: a lobby, a ranked card), and an owner's messages forgotten with it
-(:func:`forget_owners`)."""
+(:func:`forget_owners`; a person's ranked cards' under :data:`CARDS_LOCK`)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,31 @@ from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.keys import MessageKey
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.views import MessageRecord
+from bot.core.games.records import is_former
 from bot.core.ledger.life import answer_record
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.transport import PendingPost
-from bot.store.database import Dialect
+from bot.store.database import Dialect, Transaction
 from bot.store.queries import Queries, Statement, marks
 from bot.store.rows import reader
 
-__all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
+__all__ = ["CARDS_LOCK", "MessageTables", "first_answer", "forget_owners", "keep_answer"]
+
+#: The lock (any number no other part uses) a person's deletion takes before it forgets their
+#: ranked cards' messages (their DM's or place's id, their interactions' tokens), and a write of
+#: a card's record takes before it reads whether the card's player is still there
+#: (:func:`_kept_cards`). What the ledger sent is written a moment later, by whichever process
+#: sent it (the write-behind), and a write read from memory before a deletion may reach the
+#: store after it: it would keep the records of a person whose data is deleted. Only the store
+#: sees both, whichever processes make them: under this lock, a write that comes first is
+#: committed before the deletion reads what to delete, and one that comes after reads the
+#: entry as a former player's and keeps nothing of it. (Without the lock, on PostgreSQL, a
+#: write that read the entry before the deletion committed waited on the row the deletion
+#: deleted and then inserted it again; a ledger told to forget the owners would not do: the
+#: sender may be another process, and a write of its own may be on its way already.)
+CARDS_LOCK = 0x0C1B_0003
 
 #: The columns of a message an owner keeps, in MessageRecord's order.
 _MESSAGE_COLUMNS = (
@@ -122,6 +137,25 @@ def forget_owners(owners: Sequence[Owner]) -> list[Statement]:
     ]
 
 
+def _kept_messages(ordered: Sequence[tuple[Owner, MessageRecord]]) -> tuple[str, list[Any]]:
+    """The statement (and its parameters) keeping ``ordered`` (see :data:`_KEEP_MESSAGES`)."""
+    rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
+    params = [value for owner, m in ordered for value in _message_row(owner, m)]
+    return _KEEP_MESSAGES.format(rows=rows), params
+
+
+async def _kept_cards(tx: Transaction, entries: Sequence[int]) -> set[int]:
+    """Of the ranked entries ``entries``, those whose cards' records may be kept: entries still
+    there and not a former player's (whose data was deleted), read under :data:`CARDS_LOCK`, so
+    the deletion is either all committed or not begun (SQLite: its one write lock, held by a
+    writing transaction from its start)."""
+    await tx.serialize(CARDS_LOCK)
+    rows = await tx.fetch(
+        f"SELECT id, user_id FROM ranked_entries WHERE id IN ({marks(entries)})", entries
+    )
+    return {int(row[0]) for row in rows if not is_former(int(row[1]))}
+
+
 def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
     """The parameters of :data:`_ANSWERED` (for no record: ones that match no row)."""
     if record is None:
@@ -159,22 +193,29 @@ class MessageTables(Queries):
     ) -> None:
         """Remember messages sent (or edited), of any owners, in one statement (a record of an
         older version of its owner than the one kept is not taken, unless it is another
-        message), and forget that the ``posted`` ones were about to be posted, in the same
-        transaction."""
+        message; nor a card of a person whose data was deleted: see :data:`CARDS_LOCK`), and
+        forget that the ``posted`` ones were about to be posted, in the same transaction."""
         if not messages:
             return
         # In one order, whoever writes: two processes writing the same rows in other orders
         # could each hold a row the other waits for (PostgreSQL: deadlock detected).
         ordered = sorted(messages, key=lambda item: (str(item[0]), str(item[1].key)))
-        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
-        params = [value for owner, m in ordered for value in _message_row(owner, m)]
-        sql = _KEEP_MESSAGES.format(rows=rows)
-        if not posted and self.dialect is Dialect.POSTGRES:
+        cards = sorted({owner.id for owner, _ in ordered if owner.kind is OwnerKind.RANKED})
+        if not posted and not cards and self.dialect is Dialect.POSTGRES:
             # One statement, committed by itself: one round trip.
-            await self.db.execute(sql, params)
+            await self.db.execute(*_kept_messages(ordered))
             return
         async with self._writing() as tx:
-            await tx.execute(sql, params)
+            if cards:
+                # (Not a deleted person's: see CARDS_LOCK.)
+                kept = await _kept_cards(tx, cards)
+                ordered = [
+                    (owner, m)
+                    for owner, m in ordered
+                    if owner.kind is not OwnerKind.RANKED or owner.id in kept
+                ]
+            if ordered:
+                await tx.execute(*_kept_messages(ordered))
             if posted:
                 await tx.executemany(
                     "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
@@ -226,13 +267,20 @@ class MessageTables(Queries):
         )
 
     async def set_pending(self, owner: Owner, post: PendingPost) -> None:
-        """A DM of the owner is about to be posted."""
-        await self.db.execute(
+        """A DM of the owner is about to be posted (not noted for a deleted person's card: see
+        :data:`CARDS_LOCK`)."""
+        sql = (
             "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
-            " since = excluded.since",
-            (str(owner), str(post.key), post.channel_id, post.since),
+            " since = excluded.since"
         )
+        params = (str(owner), str(post.key), post.channel_id, post.since)
+        if owner.kind is not OwnerKind.RANKED:
+            await self.db.execute(sql, params)
+            return
+        async with self._writing() as tx:
+            if await _kept_cards(tx, [owner.id]):
+                await tx.execute(sql, params)
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:
         """The owner's DMs that were about to be posted and whose ids were never kept."""

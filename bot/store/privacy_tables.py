@@ -35,7 +35,7 @@ from bot.core.privacy.inventory import (
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
 from bot.store.database import Transaction
-from bot.store.message_tables import forget_owners
+from bot.store.message_tables import CARDS_LOCK, forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
 
@@ -180,7 +180,9 @@ class PrivacyTables(Queries):
         async with self._writing() as tx:
             await _renamed_notes(tx, user_id, former.note)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
-            # game's, so no game's pruning takes them): their places' ids and interactions.
+            # game's, so no game's pruning takes them): their places' ids and interactions;
+            # under the lock a write of a card's record takes, so none lands after this.
+            await tx.serialize(CARDS_LOCK)
             entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
             cards = [Owner.ranked(int(r[0])) for r in entries]
             for forgotten in forget_owners(cards) if cards else ():

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.transport import PendingPost
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import (
     FORMER_NAME,
@@ -20,6 +23,7 @@ from bot.core.privacy.players import (
     renamed_snapshot,
 )
 from bot.core.privacy.records import FormerPlayer
+from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
 
@@ -37,6 +41,33 @@ async def _queue(
         else None,
     )
     return next(e for e in changed if e.id == entry.id)
+
+
+async def _forget(
+    store: Store, user_id: int, former_id: int = -(2**52) - 1, fresh: str = "ab" * 32
+) -> None:
+    """``user_id`` has their data deleted (``former_id`` in their place)."""
+    former = FormerPlayer(
+        former_id,
+        FORMER_NAME,
+        renamed_snapshot,
+        renamed_archive,
+        lambda note, names: renamed_note(note, user_id, names),
+    )
+    await store.forget_player(user_id, former, fresh_secret=fresh)
+
+
+def _card(entry: EntryRecord, message_id: int, version: int) -> MessageRecord:
+    """The record of ``entry``'s card as the ledger writes it once sent: where it is (the
+    place it was searched from), and the token of the search that it answered."""
+    return MessageRecord(
+        CARD, entry.channel_id, message_id, "d", f"search-{entry.user_id}", 1.0, True, version
+    )
+
+
+async def _kept(store: Store, table: str) -> set[str]:
+    """The owners ``table`` (``messages``, ``pending_posts``) keeps rows of."""
+    return {str(r[0]) for r in await store.db.fetch(f"SELECT owner FROM {table}")}
 
 
 async def test_one_live_entry_a_player_and_paired_once(store: Store) -> None:
@@ -139,17 +170,7 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
     another fresh secret at hand, keeps the same secret."""
     al, bea, cy = 987_654_321_012_345_678, 2, 3
     first, second = "ab" * 32, "cd" * 32
-
-    async def forget(store: Store, user_id: int, former_id: int, fresh: str) -> None:
-        former = FormerPlayer(
-            former_id,
-            FORMER_NAME,
-            renamed_snapshot,
-            renamed_archive,
-            lambda note, names: renamed_note(note, user_id, names),
-        )
-        await store.forget_player(user_id, former, fresh_secret=fresh)
-
+    forget = _forget
     async with await Store.open(target) as store:
         await store.block_player(bea, al, "Al", now=1.0)
         await store.block_player(bea, cy, "Cy", now=1.0)
@@ -168,3 +189,60 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
         assert keys == {keyed_id(first, al), keyed_id(first, cy)} != {keyed_id(second, cy)}
         assert await store.blocks_among([al, cy, 4]) == {(bea, al), (bea, cy)}
         assert await store.blocks_among([4]) == set()
+
+
+async def test_a_card_sent_before_its_player_had_their_data_deleted_is_not_written_after(
+    store: Store,
+) -> None:
+    """Al's card was sent, and its record (his place's id, his search's token) is written a
+    moment later, with Bea's, by the ledger's write-behind, after his data was deleted
+    meanwhile: his is not kept, nor a post of it noted as about to be made; Bea's is."""
+    al, bea = await _queue(store, 1), await _queue(store, 2)
+    mine, hers = Owner.ranked(al.id), Owner.ranked(bea.id)
+    await store.set_messages([(mine, _card(al, 0, 1)), (hers, _card(bea, 0, 1))])
+    await _forget(store, 1)
+    assert await _kept(store, "messages") == {str(hers)}
+    await store.set_messages([(mine, _card(al, 501, 2)), (hers, _card(bea, 502, 2))])
+    await store.set_pending(mine, PendingPost(CARD, al.channel_id, 3.0))
+    await store.set_pending(hers, PendingPost(CARD, bea.channel_id, 3.0))
+    assert await _kept(store, "messages") == {str(hers)}
+    assert await _kept(store, "pending_posts") == {str(hers)}
+    assert (await store.messages(hers))[CARD].message_id == 502
+
+
+async def _waiting_on_locks(store: Store, count: int) -> None:
+    """Until ``count`` statements on the store's database wait on a lock."""
+    for _ in range(1000):
+        rows = await store.db.fetch(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        if int(rows[0][0]) >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{count} statements never waited on a lock")
+
+
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+async def test_a_card_s_write_on_its_way_as_its_player_s_data_goes_is_not_kept(
+    store: Store, migrated_postgres_url: str
+) -> None:
+    """Another process (the one that sends) writes Al's card's record while his data is being
+    deleted, its write begun once the deletion deleted his cards' records and before it
+    commits: the record is not kept. (Before, the write waited on the row the deletion
+    deleted, then inserted it again, his place's id and token with it.)"""
+    al = await _queue(store, 1)
+    mine = Owner.ranked(al.id)
+    await store.set_messages([(mine, _card(al, 0, 1))])
+    async with await Store.open(migrated_postgres_url) as sender:
+        async with store.db.transaction() as hold:
+            # The deletion stops, uncommitted, where it renames his entry (once his cards'
+            # records are deleted): this transaction holds the entry's row.
+            await hold.fetch("SELECT id FROM ranked_entries WHERE id = ? FOR UPDATE", (al.id,))
+            deletion = asyncio.create_task(_forget(store, 1))
+            await _waiting_on_locks(store, 1)
+            write = asyncio.create_task(sender.set_messages([(mine, _card(al, 501, 2))]))
+            await _waiting_on_locks(store, 2)
+        await deletion
+        await write
+    assert str(mine) not in await _kept(store, "messages")
