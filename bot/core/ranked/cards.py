@@ -21,6 +21,7 @@ from bot.core.base.places import PlaceKind
 from bot.core.base.text import escape
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
+from bot.core.games.records import is_former
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.records import (
     NOT_RATED,
@@ -137,9 +138,11 @@ class CardMessages(Projector):
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
     ) -> Drawing | None:
-        """The card as its entry stands at ``now`` (and when the expert's offer falls due)."""
+        """The card as its entry stands at ``now`` (and when the expert's offer falls due);
+        none once its player's data is deleted (the entry stays for their opponent's match, a
+        former player's, and where it was drawn is theirs no more)."""
         entry = await self._store.ranked_entry(owner.id)
-        if entry is None:
+        if entry is None or is_former(entry.user_id):
             return None
         view = await self.view(entry, now)
         check_at = None

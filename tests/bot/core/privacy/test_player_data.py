@@ -12,12 +12,14 @@ import json
 import zipfile
 from typing import Any
 
+from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus, is_former
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import FORMER_NAME, renamed_note
+from bot.core.ranked.cards import CardMessages
 from bot.core.ranked.rating import season_before, season_name, season_of
 from bot.core.services import Services
 from bot.store import Store
@@ -234,6 +236,9 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     # His cards' records (his DM's id, his interaction's token) went; Bea's (and Di's) stay.
     kept = {r[0] for r in await store.db.fetch("SELECT owner FROM messages WHERE key = 'card'")}
     assert not kept & set(cards[AL.id]) and set(cards[BEA.id]) <= kept, kept
+    # Nor is his card drawn again by a process that still holds where it was sent.
+    for card in cards[AL.id]:
+        assert await CardMessages(store, lambda: 9.0).draw(Owner.parse(card), 9.0, {}) is None
     match = await store.ranked_match(first)
     assert match is not None and is_former(match.player_a) and is_former(match.winner or 0)
     [(blocked_id, name, key)] = await store.db.fetch(
