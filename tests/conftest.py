@@ -17,7 +17,7 @@ import itertools
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 from typing import Any
 
@@ -221,11 +221,37 @@ def postgres_server(request: pytest.FixtureRequest) -> PostgresServer:
     return SharedServer(_shared_folder(request.config)).server()
 
 
+#: The databases made for the test under way (by `postgres_url`, `migrated_postgres_url`),
+#: dropped once its fixtures are torn down (:func:`pytest_runtest_teardown`).
+_made: list[tuple[PostgresServer, str]] = []
+
+
+def _test_database(server: PostgresServer, template: str | None = None) -> str:
+    """A new database of the test's own on ``server`` (named apart per worker), its URL."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"test_{worker}_{next(_NUMBERS)}"
+    url = server.create_database(name, template)
+    _made.append((server, name))
+    return url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """Once a test's fixtures are torn down (its bots stopped, its stores closed), its
+    databases are dropped: the run's server keeps only those of the tests under way, which
+    lets it live in memory (tests.helpers.postgres.cluster_folder)."""
+    try:
+        return (yield)
+    finally:
+        while _made:
+            server, name = _made.pop()
+            server.drop_database(name)
+
+
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> str:
-    """The URL of a new, empty database on the run's server (named apart per worker)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}")
+    """The URL of a new, empty database on the run's server (dropped after the test)."""
+    return _test_database(postgres_server)
 
 
 @pytest.fixture
@@ -233,8 +259,7 @@ def migrated_postgres_url(postgres_server: PostgresServer, request: pytest.Fixtu
     """Like `postgres_url`, a new database of the test's own, but with every migration
     applied already: a copy of a database migrated once per run (tests.helpers.migrated)."""
     template = migrated_template(postgres_server, _shared_folder(request.config))
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}", template)
+    return _test_database(postgres_server, template)
 
 
 @pytest.fixture
