@@ -6,7 +6,8 @@ use), on SQLite and on PostgreSQL.
 
 Each round makes one database each way on each backend and opens it as a test does
 (``Store.open``, then closes it); prints the median and the slowest seconds of each. Starts a
-throwaway PostgreSQL server of its own (a few seconds, not counted).
+throwaway PostgreSQL server of its own (a few seconds, not counted; in memory where the tests'
+would have it: tests.helpers.postgres.cluster_folder).
 """
 
 from __future__ import annotations

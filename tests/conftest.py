@@ -17,7 +17,7 @@ import itertools
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 from typing import Any
 
@@ -48,86 +48,119 @@ _NUMBERS = itertools.count(1)
 _SHARED = "crib_shared_folder"
 _folder_key = pytest.StashKey[str]()
 
-#: The tests that take longest, with their seconds on the 2-core test machine (measured with
-#: ``--durations=60`` on a loaded machine, 25 November 2026; a test's parameters share its
-#: figure, a module's path names the rest of its tests). They start first, longest
-#: first, so that none of them is left to start last, with the other workers idle meanwhile.
-#: A test missing here only starts later (in file order): this list costs time when it is
-#: stale, never a failure.
+#: The tests that take longest, with their seconds on the 2-core test machine (setup, call
+#: and teardown, from ``--durations=0``: the whole suite at load 6-10, 27 November 2026; the
+#: tests on PostgreSQL outside tests/e2e again once their databases were in memory, at
+#: ``-n 2``; a test's parameters share its figure, a module's path names the rest of its
+#: tests). They start first, longest first, so that none of them is left to start last, with
+#: the other workers idle meanwhile. A test missing here only starts later (in the run's
+#: order): this list costs time when it is stale, never a failure.
 LONGEST = {
-    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 64,
-    "tests/e2e/test_whole_games.py::test_whole_games_for_two_three_and_four_at_once": 61,
-    "tests/e2e/test_restart.py::test_killed_at_random_moments_the_bot_loses_nothing": 50,
-    "tests/engine/test_game_properties.py::test_many_random_games_keep_the_invariants": 47,
-    "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up_ends_it_cleanly": 46,
-    "tests/test_static_checks.py::test_the_code_type_checks": 43,
-    "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 41,
-    # With the internet's latency (measured alone at load 14, 26 November 2026).
-    "tests/e2e/test_latency.py::test_a_channel_game_with_a_kill": 45,
-    "tests/e2e/test_latency.py::test_a_deal_through_the_activity": 36,
-    "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 40,
-    "tests/e2e/test_upgrade.py::test_the_previous_release_and_this_one_side_by_side": 41,
-    "tests/benchmarks/test_bot_load_runs.py::test_the_load_benchmark_plays_a_game_to_its_end": 36,
-    "tests/e2e/test_review_on_discord.py::test_a_game_begun_before_sealed_shuffles_says_its_": 33,
-    "tests/e2e/test_tournaments.py::test_a_knockout_of_eight_with_best_of_three": 33,
-    "tests/e2e/test_two_processes.py::test_restarting_one_process_at_a_time_never_stops_a_game": 32,
-    "tests/e2e/test_ranked_processes.py::test_two_hundred_queue_within_a_second_and_each_is_": 30,
-    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 26,
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 26,
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 26,
-    "tests/e2e/test_chaos.py::test_chaos_on_sqlite": 25,
-    "tests/e2e/test_restart.py::test_restart_mid_game_sends_nothing_again_and_old_buttons_work": 25,
-    # 181 points at two, on PostgreSQL: measured alone on a shared machine, 42 s.
-    "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant[seven_card": 40,
+    "tests/e2e/test_whole_games.py::test_whole_games_for_two_three_and_four_at_once": 80,
+    "tests/e2e/test_latency.py::test_a_channel_game_with_a_kill": 65,
+    "tests/e2e/test_voice_channels.py::test_games_in_the_chat_of_a_voice_and_of_a_stage_channe": 55,
+    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 54,
+    "tests/e2e/test_voice_channels.py::test_a_game_at_the_table_launched_in_a_voice_channel": 53,
+    "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up_ends_it_cleanly": 50,
+    "tests/e2e/test_learn_on_discord.py::test_a_lesson_in_the_dm_explains_the_rules_and_is_lef": 45,
+    "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 43,
+    "tests/bot/core/review/test_review_sequences.py::test_any_request_for_a_review_is_answered": 41,
+    "tests/e2e/test_restart.py::test_killed_at_random_moments_the_bot_loses_nothing": 41,
+    "tests/e2e/test_two_processes.py::test_restarting_one_process_at_a_time_never_stops_a_game": 38,
+    "tests/e2e/test_activity_places_on_discord.py::test_a_group_dms_private_table_is_played_at": 38,
+    "tests/e2e/test_tournaments.py::test_a_knockout_of_eight_with_best_of_three": 34,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 31,
+    "tests/e2e/test_chaos.py::test_chaos_on_sqlite": 31,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 31,
+    "tests/engine/test_variant_shows.py::test_every_show_of_every_variant_scores_as_the_refere": 31,
+    "tests/e2e/test_private_tables.py::test_a_whole_game_counted_by_hand_in_a_dm_claims_and_mu": 28,
+    "tests/e2e/test_upgrade.py::test_the_previous_release_and_this_one_side_by_side": 28,
+    "tests/e2e/test_two_processes.py::test_killing_either_process_loses_nothing_owed": 27,
+    "tests/e2e/test_latency.py::test_a_deal_through_the_activity": 27,
+    "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 25,
     "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant": 25,
-    "tests/bot/store/test_store_legacy.py::test_every_sqlite_database_an_earlier_release_made_": 24,
-    "tests/bot/core/standings/test_ratings.py::test_the_rebuild_reproduces_the_stored_numbers": 24,
-    "tests/e2e/test_restart.py::test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_": 22,
-    "tests/benchmarks/test_soak_runs.py::test_the_soak_plays_games_one_after_another_and_": 22,
-    "tests/engine/test_variant_shows.py::test_every_show_of_every_variant_scores_as_the_": 21,
-    "tests/e2e/test_private_tables.py::test_a_whole_game_counted_by_hand_in_a_dm_claims_and_": 21,
-    "tests/e2e/test_vs_computer.py::test_a_whole_game_against_hard": 21,
-    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself_and_": 20,
-    "tests/e2e/test_dm_fallback_and_rate_limits.py::test_closed_dms_are_told_once_per_deal_": 18,
-    "tests/e2e/test_two_processes.py::test_killing_either_process_loses_nothing_owed": 17,
+    "tests/test_static_checks.py::test_the_code_type_checks": 24,
+    "tests/e2e/test_latency.py::test_a_dm_game_through_a_user_install": 24,
+    "tests/engine/test_game_properties.py::test_random_games_checked_at_every_step": 23,
+    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself_and_again": 22,
+    "tests/e2e/test_rematch_on_discord.py::test_play_again_from_the_last_hand_and_a_table_the_": 22,
+    "tests/e2e/test_tournament_processes.py::test_the_other_process_takes_over_directing_at_a_": 22,
+    "tests/engine/test_play_search.py::test_a_known_hand_is_searched_by_the_games_own_rules": 21,
+    "tests/e2e/test_activity_layouts.py::test_six_seats_in_two_teams_opened_and_played_at_the_": 21,
+    "tests/e2e/test_activity_game_night.py::test_game_night_in_a_voice_channel": 21,
+    "tests/e2e/test_discord_faults.py::test_what_discord_refuses_for_now_is_sent_once_it_takes": 19,
+    "tests/e2e/test_startup.py::test_discord_unreachable_is_one_line": 19,
+    "tests/e2e/test_ranked.py::test_three_places_queue_and_a_whole_best_of_three_is_played_apa": 19,
+    "tests/engine/test_hint.py::test_the_hint_of_a_whole_two_player_game_is_the_experts_every_": 18,
+    "tests/e2e/test_latency.py::test_a_tournament_round_in_threads": 18,
+    "tests/e2e/test_rematch_on_discord.py::test_a_rematch_from_the_table_inside_discord": 18,
+    "tests/e2e/test_tournaments.py::test_a_round_robin_of_four": 17,
+    "tests/e2e/test_startup.py::test_a_start_discord_refuses_leaves_an_older_database_as_it_wa": 17,
+    "tests/e2e/test_tournaments.py::test_deadline_forfeits_withdrawal_and_a_moderators_result": 17,
+    "tests/bot/store/test_store_legacy.py::test_every_sqlite_database_an_earlier_release_made_": 17,
+    "tests/engine/test_hint.py::test_the_hint_is_the_experts_choice_in_every_variant": 17,
     "tests/e2e/test_private_tables.py::test_a_count_left_too_long_in_a_dm_is_made_by_the_clock": 17,
-    "tests/engine/test_players.py::test_never_an_illegal_choice_in_many_games": 17,
-    "tests/e2e/test_web_pages.py::test_a_page_follows_moves_made_in_another_process": 17,
-    "tests/e2e/test_private_tables.py::test_with_two_processes_a_game_in_a_dm_goes_through_": 16,
-    "tests/e2e/test_private_tables.py::test_tokens_that_all_lapse_over_a_restart_leave_a_game_": 16,
-    "tests/e2e/test_vs_computer.py::test_a_short_game_against_expert": 16,
-    "tests/e2e/test_tournaments.py::test_deadline_forfeits_withdrawal_and_a_moderators_result": 16,
-    "tests/e2e/test_tournaments.py::test_a_round_robin_of_four": 15,
-    "tests/e2e/test_laid_out_messages.py::test_tables_results_and_hands_are_laid_out": 15,
-    "tests/e2e/test_tournament_deadline_restart.py::test_a_deadline_passed_while_the_bot_was_": 15,
-    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_group_dm_of_three": 14,
-    "tests/e2e/test_ranked.py::test_three_places_queue_and_a_whole_best_of_three_is_played_": 14,
-    "tests/bot/core/standings/test_standings_core.py::test_stats_match_the_shows": 14,
-    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_dm_between_friends_never_uses_": 13,
-    "tests/e2e/test_restart.py::test_sigterm_answers_the_move_in_flight_sends_what_is_owed_": 13,
-    "tests/e2e/test_review_on_discord.py::test_review_by_button_and_command_paged_and_private": 13,
-    "tests/e2e/test_tournament_processes.py::test_the_other_process_takes_over_directing_at_a_": 12,
-    "tests/e2e/test_reminders.py::test_reminders_by_dm_after_the_delay_once_per_turn": 12,
-    "tests/e2e/test_ranked_processes.py::test_a_kill_mid_match_loses_nothing_and_the_match_": 10,
-    # The rest of each slow module: its other tests take a few seconds to 10.
-    "tests/e2e/test_variant_games.py": 10,
-    "tests/e2e/test_tournaments.py": 10,
-    "tests/e2e/test_restart.py": 10,
-    "tests/e2e/test_two_processes.py": 10,
-    "tests/e2e/test_private_tables.py": 8,
-    "tests/e2e/test_activity.py": 10,
-    "tests/e2e/test_latency.py": 15,
-    "tests/e2e/test_activity_layouts.py": 12,
-    "tests/bot/web/test_activity_bundle.py": 8,
-    "tests/e2e/test_review_on_discord.py": 8,
-    "tests/e2e/test_web_pages.py": 8,
-    "tests/e2e/test_vs_computer.py": 8,
-    "tests/e2e/test_chaos.py": 8,
-    "tests/e2e/test_reminders.py": 8,
-    "tests/e2e/test_dm_fallback_and_rate_limits.py": 8,
-    "tests/e2e/test_standings.py": 8,
-    "tests/e2e/test_coach_by_dm.py": 8,
-    "tests/e2e/test_tournament_processes.py": 8,
+    "tests/engine/test_data_builds.py::test_the_show_tables_are_what_their_builder_makes_and_a": 17,
+    "tests/bot/core/review/test_auto_reviews.py::test_a_game_that_ends_is_reviewed_and_a_new_s": 17,
+    "tests/benchmarks/test_private_start_runs.py::test_the_private_start_benchmark_times_start": 17,
+    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 16,
+    "tests/e2e/test_activity_game_night.py::test_invite_share_and_a_dm_at_the_table": 16,
+    "tests/e2e/test_private_tables.py::test_with_two_processes_a_game_in_a_dm_goes_through_bot": 16,
+    "tests/e2e/test_running.py::test_the_playground_serves_metrics_on_ops_port": 16,
+    "tests/e2e/test_activity_places_on_discord.py::test_a_tournament_threads_table_shows_the_m": 16,
+    "tests/e2e/test_startup.py::test_a_read_only_database_is_refused_before_logging_in": 16,
+    "tests/e2e/test_tournament_restarts.py::test_a_pairing_posted_before_a_long_stop_is_posted": 15,
+    "tests/benchmarks/test_soak_runs.py::test_the_soak_plays_games_one_after_another_and_reads": 15,
+    "tests/e2e/test_startup.py::test_a_database_on_a_read_only_mount_is_refused_saying_so": 15,
+    "tests/engine/test_game_properties.py::test_many_random_games_keep_the_invariants": 15,
+    "tests/e2e/test_dm_fallback_and_rate_limits.py::test_closed_dms_are_told_once_per_deal_eve": 15,
+    "tests/fakediscord/test_emulator_shards.py::test_two_shard_processes_share_one_global_limi": 14,
+    "tests/e2e/test_tournament_cancel.py::test_cancelled_while_played_and_before_the_start": 14,
+    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_dm_between_friends_never_uses_th": 14,
+    "tests/e2e/test_startup.py::test_a_dev_guild_the_bot_is_not_in_is_one_line": 14,
+    "tests/engine/test_players.py::test_never_an_illegal_choice_in_many_games": 14,
+    "tests/e2e/test_tournament_permissions.py::test_a_round_waits_for_the_permission_to_post_i": 14,
+    "tests/e2e/test_slow_answers.py::test_with_two_processes_a_stale_click_mends_the_hand_too": 14,
+    "tests/benchmarks/test_ranked_queue_runs.py::test_the_ranked_queue_benchmark_times_matches": 14,
+    "tests/e2e/test_announcement_channels.py::test_a_tournament_is_held_in_an_announcement_cha": 14,
+    "tests/e2e/test_tournament_privacy.py::test_a_cancelled_tournaments_message_shows_a_former": 14,
+    "tests/e2e/test_vs_computer.py::test_a_short_game_against_expert": 13,
+    "tests/e2e/test_startup.py::test_an_ops_port_already_taken_is_one_line": 13,
+    "tests/e2e/test_private_tables.py::test_a_server_that_did_not_invite_the_bot_plays_the_sam": 13,
+    "tests/e2e/test_unanswered_clicks.py::test_a_move_whose_answer_never_landed_reaches_the_pl": 13,
+    "tests/e2e/test_two_processes.py::test_a_follow_up_that_waited_while_the_sender_was_frozen": 13,
+    "tests/e2e/test_slow_answers.py::test_with_two_processes_a_click_on_an_edit_heard_back_lat": 13,
+    "tests/engine/test_expert.py::test_a_game_of_expert_against_club_is_the_same_for_the_same_": 13,
+    "tests/e2e/test_review_on_discord.py::test_a_game_begun_before_sealed_shuffles_says_its_de": 13,
+    "tests/e2e/test_activity_layouts.py::test_seven_cards_at_the_table_on_a_phone_and_a_deskto": 12,
+    "tests/e2e/test_two_processes.py::test_a_click_on_one_process_and_a_command_on_the_other_a": 12,
+    "tests/e2e/test_vs_computer.py::test_a_whole_game_against_hard": 12,
+    "tests/e2e/test_running.py::test_local_opens_the_playground_with_the_real_bot": 12,
+    "tests/benchmarks/test_ranked_mend_runs.py::test_the_ranked_mend_benchmark_times_the_migra": 12,
+    "tests/e2e/test_restart.py::test_dropped_gateway_connections_lose_no_clicks": 12,
+    "tests/e2e/test_ranked_processes.py::test_two_hundred_queue_within_a_second_and_each_is_pa": 12,
+    "tests/e2e/test_startup.py::test_a_database_from_a_newer_release_is_refused": 12,
+    "tests/e2e/test_tournaments.py::test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twi": 12,
+    # The rest of each slow module (the median of its other tests).
+    "tests/e2e/test_backups.py": 10,
+    "tests/e2e/test_dm_fallback_and_rate_limits.py": 10,
+    "tests/e2e/test_activity_layouts.py": 8,
+    "tests/bot/core/games/test_move_sequences.py": 8,
+    "tests/e2e/test_activity_places_on_discord.py": 7,
+    "tests/bot/core/standings/test_standings_sequences.py": 7,
+    "tests/e2e/test_rematch_on_discord.py": 7,
+    "tests/e2e/test_laid_out_messages.py": 6,
+    "tests/e2e/test_tournament_names.py": 6,
+    "tests/e2e/test_operations.py": 6,
+    "tests/e2e/test_startup.py": 6,
+    "tests/bot/web/test_page_layouts.py": 6,
+    "tests/bot/core/tournaments/test_tournament_sequences.py": 6,
+    "tests/fakediscord/test_warm_starts.py": 6,
+    "tests/e2e/test_restart.py": 5,
+    "tests/e2e/test_which_game_on_discord.py": 5,
+    "tests/bot/core/games/test_lobby_sequences.py": 5,
+    "tests/e2e/test_discord_faults.py": 5,
+    "tests/e2e/test_latency.py": 5,
 }
 
 
@@ -221,11 +254,37 @@ def postgres_server(request: pytest.FixtureRequest) -> PostgresServer:
     return SharedServer(_shared_folder(request.config)).server()
 
 
+#: The databases made for the test under way (by `postgres_url`, `migrated_postgres_url`),
+#: dropped once its fixtures are torn down (:func:`pytest_runtest_teardown`).
+_made: list[tuple[PostgresServer, str]] = []
+
+
+def _test_database(server: PostgresServer, template: str | None = None) -> str:
+    """A new database of the test's own on ``server`` (named apart per worker), its URL."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"test_{worker}_{next(_NUMBERS)}"
+    url = server.create_database(name, template)
+    _made.append((server, name))
+    return url
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """Once a test's fixtures are torn down (its bots stopped, its stores closed), its
+    databases are dropped: the run's server keeps only those of the tests under way, which
+    lets it live in memory (tests.helpers.postgres.cluster_folder)."""
+    try:
+        return (yield)
+    finally:
+        while _made:
+            server, name = _made.pop()
+            server.drop_database(name)
+
+
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> str:
-    """The URL of a new, empty database on the run's server (named apart per worker)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}")
+    """The URL of a new, empty database on the run's server (dropped after the test)."""
+    return _test_database(postgres_server)
 
 
 @pytest.fixture
@@ -233,8 +292,7 @@ def migrated_postgres_url(postgres_server: PostgresServer, request: pytest.Fixtu
     """Like `postgres_url`, a new database of the test's own, but with every migration
     applied already: a copy of a database migrated once per run (tests.helpers.migrated)."""
     template = migrated_template(postgres_server, _shared_folder(request.config))
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}", template)
+    return _test_database(postgres_server, template)
 
 
 @pytest.fixture
