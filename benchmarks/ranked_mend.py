@@ -106,8 +106,10 @@ async def run(target: str | Path, scratch: Path, games: int, ranked: int) -> boo
         f"{dialect.value}: {games:,} server games and {ranked:,} ranked games written and"
         f" rated in {built:.1f} s"
     )
+    # Up to 029 alone: the migrations after it are timed by nobody here.
+    through = migrations_before(dialect, MENDING + 1, scratch / f"through-{dialect.value}")
     start = time.perf_counter()
-    async with await Store.open(target) as store:
+    async with await Store.open(target, migrations_dir=through) as store:
         took = time.perf_counter() - start
         assert store.migrated == ["029_ranked_game_points"], store.migrated
         print(f"migration 029: {took * 1000:.0f} ms (the whole start-up's migrating)")
@@ -119,7 +121,7 @@ async def run(target: str | Path, scratch: Path, games: int, ranked: int) -> boo
         differ = differences(await store.stored_ratings(), await store.replay_ratings())
         print("ratings --check:", "reproduced exactly" if not differ else differ[:5])
     start = time.perf_counter()
-    async with await Store.open(target) as store:
+    async with await Store.open(target, migrations_dir=through) as store:
         print(f"opening it again, nothing to apply: {(time.perf_counter() - start) * 1000:.0f} ms")
     return not differ
 
