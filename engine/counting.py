@@ -79,6 +79,13 @@ class MugginsWindow:
             for other, side in enumerate(sides)
         )
 
+    def callers(self, sides: Sequence[int]) -> tuple[int, ...]:
+        """The seats that may still call it, the seats' ``sides`` as given: each on another
+        side than the claim's that has not had its chance (called wrongly, or passed)."""
+        return tuple(
+            seat for seat, side in enumerate(sides) if side != self.side and seat not in self.passed
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (``passed`` only when someone called wrongly, so windows saved
         before it existed save back unchanged)."""

@@ -131,11 +131,15 @@ export function extras(state) {
   const parts = [];
   if (state.counting) {
     const whose = seatName(state, state.counting.seat) + (state.counting.crib ? "'s crib" : "'s hand");
-    parts.push(h("p", { class: "note" }, h("span", { text: "Counting " + whose + ": " }), cardRow(state.counting.cards, "tiny"), h("span", { text: " + starter" })));
+    // A count that waits for muggins on the claim before is said as the next, not as under way.
+    const said = "Counting " + whose + (state.counting.waits ? " once muggins is settled: " : ": ");
+    parts.push(h("p", { class: "note" }, h("span", { text: said }), cardRow(state.counting.cards, "tiny"), h("span", { text: " + starter" })));
   }
   if (state.muggins) {
     const whose = seatName(state, state.muggins.seat);
-    parts.push(h("p", { class: "note", text: whose + " claimed " + state.muggins.claimed + (state.muggins.crib ? " for the crib" : "") + ": an opponent may call Muggins!" }));
+    const callers = (state.muggins.callers || []).map((seat) => seatName(state, seat));
+    const who = callers.length ? andList(callers) : "an opponent";
+    parts.push(h("p", { class: "note", text: whose + " claimed " + state.muggins.claimed + (state.muggins.crib ? " for the crib" : "") + ": " + who + " may call Muggins!" }));
   }
   if (state.coach) { parts.push(h("p", { class: "coach", text: state.coach })); }
   if (state.chances) {

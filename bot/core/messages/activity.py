@@ -355,6 +355,9 @@ def _played_out(
             "seat": view.count_turn.seat,
             "crib": view.count_turn.crib,
             "cards": _cards(view.count_turn.cards),
+            # Its owner may not claim yet: muggins may still be called on the claim before.
+            "waits": view.muggins is not None
+            and view.muggins.holds(view.count_turn.seat, view.sides),
         },
         "muggins": None
         if view.muggins is None
@@ -362,6 +365,7 @@ def _played_out(
             "seat": view.muggins.seat,
             "crib": view.muggins.crib,
             "claimed": view.muggins.claimed,
+            "callers": list(view.muggins.callers(view.sides)),
         },
         "chances": _chances(log, view),
         "result": None,

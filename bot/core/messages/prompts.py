@@ -71,11 +71,7 @@ def _show_controls(view: SeatView, game_id: int, version: int) -> HandControls |
     waits for muggins on its own last claim) and the Muggins! button while an opponent's
     claim is open to it (unless the seat has called it wrongly already)."""
     window = view.muggins
-    can_muggins = (
-        window is not None
-        and window.side != view.sides[view.seat]
-        and view.seat not in window.passed
-    )
+    can_muggins = window is not None and view.seat in window.callers(view.sides)
     turn = view.count_turn
     counts = (
         turn is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.base.text import Names, code_cell, code_width, plural, tagged
+from bot.core.base.text import Names, and_list, code_cell, code_width, plural, tagged
 from bot.core.games.endings import Ended
 from bot.core.messages.hand import GAME_ENDED
 from bot.core.messages.table import result_line
@@ -45,12 +45,20 @@ def status_text(view: PublicView, ended: Ended | None = None) -> str:
     elif view.phase is Phase.SHOW:
         # Manual counting: the show waits for a claim, or for muggins on a short one.
         lines.append(f"The show — starter {view.starter}.")
-        if view.muggins is not None:
-            owner = names.seat(view.muggins.seat)
-            lines.append(f"{owner} claimed {view.muggins.claimed}: muggins may be called.")
-        if view.count_turn is not None:
-            what = "the crib" if view.count_turn.crib else "their hand"
-            lines.append(f"{names.seat(view.count_turn.seat)} to count {what}.")
+        # (Whom it waits on: those who may call muggins, and the next owner once they may.)
+        window, turn = view.muggins, view.count_turn
+        if window is not None:
+            owner = names.seat(window.seat)
+            callers = and_list(names.seat(seat) for seat in window.callers(view.sides))
+            lines.append(f"{owner} claimed {window.claimed}: {callers} may call muggins.")
+        if turn is not None:
+            what = "the crib" if turn.crib else "their hand"
+            if window is not None and window.holds(turn.seat, view.sides):
+                lines.append(
+                    f"{names.seat(turn.seat)} counts {what} next, once muggins is settled."
+                )
+            else:
+                lines.append(f"{names.seat(turn.seat)} to count {what}.")
     else:
         lines.append(f"The play — starter {view.starter}.")
         if view.turn is not None:

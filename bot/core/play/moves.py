@@ -469,13 +469,9 @@ class Moves(OnGames):
             owner = window.seat
             # Only a person can still call it (a computer that calls muggins did so at once):
             # with no person among the opponents, the window closes without a wait.
-            callers = [
-                s
-                for s in record.seats
-                if not s.is_computer
-                and game.side_of(s.seat) != window.side
-                and s.seat not in window.passed
-            ]
+            sides = [game.side_of(seat) for seat in range(game.num_players)]
+            may_call = window.callers(sides)
+            callers = [s for s in record.seats if not s.is_computer and s.seat in may_call]
             wait = self._muggins_window if callers else 0.0
             return record.updated_at + wait, lambda g: g.close_muggins(owner)
         turn = game.count_turn

@@ -45,8 +45,11 @@ __all__ = [
 _NOT_RATED_WHY = "the bot was down too long to reach both players"
 #: What its tables and both cards say of it.
 MATCH_NOT_RATED = f"🚫 **This ranked match was not rated**: {_NOT_RATED_WHY}."
-#: What its game still being played then says as it ends (its ``end_note``).
-NOT_RATED_GAME = f"This game ended with its match. {NO_RESULT}"
+#: What its game still being played then says as it ends (its ``end_note``: what its page,
+#: the Activity and ``/cribbage status`` say of it), the match's why in the cards' words.
+NOT_RATED_GAME = (
+    f"This game ended with its match, which was not rated: {_NOT_RATED_WHY}. {NO_RESULT}"
+)
 
 
 def not_rated(opponent: str) -> str:

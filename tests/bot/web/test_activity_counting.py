@@ -31,3 +31,30 @@ async def test_the_activity_says_a_claim_over_the_value_and_the_points_over(
         claimed - value,
         0,
     )
+
+
+async def test_the_activity_says_a_count_waits_for_muggins_and_who_may_call_it(
+    store: Store, clock: Clock
+) -> None:
+    """The dealer's claim of their hand keeps them from counting the crib while the pone may
+    still call muggins on it: the dealer's Activity offers no count buttons (the game would
+    refuse them) and says the crib is counted once muggins is settled, naming who may call it."""
+    table, game_id, game, pone = await first_count(store, clock)
+    dealer = BEA if pone is AL else AL
+    made = await table.service.moves.count(CHANNEL, pone, worth(game))
+    assert made.ok, made.reply.text
+    record = await table.service.games.record(game_id)
+    assert record is not None
+    made = await table.service.moves.count(
+        CHANNEL, dealer, worth(table.service.games.loaded.load(record).game)
+    )
+    assert made.ok, made.reply.text
+    record = await table.service.games.record(game_id)
+    assert record is not None
+    state = activity_state(record, table.service.games.loaded.load(record), dealer.id)
+    assert state["act"] is None
+    seats = {seat["name"]: seat["seat"] for seat in state["seats"]}
+    assert state["counting"]["crib"] and state["counting"]["waits"]
+    assert state["muggins"]["callers"] == [seats[pone.name]]
+    state = activity_state(record, table.service.games.loaded.load(record), pone.id)
+    assert state["act"]["kind"] == "muggins"

@@ -527,7 +527,24 @@ def test_status_at_a_manual_show_says_who_counts() -> None:
     game.claim(1, 2)
     text = status_text(game.public_view())
     assert "The show — starter 2♦." in text
-    assert "Bea claimed 2: muggins may be called." in text and "Al to count their hand." in text
+    assert "Bea claimed 2: Al may call muggins." in text and "Al to count their hand." in text
+
+
+def test_status_says_whom_the_show_waits_on_while_muggins_may_be_called() -> None:
+    """A claim that waits keeps the next hand's owner from counting while an opponent may
+    still call muggins on it: status names who may call it, and says the next count comes
+    once it is settled, where it named nobody and told the dealer to count a crib the game
+    would refuse."""
+    game, _ = two_player_game(counting=Counting.MANUAL)
+    play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
+    game.claim(1, 2, open_window=True, waits=True)
+    game.claim(0, 4, open_window=True, waits=True)  # Al's hand: his claim is his side's pass
+    text = status_text(game.public_view())
+    assert "Al claimed 4: Bea may call muggins." in text
+    assert "Al counts the crib next, once muggins is settled." in text
+    assert "Al to count" not in text
+    game.pass_muggins(1)
+    assert "Al to count the crib." in status_text(game.public_view())
 
 
 def test_a_computer_level_is_named_by_its_level_in_the_standings() -> None:

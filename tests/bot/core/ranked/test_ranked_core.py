@@ -447,6 +447,9 @@ async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
         assert (kept["how"], kept["winner"], kept["season"]) == ("cancelled", None, None)
         assert data["ranked_rating_changes"] == [] and data["ranked_ratings"] == []
         assert await store.standing(None, AL.id) == {}
+        # Its game's status (as its page and the Activity, from its end note) says why too.
+        status = (await again.table.status(game.channel_id)).reply.text
+        assert "not rated: the bot was down too long to reach both players" in status, status
         # No wait: the next search is answered with the card, which tells them.
         searched = await _play(again, AL)
         assert searched.ok, searched.reply.text
