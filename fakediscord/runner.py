@@ -17,7 +17,7 @@ import re
 import signal
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -290,23 +290,7 @@ class BotProcess(RunningBot):
             )
 
     async def _spawn(self) -> asyncio.subprocess.Process | WarmProcess:
-        env = self.environment()
-        if self.warm is not None and self.warm.serves(self.args, env, self.cwd):
-            warm = await self.warm.start(self.args, env, self.cwd, LINE_LIMIT)
-            if warm is not None:
-                return warm
-        return await asyncio.create_subprocess_exec(
-            sys.executable,
-            *self.args,
-            env=env,
-            cwd=str(self.cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            # A line of any length is read whole (asyncio's 64 KiB default made a long one
-            # stop the reading, and with it the run, with LimitOverrunError).
-            limit=LINE_LIMIT,
-        )
+        return await spawn(self.args, self.environment(), self.cwd, self.warm)
 
     async def stop(self, timeout: float = 20.0) -> None:
         """Interrupt the process (SIGINT, as Ctrl-C), then kill it if it lingers (the bot gives
@@ -351,6 +335,32 @@ class BotProcess(RunningBot):
             await self.proc.wait()
         if self._reader is not None:
             await self._reader
+
+
+async def spawn(
+    args: Sequence[str],
+    env: Mapping[str, str],
+    cwd: str | os.PathLike[str],
+    warm: WarmStarts | None = None,
+) -> asyncio.subprocess.Process | WarmProcess:
+    """``python <args>`` in ``cwd``, its output and errors in one pipe: forked by ``warm``
+    when it serves the start (fakediscord.warm), else started cold."""
+    if warm is not None and warm.serves(args, env, cwd):
+        forked = await warm.start(args, env, cwd, LINE_LIMIT)
+        if forked is not None:
+            return forked
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        *args,
+        env=dict(env),
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        # A line of any length is read whole (asyncio's 64 KiB default made a long one
+        # stop the reading, and with it the run, with LimitOverrunError).
+        limit=LINE_LIMIT,
+    )
 
 
 class BotLauncher:

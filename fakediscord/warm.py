@@ -7,13 +7,18 @@ zygote) that has imported what ``python -m bot`` imports, and forks a child for 
 child takes the start's environment, folder, arguments and output pipe, and runs the module as
 the interpreter runs ``-m`` (:func:`runpy.run_module` as ``__main__``, ``sys.path[0]`` the
 folder), so the bot runs as it runs started cold, from its first line on. A start it cannot
-make the same is left to a cold start (:meth:`WarmStarts.serves`): other arguments, another
-folder, or an environment that differs from the zygote's in what a process reads before its
-first line runs: the interpreter's and the C libraries' settings (``PYTHON*``: another
-``PYTHONPATH`` is another release's code; the locale, ``TZ``, the loader's, OpenSSL's), and
-every variable the zygote's imports looked up (it notes them as it imports: aiohttp's and
-Pillow's switches, ``SSLKEYLOGFILE``...). What the bot reads as it runs (its token, its
-database, Discord's address) is the start's own.
+make the same is left to a cold start (:meth:`WarmStarts.serves`): other arguments, an
+environment that differs from the zygote's in what a process reads before its first line runs:
+the interpreter's and the C libraries' settings (``PYTHON*``: another ``PYTHONPATH`` is another
+release's code; the locale, ``TZ``, the loader's, OpenSSL's), and every variable the zygote's
+imports looked up (it notes them as it imports: aiohttp's and Pillow's switches,
+``SSLKEYLOGFILE``...); or another folder than the zygote's where that folder is not the same to
+the zygote's imports. A folder is first on ``sys.path``: one that holds a module or package
+named as one the zygote imported (``json.py``, ``bot/``) would have been imported instead, cold;
+and an import that asked for the folder (the zygote notes who calls ``os.getcwd``) keeps the
+zygote's, unless the child sets it right (:data:`_FOLDER_KEPT`: multiprocessing's
+``ORIGINAL_DIR``). Another folder is judged once the zygote runs (it starts in its own).
+What the bot reads as it runs (its token, its database, Discord's address) is the start's own.
 
 The zygote has no threads and no event loop; its garbage collector is off while it imports and
 what it imported is frozen before it forks (:func:`gc.freeze`, as Python's documentation
@@ -33,6 +38,7 @@ import asyncio
 import contextlib
 import gc
 import importlib
+import importlib.machinery
 import json
 import os
 import runpy
@@ -59,11 +65,31 @@ _MESSAGE = 1 << 20
 #: imports, below Python's ``os.environ``), which a fork cannot take on.
 _STARTING = ("PYTHON", "LC_", "LD_", "MALLOC_", "OPENSSL_", "SSL_CERT_")
 _STARTING_NAMES = ("LANG", "LANGUAGE", "TZ", "GLIBC_TUNABLES")
+#: The modules that note the folder as they are imported, and the name they keep it under: a
+#: child started in another folder sets it as a cold start's import would have.
+_FOLDER_KEPT = {"multiprocessing.process": "ORIGINAL_DIR"}
+#: Modules that ask for the folder on behalf of their caller (``os.path.abspath``, ``Path.cwd``).
+_ON_BEHALF = ("os", "posixpath", "genericpath", "pathlib")
 
 
 def _settings(env: Mapping[str, str]) -> dict[str, str]:
     """The variables that shape the interpreter itself, which a fork cannot take on."""
     return {k: v for k, v in env.items() if k.startswith(_STARTING) or k in _STARTING_NAMES}
+
+
+def _shadows(folder: Path, modules: set[str]) -> bool:
+    """Whether ``folder``, first on ``sys.path``, holds something an import of one of the
+    top-level ``modules`` would find there (a package, a namespace folder, a module of any
+    suffix the interpreter imports)."""
+    suffixes = tuple(importlib.machinery.all_suffixes())
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return True
+    return any(
+        name in modules or any(name.endswith(s) and name[: -len(s)] in modules for s in suffixes)
+        for name in names
+    )
 
 
 class _Noting(MutableMapping[str, str]):
@@ -158,31 +184,37 @@ class WarmStarts:
         self._settings: dict[str, str] = {}
         #: The variables the zygote's imports looked up, with its values (None: unset).
         self._read: dict[str, str | None] = {}
+        #: The top-level modules the zygote imported, and whether any of them kept its folder
+        #: where a child cannot set it right.
+        self._modules: set[str] = set()
+        self._folder_kept = True
         self._lock = threading.Lock()
         self._broken = bool(os.environ.get(COLD_ENV))
 
     def serves(
         self, args: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str]
     ) -> bool:
-        """Whether a start with these arguments, environment and folder runs warm."""
+        """Whether a start with these arguments, environment and folder runs warm (before the
+        zygote runs, a start in another folder may: :meth:`start` judges it once it does)."""
         if self._broken or list(args[:2]) != ["-m", self.module]:
-            return False
-        if Path(cwd).resolve() != self.folder:
             return False
         if self._zygote is None:
             return True
+        if not self._same_folder(cwd):
+            return False
         read = all(env.get(name) == value for name, value in self._read.items())
         return read and _settings(env) == self._settings
 
     async def start(
         self, args: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str], limit: int
     ) -> WarmProcess | None:
-        """Fork a bot for this start (None: the zygote could not; start it cold)."""
+        """Fork a bot for this start (None: the zygote could not, or its imports would not be
+        the same in this folder; start it cold)."""
         out_read, out_write = os.pipe()
         status_read, status_write = os.pipe()
         request = {"args": list(args[1:]), "env": dict(env), "cwd": str(cwd)}
         try:
-            pid = await asyncio.to_thread(self._fork, request, cwd, out_write, status_write)
+            pid = await asyncio.to_thread(self._fork, request, out_write, status_write)
         finally:
             os.close(out_write)
             os.close(status_write)
@@ -197,13 +229,13 @@ class WarmStarts:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), pipe)
         return WarmProcess(pid, reader, status_read)
 
-    def _fork(
-        self, request: dict[str, Any], cwd: str | os.PathLike[str], out: int, status: int
-    ) -> int | None:
+    def _fork(self, request: dict[str, Any], out: int, status: int) -> int | None:
         with self._lock:
             try:
                 if self._control is None:
-                    self._start_zygote(request["env"], cwd)
+                    self._start_zygote(request["env"])
+                if not self._same_folder(request["cwd"]):
+                    return None
                 assert self._control is not None
                 socket.send_fds(self._control, [json.dumps(request).encode()], [out, status])
                 answer = json.loads(self._control.recv(_MESSAGE) or b"{}")
@@ -214,13 +246,20 @@ class WarmStarts:
                 return None
             return int(answer["pid"])
 
-    def _start_zygote(self, env: Mapping[str, str], cwd: str | os.PathLike[str]) -> None:
+    def _same_folder(self, cwd: str | os.PathLike[str]) -> bool:
+        """Whether the zygote's imports are those of a cold start in ``cwd`` (once it runs)."""
+        folder = Path(cwd).resolve()
+        if folder == self.folder:
+            return True
+        return not self._folder_kept and not _shadows(folder, self._modules)
+
+    def _start_zygote(self, env: Mapping[str, str]) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self._zygote = subprocess.Popen(
                 [sys.executable, __file__, str(theirs.fileno()), *self.preload],
                 env=dict(env),
-                cwd=cwd,
+                cwd=self.folder,
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -231,7 +270,10 @@ class WarmStarts:
         ready = ours.recv(_MESSAGE)
         if not ready.startswith(b"ready "):
             raise RuntimeError(f"the warm bot process did not start: {ready.decode()}")
-        self._read = {name: env.get(name) for name in json.loads(ready[len(b"ready ") :])}
+        noted = json.loads(ready[len(b"ready ") :])
+        self._read = {name: env.get(name) for name in noted["variables"]}
+        self._modules = set(noted["modules"])
+        self._folder_kept = not set(noted["folder_readers"]) <= set(_FOLDER_KEPT)
 
     def close(self) -> None:
         """Stop the zygote (the bots it started are the tests' to stop)."""
@@ -255,8 +297,19 @@ def _zygote(control: socket.socket, preload: Sequence[str]) -> dict[str, Any] | 
     Returns in a child only, with its request (None in the zygote, once it is done)."""
     gc.disable()
     noting = _Noting(os.environ)
+    folder_readers: set[str] = set()
+    getcwd = os.getcwd
+
+    def noting_getcwd() -> str:
+        caller = sys._getframe(1)
+        while caller.f_back is not None and caller.f_globals.get("__name__") in _ON_BEHALF:
+            caller = caller.f_back
+        folder_readers.add(str(caller.f_globals.get("__name__")))
+        return getcwd()
+
     # Replaced, not cleared (B003): os.getenv and os.environ.get read the replacement.
     os.environ = noting  # type: ignore[assignment]  # noqa: B003
+    os.getcwd = noting_getcwd
     try:
         for name in preload:
             importlib.import_module(name)
@@ -265,8 +318,14 @@ def _zygote(control: socket.socket, preload: Sequence[str]) -> dict[str, Any] | 
         return None
     finally:
         os.environ = noting.real  # type: ignore[assignment]  # noqa: B003
+        os.getcwd = getcwd
     gc.freeze()
-    control.send(b"ready " + json.dumps(sorted(noting.names)).encode())
+    noted = {
+        "variables": sorted(noting.names),
+        "modules": sorted({name.partition(".")[0] for name in sys.modules}),
+        "folder_readers": sorted(folder_readers),
+    }
+    control.send(b"ready " + json.dumps(noted).encode())
     children: dict[int, tuple[int, int]] = {}  # pidfd -> (pid, status pipe)
     with selectors.DefaultSelector() as selector:
         selector.register(control, selectors.EVENT_READ)
@@ -314,6 +373,9 @@ def _run(request: dict[str, Any]) -> None:
     os.close(null)
     gc.enable()
     os.chdir(request["cwd"])
+    for name, attribute in _FOLDER_KEPT.items():
+        if name in sys.modules:  # as the module's import would have noted it, cold
+            setattr(sys.modules[name], attribute, os.path.abspath(os.getcwd()))
     os.environ.clear()
     os.environ.update(request["env"])
     sys.path[0] = os.getcwd()

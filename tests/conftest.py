@@ -29,6 +29,7 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from tests.helpers.bot_db import close_sqlite_readers  # noqa: E402
 from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
 from tests.helpers.postgres import PostgresServer, SharedServer  # noqa: E402
 
@@ -270,12 +271,14 @@ def _test_database(server: PostgresServer, template: str | None = None) -> str:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
-    """Once a test's fixtures are torn down (its bots stopped, its stores closed), its
+    """Once a test's fixtures are torn down (its bots stopped, its stores closed), the
+    connections its reads of SQLite files kept are closed (tests.helpers.bot_db) and its
     databases are dropped: the run's server keeps only those of the tests under way, which
     lets it live in memory (tests.helpers.postgres.cluster_folder)."""
     try:
         return (yield)
     finally:
+        close_sqlite_readers()
         while _made:
             server, name = _made.pop()
             server.drop_database(name)

@@ -14,6 +14,7 @@ import aiohttp
 from bot.settings import MAX_RANKED_TURN_SECONDS
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
+from fakediscord.warm import WarmStarts
 from tests.helpers.bot_runs import run_to_end
 from tests.helpers.readme import walk_through
 
@@ -94,9 +95,11 @@ def test_the_readmes_walk_through_the_playground_works_as_written(tmp_path: Path
         assert step in said, (step, said[-3000:])
 
 
-async def test_a_wrong_token_is_one_clear_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_wrong_token_is_one_clear_line(
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
+) -> None:
     status, lines = await run_to_end(
-        fake_discord, tmp_path / "bot.db", DISCORD_TOKEN="not-the-token"
+        fake_discord, tmp_path / "bot.db", DISCORD_TOKEN="not-the-token", warm=warm_starts
     )
     assert status == 1
     assert len(lines) == 1 and "Discord refused the token" in lines[0], lines

@@ -23,6 +23,7 @@ from bot.store import Dialect, Store, migrations
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
+from fakediscord.warm import WarmStarts
 from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
 from tests.helpers.old_releases import release, sqlite_made_by
 
@@ -46,14 +47,14 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 async def test_a_database_from_a_newer_release_is_refused(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
     path = tmp_path / "bot.db"
     await (await Store.open(path)).close()
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute(f"PRAGMA user_version = {LAST + 1}")
     before = _files(tmp_path)
-    status, lines = await run_to_end(fake_discord, path)
+    status, lines = await run_to_end(fake_discord, path, warm=warm_starts)
     assert status == 2
     line = _refusal(lines)
     assert "DATABASE_PATH" in line and str(path) in line
@@ -73,7 +74,7 @@ async def test_a_database_from_a_newer_release_is_refused(
     ],
 )
 async def test_a_database_path_that_cannot_be_used_is_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path, what: str, said: str
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path, what: str, said: str
 ) -> None:
     path = tmp_path / "bot.db"
     if what == "random bytes":
@@ -95,7 +96,7 @@ async def test_a_database_path_that_cannot_be_used_is_one_line(
     else:
         path = tmp_path / "missing" / "bot.db"
     before = _files(tmp_path)
-    status, lines = await run_to_end(fake_discord, path)
+    status, lines = await run_to_end(fake_discord, path, warm=warm_starts)
     assert status == 2
     line = _refusal(lines)
     assert "DATABASE_PATH" in line and said in line, line
@@ -200,9 +201,11 @@ async def test_a_database_on_a_read_only_mount_is_refused_saying_so(
 
 
 async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
-    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", DEV_GUILD_ID="1234567890")
+    status, lines = await run_to_end(
+        fake_discord, tmp_path / "bot.db", DEV_GUILD_ID="1234567890", warm=warm_starts
+    )
     assert status == 2
     line = _refusal(lines)
     assert "DEV_GUILD_ID" in line and "1234567890" in line and "invite" in line.lower(), line
@@ -213,14 +216,14 @@ async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
 
 @pytest.mark.parametrize("database", ["new", "existing"])
 async def test_discord_unreachable_is_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path, database: str
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path, database: str
 ) -> None:
     path = tmp_path / "bot.db"
     if database == "existing":
         await (await Store.open(path)).close()
     before = _files(tmp_path)
     wrong = f"http://127.0.0.1:{free_port()}/api/v10"
-    status, lines = await run_to_end(fake_discord, path, DISCORD_API_BASE=wrong)
+    status, lines = await run_to_end(fake_discord, path, DISCORD_API_BASE=wrong, warm=warm_starts)
     assert status == 1
     line = _refusal(lines)
     assert "DISCORD_API_BASE" in line and wrong in line, line
@@ -230,7 +233,7 @@ async def test_discord_unreachable_is_one_line(
 
 @pytest.mark.parametrize("refusal", ["token refused", "Discord unreachable"])
 async def test_a_start_discord_refuses_leaves_an_older_database_as_it_was(
-    fake_discord: FakeDiscord, tmp_path: Path, refusal: str
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path, refusal: str
 ) -> None:
     # The migrations wait until Discord has taken the token: this file stays at schema 5.
     path = tmp_path / "bot.db"
@@ -241,7 +244,7 @@ async def test_a_start_discord_refuses_leaves_an_older_database_as_it_was(
     else:
         wrong = f"http://127.0.0.1:{free_port()}/api/v10"
         extra, said = {"DISCORD_API_BASE": wrong}, "DISCORD_API_BASE"
-    status, lines = await run_to_end(fake_discord, path, **extra)
+    status, lines = await run_to_end(fake_discord, path, **extra, warm=warm_starts)
     assert status == 1
     line = _refusal(lines)
     assert said in line, line
@@ -390,14 +393,16 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
 
 
 async def test_an_ops_port_already_taken_is_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
     # Issue 50: health and metrics on a port of their own, refused as WEB_PORT is.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", OPS_PORT=str(port))
+        status, lines = await run_to_end(
+            fake_discord, tmp_path / "bot.db", OPS_PORT=str(port), warm=warm_starts
+        )
     assert status == 2, lines
     assert len(lines) == 1 and f"OPS_PORT={port}" in lines[0] and "another port" in lines[0]
     assert not (tmp_path / "bot.db").exists(), "the database this start created is gone again"

@@ -27,6 +27,7 @@ from fakediscord import FakeDiscord
 from fakediscord.model import Message
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher, BotProcess
+from fakediscord.warm import WarmStarts
 from tests.helpers.bot_db import latest_game_id
 from tests.helpers.bot_runs import run_to_end
 from tests.helpers.browser import open_browser
@@ -286,13 +287,19 @@ async def test_a_page_follows_moves_made_in_another_process(
         assert status == 200 and f'data-version="{snap.version}"' in page
 
 
-async def test_a_port_already_taken_is_one_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_port_already_taken_is_one_line(
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
+) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         status, lines = await run_to_end(
-            fake_discord, tmp_path / "bot.db", WEB_PORT=str(port), WEB_SECRET=SECRET
+            fake_discord,
+            tmp_path / "bot.db",
+            WEB_PORT=str(port),
+            WEB_SECRET=SECRET,
+            warm=warm_starts,
         )
     assert status == 2, lines
     assert len(lines) == 1 and f"WEB_PORT={port}" in lines[0] and "another port" in lines[0]
@@ -300,7 +307,9 @@ async def test_a_port_already_taken_is_one_line(fake_discord: FakeDiscord, tmp_p
 
 
 async def test_a_port_without_a_secret_is_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
-    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", WEB_PORT="8080")
+    status, lines = await run_to_end(
+        fake_discord, tmp_path / "bot.db", WEB_PORT="8080", warm=warm_starts
+    )
     assert status == 2 and len(lines) == 1 and "WEB_SECRET" in lines[0], lines

@@ -24,13 +24,14 @@ from tests.helpers.migrated import copy_migrated_sqlite
 #: its first line: signals, threads, open files, logging), then exits with the status it is
 #: given (or waits for a signal).
 PROBE = """
-import json, logging, os, signal, sys, threading
+import json, logging, multiprocessing.process, os, signal, sys, threading
 import probe.heavy
 print(json.dumps({
     "name": __name__,
     "argv": sys.argv,
     "path0": sys.path[0],
     "cwd": os.getcwd(),
+    "original_dir": multiprocessing.process.ORIGINAL_DIR,
     "setting": os.environ.get("PROBE_SETTING"),
     "switch": probe.heavy.SWITCH,
     "stdin": sys.stdin.read(),
@@ -69,23 +70,25 @@ def _env(folder: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "PROBE_SETTING": "given", "PROBE_SWITCH": "on"}
 
 
-async def _cold(folder: Path, *args: str) -> asyncio.subprocess.Process:
+async def _cold(folder: Path, *args: str, cwd: Path | None = None) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "probe",
         *args,
         env=_env(folder),
-        cwd=folder,
+        cwd=cwd or folder,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
 
 
-async def _warm(starts: WarmStarts, folder: Path, *args: str) -> WarmProcess:
-    assert starts.serves(["-m", "probe", *args], _env(folder), folder)
-    process = await starts.start(["-m", "probe", *args], _env(folder), folder, 1 << 16)
+async def _warm(
+    starts: WarmStarts, folder: Path, *args: str, cwd: Path | None = None
+) -> WarmProcess:
+    assert starts.serves(["-m", "probe", *args], _env(folder), cwd or folder)
+    process = await starts.start(["-m", "probe", *args], _env(folder), cwd or folder, 1 << 16)
     assert process is not None
     return process
 
@@ -137,17 +140,17 @@ async def test_a_warm_process_is_signalled_and_waited_for_as_a_cold_one(tmp_path
 async def test_what_a_fork_cannot_be_is_started_cold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Another module or folder is not served; once the zygote runs, neither is a start with
-    other Python settings than its own (another PYTHONPATH is other code), another locale or
-    time zone, or another value of a variable its imports read (PROBE_SWITCH, read as
-    probe.heavy is imported); nor any when the environment asks for cold starts."""
+    """Another module is not served (another folder: the next test); once the zygote runs,
+    neither is a start with other Python settings than its own (another PYTHONPATH is other
+    code), another locale or time zone, or another value of a variable its imports read
+    (PROBE_SWITCH, read as probe.heavy is imported); nor any when the environment asks for
+    cold starts."""
     folder = _probe(tmp_path)
     starts = WarmStarts("probe", ["probe.heavy"], folder)
     env = _env(folder)
     try:
         assert not starts.serves(["-m", "other"], env, folder)
         assert not starts.serves(["probe.py"], env, folder)
-        assert not starts.serves(["-m", "probe"], env, tmp_path.parent)
         assert starts.serves(["-m", "probe"], {**env, "PYTHONPATH": "/elsewhere"}, folder)
         await _said(await _warm(starts, folder, "0"))
         assert not starts.serves(["-m", "probe"], {**env, "PYTHONPATH": "/elsewhere"}, folder)
@@ -162,6 +165,40 @@ async def test_what_a_fork_cannot_be_is_started_cold(
         starts.close()
     monkeypatch.setenv(COLD_ENV, "1")
     assert not WarmStarts("probe", [], folder).serves(["-m", "probe"], env, folder)
+
+
+async def test_another_folder_that_shadows_no_import_is_served_as_cold(tmp_path: Path) -> None:
+    """A start in another folder runs warm, as it runs cold there (its folder first on the
+    path; multiprocessing's ORIGINAL_DIR, noted as it was imported, is that folder), unless
+    the folder holds what an import of a module the zygote imported would find there first,
+    cold: a module file, a package, a folder of that name. A first start is judged once the
+    zygote it starts runs, and the next starts warm still."""
+    folder = tmp_path / "code"
+    folder.mkdir()
+    _probe(folder)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "bot.db").write_bytes(b"")
+    (elsewhere / "notes").mkdir()
+    starts = WarmStarts("probe", ["probe.heavy"], folder)
+    env = _env(folder)
+    try:
+        shadowing = tmp_path / "shadowing"
+        (shadowing / "probe").mkdir(parents=True)
+        assert starts.serves(["-m", "probe"], env, shadowing), "judged once the zygote runs"
+        assert await starts.start(["-m", "probe", "0"], env, shadowing, 1 << 16) is None
+        cold = await _said(await _cold(folder, "3", cwd=elsewhere))
+        warm = await _said(await _warm(starts, folder, "3", cwd=elsewhere))
+        for shadow in ("json.py", "probe/__init__.py", "aiohttp/x.txt", "_socket.abi3.so"):
+            place = tmp_path / shadow.replace("/", "-")
+            (place / shadow).parent.mkdir(parents=True)
+            (place / shadow).write_text("")
+            assert not starts.serves(["-m", "probe"], env, place), shadow
+    finally:
+        starts.close()
+    assert cold == warm and cold[1] == 3
+    facts = json.loads(cold[0][0])
+    assert facts["cwd"] == facts["path0"] == facts["original_dir"] == str(elsewhere)
 
 
 async def test_the_tests_bots_start_warm(

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fakediscord import FakeDiscord
-from fakediscord.runner import GUILD_READY_SECONDS
+from fakediscord.runner import GUILD_READY_SECONDS, spawn
+from fakediscord.warm import WarmProcess, WarmStarts
 
 __all__ = ["REPO", "bot_environment", "run_to_end", "spawn_bot"]
 
@@ -54,11 +55,24 @@ async def spawn_bot(
 
 
 async def run_to_end(
-    fd: FakeDiscord, database: Path, prefix: Sequence[str] = (), **extra: str
+    fd: FakeDiscord,
+    database: Path,
+    prefix: Sequence[str] = (),
+    *,
+    warm: WarmStarts | None = None,
+    **extra: str,
 ) -> tuple[int, list[str]]:
-    """Run ``python -m bot`` until it exits; its exit status and its output's lines."""
+    """Run ``python -m bot`` in the database's folder until it exits; its exit status and its
+    output's lines. It is forked by ``warm`` where that serves the start (not after a
+    ``prefix``, which runs the interpreter itself)."""
     where = database.parent if database.parent.is_dir() else database.parent.parent
-    proc = await spawn_bot(bot_environment(fd, database, **extra), where, prefix)
-    out, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode().splitlines()
+    env = bot_environment(fd, database, **extra)
+    proc: asyncio.subprocess.Process | WarmProcess
+    if prefix:
+        proc = await spawn_bot(env, where, prefix)
+    else:
+        proc = await spawn(["-m", "bot"], env, where, warm)
+    assert proc.stdout is not None
+    out = await asyncio.wait_for(proc.stdout.read(), timeout=60)
+    status = await asyncio.wait_for(proc.wait(), timeout=60)
+    return status, out.decode().splitlines()
