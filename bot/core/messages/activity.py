@@ -314,6 +314,31 @@ def variant_choice(variant: Variant) -> dict[str, Any]:
     }
 
 
+def _manual_show(view: PublicView) -> dict[str, Any]:
+    """What a manual show waits on: the hand to be counted next (``counting``) and the claim
+    muggins may still be called on (``muggins``), each None when there is none."""
+    turn, window = view.count_turn, view.muggins
+    return {
+        "counting": None
+        if turn is None
+        else {
+            "seat": turn.seat,
+            "crib": turn.crib,
+            "cards": _cards(turn.cards),
+            # Its owner may not claim yet: muggins may still be called on the claim before.
+            "waits": window is not None and window.holds(turn.seat, view.sides),
+        },
+        "muggins": None
+        if window is None
+        else {
+            "seat": window.seat,
+            "crib": window.crib,
+            "claimed": window.claimed,
+            "callers": list(window.callers(view.sides)),
+        },
+    }
+
+
 def _played_out(
     record: GameRecord, loaded: Loaded, viewer: int, coach: bool, html: Html
 ) -> dict[str, Any]:
@@ -349,24 +374,7 @@ def _played_out(
         "calls": [_html(html, line) for line in text.play.split("\n") if line],
         "caption": _caption(names, events),
         "show": {"deal": shown_deal, "hands": _show(names, view.last_show)},
-        "counting": None
-        if view.count_turn is None
-        else {
-            "seat": view.count_turn.seat,
-            "crib": view.count_turn.crib,
-            "cards": _cards(view.count_turn.cards),
-            # Its owner may not claim yet: muggins may still be called on the claim before.
-            "waits": view.muggins is not None
-            and view.muggins.holds(view.count_turn.seat, view.sides),
-        },
-        "muggins": None
-        if view.muggins is None
-        else {
-            "seat": view.muggins.seat,
-            "crib": view.muggins.crib,
-            "claimed": view.muggins.claimed,
-            "callers": list(view.muggins.callers(view.sides)),
-        },
+        **_manual_show(view),
         "chances": _chances(log, view),
         "result": None,
     }
