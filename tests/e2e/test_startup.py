@@ -11,7 +11,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
@@ -24,7 +23,7 @@ from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from fakediscord.warm import WarmStarts
-from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
+from tests.helpers.bot_runs import bot_environment, refused_a_taken_port, run_to_end, spawn_bot
 from tests.helpers.old_releases import release, sqlite_made_by
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
@@ -396,13 +395,4 @@ async def test_an_ops_port_already_taken_is_one_line(
     fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
     # Issue 50: health and metrics on a port of their own, refused as WEB_PORT is.
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        status, lines = await run_to_end(
-            fake_discord, tmp_path / "bot.db", OPS_PORT=str(port), warm=warm_starts
-        )
-    assert status == 2, lines
-    assert len(lines) == 1 and f"OPS_PORT={port}" in lines[0] and "another port" in lines[0]
-    assert not (tmp_path / "bot.db").exists(), "the database this start created is gone again"
+    await refused_a_taken_port(fake_discord, tmp_path / "bot.db", "OPS_PORT", warm=warm_starts)

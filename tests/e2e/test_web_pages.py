@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html
 import re
-import socket
 from pathlib import Path
 
 import aiohttp
@@ -29,7 +28,7 @@ from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher, BotProcess
 from fakediscord.warm import WarmStarts
 from tests.helpers.bot_db import latest_game_id
-from tests.helpers.bot_runs import run_to_end
+from tests.helpers.bot_runs import refused_a_taken_port, run_to_end
 from tests.helpers.browser import open_browser
 from tests.helpers.table_driver import TableDriver, World, until
 
@@ -290,20 +289,9 @@ async def test_a_page_follows_moves_made_in_another_process(
 async def test_a_port_already_taken_is_one_line(
     fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        status, lines = await run_to_end(
-            fake_discord,
-            tmp_path / "bot.db",
-            WEB_PORT=str(port),
-            WEB_SECRET=SECRET,
-            warm=warm_starts,
-        )
-    assert status == 2, lines
-    assert len(lines) == 1 and f"WEB_PORT={port}" in lines[0] and "another port" in lines[0]
-    assert not (tmp_path / "bot.db").exists(), "the database this start created is gone again"
+    await refused_a_taken_port(
+        fake_discord, tmp_path / "bot.db", "WEB_PORT", WEB_SECRET=SECRET, warm=warm_starts
+    )
 
 
 async def test_a_port_without_a_secret_is_one_line(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,7 @@ from fakediscord import FakeDiscord
 from fakediscord.runner import GUILD_READY_SECONDS, spawn
 from fakediscord.warm import WarmProcess, WarmStarts
 
-__all__ = ["REPO", "bot_environment", "run_to_end", "spawn_bot"]
+__all__ = ["REPO", "bot_environment", "refused_a_taken_port", "run_to_end", "spawn_bot"]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -76,3 +77,19 @@ async def run_to_end(
     out = await asyncio.wait_for(proc.stdout.read(), timeout=60)
     status = await asyncio.wait_for(proc.wait(), timeout=60)
     return status, out.decode().splitlines()
+
+
+async def refused_a_taken_port(
+    fd: FakeDiscord, database: Path, setting: str, *, warm: WarmStarts, **extra: str
+) -> None:
+    """A start whose ``setting`` (``WEB_PORT``, ``OPS_PORT``) names a port another program
+    holds stops with one line that names it and asks for another port, and leaves no database
+    behind."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, lines = await run_to_end(fd, database, warm=warm, **{setting: str(port)}, **extra)
+    assert status == 2, lines
+    assert len(lines) == 1 and f"{setting}={port}" in lines[0] and "another port" in lines[0]
+    assert not database.exists(), "the database this start created is gone again"
