@@ -35,8 +35,8 @@ from bot.core.privacy.inventory import (
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
 from bot.store.database import Transaction
-from bot.store.message_tables import CARDS_LOCK, forget_owners
-from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
+from bot.store.message_tables import forget_owners
+from bot.store.queries import DELETION_LOCK, KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
@@ -178,11 +178,12 @@ class PrivacyTables(Queries):
         transaction; the games they played (kept for their opponents), and the changes of the
         tournaments they were in, each moved on (its message names a former player now)."""
         async with self._writing() as tx:
+            # Under the lock a write of something of theirs (a card's record, a review) takes,
+            # so none made from a read before this lands after it.
+            await tx.serialize(DELETION_LOCK)
             await _renamed_notes(tx, user_id, former.note)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
-            # game's, so no game's pruning takes them): their places' ids and interactions;
-            # under the lock a write of a card's record takes, so none lands after this.
-            await tx.serialize(CARDS_LOCK)
+            # game's, so no game's pruning takes them): their places' ids and interactions.
             entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
             cards = [Owner.ranked(int(r[0])) for r in entries]
             for forgotten in forget_owners(cards) if cards else ():
