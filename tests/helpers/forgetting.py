@@ -1,15 +1,17 @@
 """A person's data deleted in the store, and a wait for the statements of two processes to meet
-on PostgreSQL's locks: for the tests of what another process writes while a deletion runs."""
+on PostgreSQL's locks: for the tests of what one process writes while another deletes or
+rebuilds what it reads."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot.core.privacy.players import FORMER_NAME, renamed_archive, renamed_note, renamed_snapshot
 from bot.core.privacy.records import FormerPlayer
 from bot.store import Store
 
-__all__ = ["forget", "waiting_on_locks"]
+__all__ = ["forget", "locks_waited_on"]
 
 
 async def forget(
@@ -26,9 +28,14 @@ async def forget(
     await store.forget_player(user_id, former, fresh_secret=fresh)
 
 
-async def waiting_on_locks(store: Store, count: int) -> None:
-    """Until ``count`` statements on the store's (PostgreSQL) database wait on a lock."""
+async def locks_waited_on(
+    store: Store, count: int, *, unless: asyncio.Future[Any] | None = None
+) -> None:
+    """Until ``count`` statements on the store's (PostgreSQL) database wait on a lock (or
+    ``unless`` is done: what might have waited did not)."""
     for _ in range(1000):
+        if unless is not None and unless.done():
+            return
         rows = await store.db.fetch(
             "SELECT count(*) FROM pg_stat_activity"
             " WHERE datname = current_database() AND wait_event_type = 'Lock'"

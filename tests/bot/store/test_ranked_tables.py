@@ -22,7 +22,7 @@ from bot.core.privacy.players import (
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
-from tests.helpers.forgetting import forget, waiting_on_locks
+from tests.helpers.forgetting import forget, locks_waited_on
 
 
 async def _queue(
@@ -209,9 +209,9 @@ async def test_a_card_s_write_on_its_way_as_its_player_s_data_goes_is_not_kept(
             # records are deleted): this transaction holds the entry's row.
             await hold.fetch("SELECT id FROM ranked_entries WHERE id = ? FOR UPDATE", (al.id,))
             deletion = asyncio.create_task(forget(store, 1))
-            await waiting_on_locks(store, 1)
+            await locks_waited_on(store, 1)
             write = asyncio.create_task(sender.set_messages([(mine, _card(al, 501, 2))]))
-            await waiting_on_locks(store, 2)
+            await locks_waited_on(store, 2)
         await deletion
         await write
     assert str(mine) not in await _kept(store, "messages")

@@ -10,7 +10,7 @@ import pytest
 from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.review.records import ReviewRow
 from bot.store import Store
-from tests.helpers.forgetting import forget, waiting_on_locks
+from tests.helpers.forgetting import forget, locks_waited_on
 
 AL, BEA = 1, 2
 
@@ -66,9 +66,9 @@ async def test_a_review_written_by_another_process_as_the_deletion_runs_is_not_k
                 "SELECT seat FROM seats WHERE game_id = ? AND seat = 0 FOR UPDATE", (game_id,)
             )
             deletion = asyncio.create_task(forget(store, AL))
-            await waiting_on_locks(store, 1)
+            await locks_waited_on(store, 1)
             write = asyncio.create_task(sender.save_review(_review(game_id, 0, AL)))
-            await waiting_on_locks(store, 2)
+            await locks_waited_on(store, 2)
         await deletion
         await write
     assert await _reviewed(store) == set()
