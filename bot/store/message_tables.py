@@ -7,7 +7,7 @@ that change's transaction, as the statements this part makes for it (:class:`~bo
 Statement`): a click's answer kept with the move it answers (:func:`keep_answer`, one clause of
 a move's one statement on PostgreSQL), an answer that becomes an owner's first message
 (:func:`first_answer`: a lobby, a ranked card), and an owner's messages forgotten with it
-(:func:`forget_owners`; a person's ranked cards' under :data:`CARDS_LOCK`)."""
+(:func:`forget_owners`; a person's ranked cards' under :data:`DELETION_LOCK`)."""
 
 from __future__ import annotations
 
@@ -23,24 +23,10 @@ from bot.core.ledger.life import answer_record
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.transport import PendingPost
 from bot.store.database import Dialect, Transaction
-from bot.store.queries import Queries, Statement, marks
+from bot.store.queries import DELETION_LOCK, Queries, Statement, marks
 from bot.store.rows import reader
 
-__all__ = ["CARDS_LOCK", "MessageTables", "first_answer", "forget_owners", "keep_answer"]
-
-#: The lock (any number no other part uses) a person's deletion takes before it forgets their
-#: ranked cards' messages (their DM's or place's id, their interactions' tokens), and a write of
-#: a card's record takes before it reads whether the card's player is still there
-#: (:func:`_kept_cards`). What the ledger sent is written a moment later, by whichever process
-#: sent it (the write-behind), and a write read from memory before a deletion may reach the
-#: store after it: it would keep the records of a person whose data is deleted. Only the store
-#: sees both, whichever processes make them: under this lock, a write that comes first is
-#: committed before the deletion reads what to delete, and one that comes after reads the
-#: entry as a former player's and keeps nothing of it. (Without the lock, on PostgreSQL, a
-#: write that read the entry before the deletion committed waited on the row the deletion
-#: deleted and then inserted it again; a ledger told to forget the owners would not do: the
-#: sender may be another process, and a write of its own may be on its way already.)
-CARDS_LOCK = 0x0C1B_0003
+__all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
 
 #: The columns of a message an owner keeps, in MessageRecord's order.
 _MESSAGE_COLUMNS = (
@@ -146,10 +132,10 @@ def _kept_messages(ordered: Sequence[tuple[Owner, MessageRecord]]) -> tuple[str,
 
 async def _kept_cards(tx: Transaction, entries: Sequence[int]) -> set[int]:
     """Of the ranked entries ``entries``, those whose cards' records may be kept: entries still
-    there and not a former player's (whose data was deleted), read under :data:`CARDS_LOCK`, so
+    there and not a former player's (whose data was deleted), read under :data:`DELETION_LOCK`, so
     the deletion is either all committed or not begun (SQLite: its one write lock, held by a
     writing transaction from its start)."""
-    await tx.serialize(CARDS_LOCK)
+    await tx.serialize(DELETION_LOCK)
     rows = await tx.fetch(
         f"SELECT id, user_id FROM ranked_entries WHERE id IN ({marks(entries)})", entries
     )
@@ -193,7 +179,7 @@ class MessageTables(Queries):
     ) -> None:
         """Remember messages sent (or edited), of any owners, in one statement (a record of an
         older version of its owner than the one kept is not taken, unless it is another
-        message; nor a card of a person whose data was deleted: see :data:`CARDS_LOCK`), and
+        message; nor a card of a person whose data was deleted: see :data:`DELETION_LOCK`), and
         forget that the ``posted`` ones were about to be posted, in the same transaction."""
         if not messages:
             return
@@ -207,7 +193,7 @@ class MessageTables(Queries):
             return
         async with self._writing() as tx:
             if cards:
-                # (Not a deleted person's: see CARDS_LOCK.)
+                # (Not a deleted person's: see DELETION_LOCK.)
                 kept = await _kept_cards(tx, cards)
                 ordered = [
                     (owner, m)
@@ -268,7 +254,7 @@ class MessageTables(Queries):
 
     async def set_pending(self, owner: Owner, post: PendingPost) -> None:
         """A DM of the owner is about to be posted (not noted for a deleted person's card: see
-        :data:`CARDS_LOCK`)."""
+        :data:`DELETION_LOCK`)."""
         sql = (
             "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"

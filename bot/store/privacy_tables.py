@@ -34,9 +34,9 @@ from bot.core.privacy.inventory import (
 )
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
-from bot.store.database import Transaction
-from bot.store.message_tables import CARDS_LOCK, forget_owners
-from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
+from bot.store.database import Dialect, Transaction
+from bot.store.message_tables import forget_owners
+from bot.store.queries import DELETION_LOCK, KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
@@ -82,6 +82,19 @@ def _plain(row: Any, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
             value = json.loads(value)
         out[key] = value
     return out
+
+
+async def _still_left(tx: Transaction, guild_id: int, left_by: float, dialect: Dialect) -> bool:
+    """Whether the note that the bot left ``guild_id`` (by ``left_by``) is still there, held
+    until ``tx`` ends (PostgreSQL: its row locked, so a process that hears the bot invited
+    back deletes it once this batch is committed; SQLite: the one write lock, held from the
+    transaction's start): the server's data is still to go."""
+    lock = " FOR UPDATE" if dialect is Dialect.POSTGRES else ""
+    rows = await tx.fetch(
+        f"SELECT 1 FROM servers_left WHERE guild_id = ? AND left_at <= ?{lock}",
+        (guild_id, left_by),
+    )
+    return bool(rows)
 
 
 async def _keyed(tx: Transaction, user_id: int, former: FormerPlayer, fresh_secret: str) -> None:
@@ -178,11 +191,12 @@ class PrivacyTables(Queries):
         transaction; the games they played (kept for their opponents), and the changes of the
         tournaments they were in, each moved on (its message names a former player now)."""
         async with self._writing() as tx:
+            # Under the lock a write of something of theirs (a card's record, a review) takes,
+            # so none made from a read before this lands after it.
+            await tx.serialize(DELETION_LOCK)
             await _renamed_notes(tx, user_id, former.note)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
-            # game's, so no game's pruning takes them): their places' ids and interactions;
-            # under the lock a write of a card's record takes, so none lands after this.
-            await tx.serialize(CARDS_LOCK)
+            # game's, so no game's pruning takes them): their places' ids and interactions.
             entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
             cards = [Owner.ranked(int(r[0])) for r in entries]
             for forgotten in forget_owners(cards) if cards else ():
@@ -249,11 +263,16 @@ class PrivacyTables(Queries):
             (guild_id, at),
         )
 
-    async def back_in_server(self, guild_id: int) -> bool:
+    async def back_in_server(self, guild_id: int, *, left_by: float | None = None) -> bool:
         """The bot is in ``guild_id`` (again): its data is no longer to be deleted; whether it
-        was."""
+        was. (``left_by``: only if it left by then: its data went, and a later removal's note
+        stays.)"""
+        by = "" if left_by is None else " AND left_at <= ?"
         return bool(
-            await self.db.execute("DELETE FROM servers_left WHERE guild_id = ?", (guild_id,))
+            await self.db.execute(
+                f"DELETE FROM servers_left WHERE guild_id = ?{by}",
+                (guild_id,) if left_by is None else (guild_id, left_by),
+            )
         )
 
     async def servers_left(self) -> dict[int, float]:
@@ -270,16 +289,21 @@ class PrivacyTables(Queries):
         )
         return {int(r[0]) for r in rows if r[0] is not None}
 
-    async def forget_server(self, guild_id: int) -> list[int]:
+    async def forget_server(self, guild_id: int, *, left_by: float) -> list[int]:
         """Delete everything kept for ``guild_id`` as the bot's server (its games with all
         they hold, standings, head to head, tournaments, the discard of the day, who was seen
         there), games :data:`FORGET_BATCH` a transaction; the games that went. Games people
         played there through their own user installs (private tables, the bot no member)
         are theirs and stay (the server's ratings are then to be worked out again from them:
-        ``rebuild_server_ratings``). The note that the bot left stays until that is done."""
+        ``rebuild_server_ratings``). The note that the bot left stays until that is done.
+        Each transaction first reads that the note still says the bot left by ``left_by``
+        (holding it: :func:`_still_left`): once the bot is back (a process heard it invited
+        again, and deleted the note), nothing more goes, its games started since included."""
         gone: list[int] = []
         while True:
             async with self._writing() as tx:
+                if not await _still_left(tx, guild_id, left_by, self.dialect):
+                    return gone
                 rows = await tx.fetch(
                     "SELECT id FROM games WHERE guild_id = ? AND private_table = 0 LIMIT ?",
                     (guild_id, FORGET_BATCH),
@@ -293,6 +317,8 @@ class PrivacyTables(Queries):
                 await tx.execute(f"DELETE FROM games WHERE id IN ({marks(ids)})", ids)
                 gone += ids
         async with self._writing() as tx:
+            if not await _still_left(tx, guild_id, left_by, self.dialect):
+                return gone
             rows = await tx.fetch("SELECT id FROM tournaments WHERE guild_id = ?", (guild_id,))
             if rows:
                 for forgotten in forget_owners([Owner.tournament(int(r[0])) for r in rows]):

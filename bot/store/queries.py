@@ -12,7 +12,15 @@ from typing import Any, TypeVar
 
 from bot.store.database import Database, Dialect, Row, Transaction
 
-__all__ = ["KEYED_IDS", "Queries", "Statement", "kept_secret", "marks", "secret_named"]
+__all__ = [
+    "DELETION_LOCK",
+    "KEYED_IDS",
+    "Queries",
+    "Statement",
+    "kept_secret",
+    "marks",
+    "secret_named",
+]
 
 T = TypeVar("T")
 
@@ -25,6 +33,21 @@ def marks(values: Sequence[Any]) -> str:
 #: The name in ``bot_secrets`` of the secret a deleted person's id is kept under as a keyed hash
 #: (:mod:`bot.core.privacy.keyed`).
 KEYED_IDS = "keyed_ids"
+
+#: The lock (any number no other part uses) a person's deletion takes before it reads and
+#: deletes what is theirs, and a write of something of theirs made from a read before it takes
+#: before it reads whether they are still there: a ranked card's record (their DM's or place's
+#: id, their interaction's token: :mod:`bot.store.message_tables`), a review of their play
+#: (:mod:`bot.store.review_tables`). Such a write is made a moment, or a review's seconds, after
+#: what it was made from was read, in whichever process made it (the ledger's write-behind,
+#: the automatic reviews of the process that sends, a *Review* clicked anywhere), and may reach
+#: the store after the deletion: it would keep what the person had deleted. Only the store sees
+#: both: under this lock, a write that comes first is committed before the deletion reads what
+#: to delete, and one that comes after reads the person as a former player and keeps nothing.
+#: (Without the lock, on PostgreSQL, a write begun before the deletion committed, and after it
+#: deleted the rows, inserted them again; telling the deleting process's memory would not do:
+#: the writer may be another process, and its write may be on its way already.)
+DELETION_LOCK = 0x0C1B_0003
 
 
 async def kept_secret(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.review.records import ReviewRow
-from bot.store.queries import Queries
+from bot.store.queries import DELETION_LOCK, Queries
 from bot.store.rows import columns, reader
 
 __all__ = ["ReviewTables"]
@@ -24,27 +24,40 @@ class ReviewTables(Queries):
         return None if not rows else _row(rows[0])
 
     async def save_review(self, row: ReviewRow) -> None:
-        """Keep ``row`` (replacing an older review of that seat in that game)."""
-        await self.db.execute(
-            f"INSERT INTO reviews ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET deals = excluded.deals,"
-            " final = excluded.final, decisions = excluded.decisions,"
-            " accurate = excluded.accurate, given_up = excluded.given_up,"
-            " data = excluded.data, made_at = excluded.made_at",
-            (
-                row.game_id,
-                row.seat,
-                row.user_id,
-                row.guild_id,
-                row.deals,
-                int(row.final),
-                row.decisions,
-                row.accurate,
-                row.given_up,
-                row.data,
-                row.made_at,
-            ),
-        )
+        """Keep ``row`` (replacing an older review of that seat in that game), unless its seat
+        is no longer its player's: their data was deleted while it was made (a review takes
+        seconds, from the game as it was read), and it would keep theirs again (see
+        :data:`~bot.store.queries.DELETION_LOCK`)."""
+        async with self._writing() as tx:
+            await tx.serialize(DELETION_LOCK)
+            whose = (
+                ("user_id IS NULL", ()) if row.user_id is None else ("user_id = ?", (row.user_id,))
+            )
+            if not await tx.fetch(
+                f"SELECT 1 FROM seats WHERE game_id = ? AND seat = ? AND {whose[0]}",
+                (row.game_id, row.seat, *whose[1]),
+            ):
+                return  # (or the game itself went: its server's data was deleted)
+            await tx.execute(
+                f"INSERT INTO reviews ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET deals = excluded.deals,"
+                " final = excluded.final, decisions = excluded.decisions,"
+                " accurate = excluded.accurate, given_up = excluded.given_up,"
+                " data = excluded.data, made_at = excluded.made_at",
+                (
+                    row.game_id,
+                    row.seat,
+                    row.user_id,
+                    row.guild_id,
+                    row.deals,
+                    int(row.final),
+                    row.decisions,
+                    row.accurate,
+                    row.given_up,
+                    row.data,
+                    row.made_at,
+                ),
+            )
 
     async def reviews_owed(self, since: float, *, limit: int) -> list[int]:
         """Finished games, last changed at or after ``since``, not pruned and with their

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
 from bot.core.standings.records import Ranked, Rival, Standing
 from bot.store import standings as derived
-from bot.store.game_tables import RESULT_COLUMNS, result_of
+from bot.store.database import Transaction
+from bot.store.game_tables import RESULT_COLUMNS, RESULTS_LOCK, result_of
 from bot.store.queries import Queries, marks
 from engine.variants import STANDARD
 
@@ -31,11 +32,13 @@ class StandingTables(Queries):
         )
         return bool(rows[0][0])
 
-    async def _finished_games(self, guild_id: int | None = None) -> list[derived.Finished]:
+    async def _finished_games(
+        self, guild_id: int | None = None, on: Transaction | None = None
+    ) -> list[derived.Finished]:
         """Every result (or, given ``guild_id``, that server's), grouped by game, in the order
-        the results were recorded."""
+        the results were recorded (read in ``on``, when given)."""
         where = "" if guild_id is None else " WHERE COALESCE(guild_id, 0) = ?"
-        rows = await self._read(
+        rows = await (self.db if on is None else on).fetch(
             f"SELECT game_id, rated_order, COALESCE(guild_id, 0) AS guild, finished_at,"
             f" {RESULT_COLUMNS}"
             f" FROM results{where} ORDER BY rated_order, game_id, seat",
@@ -80,8 +83,11 @@ class StandingTables(Queries):
     async def rebuild_ratings(self) -> derived.Replayed:
         """Recompute every rating, total and head to head from the results, in the order
         they were recorded, and store them in place of what was there (one transaction)."""
-        replayed = await self.replay_ratings()
         async with self._writing() as tx:
+            # The results read under the lock a result's recording takes (whichever process
+            # records it), so none recorded meanwhile is left out of what is written.
+            await tx.serialize(RESULTS_LOCK)
+            replayed = derived.replay(await self._finished_games(on=tx))
             for table in ("standings", "rating_changes", "rivals"):
                 await tx.execute(f"DELETE FROM {table}")
             for sql, rows in derived.writes(replayed):
@@ -92,8 +98,11 @@ class StandingTables(Queries):
         """Recompute one server's ratings, totals and head to head from its results (each
         server's tables are rated apart, so this gives what a whole rebuild would), in place
         of what was there (one transaction): after some of its games were deleted."""
-        replayed = derived.replay(await self._finished_games(guild_id))
         async with self._writing() as tx:
+            # (Under the results' lock, as rebuild_ratings: a game people play there through
+            # their own user installs may finish meanwhile, in any process.)
+            await tx.serialize(RESULTS_LOCK)
+            replayed = derived.replay(await self._finished_games(guild_id, tx))
             for table in ("standings", "rating_changes", "rivals"):
                 await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
             for sql, rows in derived.writes(replayed):

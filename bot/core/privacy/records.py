@@ -64,8 +64,9 @@ class PrivacyRecords(Protocol):
         """The bot was removed from ``guild_id``."""
         ...
 
-    async def back_in_server(self, guild_id: int) -> bool:
-        """The bot is in ``guild_id``; whether it had been noted as gone."""
+    async def back_in_server(self, guild_id: int, *, left_by: float | None = None) -> bool:
+        """The bot is in ``guild_id``; whether it had been noted as gone (``left_by``: gone by
+        then)."""
         ...
 
     async def servers_left(self) -> dict[int, float]:
@@ -76,8 +77,9 @@ class PrivacyRecords(Protocol):
         """Every server some data is kept for."""
         ...
 
-    async def forget_server(self, guild_id: int) -> list[int]:
-        """Delete everything kept for ``guild_id`` as the bot's server; the games that went."""
+    async def forget_server(self, guild_id: int, *, left_by: float) -> list[int]:
+        """Delete everything kept for ``guild_id`` as the bot's server, while the note says it
+        left by ``left_by`` (none goes once it is back); the games that went."""
         ...
 
     async def rebuild_server_ratings(self, guild_id: int) -> None:

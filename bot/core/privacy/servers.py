@@ -78,12 +78,21 @@ class ServerData:
         for guild_id, left_at in sorted((await self._store.servers_left()).items()):
             if left_at > due:
                 continue
-            games = await self._store.forget_server(guild_id)
+            # Each batch only while the note says so: the bot may be invited back meanwhile,
+            # heard by any process (then what is left, and what it plays there, stays).
+            games = await self._store.forget_server(guild_id, left_by=due)
             _let_go(self._forget, games)
             # The ratings of what people played there through their own user installs, which
             # stays; then the note goes (a stop before this point does it all again).
             await self._store.rebuild_server_ratings(guild_id)
-            await self._store.back_in_server(guild_id)
+            if not await self._store.back_in_server(guild_id, left_by=due):
+                log.info(
+                    "back in server %d as its data was being deleted: %d games went, the rest"
+                    " is kept",
+                    guild_id,
+                    len(games),
+                )
+                continue
             log.info(
                 "deleted the data of server %d (%d games), left over the grace period",
                 guild_id,

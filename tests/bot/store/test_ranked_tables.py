@@ -18,14 +18,11 @@ from bot.core.ledger.transport import PendingPost
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import (
     FORMER_NAME,
-    renamed_archive,
-    renamed_note,
-    renamed_snapshot,
 )
-from bot.core.privacy.records import FormerPlayer
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
+from tests.helpers.forgetting import forget, locks_waited_on
 
 
 async def _queue(
@@ -41,20 +38,6 @@ async def _queue(
         else None,
     )
     return next(e for e in changed if e.id == entry.id)
-
-
-async def _forget(
-    store: Store, user_id: int, former_id: int = -(2**52) - 1, fresh: str = "ab" * 32
-) -> None:
-    """``user_id`` has their data deleted (``former_id`` in their place)."""
-    former = FormerPlayer(
-        former_id,
-        FORMER_NAME,
-        renamed_snapshot,
-        renamed_archive,
-        lambda note, names: renamed_note(note, user_id, names),
-    )
-    await store.forget_player(user_id, former, fresh_secret=fresh)
 
 
 def _card(entry: EntryRecord, message_id: int, version: int) -> MessageRecord:
@@ -170,7 +153,6 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
     another fresh secret at hand, keeps the same secret."""
     al, bea, cy = 987_654_321_012_345_678, 2, 3
     first, second = "ab" * 32, "cd" * 32
-    forget = _forget
     async with await Store.open(target) as store:
         await store.block_player(bea, al, "Al", now=1.0)
         await store.block_player(bea, cy, "Cy", now=1.0)
@@ -200,7 +182,7 @@ async def test_a_card_sent_before_its_player_had_their_data_deleted_is_not_writt
     al, bea = await _queue(store, 1), await _queue(store, 2)
     mine, hers = Owner.ranked(al.id), Owner.ranked(bea.id)
     await store.set_messages([(mine, _card(al, 0, 1)), (hers, _card(bea, 0, 1))])
-    await _forget(store, 1)
+    await forget(store, 1)
     assert await _kept(store, "messages") == {str(hers)}
     await store.set_messages([(mine, _card(al, 501, 2)), (hers, _card(bea, 502, 2))])
     await store.set_pending(mine, PendingPost(CARD, al.channel_id, 3.0))
@@ -208,19 +190,6 @@ async def test_a_card_sent_before_its_player_had_their_data_deleted_is_not_writt
     assert await _kept(store, "messages") == {str(hers)}
     assert await _kept(store, "pending_posts") == {str(hers)}
     assert (await store.messages(hers))[CARD].message_id == 502
-
-
-async def _waiting_on_locks(store: Store, count: int) -> None:
-    """Until ``count`` statements on the store's database wait on a lock."""
-    for _ in range(1000):
-        rows = await store.db.fetch(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        )
-        if int(rows[0][0]) >= count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{count} statements never waited on a lock")
 
 
 @pytest.mark.parametrize("store", ["postgres"], indirect=True)
@@ -239,10 +208,10 @@ async def test_a_card_s_write_on_its_way_as_its_player_s_data_goes_is_not_kept(
             # The deletion stops, uncommitted, where it renames his entry (once his cards'
             # records are deleted): this transaction holds the entry's row.
             await hold.fetch("SELECT id FROM ranked_entries WHERE id = ? FOR UPDATE", (al.id,))
-            deletion = asyncio.create_task(_forget(store, 1))
-            await _waiting_on_locks(store, 1)
+            deletion = asyncio.create_task(forget(store, 1))
+            await locks_waited_on(store, 1)
             write = asyncio.create_task(sender.set_messages([(mine, _card(al, 501, 2))]))
-            await _waiting_on_locks(store, 2)
+            await locks_waited_on(store, 2)
         await deletion
         await write
     assert str(mine) not in await _kept(store, "messages")

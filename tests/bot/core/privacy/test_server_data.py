@@ -6,12 +6,19 @@ the next start."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from bot.core.base.replies import User
 from bot.core.daily.records import DailyAnswer
+from bot.core.privacy.servers import GRACE, ServerData
 from bot.core.services import Services
-from bot.store import Dialect, Store
+from bot.store import Dialect, Store, privacy_tables
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY, GUILD
+from tests.helpers.forgetting import locks_waited_on
 from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 OTHER = 600
@@ -136,3 +143,75 @@ async def test_no_table_keeps_a_row_of_a_server_whose_data_went(
         )
         left[table] = count
     assert {table for table, count in left.items() if count} == KEPT - {"servers_left"}
+
+
+class _InvitedBackMeanwhile:
+    """The store as the process that sends sees it, where another process hears the bot
+    invited back to the server just after this one read which servers it left, before it
+    deletes their data."""
+
+    def __init__(self, store: Store, other: ServerData) -> None:
+        self._store = store
+        self._other = other
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def servers_left(self) -> dict[int, float]:
+        left = await self._store.servers_left()
+        await self._other.present(GUILD)
+        return left
+
+
+def _servers(store: Any, clock: Clock) -> ServerData:
+    """A process's part that deletes the data of the servers the bot left."""
+    return ServerData(store, grace=GRACE, clock=clock, forget=lambda owner: None)
+
+
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+async def test_a_server_the_bot_is_invited_back_to_as_its_data_is_due_keeps_it(
+    service: Services, store: Store, clock: Clock, migrated_postgres_url: str
+) -> None:
+    """The grace period is over and the process that sends has read that the server's data is
+    due, when another process hears the bot invited back: nothing goes (before, all of it
+    went, and the note of a later removal too)."""
+    await finished_game(service, (AL, BEA))
+    await service.servers.left(GUILD)
+    clock.advance(days=30, seconds=1)
+    async with await Store.open(migrated_postgres_url) as other:
+        sender = _servers(_InvitedBackMeanwhile(store, _servers(other, clock)), clock)
+        assert await sender.forget_due() == []
+    assert await _games(store, GUILD) == 1
+    assert await store.servers_left() == {}
+
+
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+async def test_a_server_the_bot_is_invited_back_to_as_its_data_goes_keeps_the_rest(
+    service: Services,
+    store: Store,
+    clock: Clock,
+    migrated_postgres_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another process hears the bot invited back while a batch of the server's games is
+    being deleted: that batch goes, the next does not (before, the note went at once, and
+    every batch after it too)."""
+    monkeypatch.setattr(privacy_tables, "FORGET_BATCH", 1)
+    await finished_game(service, (AL, BEA))
+    await finished_game(service, (BEA, CY), channel=2000)
+    assert await _games(store, GUILD) == 2
+    await service.servers.left(GUILD)
+    clock.advance(days=30, seconds=1)
+    async with await Store.open(migrated_postgres_url) as other:
+        async with store.db.transaction() as hold:
+            # The first batch stops, uncommitted, where it deletes its game.
+            await hold.fetch("SELECT id FROM games WHERE guild_id = ? FOR UPDATE", (GUILD,))
+            deleting = asyncio.create_task(service.servers.forget_due())
+            await locks_waited_on(store, 1)
+            back = asyncio.create_task(_servers(other, clock).present(GUILD))
+            await locks_waited_on(store, 2)
+        assert await deleting == []
+        await back
+    assert await _games(store, GUILD) == 1
+    assert await store.servers_left() == {}
+    assert differences(await store.stored_ratings(), await store.replay_ratings()) == []
