@@ -318,9 +318,14 @@ class Services:
         except Fault as fault:
             self.games.faults.note(fault)
 
-    async def dm_answered(self, user_id: int, channel_id: int, token: str) -> None:
+    async def dm_answered(
+        self, user_id: int, channel_id: int, token: str, answer: Answer | None = None
+    ) -> None:
         """An interaction of ``user_id`` in their DM with the bot (``channel_id``) was
-        answered: its token may post their next hand there, for free."""
+        answered (with ``answer``): its token may post their next hand there, for free; unless
+        the answer deleted their data, which the DM's id and the token would be again."""
+        if answer is not None and answer.forgotten:
+            return
         await self._dm_links.linked(DmLink(user_id, channel_id, token, time.time()))
 
     # -- what the outer layers need besides ------------------------------------------------------

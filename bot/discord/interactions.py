@@ -341,7 +341,7 @@ class DiscordIO:
         # Only now may its webhook carry the player's next hand: Discord knows no webhook of an
         # interaction before its answer has landed (404 / 10015), and on the internet a hand
         # posted through it while the answer is on its way often lands first.
-        await self._remember_dm(interaction)
+        await self._remember_dm(interaction, answer)
         if not answer.ok or answer.sequel is None:
             # A move's answer keeps its token with the message it updated; anything else
             # brings a private table back, should no token reach it any more.
@@ -405,13 +405,13 @@ class DiscordIO:
             if task is not None:
                 self._in_flight.discard(task)
 
-    async def _remember_dm(self, interaction: discord.Interaction[Any]) -> None:
-        """A click in a DM, answered: its webhook may post the player's next hand there, for
-        free."""
+    async def _remember_dm(self, interaction: discord.Interaction[Any], answer: Answer) -> None:
+        """A click in a DM, answered (with ``answer``): its webhook may post the player's next
+        hand there, for free."""
         channel = interaction.channel
         if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
             return  # (a DM between people or a group DM is no DM with the bot)
-        await self.services.dm_answered(interaction.user.id, channel.id, interaction.token)
+        await self.services.dm_answered(interaction.user.id, channel.id, interaction.token, answer)
 
     # -- calling the core ---------------------------------------------------------------------
     async def call(

@@ -113,6 +113,8 @@ class Answer:
     update would not say (a wrong call of muggins), sent privately after the update.
     ``stale``: for the refusal of a control from an earlier moment of a game, that game: the
     clicked message, if the game keeps it, is looked at again (see ``StaleControl``).
+    ``forgotten``: the call deleted its person's data, so nothing of them is kept from it (the
+    DM it came from is not remembered: :meth:`bot.core.services.Services.dm_answered`).
     """
 
     reply: Reply
@@ -121,6 +123,7 @@ class Answer:
     sequel: Sequel | None = None
     note: str | None = None
     stale: Owner | None = None
+    forgotten: bool = False
 
     @property
     def game_id(self) -> int | None:

@@ -25,7 +25,7 @@ import secrets
 import zipfile
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -266,7 +266,7 @@ class PlayerData:
                 else f"{len(games)} games you played stay"
             )
             said += f" The {kept} for your opponents, with you shown as a former player."
-        return Answer.in_place(said)
+        return replace(Answer.in_place(said), forgotten=True)
 
     async def _still_seated(self, game_id: int, user_id: int) -> bool:
         """Whether ``user_id`` still sits at the open game ``game_id``: a game ended meanwhile

@@ -109,6 +109,23 @@ async def test_the_file_then_the_deletion(service: Services, store: Store) -> No
     assert (await service.table.status(1000)).ok
 
 
+async def test_the_click_that_deletes_a_persons_data_leaves_no_dm_link_behind(
+    service: Services, store: Store
+) -> None:
+    # The click is answered first, and only then is the DM it came from remembered (its token
+    # may post the next hand): after Yes, delete my data, that wrote the DM's id and the token
+    # back, wherever this process had not written them down in the last few minutes.
+    await finished_game(service, (AL, BEA))
+    links = "SELECT COUNT(*) FROM dm_links WHERE user_id = ?"
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok and done.forgotten, done.reply.text
+    await service.dm_answered(AL.id, 555, "the deleting click's token", done)
+    assert [tuple(r) for r in await store.db.fetch(links, (AL.id,))] == [(0,)]
+    # Any other click in a DM is remembered, as before.
+    await service.dm_answered(BEA.id, 556, "a token", Answer.say("Hello."))
+    assert [tuple(r) for r in await store.db.fetch(links, (BEA.id,))] == [(1,)]
+
+
 async def test_one_game_kept_for_the_opponents_is_said_in_the_singular(
     service: Services, store: Store
 ) -> None:
