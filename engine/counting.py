@@ -73,11 +73,7 @@ class MugginsWindow:
         waits for it to close."""
         if not self.waits:
             return self.seat == seat and not self.blind
-        mine = sides[seat]
-        return any(
-            side not in (self.side, mine) and other not in self.passed
-            for other, side in enumerate(sides)
-        )
+        return any(sides[caller] != sides[seat] for caller in self.callers(sides))
 
     def callers(self, sides: Sequence[int]) -> tuple[int, ...]:
         """The seats that may still call it, the seats' ``sides`` as given: each on another
