@@ -141,6 +141,16 @@ class Interaction(_Responded):
         return set(self.owners) == {"1"}
 
     @property
+    def token_lapsed(self) -> bool:
+        """Whether its token no longer works: Discord takes an interaction's token for 15
+        minutes (``token_lifetime``, on the emulator's clock; for ever while
+        ``Limits.token_expiry`` is off). What it reaches: :meth:`messages`."""
+        owner = self._owner
+        assert owner is not None
+        expired = owner.clock.now() - self.created_at > owner.token_lifetime
+        return expired and owner.limits.token_expiry
+
+    @property
     def latency(self) -> float | None:
         """Seconds from delivery to the bot's first response (None while unanswered)."""
         return None if self.answered_at is None else self.answered_at - self.created_at

@@ -62,7 +62,6 @@ MESSAGE_CONTENT = 1 << 15
 class BotSide(SharedState):
     """The bot-facing half of `FakeDiscord` (mixed in; the state lives on `FakeDiscord`)."""
 
-    token_lifetime: float
     limits: Limits
     counters: Counters
 
@@ -353,8 +352,7 @@ class BotSide(SharedState):
         interaction = self._by_token.get(token)
         if interaction is None:
             raise unknown_webhook()
-        expired = self.clock.now() - interaction.created_at > self.token_lifetime
-        if expired and self.limits.token_expiry:
+        if interaction.token_lapsed:
             raise invalid_webhook_token()
         return interaction
 

@@ -27,7 +27,13 @@ from fakediscord.interactions import Interaction
 from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages, shown_versions
+from tests.helpers.bot_db import (
+    Snapshot,
+    latest_game_id,
+    logged_actions,
+    owned_messages,
+    shown_versions,
+)
 from tests.helpers.in_process import clocked_service, everywhere
 from tests.helpers.pair import start_pair
 from tests.helpers.private_driver import (
@@ -36,6 +42,7 @@ from tests.helpers.private_driver import (
     conversation,
     uninvited_server,
 )
+from tests.helpers.private_hands import newest_control
 from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.wire import call
 
@@ -230,22 +237,12 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     driver, since, first = await _playing_in_a_dm(world, bots, 7)
     fd = driver.fd
     await _pause_after(driver, 14)  # every interaction's token is dead now
-
-    full: list[str] = []
-
-    def used_up(route: str) -> None:
-        # As if the bot had sent five follow-ups through this click's token already (the
-        # first interaction after the pause: the move, or Your hand pressed before it).
-        token = route.split("/")[3]
-        next(i for i in fd.interactions.values() if i.token == token).followups_made = 5
-        full.append(token)
-
-    fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
+    # (The first interaction after the pause: the move, or Your hand pressed before it.)
+    full = _follow_ups_used_up(fd)
     await driver.move(driver.snapshot())
-    hook = f"POST /webhooks/{fd.application_id}/{full[0]}"
 
     def tried() -> list[tuple[int, int | None]]:
-        return [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
+        return _posted_through(fd, full[0], since)
 
     # Nobody acts until the bot has found that no token reaches the table and tried the only
     # live one (a player's next interaction, were it first, would rightly be used instead).
@@ -257,6 +254,48 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     assert final.status == "finished"
     await _settled_unseen_and_tokens_only(driver, since)
     assert tried() == [(400, 40094)], "tried once, then never again"
+
+
+async def test_after_a_used_up_token_a_player_nothing_reaches_brings_the_table_back(
+    world: World, bots: BotLauncher
+) -> None:
+    """As above, with the game then waiting on someone nothing can reach: after a pause Bea
+    makes a deal's last discard through a token whose follow-ups are used up, and Al leads
+    the play. No token reaches his hands or the table, so nothing tells him; the copy of his
+    hand he left behind (he opened it twice) still shows the first deal's crib menu. He
+    presses Your hand on the table as it was: that click's token brings the table up to date
+    where it is, his hand follows, and the game goes on to its end."""
+    driver, since, first = await _playing_in_a_dm(world, bots, 7)
+    fd, (al, _) = driver.fd, driver.players
+    older = await _hand_opened_twice(driver, al)
+    first_menu = f"crib:{driver.game_id}:discard:1"
+    # On to the discard of a later deal Bea deals (Al leads its play): Al discards first.
+    snap = driver.snapshot()
+    while not _bea_deals_and_both_discard(snap):
+        snap = await driver.play_out(moves=1)
+        assert snap.status == "active", "the game ended before Bea dealt again"
+    await driver.move(snap, seat=0)
+    await _pause_after(driver, 0)  # every interaction's token is dead now
+    full = _follow_ups_used_up(fd)
+    await driver.move(driver.snapshot())  # Bea's, the deal's last discard
+    assert await until(fd, lambda: _posted_through(fd, full[0], since)) == [(400, 40094)]
+    snap = driver.snapshot()
+    assert snap.game is not None and snap.game.phase is Phase.PLAY and snap.game.turn == 0
+
+    def this_deal() -> str:
+        return first.words().rsplit("**Deal ", 1)[-1]
+
+    assert driver.table().id == first.id and "Al plays" not in this_deal()
+    assert newest_control([older], first_menu), "the copy left behind shows its menu still"
+    # Al presses Your hand (his older copy offers him nothing he can do) and plays.
+    opened = driver.opened
+    await driver.play_out(moves=1)
+    assert driver.opened == opened + 1
+    await until(fd, lambda: "Al plays" in this_deal())
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert (await _settled_unseen_and_tokens_only(driver, since)).id == first.id
+    assert _posted_through(fd, full[0], since) == [(400, 40094)], "tried once, no more"
 
 
 async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
@@ -305,13 +344,7 @@ async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_ba
     driver, since, first = await _playing_in_a_dm(world, bots, 12)
     fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
     # Al opens his hand twice: the first copy is left behind, its crib menu soon stale.
-    hand_button = f"crib:{driver.game_id}:lobby:{HAND_BUTTON}"
-    table = await driver.settled(lambda t: any(b["custom_id"] == hand_button for b in t.buttons()))
-    copies = []
-    for _ in range(2):
-        opened = await fd.click(al, table, hand_button)
-        copies += await opened.wait_followups(1)
-    stale = copies[0]
+    stale = await _hand_opened_twice(driver, al)
     await _pause_after(driver, 6)  # both have discarded, and the play is under way
     menu = next(iter(stale.selects()))
     picked = [str(o["value"]) for o in menu["options"][: int(menu["min_values"])]]
@@ -649,6 +682,52 @@ async def _pause_after(driver: PrivateDriver, moves: int) -> None:
 
     await until(driver.fd, table_shows_the_last_move)
     driver.fd.clock.advance(15 * 60 + 1)
+
+
+async def _hand_opened_twice(driver: PrivateDriver, user: User) -> Message:
+    """``user`` presses Your hand twice on the table, once it offers the button: the first
+    copy of their hand is left behind, its controls soon stale; that copy."""
+    hand_button = f"crib:{driver.game_id}:lobby:{HAND_BUTTON}"
+    table = await driver.settled(lambda t: any(b["custom_id"] == hand_button for b in t.buttons()))
+    copies = []
+    for _ in range(2):
+        opened = await driver.fd.click(user, table, hand_button)
+        copies += await opened.wait_followups(1)
+    return copies[0]
+
+
+def _follow_ups_used_up(fd: FakeDiscord) -> list[str]:
+    """The next interaction answered is made to have had its five follow-ups, as if the bot
+    had sent them through its token already; that token, in the list given back, once it is."""
+    full: list[str] = []
+
+    def used_up(route: str) -> None:
+        token = route.split("/")[3]
+        next(i for i in fd.interactions.values() if i.token == token).followups_made = 5
+        full.append(token)
+
+    fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
+    return full
+
+
+def _posted_through(fd: FakeDiscord, token: str, since: int) -> list[tuple[int, int | None]]:
+    """What Discord answered (status, code) to each follow-up posted through ``token`` among
+    the requests from ``since`` on."""
+    hook = f"POST /webhooks/{fd.application_id}/{token}"
+    return [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
+
+
+def _bea_deals_and_both_discard(snap: Snapshot) -> bool:
+    """Whether ``snap`` is at the discard of a deal after the first that Bea (seat 1) deals,
+    neither player having discarded yet."""
+    game = snap.game
+    return (
+        game is not None
+        and game.phase is Phase.DISCARD
+        and game.deal_number > 1
+        and game.dealer == 1
+        and len(game.pending_discards()) == 2
+    )
 
 
 async def _table_back(

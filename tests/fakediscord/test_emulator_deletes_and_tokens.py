@@ -92,7 +92,10 @@ async def test_an_expired_token_is_refused_everywhere_50027(
 ) -> None:
     fd = table.fd
     r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
-    fd.clock.advance(15 * 60 + 1)
+    fd.clock.advance(15 * 60 - 1)
+    assert not r.token_lapsed, "good for 15 minutes"
+    fd.clock.advance(2)
+    assert r.token_lapsed
     base = f"/webhooks/{fd.application_id}/{r.token}"
     for method, path, body in (
         ("POST", "", {"content": "late"}),
@@ -110,6 +113,7 @@ async def test_without_token_expiry_tokens_keep_working(
     fd.limits.token_expiry = False
     r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
     fd.clock.advance(24 * 3600)
+    assert not r.token_lapsed
     path = f"/webhooks/{fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "PATCH", path, {"content": "much later"}))[0] == 200
     assert r.content == "much later"

@@ -41,6 +41,7 @@ from tests.helpers.private_hands import (
     move_prefix,
     newest_control,
     press_your_hand,
+    within_reach,
 )
 from tests.helpers.replay import Replay
 from tests.helpers.table_driver import seat_to_move, until
@@ -225,13 +226,15 @@ class PrivateDriver:
             await self.move(snap)
             made += 1
 
-    async def move(self, snap: Snapshot) -> Interaction:
-        """One move by someone the game waits on (from their hand); the click."""
+    async def move(self, snap: Snapshot, seat: int | None = None) -> Interaction:
+        """One move by someone the game waits on (``seat``, else one :func:`seat_to_move`
+        draws), from their hand; the click."""
         game = snap.game
         assert game is not None
         if game.phase is Phase.SHOW:
             return await self._show(snap)
-        seat = seat_to_move(game, self.rng)
+        if seat is None:
+            seat = seat_to_move(game, self.rng)
         if seat is None:
             raise AssertionError(f"nobody to move in {game.phase}")
         return await self._move(snap, seat)
@@ -405,11 +408,16 @@ class PrivateDriver:
 
     def _to_open(self, user: User) -> bool:
         """Whether ``user`` should press Your hand: the table mentions them, or no hand of
-        theirs is open at all."""
+        theirs may still bring them their move: none is open, or none is within a token's
+        reach. After a pause longer than a token lives, the bot can edit none of their hands,
+        nor call them on a table that no token reaches (the only live one's follow-ups used
+        up): an older copy of their hand, left behind when they opened another, may still
+        show a control long stale, and is no reason to wait."""
         table = self.table_now()
         if table is None:
             return False
-        return f"<@{user.id}>" in table.words() or not self._hands_of(user)
+        reached = [hand for hand in self._hands_of(user) if within_reach(self.fd, hand)]
+        return f"<@{user.id}>" in table.words() or not reached
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
         self.opened += 1

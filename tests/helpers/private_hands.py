@@ -16,7 +16,14 @@ from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import Snapshot
 from tests.helpers.table_checks import until
 
-__all__ = ["live_hands", "move_from_hand", "move_prefix", "newest_control", "press_your_hand"]
+__all__ = [
+    "live_hands",
+    "move_from_hand",
+    "move_prefix",
+    "newest_control",
+    "press_your_hand",
+    "within_reach",
+]
 
 
 def live_hands(fd: FakeDiscord, user: User, channel: Channel, game_id: int) -> list[Message]:
@@ -30,6 +37,16 @@ def live_hands(fd: FakeDiscord, user: User, channel: Channel, game_id: int) -> l
         and not m.deleted
         and any(str(i.get("custom_id", "")).startswith(prefix) for i in m.walk())
     ]
+
+
+def within_reach(fd: FakeDiscord, message: Message) -> bool:
+    """Whether the token of an interaction still reaches ``message`` (its original response
+    or one of its follow-ups, the token not lapsed): whether the bot may still edit it. A hand
+    no token reaches stays as it shows now, whatever the game does."""
+    return any(
+        not interaction.token_lapsed and any(m is message for m in interaction.messages())
+        for interaction in fd.interactions.values()
+    )
 
 
 def newest_control(hands: list[Message], wanted: str) -> tuple[Message, str] | None:
