@@ -1,6 +1,7 @@
 """Faults on demand: answer chosen REST routes with 429s or server errors a set number of times,
-hold chosen requests back for a while before they reach Discord (a slow network), or run a
-test's action the moment a request has been handled, before its answer goes back.
+hold chosen requests back for a while before they reach Discord (a slow network), hold their
+answers back until the test lets them go, or run a test's action the moment a request has been
+handled, before its answer goes back.
 
 A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
 `/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
@@ -15,6 +16,7 @@ JSON body with them.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Callable
@@ -125,6 +127,24 @@ class Delay:
     back: bool = False
 
 
+@dataclass
+class Hold:
+    """The next `times` requests matching `pattern` are handled at once, and their answers
+    wait on their way back to the bot until the test lets them go (:meth:`release`): what
+    they did shows on Discord while the bot does not know it yet, for exactly as long as the
+    test needs to do something meanwhile (a number of seconds would be a guess, too short on
+    a busy machine). `routes` holds the requests held so far."""
+
+    pattern: re.Pattern[str]
+    times: int
+    routes: list[str] = field(default_factory=list)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        """Let the answers held, and any to come, go back to the bot."""
+        self.released.set()
+
+
 class FaultBook:
     """The faults waiting to happen, in the order they were added."""
 
@@ -133,6 +153,7 @@ class FaultBook:
         self.used: list[tuple[str, int]] = []
         self.hooks: list[Hook] = []
         self.delays: list[Delay] = []
+        self.holds: list[Hold] = []
 
     def hook(self, hook: Hook) -> Hook:
         """Arm a hook."""
@@ -165,6 +186,21 @@ class FaultBook:
                 return delay.seconds
         return 0.0
 
+    def hold(self, hold: Hold) -> Hold:
+        """Arm a hold."""
+        self.holds.append(hold)
+        return hold
+
+    def held(self, route: str) -> Hold | None:
+        """The first armed hold matching `route`, counting one use: its answer waits until
+        the hold is released. None when none matches."""
+        for hold in self.holds:
+            # (Kept once used up: clearing the book lets its answers still held go.)
+            if len(hold.routes) < hold.times and hold.pattern.search(route):
+                hold.routes.append(route)
+                return hold
+        return None
+
     def add(self, fault: Fault) -> Fault:
         """Arm a fault."""
         self.pending.append(fault)
@@ -182,7 +218,10 @@ class FaultBook:
         return None
 
     def clear(self) -> None:
-        """Disarm every fault, delay and hook."""
+        """Disarm every fault, delay, hook and hold (the answers held go back)."""
         self.pending.clear()
         self.hooks.clear()
         self.delays.clear()
+        for hold in self.holds:
+            hold.release()
+        self.holds.clear()

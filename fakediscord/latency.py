@@ -89,7 +89,8 @@ def latency_middleware(fd: FakeDiscord) -> Callable[..., Any]:
     """Hold each REST request back for its way there, and its answer for its way back, while
     ``fd.latency`` is set (the outermost middleware: everything Discord does with a request,
     its rate limits, its clocks, its record in ``fd.requests``, happens on Discord's side);
-    and an answer a test holds on its way back (``fd.delay(route, seconds, back=True)``)."""
+    and an answer a test holds on its way back (``fd.delay(route, seconds, back=True)``, or
+    ``fd.hold(route)`` until the test releases it)."""
 
     @web.middleware
     async def wire(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -105,6 +106,9 @@ def latency_middleware(fd: FakeDiscord) -> Callable[..., Any]:
             # A test's answer held on its way back (``fd.delay(..., back=True)``), and the
             # wire's own way back.
             route = f"{request.method} {API_PREFIX.sub('', request.path)}"
+            held = fd.faults.held(route)
+            if held is not None:
+                await held.released.wait()  # (``fd.hold(route)``: until the test lets it go)
             back += fd.faults.late_by(route, back=True)
             if back:
                 await asyncio.sleep(back)

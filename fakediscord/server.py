@@ -29,7 +29,7 @@ from fakediscord.errors import (
     BotFailure,
     BotStalled,
 )
-from fakediscord.faults import Delay, Fault, FaultBook, Hook
+from fakediscord.faults import Delay, Fault, FaultBook, Hold, Hook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     Interaction,
@@ -415,6 +415,14 @@ class FakeDiscord(UserActions, BotSide):
         with `back`, they are handled at once and their answers reach the bot `seconds` late
         (what they did shows on Discord while the bot does not know it yet)."""
         return self.faults.delay(Delay(re.compile(route), seconds, times, back=back))
+
+    def hold(self, route: str, times: int = 1) -> Hold:
+        """The next `times` requests matching `route` are handled at once, and their answers
+        wait on their way back to the bot until the test calls `release()` on what this
+        returns (its `routes`: the requests held so far): what they did shows on Discord
+        while the bot waits to hear of it, for as long as the test needs (a DM's channel
+        opened while the player's next command is answered, say)."""
+        return self.faults.hold(Hold(re.compile(route), times))
 
     def after_request(self, route: str, action: Callable[[str], object], times: int = 1) -> Hook:
         """Run `action(route)` when each of the next `times` requests matching `route` has been

@@ -22,6 +22,7 @@ from tests.helpers.activity_pages import (
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
+from tests.helpers.delivery_checks import live_ids
 from tests.helpers.private_driver import bot_token_requests, conversation
 from tests.helpers.table_driver import World, dealt, hand_of, resign, start_again, until
 
@@ -373,6 +374,35 @@ async def test_play_again_from_the_last_hand_and_a_table_the_bot_can_no_longer_p
         "Messages** there, or open a game with `/cribbage new` where I can post."
     ), refused.words()
     assert latest_game_id(db, channel.id) == second, "nothing opened"
+
+
+async def test_a_resignation_before_the_first_hand_went_out_still_leaves_play_again_by_dm(
+    world: World, bot: BotProcess
+) -> None:
+    """Resigned before the first hand's DM went out (its DM channel opened, the post not yet
+    made: on a busy machine the resignation came first), the player was told their hand was
+    on its way: it comes all the same, as the game's last hand offering *Play again*, and
+    no version of it offers the controls of the game that has ended."""
+    fd, channel, db = world.fd, world.general, world.database
+    al = world.players[0]
+    # The bot hears that the DM it opened for the hand is there only once Al has resigned.
+    opening = fd.hold(r"^POST /users/@me/channels$")
+    try:
+        opened = await fd.slash(al, channel, "/cribbage new vs_computer:True difficulty:easy")
+        assert opened.original is not None
+        await until(fd, lambda: opening.routes)
+        assert not fd.dms(al), "the hand went out before the resignation"
+        await resign(fd, al, channel)
+    finally:
+        opening.release()
+    first = latest_game_id(db, channel.id)
+    hand = await until(fd, lambda: _last_hand(fd, al, first))
+    assert [b["label"] for b in hand.buttons()] == ["🔁 Play again"]
+    assert "The game is over: Al resigned" in hand.words(), hand.words()
+    offered = {
+        i for m in fd.dms(al) for v in (*m.history, m.version()) for i in live_ids(v.components)
+    }
+    assert offered == {f"crib:{first}:rematch:hand"}, offered
 
 
 def _announced(fd: FakeDiscord, event: str, about: int) -> bool:

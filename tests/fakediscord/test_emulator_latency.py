@@ -159,3 +159,25 @@ async def test_an_answer_held_on_its_way_back_is_done_on_discord_already(
     started = loop.time()
     await call(http, "GET", "/users/@me")
     assert loop.time() - started < 0.3
+
+
+async def test_an_answer_held_until_the_test_releases_it(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fd = fake_discord
+    held = fd.hold(r"^GET /users/@me$")
+    task = asyncio.create_task(call(http, "GET", "/users/@me"))
+    # Discord has it (recorded, handled) while the answer waits, however long the test takes.
+    await fd.wait_for(lambda: held.routes)
+    assert [r.route for r in fd.requests] == ["GET /users/@me"]
+    assert not task.done()
+    held.release()
+    status, _ = await task
+    assert status == 200
+    # Used up: the next one comes back at once; clearing the faults lets a held answer go.
+    assert (await call(http, "GET", "/users/@me"))[0] == 200
+    fd.hold(r"^GET /users/@me$")
+    task = asyncio.create_task(call(http, "GET", "/users/@me"))
+    await fd.wait_for(lambda: len(fd.requests) == 3)
+    fd.faults.clear()
+    assert (await task)[0] == 200

@@ -385,12 +385,17 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
-    """Each person's hand message for this deal (brought up to date only if it was sent,
-    once the game is over; only its private copies, once their DMs were refused in the game)
-    and for each deal before it that the log keeps (closed, only if it was sent)."""
+    """Each person's hand message for this deal (once the game is over, brought up to date
+    only if it was sent, unless it offers the rematch; only its private copies, once their
+    DMs were refused in the game) and for each deal before it that the log keeps (closed,
+    only if it was sent)."""
     game, log = loaded.game, loaded.log
     deal = game.deal_number
     over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
+    # A game over owes a hand that never went out (resigned before the deal's DMs did) only
+    # where it offers the rematch: the player was told their hand was on its way, and it is
+    # their last word on the game and their way to the next from their DMs.
+    existing = over and _hand_rematch(record) is None
     owed: list[Owed] = []
     for seat in _people_seats(record):
         user = seat.user_id
@@ -408,7 +413,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
                 MessageKey.hand(deal, seat.seat),
                 hand,
                 user,
-                existing=over,
+                existing=existing,
                 fallbacks=before,
                 superseded=closed,
                 mirrors_only=refused,

@@ -241,7 +241,14 @@ async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     assert result.view.content.startswith("🏆") and result.view.board is not None
     assert result.view.board.winner is not None
     hands = [o for o in owed if str(o.key).startswith("hand:")]
-    assert hands and all(o.existing and o.view.hand is None for o in hands)
+    assert hands and all(o.view.hand is None for o in hands)
+    # The deals before are closed where they were sent; the last hands offer the rematch,
+    # owed whether or not they went out (tests/bot/core/play/test_rematch.py).
+    deals = {o.key: int(o.key.parts[0]) for o in hands}
+    last = max(deals.values())
+    assert all(o.existing for o in hands if deals[o.key] < last)
+    finals = [o for o in hands if deals[o.key] == last]
+    assert len(finals) == 2 and all(o.view.controls and not o.existing for o in finals)
     # A turn reminder sent meanwhile is brought up to date (never posted): nobody is waited on.
     reminders = [o for o in owed if str(o.key).startswith("remind:")]
     assert reminders and all(o.existing and "moved on" in o.view.content for o in reminders)

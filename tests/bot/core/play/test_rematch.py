@@ -417,6 +417,14 @@ async def _press_on_hand(service: Services, game_id: int, user: User) -> Answer:
     return await service.rematches.press_on_hand(game_id, user, _anywhere)
 
 
+async def _resigned_against_the_computer(service: Services) -> int:
+    """A game of Al's against the computer, resigned at once (nothing of it sent yet)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert opened.game_id is not None
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    return opened.game_id
+
+
 def _last_hands(owed: tuple[Owed, ...], deal: int = 1) -> dict[int | str, object]:
     """The controls of each seat's hand message of ``deal``, by seat."""
     return {
@@ -430,6 +438,26 @@ async def test_a_finished_games_last_hand_offers_its_rematch_by_dm(service: Serv
     before = await _finished(service, [AL, BEA], BEA)
     offered = ResultControls(before, "rematch", review=False, hand=True)
     assert _last_hands(await owed_now(service, before)) == {0: offered, 1: offered}
+
+
+async def test_a_last_hand_that_never_went_out_is_owed_offering_the_rematch(
+    service: Services,
+) -> None:
+    # Resigned before the deal's DMs went out (nothing of the game sent yet: on a busy
+    # machine the resignation can come first), each player was told their hand is on its
+    # way, and their last hand is where they find the rematch by DM: it is owed all the same.
+    game_id = await _resigned_against_the_computer(service)
+    [hand] = [o for o in await owed_now(service, game_id) if o.key.name == HAND]
+    assert hand.due(None) and hand.user_id == AL.id
+    assert hand.view.controls == ResultControls(game_id, "again", review=False, hand=True)
+    assert "The game is over: Al resigned" in hand.view.content
+    # Where the result offers no rematch, a hand that never went out stays unsent.
+    record = await service.lobbies.open_seated(
+        GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+    )
+    assert (await service.moves.resign(CHANNEL + 1, BEA)).ok
+    hands = [o for o in await owed_now(service, record.id) if o.key.name == HAND]
+    assert len(hands) == 2 and not any(o.due(None) for o in hands)
 
 
 async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answers_privately(
@@ -493,12 +521,10 @@ async def test_rematch_on_a_hand_takes_the_seat_kept_in_a_rematch_opened_on_the_
 async def test_play_again_on_a_hand_deals_against_the_computer_at_once(
     service: Services,
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
-    assert opened.game_id is not None
-    assert (await service.moves.resign(CHANNEL, AL)).ok
-    [offered] = _last_hands(await owed_now(service, opened.game_id)).values()
-    assert offered == ResultControls(opened.game_id, "again", review=False, hand=True)
-    again = await _press_on_hand(service, opened.game_id, AL)
+    game_id = await _resigned_against_the_computer(service)
+    [offered] = _last_hands(await owed_now(service, game_id)).values()
+    assert offered == ResultControls(game_id, "again", review=False, hand=True)
+    again = await _press_on_hand(service, game_id, AL)
     assert again.ok and again.reply.ephemeral, again.reply.text
     assert again.reply.text == f"Dealt again in <#{CHANNEL}>: your hand is on its way by DM."
     rematch = await _record(service, again.game_id)
