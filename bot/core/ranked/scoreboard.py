@@ -70,13 +70,18 @@ class MatchView:
     def __init__(self, store: CardStore) -> None:
         self._store = store
         self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
+        #: How many times a match was said to have changed (or all of them forgotten): a read
+        #: that began before one of them is not kept.
+        self._changes = 0
 
     def changed(self, match_id: int) -> None:
         """The match changed: read it again when next drawn."""
+        self._changes += 1
         self._kept.forget(match_id)
 
     def forget(self) -> None:
         """Read every match again (another process may have changed them)."""
+        self._changes += 1
         self._kept.clear()
 
     async def read(self, match_id: int) -> Read | None:
@@ -85,6 +90,18 @@ class MatchView:
         kept = self._kept.get(match_id)
         if kept is not None:
             return kept
+        # A read takes several statements, and the referee may decide the match between
+        # them (its place's table drawn as the last game ended): kept, the read from before
+        # the decision would stand for the match from then on, and the tables redrawn for
+        # the decision would go on saying the next game comes.
+        changes = self._changes
+        read = await self._read(match_id)
+        if read is not None and self._changes == changes:
+            self._kept.keep(match_id, read)
+        return read
+
+    async def _read(self, match_id: int) -> Read | None:
+        """The match as :meth:`read` says, read from the store."""
         store = self._store
         match = await store.ranked_match(match_id)
         if match is None:
@@ -94,9 +111,7 @@ class MatchView:
         if match.status is MatchStatus.FINISHED:
             changes = await store.match_changes(match_id)
             standings = await self._standings(match)
-        read = (match, games, changes, standings)
-        self._kept.keep(match_id, read)
-        return read
+        return (match, games, changes, standings)
 
     async def _standings(self, match: MatchRecord) -> dict[int, Standing]:
         """Each player's rating in the match's season, with their place and how many are

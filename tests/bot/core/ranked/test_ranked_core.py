@@ -11,6 +11,7 @@ import io
 import json
 import zipfile
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -36,10 +37,10 @@ from bot.core.ranked.records import (
     NOT_RATED,
     EntryRecord,
     EntryStatus,
-    MatchRecord,
     MatchStatus,
     Search,
 )
+from bot.core.ranked.scoreboard import MatchView
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -358,6 +359,51 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+def _held(
+    monkeypatch: pytest.MonkeyPatch, store: Store, read: str
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """Hold each call of the store's ``read`` until the test lets it go on: set when one is
+    reached, and the event to set to let it (and those after it) go on."""
+    reached, go_on = asyncio.Event(), asyncio.Event()
+    reads = getattr(store, read)
+
+    async def held(*args: Any) -> Any:
+        reached.set()
+        await go_on.wait()
+        return await reads(*args)
+
+    monkeypatch.setattr(store, read, held)
+    return reached, go_on
+
+
+async def test_a_match_decided_while_its_table_reads_it_is_read_again(
+    service: Services, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A place's table reads its match as the referee decides it (the match's last game ended
+    a moment before): the read from before the decision is not kept, so the tables drawn for
+    the decision say it (they said the next game comes, for good)."""
+    match_id = await _matched(service, store)
+    matches = MatchView(store)
+    # (The read's second statement waits for the decision, which lands between them.)
+    reached, release = _held(monkeypatch, store, "match_games")
+    reading = asyncio.create_task(matches.read(match_id))
+    await reached.wait()
+    decided = await store.finish_match(
+        match_id, winner=BEA.id, how="games", abandoned_by=None, now=clock().timestamp()
+    )
+    assert decided, "decided now"
+    matches.changed(match_id)  # (what the referee says once it has decided it)
+    release.set()
+    before = await reading
+    assert before is not None and before[0].status is MatchStatus.PLAYING, "read before"
+    now = await matches.read(match_id)
+    assert now is not None and now[0].status is MatchStatus.FINISHED
+    assert now[0].winner == BEA.id
+    # A read nothing changed during is kept: the next draw reads nothing.
+    monkeypatch.setattr(store, "ranked_match", None)
+    assert await matches.read(match_id) == now
 
 
 async def test_a_turn_the_bot_was_down_for_starts_again_when_it_is_back(
@@ -760,15 +806,7 @@ async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
 ) -> None:
     """The process stops (or loses the lease) while the referee still reads the matches to
     look at: the queue's sweep is not started after it, where it would read a closed store."""
-    reading, go_on = asyncio.Event(), asyncio.Event()
-    matches_since = store.matches_since
-
-    async def slow_matches_since(since: float) -> list[MatchRecord]:
-        reading.set()
-        await go_on.wait()
-        return await matches_since(since)
-
-    monkeypatch.setattr(store, "matches_since", slow_matches_since)
+    reading, go_on = _held(monkeypatch, store, "matches_since")
     starting = asyncio.create_task(service.ranked_play.start())
     await reading.wait()
     service.ranked_play.stop()
