@@ -3,7 +3,10 @@ and closed DMs told once per deal."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+
+import pytest
 
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.replies import Answer, User
@@ -13,6 +16,7 @@ from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.held import held
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -107,6 +111,21 @@ async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) ->
     assert await store.coach_off([AL.id, BEA.id]) == {AL.id}
     assert "Coach on" in (await service.coach.coach(AL, True)).reply.text
     assert await store.coach_off([AL.id]) == set()
+
+
+async def test_the_coach_turned_off_while_a_hand_reads_the_setting_is_off_at_once(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand drawn reads its player's setting as they turn the coach off: the read from
+    before is not kept, so the next hand has no line (it had, for the next minute)."""
+    service = make_service(store, clock, computer=True)
+    reached, go_on = held(monkeypatch, store, "coach_off", answered=True)
+    reading = asyncio.create_task(service.coach.off([AL.id]))
+    await reached.wait()
+    assert "Coach off" in (await service.coach.coach(AL, False)).reply.text
+    go_on.set()
+    assert await reading == frozenset(), "read before"
+    assert await service.coach.off([AL.id]) == {AL.id}
 
 
 async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> None:
