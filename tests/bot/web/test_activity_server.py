@@ -37,6 +37,7 @@ from engine.cards import Card
 from engine.phase import Phase
 from tests.helpers.activity_states import activity_state
 from tests.helpers.card_leaks import cards_named, revealed_by
+from tests.helpers.held import held
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -440,6 +441,45 @@ async def test_a_live_page_follows_moves_made_anywhere(
         await socket.send_str(json.dumps({"session": "forged.x"}))
         closed = await socket.receive(timeout=10)
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
+
+
+async def test_a_move_made_while_a_live_page_opens_is_shown_on_it(
+    service: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Al discards as Bea's live page reads its first look: the look drawn for the move is
+    not overwritten by that first one, read before it, for good (it was, and Bea's page said
+    it waited on Al until the next move, which was hers to make)."""
+    activity = ActivityServer(service, FakeDiscordSide(), Sessions(SECRET))
+    limits = Capacity(connections=100, live_pages=10)
+    server = WebServer(
+        service.pages, service.feed, PageLinks(SECRET), activity=activity, limits=limits
+    )
+    table = await open_table(service, [AL, BEA], target=61)
+    game = table.outcomes[0].game_id or 0
+    activity.start()
+    try:
+        async with TestClient(TestServer(server.app())) as client:
+            session = await _session(client, BEA)
+            draws = service.pages.activity
+            reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
+            async with client.ws_connect("/activity/api/live") as socket:
+                await socket.send_str(json.dumps({"session": session}))
+                await reached.wait()
+                monkeypatch.setattr(service.pages, "activity", draws)  # (the first look's alone)
+                hand = [c.code for c in (await _hand(service, game, 0))]
+                assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
+                await activity._patrol.idle()  # (the look drawn for the move was given)
+                moved = await service.games.record(game)
+                assert moved is not None
+                go_on.set()
+                # (The first look, read before the move, may come first: the move's comes.)
+                look = json.loads(await socket.receive_str(timeout=10))["state"]
+                if look["version"] < moved.version:
+                    look = json.loads(await socket.receive_str(timeout=10))["state"]
+                assert look["version"] == moved.version
+                assert [s["waiting"] for s in look["seats"]] == [False, True]
+    finally:
+        activity.stop()
 
 
 async def test_a_live_page_that_goes_leaves_no_task_behind(
