@@ -524,6 +524,9 @@ class ActivityServer:
             guild = next(iter(pages)).session.guild_id
             _, drawn = await self._drawn(channel_id, readers, guild)
             for page in tuple(pages):
+                if page.session.user_id not in readers:
+                    # (Opened while this was drawn: its first look, read since, is its own.)
+                    continue
                 # (A reader seated at the game drawn for them, or anyone else at the channel's.)
                 text = drawn.get(page.session.user_id, drawn.get(None))
                 if text is not None:
