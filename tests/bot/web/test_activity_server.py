@@ -4,6 +4,7 @@ page is, moves and bad input, and the live socket following the change feed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -445,43 +446,52 @@ async def test_a_live_page_follows_moves_made_anywhere(
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
 
 
+@contextlib.asynccontextmanager
+async def _live_table(
+    service: Services, discord: FakeDiscordSide
+) -> AsyncIterator[tuple[ActivityServer, TestClient[Any, Any], int]]:
+    """The Activity following the feed behind the web server, and a game just dealt to Al and
+    Bea in the test channel (its id)."""
+    activity = ActivityServer(service, discord, Sessions(SECRET))
+    limits = Capacity(connections=100, live_pages=10)
+    server = WebServer(
+        service.pages, service.feed, PageLinks(SECRET), activity=activity, limits=limits
+    )
+    table = await open_table(service, [AL, BEA], target=61)
+    activity.start()
+    try:
+        async with TestClient(TestServer(server.app())) as client:
+            yield activity, client, table.outcomes[0].game_id or 0
+    finally:
+        activity.stop()
+
+
 async def test_a_move_made_while_a_live_page_opens_is_shown_on_it(
     service: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Al discards as Bea's live page reads its first look: the look drawn for the move is
     not overwritten by that first one, read before it, for good (it was, and Bea's page said
     it waited on Al until the next move, which was hers to make)."""
-    activity = ActivityServer(service, FakeDiscordSide(), Sessions(SECRET))
-    limits = Capacity(connections=100, live_pages=10)
-    server = WebServer(
-        service.pages, service.feed, PageLinks(SECRET), activity=activity, limits=limits
-    )
-    table = await open_table(service, [AL, BEA], target=61)
-    game = table.outcomes[0].game_id or 0
-    activity.start()
-    try:
-        async with TestClient(TestServer(server.app())) as client:
-            session = await _session(client, BEA)
-            draws = service.pages.activity
-            reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
-            async with client.ws_connect("/activity/api/live") as socket:
-                await socket.send_str(json.dumps({"session": session}))
-                await reached.wait()
-                monkeypatch.setattr(service.pages, "activity", draws)  # (the first look's alone)
-                hand = [c.code for c in (await _hand(service, game, 0))]
-                assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
-                await activity._patrol.idle()  # (the look drawn for the move was given)
-                moved = await service.games.record(game)
-                assert moved is not None
-                go_on.set()
-                # (The first look, read before the move, may come first: the move's comes.)
+    async with _live_table(service, FakeDiscordSide()) as (activity, client, game):
+        session = await _session(client, BEA)
+        draws = service.pages.activity
+        reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
+        async with client.ws_connect("/activity/api/live") as socket:
+            await socket.send_str(json.dumps({"session": session}))
+            await reached.wait()
+            monkeypatch.setattr(service.pages, "activity", draws)  # (the first look's alone)
+            hand = [c.code for c in (await _hand(service, game, 0))]
+            assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
+            await activity._patrol.idle()  # (the look drawn for the move was given)
+            moved = await service.games.record(game)
+            assert moved is not None
+            go_on.set()
+            # (The first look, read before the move, may come first: the move's comes.)
+            look = json.loads(await socket.receive_str(timeout=10))["state"]
+            if look["version"] < moved.version:
                 look = json.loads(await socket.receive_str(timeout=10))["state"]
-                if look["version"] < moved.version:
-                    look = json.loads(await socket.receive_str(timeout=10))["state"]
-                assert look["version"] == moved.version
-                assert [s["waiting"] for s in look["seats"]] == [False, True]
-    finally:
-        activity.stop()
+            assert look["version"] == moved.version
+            assert [s["waiting"] for s in look["seats"]] == [False, True]
 
 
 async def test_a_page_opened_while_the_table_is_drawn_for_others_keeps_its_own_look(
@@ -493,41 +503,30 @@ async def test_a_page_opened_while_the_table_is_drawn_for_others_keeps_its_own_l
     the next change)."""
     discord = FakeDiscordSide()
     discord.present |= {CY.id}
-    activity = ActivityServer(service, discord, Sessions(SECRET))
-    limits = Capacity(connections=100, live_pages=10)
-    server = WebServer(
-        service.pages, service.feed, PageLinks(SECRET), activity=activity, limits=limits
-    )
-    table = await open_table(service, [AL, BEA], target=61)
-    game = table.outcomes[0].game_id or 0
-    activity.start()
-    try:
-        async with TestClient(TestServer(server.app())) as client:
-            watching = await client.ws_connect("/activity/api/live")
-            await watching.send_str(json.dumps({"session": await _session(client, CY)}))
-            await watching.receive_str(timeout=10)
-            session = await _session(client, BEA)
-            draws = service.pages.activity
-            reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
-            hand = [c.code for c in (await _hand(service, game, 0))]
-            assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
-            await reached.wait()  # (the table drawn for Cy, held)
-            monkeypatch.setattr(service.pages, "activity", draws)
-            async with client.ws_connect("/activity/api/live") as socket:
-                await socket.send_str(json.dumps({"session": session}))
-                first = json.loads(await socket.receive_str(timeout=10))["state"]
-                assert first["act"]["kind"] == "discard", "her own look"
-                go_on.set()
-                await activity._patrol.idle()
-                hand = [c.code for c in (await _hand(service, game, 1))]
-                assert (await service.moves.discard(CHANNEL, BEA, " ".join(hand[:2]))).ok
-                moved = await service.games.record(game)
-                assert moved is not None
-                look = json.loads(await socket.receive_str(timeout=10))["state"]
-                assert look["version"] == moved.version, "the next look is the move's"
-            await watching.close()
-    finally:
-        activity.stop()
+    async with _live_table(service, discord) as (activity, client, game):
+        watching = await client.ws_connect("/activity/api/live")
+        await watching.send_str(json.dumps({"session": await _session(client, CY)}))
+        await watching.receive_str(timeout=10)
+        session = await _session(client, BEA)
+        draws = service.pages.activity
+        reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
+        hand = [c.code for c in (await _hand(service, game, 0))]
+        assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
+        await reached.wait()  # (the table drawn for Cy, held)
+        monkeypatch.setattr(service.pages, "activity", draws)
+        async with client.ws_connect("/activity/api/live") as socket:
+            await socket.send_str(json.dumps({"session": session}))
+            first = json.loads(await socket.receive_str(timeout=10))["state"]
+            assert first["act"]["kind"] == "discard", "her own look"
+            go_on.set()
+            await activity._patrol.idle()
+            hand = [c.code for c in (await _hand(service, game, 1))]
+            assert (await service.moves.discard(CHANNEL, BEA, " ".join(hand[:2]))).ok
+            moved = await service.games.record(game)
+            assert moved is not None
+            look = json.loads(await socket.receive_str(timeout=10))["state"]
+            assert look["version"] == moved.version, "the next look is the move's"
+        await watching.close()
 
 
 async def test_a_live_page_that_goes_leaves_no_task_behind(
