@@ -309,6 +309,8 @@ class WebServer:
         # One drawing at a time per game, for all its pages; a change heard meanwhile draws
         # it once more after.
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
+        #: How many changes were heard (a live page that read its game meanwhile is drawn).
+        self._heard = 0
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
@@ -423,6 +425,7 @@ class WebServer:
     # -- the feed -----------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
         """A game changed: if a page watches it, draw its new look once for all of them."""
+        self._heard += 1
         game_id = change.game_id
         if game_id is None or game_id not in self._viewers:
             return
@@ -555,6 +558,7 @@ class WebServer:
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
+        heard = self._heard
         record = await self._record(request)
         if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
@@ -574,8 +578,9 @@ class WebServer:
         viewers.add(viewer)
         if not record.is_open:
             viewer.give(record.version, "", True)
-        elif record.version != viewer.version:
-            # It changed since the page was drawn: draw it for the page now.
+        elif record.version != viewer.version or self._heard != heard:
+            # It changed since the page was drawn: draw it for the page now. (So too when a
+            # change was heard before the page watched it, the game read maybe before it.)
             self._patrol.ask(record.id)
         try:
             await self._send(response, b"retry: 3000\n\n")

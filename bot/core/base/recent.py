@@ -14,6 +14,18 @@ same however many games a server has played.
 True
 >>> sorted(kept)
 ['a', 'c']
+
+Something read from elsewhere (the store) with awaits in between is kept with
+:meth:`Recent.keep_read`, given what :meth:`Recent.changes` said as the read began: a change
+told meanwhile (an entry kept or forgotten otherwise) may be one the read began before and
+missed, and kept, the read would stand over it for good.
+
+>>> began = kept.changes()
+>>> kept.forget("a")  # (told while the read was on its way)
+>>> kept.keep_read("a", 0, began), kept.get("a")
+(False, None)
+>>> kept.keep_read("a", 5, kept.changes()), kept.get("a")
+(True, 5)
 """
 
 from __future__ import annotations
@@ -32,11 +44,13 @@ class Recent(Generic[K, V]):
     """At most ``size`` entries by key: keeping an entry, or getting it, makes it the newest;
     keeping one past ``size`` forgets the least recently used."""
 
-    __slots__ = ("_entries", "_size")
+    __slots__ = ("_changes", "_entries", "_size")
 
     def __init__(self, size: int) -> None:
         self._size = size
         self._entries: OrderedDict[K, V] = OrderedDict()
+        #: How many entries were kept (but by :meth:`keep_read`) or forgotten, or all dropped.
+        self._changes = 0
 
     def get(self, key: K) -> V | None:
         """The entry kept under ``key``, made the newest (None when nothing is kept)."""
@@ -52,6 +66,25 @@ class Recent(Generic[K, V]):
     def keep(self, key: K, value: V) -> None:
         """Keep ``value`` under ``key`` as the newest entry, forgetting the oldest past the
         bound."""
+        self._changes += 1
+        self._put(key, value)
+
+    def changes(self) -> int:
+        """How many changes were told so far (entries kept but by :meth:`keep_read`, or
+        forgotten, or all dropped): taken as a read from elsewhere begins, for
+        :meth:`keep_read` as it ends."""
+        return self._changes
+
+    def keep_read(self, key: K, value: V, began: int) -> bool:
+        """Keep ``value``, read from elsewhere since :meth:`changes` said ``began``, unless a
+        change was told meanwhile (of any key): the read may have begun before what that change
+        told of, and kept, it would stand over it until the next. Whether it was kept."""
+        if self._changes != began:
+            return False
+        self._put(key, value)
+        return True
+
+    def _put(self, key: K, value: V) -> None:
         self._entries[key] = value
         self._entries.move_to_end(key)
         while len(self._entries) > self._size:
@@ -59,10 +92,12 @@ class Recent(Generic[K, V]):
 
     def forget(self, key: K) -> None:
         """Drop the entry under ``key``, if there is one."""
+        self._changes += 1
         self._entries.pop(key, None)
 
     def clear(self) -> None:
         """Drop every entry."""
+        self._changes += 1
         self._entries.clear()
 
     def __contains__(self, key: object) -> bool:

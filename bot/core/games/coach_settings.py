@@ -38,10 +38,13 @@ class CoachSettings:
         known = {u: self._cache.get(u) for u in user_ids}
         missing = [u for u, kept in known.items() if kept is None or kept[0] < now]
         if missing:
+            # (A setting changed while the read was on its way may be missing from it: such a
+            # read is not kept, or the old setting would stand for the next minute.)
+            began = self._cache.changes()
             off = await self._store.coach_off(missing)
             for user in missing:
-                known[user] = (now + COACH_CACHE_SECONDS, user in off)
-                self._cache.keep(user, (now + COACH_CACHE_SECONDS, user in off))
+                known[user] = read = (now + COACH_CACHE_SECONDS, user in off)
+                self._cache.keep_read(user, read, began)
         return frozenset(u for u, kept in known.items() if kept is not None and kept[1])
 
     def forget(self, user_id: int) -> None:

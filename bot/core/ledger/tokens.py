@@ -53,11 +53,17 @@ class DmLinks:
         memory as this process learns it; read from the store when the link is not known
         here, or, other processes answering the DMs' clicks, when what is kept is older than
         the store's copy can be: those write theirs down every few minutes)."""
-        link = self._links.get(user_id)
-        if link is None or (self._shared and not _recent(link)):
-            link = await self._store.dm_link(user_id)
-            if link is not None:
-                self._links.keep(user_id, link)
+        kept = self._links.get(user_id)
+        if kept is not None and not (self._shared and not _recent(kept)):
+            return kept
+        began = self._links.changes()
+        link = await self._store.dm_link(user_id)
+        if link is not None and not self._links.keep_read(user_id, link, began):
+            # A click was heard while the store was read: the link it told of (this
+            # player's, perhaps) is newer than what the store held, and stands.
+            learnt = self._links.peek(user_id)
+            if learnt is not None and learnt is not kept:
+                return learnt
         return link
 
     async def linked(self, link: DmLink) -> None:

@@ -210,13 +210,15 @@ class GameMessages(Projector):
         return found
 
     async def _refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal its DMs were first refused in, read once and then kept up to date (only
-        the process that sends learns of a refusal; one that sends again after another did
-        reads them again, :meth:`sending_again`)."""
+        """Seat -> the deal its DMs were first refused in, read once and kept until a refusal
+        comes (only the process that sends learns of one; one that sends again after another
+        did reads them again, :meth:`sending_again`)."""
         refused = self._refused.get(game_id)
         if refused is None:
+            # (Not kept when a refusal was told while it was read: it may have missed it.)
+            began = self._refused.changes()
             refused = await self._store.dm_refusals(game_id)
-            self._refused.keep(game_id, refused)
+            self._refused.keep_read(game_id, refused, began)
         return refused
 
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
@@ -232,8 +234,10 @@ class GameMessages(Projector):
         except UnreadableGame:
             return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)
-        # (A DM already on its way when the first was refused keeps the deal of the first.)
-        (await self._refusals(owner.id)).setdefault(seat, deal)
+        # Read again when next drawn (the store keeps the deal of the first refusal, for a DM
+        # already on its way when it came); a read on its way now, which may have missed it,
+        # is not kept.
+        self._refused.forget(owner.id)
 
     async def _lines_of(self, record: GameRecord) -> tuple[str, str]:
         """:func:`ratings_line` and the series' line

@@ -70,18 +70,13 @@ class MatchView:
     def __init__(self, store: CardStore) -> None:
         self._store = store
         self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
-        #: How many times a match was said to have changed (or all of them forgotten): a read
-        #: that began before one of them is not kept.
-        self._changes = 0
 
     def changed(self, match_id: int) -> None:
         """The match changed: read it again when next drawn."""
-        self._changes += 1
         self._kept.forget(match_id)
 
     def forget(self) -> None:
         """Read every match again (another process may have changed them)."""
-        self._changes += 1
         self._kept.clear()
 
     async def read(self, match_id: int) -> Read | None:
@@ -94,10 +89,10 @@ class MatchView:
         # them (its place's table drawn as the last game ended): kept, the read from before
         # the decision would stand for the match from then on, and the tables redrawn for
         # the decision would go on saying the next game comes.
-        changes = self._changes
+        began = self._kept.changes()
         read = await self._read(match_id)
-        if read is not None and self._changes == changes:
-            self._kept.keep(match_id, read)
+        if read is not None:
+            self._kept.keep_read(match_id, read, began)
         return read
 
     async def _read(self, match_id: int) -> Read | None:

@@ -358,6 +358,8 @@ class ActivityServer:
         self._tables = TableGames(services, discord)
         #: The avatars' addresses of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
+        #: How many changes were heard (a live page's first look read meanwhile is drawn again).
+        self._heard = 0
         self._exchanges: list[float] = []
         self._patrol = Patrol(
             services.feed, self._changed, self._draw, clock=time.time, name="crib-activity"
@@ -499,6 +501,7 @@ class ActivityServer:
 
     # -- live pages ---------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
+        self._heard += 1
         game_id = change.game_id
         if game_id is None:
             return
@@ -521,6 +524,9 @@ class ActivityServer:
             guild = next(iter(pages)).session.guild_id
             _, drawn = await self._drawn(channel_id, readers, guild)
             for page in tuple(pages):
+                if page.session.user_id not in readers:
+                    # (Opened while this was drawn: its first look, read since, is its own.)
+                    continue
                 # (A reader seated at the game drawn for them, or anyone else at the channel's.)
                 text = drawn.get(page.session.user_id, drawn.get(None))
                 if text is not None:
@@ -556,7 +562,13 @@ class ActivityServer:
         reading = asyncio.ensure_future(self._read(socket))
         waiting: asyncio.Task[Any] | None = None
         try:
+            heard = self._heard
             page.give(await self._state_of(session))
+            if self._heard != heard:
+                # A change heard while the first look was read may be missing from it, and the
+                # look drawn for it may have been given first: drawn again, or the first would
+                # stand until the next change.
+                self._patrol.ask(session.channel_id)
             while not self._closing.is_set() and not reading.done():
                 waiting = asyncio.ensure_future(page.waiting.wait())
                 await asyncio.wait({waiting, reading}, return_when=asyncio.FIRST_COMPLETED)

@@ -4,6 +4,7 @@ page is, moves and bad input, and the live socket following the change feed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -37,6 +38,7 @@ from engine.cards import Card
 from engine.phase import Phase
 from tests.helpers.activity_states import activity_state
 from tests.helpers.card_leaks import cards_named, revealed_by
+from tests.helpers.held import held
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -66,6 +68,8 @@ class FakeDiscordSide:
         self.dm: int | None = None
         #: The instance's server (None: a DM or group DM).
         self.guild: int | None = GUILD
+        #: Who Discord lists in the instance.
+        self.present = frozenset({AL.id, BEA.id})
 
     async def exchange(self, code: str) -> str:
         if not code.startswith("code-"):
@@ -81,7 +85,7 @@ class FakeDiscordSide:
             raise ActivityRefused("Discord is in trouble.", status=502)
         if instance_id != "i-1":
             return None
-        return ActivityPlace(CHANNEL, self.guild, frozenset({AL.id, BEA.id}))
+        return ActivityPlace(CHANNEL, self.guild, self.present)
 
     def bot_in(self, guild_id: int | None) -> bool:
         return self.member and guild_id == GUILD
@@ -440,6 +444,89 @@ async def test_a_live_page_follows_moves_made_anywhere(
         await socket.send_str(json.dumps({"session": "forged.x"}))
         closed = await socket.receive(timeout=10)
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
+
+
+@contextlib.asynccontextmanager
+async def _live_table(
+    service: Services, discord: FakeDiscordSide
+) -> AsyncIterator[tuple[ActivityServer, TestClient[Any, Any], int]]:
+    """The Activity following the feed behind the web server, and a game just dealt to Al and
+    Bea in the test channel (its id)."""
+    activity = ActivityServer(service, discord, Sessions(SECRET))
+    limits = Capacity(connections=100, live_pages=10)
+    server = WebServer(
+        service.pages, service.feed, PageLinks(SECRET), activity=activity, limits=limits
+    )
+    table = await open_table(service, [AL, BEA], target=61)
+    activity.start()
+    try:
+        async with TestClient(TestServer(server.app())) as client:
+            yield activity, client, table.outcomes[0].game_id or 0
+    finally:
+        activity.stop()
+
+
+async def test_a_move_made_while_a_live_page_opens_is_shown_on_it(
+    service: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Al discards as Bea's live page reads its first look: the look drawn for the move is
+    not overwritten by that first one, read before it, for good (it was, and Bea's page said
+    it waited on Al until the next move, which was hers to make)."""
+    async with _live_table(service, FakeDiscordSide()) as (activity, client, game):
+        session = await _session(client, BEA)
+        draws = service.pages.activity
+        reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
+        async with client.ws_connect("/activity/api/live") as socket:
+            await socket.send_str(json.dumps({"session": session}))
+            await reached.wait()
+            monkeypatch.setattr(service.pages, "activity", draws)  # (the first look's alone)
+            hand = [c.code for c in (await _hand(service, game, 0))]
+            assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
+            await activity._patrol.idle()  # (the look drawn for the move was given)
+            moved = await service.games.record(game)
+            assert moved is not None
+            go_on.set()
+            # (The first look, read before the move, may come first: the move's comes.)
+            look = json.loads(await socket.receive_str(timeout=10))["state"]
+            if look["version"] < moved.version:
+                look = json.loads(await socket.receive_str(timeout=10))["state"]
+            assert look["version"] == moved.version
+            assert [s["waiting"] for s in look["seats"]] == [False, True]
+
+
+async def test_a_page_opened_while_the_table_is_drawn_for_others_keeps_its_own_look(
+    service: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bea opens her live page while the table is drawn for a change for those watching
+    already (Cy, who does not play): that draw, for readers she was not among, gives her
+    nothing (it gave her the watchers' look, without her hand, over her own first look, until
+    the next change)."""
+    discord = FakeDiscordSide()
+    discord.present |= {CY.id}
+    async with _live_table(service, discord) as (activity, client, game):
+        watching = await client.ws_connect("/activity/api/live")
+        await watching.send_str(json.dumps({"session": await _session(client, CY)}))
+        await watching.receive_str(timeout=10)
+        session = await _session(client, BEA)
+        draws = service.pages.activity
+        reached, go_on = held(monkeypatch, service.pages, "activity", answered=True)
+        hand = [c.code for c in (await _hand(service, game, 0))]
+        assert (await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))).ok
+        await reached.wait()  # (the table drawn for Cy, held)
+        monkeypatch.setattr(service.pages, "activity", draws)
+        async with client.ws_connect("/activity/api/live") as socket:
+            await socket.send_str(json.dumps({"session": session}))
+            first = json.loads(await socket.receive_str(timeout=10))["state"]
+            assert first["act"]["kind"] == "discard", "her own look"
+            go_on.set()
+            await activity._patrol.idle()
+            hand = [c.code for c in (await _hand(service, game, 1))]
+            assert (await service.moves.discard(CHANNEL, BEA, " ".join(hand[:2]))).ok
+            moved = await service.games.record(game)
+            assert moved is not None
+            look = json.loads(await socket.receive_str(timeout=10))["state"]
+            assert look["version"] == moved.version, "the next look is the move's"
+        await watching.close()
 
 
 async def test_a_live_page_that_goes_leaves_no_task_behind(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
@@ -11,8 +13,10 @@ from bot.core.games.records import GameRecord
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.services import Services
 from bot.store import Store
+from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
 from bot.web.server import WebServer, review_source
+from tests.helpers.held import held
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -23,6 +27,7 @@ from tests.helpers.service_driver import (
     drive,
     finished_game,
     make_service,
+    open_table,
     ranked_game,
     search_ranked,
 )
@@ -166,3 +171,40 @@ async def test_a_finished_games_page_drawn_before_a_deletion_is_not_shown_after(
     assert again != board, "the board's picture names the sides: drawn again"
     # The board as the pegs stand (kept by the game's version), likewise.
     assert now_again != now, "the board now names the sides: drawn again"
+
+
+async def test_a_move_made_while_a_live_page_connects_is_drawn_for_it(
+    service: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Al discards as a game's page opens its live part (the game read, no page yet watching
+    it when the change is heard): the page is drawn the move (it waited for the next change,
+    and the game's last one, its end, never came)."""
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    record = await service.games.record(game_id)
+    assert record is not None
+    limits = Capacity(connections=100, live_pages=10)
+    server = WebServer(service.pages, service.feed, LINKS, limits=limits)
+    server._patrol.follow()  # (what start does, with the port of its own)
+    reads = service.pages.record
+    reached, go_on = held(monkeypatch, service.pages, "record", answered=True)
+    try:
+        async with TestClient(TestServer(server.app())) as client:
+            live = asyncio.ensure_future(
+                client.get(f"{LINKS.path(game_id)}/live?v={record.version}")
+            )
+            await reached.wait()
+            monkeypatch.setattr(service.pages, "record", reads)  # (the live part's read alone)
+            loaded = service.games.loaded.load(record)
+            hand = " ".join(c.code for c in loaded.game.view(0).hand[:2])
+            assert (await service.moves.discard(CHANNEL, AL, hand)).ok
+            go_on.set()
+            response = await live
+            assert response.status == 200
+            lines = [await asyncio.wait_for(response.content.readline(), 10)]
+            while lines[-1] and not lines[-1].startswith(b"event:"):
+                lines.append(await asyncio.wait_for(response.content.readline(), 10))
+            assert lines[-1] == b"event: table\n", lines
+            response.close()
+    finally:
+        server._patrol.stop()

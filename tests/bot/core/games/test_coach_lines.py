@@ -3,9 +3,13 @@ and closed DMs told once per deal."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+import pytest
+
 from bot.core.base.choices import DEFAULT_LEVEL
+from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
@@ -13,6 +17,7 @@ from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.held import held
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -109,6 +114,21 @@ async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) ->
     assert await store.coach_off([AL.id]) == set()
 
 
+async def test_the_coach_turned_off_while_a_hand_reads_the_setting_is_off_at_once(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand drawn reads its player's setting as they turn the coach off: the read from
+    before is not kept, so the next hand has no line (it had, for the next minute)."""
+    service = make_service(store, clock, computer=True)
+    reached, go_on = held(monkeypatch, store, "coach_off", answered=True)
+    reading = asyncio.create_task(service.coach.off([AL.id]))
+    await reached.wait()
+    assert "Coach off" in (await service.coach.coach(AL, False)).reply.text
+    go_on.set()
+    assert await reading == frozenset(), "read before"
+    assert await service.coach.off([AL.id]) == {AL.id}
+
+
 async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> None:
     """Every DM refused: the channel hears about it once per deal (remembered, so drawing the
     game again says nothing twice), never gets the coach's words, and the game goes on."""
@@ -133,6 +153,28 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     assert all(m.startswith(f"<@{AL.id}>, I can't send you direct messages") for m in notices)
     assert not any("Coach" in m for m in table.channel(game_id))
     assert table.hand(game_id, AL.id) is None, "no hand message was ever sent"
+
+
+async def test_dms_refused_while_the_table_reads_the_refusals_are_told_at_once(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table reads the game's refused DMs (a process that just started) as Discord refuses
+    a player's hand: the read from before is not kept, so the channel is told now (it was
+    not, and the next hand went to the closed DMs, until another was refused)."""
+    service = make_service(store, clock, seed=2, computer=True)
+    table = await against_computer(service)
+    game_id = table.outcomes[0].game_id or 0
+    again = make_service(store, clock, seed=2, computer=True)
+    reads = store.dm_refusals
+    reached, go_on = held(monkeypatch, store, "dm_refusals", answered=True)
+    drawing = asyncio.create_task(owed_now(again, game_id))
+    await reached.wait()
+    monkeypatch.setattr(store, "dm_refusals", reads)  # (the read held is the table's alone)
+    await again.ledger.dms_refused(Owner.game(game_id), AL.id)
+    go_on.set()
+    told = "I can't send you direct messages"
+    assert not any(told in o.view.content for o in await drawing), "read before"
+    assert any(told in o.view.content for o in await owed_now(again, game_id))
 
 
 async def test_status_after_the_game_shows_the_result(store: Store, clock: Clock) -> None:

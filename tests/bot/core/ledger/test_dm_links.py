@@ -4,14 +4,18 @@ older than the store's (every hand DM used to read it)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime
+
+import pytest
 
 from bot.core.base.feed import ChangeFeed
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.records import DmLink
-from bot.core.ledger.tokens import DM_LINK_REFRESH_SECONDS
+from bot.core.ledger.tokens import DM_LINK_REFRESH_SECONDS, DmLinks
 from bot.store import Store
+from tests.helpers.held import held
 
 USER = 41
 
@@ -57,3 +61,22 @@ async def test_a_link_without_a_newer_interaction_keeps_the_one_written_down(sto
     assert await store.dm_link(USER) == DmLink(USER, 901, "token-a", now)
     await store.set_dm_link(DmLink(USER, 901, "token-b", now + 1))
     assert await store.dm_link(USER) == DmLink(USER, 901, "token-b", now + 1)
+
+
+async def test_a_click_heard_while_the_link_is_read_is_not_undone_by_the_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player clicks in the DM while their link is read from the store (the process
+    knew none yet): the read, older than the click, is not kept over it (it was, and the
+    player's hands went through the older token, until their next click there)."""
+    old = time.time() - DM_LINK_REFRESH_SECONDS - 1
+    await store.set_dm_link(DmLink(USER, 900, "token-a", old))
+    links = DmLinks(store)
+    reached, go_on = held(monkeypatch, store, "dm_link", answered=True)
+    reading = asyncio.create_task(links.link(USER))
+    await reached.wait()
+    clicked = DmLink(USER, 900, "token-b", time.time())
+    await links.linked(clicked)
+    go_on.set()
+    assert await reading == clicked
+    assert await links.link(USER) == clicked

@@ -11,7 +11,6 @@ import io
 import json
 import zipfile
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
@@ -68,6 +67,7 @@ from bot.store.database import Dialect, migrations
 from bot.store.ops_tables import ProcessRow
 from bot.web.pages import replay_page
 from engine.cards import cards_str
+from tests.helpers.held import held
 from tests.helpers.service_driver import Clock, make_service
 
 AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
@@ -361,23 +361,6 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     assert (await _play(service, BEA)).ok
 
 
-def _held(
-    monkeypatch: pytest.MonkeyPatch, store: Store, read: str
-) -> tuple[asyncio.Event, asyncio.Event]:
-    """Hold each call of the store's ``read`` until the test lets it go on: set when one is
-    reached, and the event to set to let it (and those after it) go on."""
-    reached, go_on = asyncio.Event(), asyncio.Event()
-    reads = getattr(store, read)
-
-    async def held(*args: Any) -> Any:
-        reached.set()
-        await go_on.wait()
-        return await reads(*args)
-
-    monkeypatch.setattr(store, read, held)
-    return reached, go_on
-
-
 async def test_a_match_decided_while_its_table_reads_it_is_read_again(
     service: Services, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -387,7 +370,7 @@ async def test_a_match_decided_while_its_table_reads_it_is_read_again(
     match_id = await _matched(service, store)
     matches = MatchView(store)
     # (The read's second statement waits for the decision, which lands between them.)
-    reached, release = _held(monkeypatch, store, "match_games")
+    reached, release = held(monkeypatch, store, "match_games")
     reading = asyncio.create_task(matches.read(match_id))
     await reached.wait()
     decided = await store.finish_match(
@@ -806,7 +789,7 @@ async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
 ) -> None:
     """The process stops (or loses the lease) while the referee still reads the matches to
     look at: the queue's sweep is not started after it, where it would read a closed store."""
-    reading, go_on = _held(monkeypatch, store, "matches_since")
+    reading, go_on = held(monkeypatch, store, "matches_since")
     starting = asyncio.create_task(service.ranked_play.start())
     await reading.wait()
     service.ranked_play.stop()
