@@ -224,10 +224,15 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
     side = game.side_of(1 - turn.seat)
     assert game.scores[side] == before.game.scores[side] + value  # type: ignore[union-attr]
 
+    deal = f"**Deal {game.deal_number}**"
+
     def table_says() -> str | None:
-        # Until the table shows the short hand's breakdown, which comes with the muggins (an
-        # earlier hand's breakdown is no sign of it: the table may show the claim first).
-        tables = [m for m in fd.messages(world.general) if "claims 0" in m.words()]
+        # Until this deal's table shows the short hand's breakdown, which comes with the
+        # muggins (an earlier hand's breakdown is no sign of it: the table may show the claim
+        # first; nor is an earlier deal's table, where the owner may have claimed 0 rightly).
+        tables = [
+            m for m in fd.messages(world.general) if "claims 0" in m.words() and deal in m.words()
+        ]
         text = tables[-1].words() if tables else ""
         return text if f"{owner.name}'s hand counted:" in text else None
 
