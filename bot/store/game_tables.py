@@ -33,7 +33,7 @@ from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
 from bot.store.message_tables import first_answer, keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
-from bot.store.one_game_here import humans, seated_here
+from bot.store.one_game_here import humans, seated_here, still_theirs
 from bot.store.queries import Queries
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -477,23 +477,29 @@ class GameTables(Queries):
         active), and ``answered`` the message that answers the command (the lobby), kept with
         it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
-        search waits or their match is played."""
+        search waits or their match is played, and :class:`~bot.core.base.store_errors.
+        OccasionOver` for a ranked match's or a pairing's game (``game.match_id``,
+        ``game.pairing``) that is no longer theirs to play (:func:`~bot.store.one_game_here.
+        still_theirs`)."""
         async with self._writing() as tx:
-            record = await self._opened(tx, game.lobby(now), fill, deal, answered)
+            record = await self._opened(tx, game, now, fill, deal, answered)
         return record
 
     async def _opened(
         self,
         tx: Transaction,
-        lobby: GameRecord,
+        game: NewGame,
+        now: float,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
         answered: Callable[[GameRecord], AnswerKept | None] | None,
     ) -> GameRecord:
         """:meth:`create_game`'s rows, written in ``tx``: the lobby, its seats, its first deal
         and the answer kept with it, announced at commit on PostgreSQL."""
+        lobby = game.lobby(now)
         filled = None if fill is None else tuple(fill(lobby))
         await seated_here(tx, lobby.channel_id, humans(filled or lobby.seats))
+        await still_theirs(tx, game, filled or lobby.seats, self.db.dialect)
         record = await _open_lobby(tx, lobby)
         if lobby.rematch_of is not None:
             await _replaying(tx, record, lobby.rematch_of)

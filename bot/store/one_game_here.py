@@ -15,17 +15,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.core.base.store_errors import RankedHere, SeatedHere
-from bot.core.games.records import SeatRecord
-from bot.store.database import Transaction
+from bot.core.base.store_errors import OccasionOver, RankedHere, SeatedHere
+from bot.core.games.records import NewGame, SeatRecord
+from bot.store.database import Dialect, Transaction
 from bot.store.queries import marks
 
-__all__ = ["LIVE", "OPEN", "humans", "queued_here", "seated_here"]
+__all__ = ["LIVE", "OPEN", "humans", "queued_here", "seated_here", "still_theirs"]
 
 #: The statuses of a game not over.
 OPEN = "('lobby', 'active')"
 #: The statuses of a ranked entry that holds its player (searching, or in a match).
 LIVE = "('searching', 'matched')"
+#: A ranked match still played by its two players (its id, then theirs), and a tournament's
+#: pairing still to be played by its two (its tournament, round and table, then theirs, then
+#: the tournament again): neither withdrawn, its tournament running.
+_STILL = {
+    "match": "SELECT 1 FROM ranked_matches WHERE id = ? AND status = 'playing'"
+    " AND player_a = ? AND player_b = ?",
+    "pairing": "SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = ? AND p.round = ?"
+    " AND p.tab = ? AND p.player_a = ? AND p.player_b = ? AND p.decided IS NULL"
+    " AND p.game_id IS NULL AND NOT EXISTS (SELECT 1 FROM tournament_entrants e"
+    " WHERE e.tournament_id = p.tournament_id AND e.user_id IN (p.player_a, p.player_b)"
+    " AND e.withdrawn IS NOT NULL) AND EXISTS (SELECT 1 FROM tournaments t"
+    " WHERE t.id = ? AND t.status = 'running')",
+}
 _SEATED = (
     "SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id"
     f" WHERE g.channel_id = ? AND g.status IN {OPEN} AND s.user_id = ?"
@@ -63,3 +76,25 @@ async def queued_here(tx: Transaction, channel_id: int, user_id: int) -> None:
     await tx.serialize_place(channel_id)
     if await tx.fetch(_SEATED, (channel_id, user_id)):
         raise SeatedHere()
+
+
+async def still_theirs(
+    tx: Transaction, game: NewGame, seats: tuple[SeatRecord, ...], dialect: Dialect
+) -> None:
+    """Before ``game`` is opened for a ranked match or a tournament's pairing: raise
+    :class:`~bot.core.base.store_errors.OccasionOver` unless it is still being played by the
+    two ``seats`` (their ids as it names them now: a person whose data was deleted is a
+    former player there). Its row is held until ``tx`` ends (PostgreSQL: locked for share, so
+    a leaving, a withdrawal or a deletion writing it waits for this game, and the deletion then
+    finds it; SQLite: the one write lock), so none lands between the check and the game."""
+    ids = tuple(s.user_id for s in seats)
+    lock = " FOR SHARE OF p" if dialect is Dialect.POSTGRES else ""
+    if game.match_id is not None:
+        sql, args = _STILL["match"], (game.match_id, *ids)
+        lock = lock.removesuffix(" OF p")
+    elif game.pairing is not None:
+        sql, args = _STILL["pairing"], (*game.pairing, *ids, game.pairing[0])
+    else:
+        return
+    if not await tx.fetch(sql + lock, args):
+        raise OccasionOver()

@@ -10,6 +10,7 @@ from bot.core.base.places import RANKED_HERE, SEARCHING_HERE, SEATED_HERE
 
 __all__ = [
     "ChannelBusy",
+    "OccasionOver",
     "RankedHere",
     "SeatedHere",
     "StoreError",
@@ -35,6 +36,15 @@ class ChannelBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__(refusals.CHANNEL_BUSY)
+
+
+class OccasionOver(StoreError):
+    """The ranked match or tournament pairing a game was to be opened for is over, or its
+    players are no longer those seated (one left it, withdrew, or had their data deleted):
+    nothing was opened."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals.RACED)
 
 
 class RankedHere(StoreError):

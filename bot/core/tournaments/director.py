@@ -11,7 +11,9 @@ before the next is taken, so a stop at any moment is carried on from the store:
    a nonce, so posting it again after a stop gives back the same message), then a thread
    started from that message (a message starts one thread at most, and the thread has the
    message's id, so it is never made twice), then a game in the thread with both players
-   seated and dealt in one transaction (a second try finds the thread's game);
+   seated and dealt in one transaction (a second try finds the thread's game), only if the
+   pairing is still undecided and its two players still in, as that transaction reads them
+   (a withdrawal or a deletion of a player's data since the round was read: read again);
 3. a game that ended gives its pairing's result (written only where none is);
 4. when every pairing of the round has a result, the next round is paired, or, once the
    format says the event is over (or has nobody left to pair), the tournament ends (its
@@ -42,7 +44,7 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.store_errors import ChannelBusy
+from bot.core.base.store_errors import ChannelBusy, OccasionOver
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.play.opening import Lobbies
@@ -271,7 +273,12 @@ class TournamentDirector(
                     scoring=record.scoring,
                     occasion=f"Round {p.round} of the {record.format.named()} tournament",
                     variant=record.variant,
+                    pairing=(record.id, p.round, p.tab),
                 )
+            except OccasionOver:
+                # Decided, or a player withdrew (their data deleted, say), since the round
+                # was read: read it again.
+                return True
             except ChannelBusy:
                 # Someone opened a game of their own in the thread (between the games of a
                 # best of 3, or while this process was stopped): the thread is the match's,

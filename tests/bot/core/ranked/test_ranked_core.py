@@ -39,7 +39,7 @@ from bot.core.ranked.records import (
     MatchStatus,
     Search,
 )
-from bot.core.ranked.scoreboard import MatchView
+from bot.core.ranked.scoreboard import MatchView, game_channel
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -387,6 +387,39 @@ async def test_a_match_decided_while_its_table_reads_it_is_read_again(
     # A read nothing changed during is kept: the next draw reads nothing.
     monkeypatch.setattr(store, "ranked_match", None)
     assert await matches.read(match_id) == now
+
+
+@pytest.mark.parametrize("meanwhile", ["deleted", "left"])
+async def test_no_game_is_dealt_for_a_match_ended_while_the_referee_dealt_it(
+    service: Services, store: Store, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    """The referee has read the match and its players and is about to deal its first game
+    when Al has his data deleted (which leaves the match, a loss) or Bea leaves it: no game
+    is dealt for the match over, none seats Al under his own id after his deletion. (It was
+    dealt from the read before: Al seated again, by his id and name, in a game left open,
+    since the leaver it would be resigned for was a former player by then.)"""
+    match_id = await _matched(service, store)
+    # (The game's one write waits until the match has ended.)
+    reached, go_on = held(monkeypatch, store, "create_game")
+    await service.ranked_play.referee.start()
+    await reached.wait()
+    if meanwhile == "deleted":
+        assert (await service.privacy.confirm_forget(AL.id, AL, True)).ok
+    else:
+        await _leave(service, store, BEA)
+    go_on.set()
+    # (Within a bound: the game left open had the referee look again at once, for ever.)
+    await asyncio.wait_for(service.ranked_play.referee.idle(), 30)
+    match = await store.ranked_match(match_id)
+    assert match is not None and match.status is MatchStatus.FINISHED
+    assert await store.match_games(match_id) == []
+    dealt = await store.db.fetch(
+        "SELECT id FROM games WHERE channel_id = ?", (game_channel(match_id, 1),)
+    )
+    assert dealt == [], "no game dealt for the match over"
+    if meanwhile == "deleted":
+        seated = await store.db.fetch("SELECT game_id FROM seats WHERE user_id = ?", (AL.id,))
+        assert seated == [], "Al's id kept after his deletion"
 
 
 async def test_a_turn_the_bot_was_down_for_starts_again_when_it_is_back(

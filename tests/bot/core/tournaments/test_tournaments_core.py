@@ -19,6 +19,7 @@ from bot.core.tournaments.tournaments import read_event
 from bot.core.tournaments.view import REFUSED, Event, board_text, champion_text, standings_text
 from bot.store import Store
 from tests.bot.core.tournaments.test_tournament_formats import Threads
+from tests.helpers.held import held
 from tests.helpers.service_driver import Clock
 
 GUILD, CHANNEL = 5, 50
@@ -451,6 +452,45 @@ async def test_a_game_resigned_just_before_a_withdrawal_decides_its_pairing(
             assert [r[0] for r in dealt] == [game_id], "no game dealt after it"
         [entrant] = [e for e in await store.entrants(tid) if e.user_id == quitter.id]
         assert entrant.withdrawn is not None
+    finally:
+        service.director.stop()
+
+
+@pytest.mark.parametrize("meanwhile", ["deleted", "withdrew"])
+async def test_no_game_is_dealt_for_a_pairing_a_player_left_while_the_director_dealt_it(
+    service: Services, store: Store, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    """The director has read the round and is about to deal a pairing's game when one of its
+    players has their data deleted (which withdraws them first), or withdraws: no game is
+    dealt for the pairing decided, none seats them under their own id after their deletion.
+    (It was dealt from the read before, their id and name kept in it after the deletion.)"""
+    tid = await _open(service)
+    reached, go_on = held(monkeypatch, store, "create_game")
+    threads = Threads()
+    try:
+        await service.director.start(threads)
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await reached.wait()
+        # (Its tables set up in turn: the first pairing of two is the first dealt.)
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.thread_id is not None and first.game_id is None
+        gone = next(u for u in PEOPLE if u.id == first.player_a)
+        if meanwhile == "deleted":
+            assert (await service.privacy.confirm_forget(gone.id, gone, True)).ok
+        else:
+            assert (await service.tournaments.withdraw(CHANNEL, gone)).ok
+        go_on.set()
+        await service.director.idle()
+        [pairing] = [p for p in await store.pairings(tid) if first.thread_id == p.thread_id]
+        assert pairing.decided is tr.Decided.WITHDRAWN and pairing.game_id is None, pairing
+        dealt = await store.db.fetch(
+            "SELECT id FROM games WHERE channel_id = ?", (first.thread_id,)
+        )
+        assert dealt == [], "no game dealt for the pairing decided"
+        seated = await store.db.fetch("SELECT game_id FROM seats WHERE user_id = ?", (gone.id,))
+        assert seated == [] or meanwhile == "withdrew", "their id kept after their deletion"
     finally:
         service.director.stop()
 
