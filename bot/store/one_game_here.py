@@ -26,19 +26,21 @@ __all__ = ["LIVE", "OPEN", "humans", "queued_here", "seated_here", "still_theirs
 OPEN = "('lobby', 'active')"
 #: The statuses of a ranked entry that holds its player (searching, or in a match).
 LIVE = "('searching', 'matched')"
-#: A ranked match still played by its two players (its id, then theirs), and a tournament's
-#: pairing still to be played by its two (its tournament, round and table, then theirs, then
-#: the tournament again): neither withdrawn, its tournament running.
-_STILL = {
-    "match": "SELECT 1 FROM ranked_matches WHERE id = ? AND status = 'playing'"
-    " AND player_a = ? AND player_b = ?",
-    "pairing": "SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = ? AND p.round = ?"
+#: A ranked match still played by its two players (its id, then theirs).
+_MATCH_LIVE = (
+    "SELECT 1 FROM ranked_matches WHERE id = ? AND status = 'playing'"
+    " AND player_a = ? AND player_b = ?"
+)
+#: A tournament's pairing still to be played by its two (its tournament, round and table,
+#: then theirs): neither withdrawn, its tournament running.
+_PAIRING_LIVE = (
+    "SELECT 1 FROM tournament_pairings p WHERE p.tournament_id = ? AND p.round = ?"
     " AND p.tab = ? AND p.player_a = ? AND p.player_b = ? AND p.decided IS NULL"
     " AND p.game_id IS NULL AND NOT EXISTS (SELECT 1 FROM tournament_entrants e"
     " WHERE e.tournament_id = p.tournament_id AND e.user_id IN (p.player_a, p.player_b)"
     " AND e.withdrawn IS NOT NULL) AND EXISTS (SELECT 1 FROM tournaments t"
-    " WHERE t.id = ? AND t.status = 'running')",
-}
+    " WHERE t.id = p.tournament_id AND t.status = 'running')"
+)
 _SEATED = (
     "SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id"
     f" WHERE g.channel_id = ? AND g.status IN {OPEN} AND s.user_id = ?"
@@ -88,13 +90,12 @@ async def still_theirs(
     a leaving, a withdrawal or a deletion writing it waits for this game, and the deletion then
     finds it; SQLite: the one write lock), so none lands between the check and the game."""
     ids = tuple(s.user_id for s in seats)
-    lock = " FOR SHARE OF p" if dialect is Dialect.POSTGRES else ""
+    postgres = dialect is Dialect.POSTGRES
     if game.match_id is not None:
-        sql, args = _STILL["match"], (game.match_id, *ids)
-        lock = lock.removesuffix(" OF p")
+        sql, args = _MATCH_LIVE + (" FOR SHARE" if postgres else ""), (game.match_id, *ids)
     elif game.pairing is not None:
-        sql, args = _STILL["pairing"], (*game.pairing, *ids, game.pairing[0])
+        sql, args = _PAIRING_LIVE + (" FOR SHARE OF p" if postgres else ""), (*game.pairing, *ids)
     else:
         return
-    if not await tx.fetch(sql + lock, args):
+    if not await tx.fetch(sql, args):
         raise OccasionOver()
