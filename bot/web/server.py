@@ -309,8 +309,6 @@ class WebServer:
         # One drawing at a time per game, for all its pages; a change heard meanwhile draws
         # it once more after.
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
-        #: How many changes were heard (a live page that read its game meanwhile is drawn).
-        self._heard = 0
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
@@ -425,7 +423,6 @@ class WebServer:
     # -- the feed -----------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
         """A game changed: if a page watches it, draw its new look once for all of them."""
-        self._heard += 1
         game_id = change.game_id
         if game_id is None or game_id not in self._viewers:
             return
@@ -558,7 +555,7 @@ class WebServer:
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        heard = self._heard
+        heard = self._patrol.changes_heard
         record = await self._record(request)
         if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
@@ -578,7 +575,7 @@ class WebServer:
         viewers.add(viewer)
         if not record.is_open:
             viewer.give(record.version, "", True)
-        elif record.version != viewer.version or self._heard != heard:
+        elif record.version != viewer.version or self._patrol.changes_heard != heard:
             # It changed since the page was drawn: draw it for the page now. (So too when a
             # change was heard before the page watched it, the game read maybe before it.)
             self._patrol.ask(record.id)

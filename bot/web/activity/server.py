@@ -358,8 +358,6 @@ class ActivityServer:
         self._tables = TableGames(services, discord)
         #: The avatars' addresses of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
-        #: How many changes were heard (a live page's first look read meanwhile is drawn again).
-        self._heard = 0
         self._exchanges: list[float] = []
         self._patrol = Patrol(
             services.feed, self._changed, self._draw, clock=time.time, name="crib-activity"
@@ -501,7 +499,6 @@ class ActivityServer:
 
     # -- live pages ---------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
-        self._heard += 1
         game_id = change.game_id
         if game_id is None:
             return
@@ -562,9 +559,9 @@ class ActivityServer:
         reading = asyncio.ensure_future(self._read(socket))
         waiting: asyncio.Task[Any] | None = None
         try:
-            heard = self._heard
+            heard = self._patrol.changes_heard
             page.give(await self._state_of(session))
-            if self._heard != heard:
+            if self._patrol.changes_heard != heard:
                 # A change heard while the first look was read may be missing from it, and the
                 # look drawn for it may have been given first: drawn again, or the first would
                 # stand until the next change.
