@@ -16,8 +16,9 @@ from datetime import UTC, datetime, timedelta
 
 from bot.core.base.owners import Owner
 from bot.core.ranked.matching import SEARCH_AT_MOST
+from bot.core.ranked.records import Unrated
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
-from bot.core.ranked.words import BLOCK_SELF
+from bot.core.ranked.words import BLOCK_SELF, both_late_game, match_not_rated, not_rated
 from bot.core.services import Services
 from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
@@ -84,6 +85,18 @@ def _said_once(table: Message, line: str) -> None:
     assert table.words().count(line) == 1, table.words()
 
 
+async def _throws(driver: RankedDriver, seat: int) -> None:
+    """The match's next game is dealt, and ``seat`` alone throws for the crib (with
+    ``/cribbage discard`` at their place, which acts on their ranked game)."""
+    snap = await driver.next_game()
+    assert snap.game is not None
+    place = driver.places[seat]
+    cards = " ".join(c.code for c in snap.game.hand(seat)[:2])
+    thrown = await driver.fd.slash(place.user, place.channel, f"/cribbage discard cards:{cards}")
+    assert "crib" in thrown.words(), thrown.words()
+    await until(driver.fd, lambda: driver.snapshot().version > snap.version or None)
+
+
 async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
     world: World, bots: BotLauncher
 ) -> None:
@@ -94,8 +107,8 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         driver = await matched_across_servers(world)
         match_id, lounge = driver.match_id, driver.places[0].channel
 
-        # Game 1: nobody throws; a turn's time passes; Bea's clock runs out.
-        await driver.next_game()
+        # Game 1: Al throws, Bea does not; a turn's time passes; Bea's clock runs out.
+        await _throws(driver, 1)
         first = driver.game_id
         clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
         core.ranked_play.referee.look(match_id)
@@ -137,6 +150,43 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert mine.ephemeral and mine.words() == BLOCK_SELF
         typed = await fd.slash(al, world.general, "/cribbage ranked block player:bea")
         assert typed.ephemeral and "won't be matched with **Bea** again" in typed.words()
+
+
+async def test_both_clocks_run_out_at_the_crib_and_neither_player_is_the_loser(
+    world: World, bots: BotLauncher
+) -> None:
+    # Neither throws for the crib: "Bea's clock ran out — 🏆 Al wins (Al: 0, Bea: 0)" (the
+    # first seated lost, every time), twice, then "Al wins the ranked match 2–0" with ratings
+    # moved, though Al never moved either. Now both are treated alike, said once: the game
+    # counts for neither, the match ends there, not rated, and nobody waits to search again.
+    async with _on_a_clock(world, bots) as (core, clock):
+        fd = world.fd
+        al, bea = world.players[:2]
+        driver = await matched_across_servers(world)
+        match_id, lounge = driver.match_id, driver.places[0].channel
+        await driver.next_game()
+        first = driver.game_id
+        clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+        core.ranked_play.referee.look(match_id)
+        ended = both_late_game("Bea", "Al")
+        why = match_not_rated(Unrated.BOTH_LATE)
+        for seat in (0, 1):
+            table = await until(fd, _table_saying(driver, seat, first, why))
+            _said_once(table, ended)
+            for version in [*table.history, table.version()]:
+                words = version.words()
+                assert "clock ran out —" not in words and "🏆" not in words, words
+                assert words.count(why) <= 1, words
+            assert table.buttons() == [] or "Resign" not in str(table.buttons())
+        assert [(g[2], g[3]) for g in match_games(world.database, match_id)] == [(None, "clock")]
+        for player in (al, bea):
+            await until(fd, functools.partial(_card_saying, world, player, why))
+        ladder = (await fd.slash(al, world.general, "/cribbage ranked ladder")).words()
+        assert "Not rated against **Bea** (both clocks ran out)" in ladder, ladder
+        # Nobody abandoned it: each searches again at once, told why the match was not rated.
+        searched = await fd.slash(bea, lounge, "/cribbage ranked play")
+        assert not_rated("Al", Unrated.BOTH_LATE) in searched.words(), searched.words()
+        driver.check_now()
 
 
 async def test_a_decided_match_offers_another_search_a_tap_away(

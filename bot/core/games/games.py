@@ -508,13 +508,17 @@ class Games:
         status: GameStatus,
         line: str,
         answered: AnswerKept | None = None,
+        *,
+        ending: Ending | None = None,
     ) -> GameRecord:
-        """End a game without a result (cancelled or expired); ``line`` tells the channel."""
+        """End a game without a result (cancelled or expired); ``line`` tells the channel;
+        ``ending``: what ended it, kept when a match must know (a ranked game both clocks
+        ended: :mod:`bot.core.ranked.referee`)."""
         with self._saving(record):
             version = await self.store.save(
                 record.id,
                 record.version,
-                GameChange(status, end_note=line),
+                GameChange(status, end_note=line, ending=ending),
                 now=self.now(),
                 answered=answered,
             )

@@ -38,6 +38,8 @@ from bot.core.ranked.records import (
     EntryStatus,
     MatchStatus,
     Search,
+    Unrated,
+    unrated_why,
 )
 from bot.core.ranked.scoreboard import MatchView, game_channel
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
@@ -55,6 +57,8 @@ from bot.core.ranked.words import (
     UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
+    both_late_game,
+    match_not_rated,
     named_twice,
     not_blocked_named,
     not_met_named,
@@ -359,6 +363,67 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+@pytest.mark.parametrize("won_before", [False, True])
+async def test_both_clocks_run_out_at_the_crib_and_neither_player_loses_before_the_other(
+    service: Services, store: Store, clock: Clock, won_before: bool
+) -> None:
+    """Neither player throws for the crib (the one move both owe at once, one deadline): the
+    first seated lost the game on the clock, every time, and a match neither moved in was
+    won 2–0 and rated. Both are treated alike: the game counts for neither, and the match ends
+    there, not rated (whatever its score: Bea's game won before counts no more than Al's
+    absence), nobody abandoning it; each table says how the game ended once, then why the
+    match was not rated, as the cards, the ladder and the next search say it."""
+    match_id = await _matched(service, store)
+    if won_before:
+        await _lost_on_the_clock(service, store, clock, match_id, AL)  # (Bea leads 1–0)
+    game = await _dealt(service, store, match_id)
+    clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+    service.ranked_play.referee.look(match_id)
+    await service.ranked_play.referee.idle()
+    match = await store.ranked_match(match_id)
+    assert match is not None and match.status is MatchStatus.FINISHED
+    assert (match.winner, match.how, match.abandoned_by, match.season) == (
+        None,
+        NOT_RATED,
+        None,
+        None,
+    )
+    assert await store.match_changes(match_id) == {}
+    games = await store.match_games(match_id)
+    assert len(games) == 1 + won_before, "no game dealt after it"
+    assert (games[-1].winner, games[-1].ending) == (None, Ending.CLOCK)
+    assert unrated_why(games) is Unrated.BOTH_LATE
+    ended = await store.get_game(game.id)
+    assert ended is not None and ended.status == "cancelled"
+    said = both_late_game("Al", "Bea")
+    assert ended.end_note == said
+    assert (
+        said == "⏰ Both clocks ran out — neither Al nor Bea moved in time. No result is recorded."
+    )
+    why = match_not_rated(Unrated.BOTH_LATE)
+    for seat in (0, 1):
+        table = await service.ledger.owed(Owner.place(game.id, seat))
+        assert table is not None
+        text = table.owed[0].view.content
+        assert text.count(said) == 1 and text.count(why) == 1, text
+        assert "clock ran out —" not in text and "wins" not in text and "bot was down" not in text
+    for entry in await store.match_entries(match):
+        card = await service.ledger.owed(Owner.ranked(entry.id))
+        assert card is not None and why in card.owed[0].view.content
+    for user, other in ((AL, "Bea"), (BEA, "Al")):
+        ladder = (await service.ranked.ladder(user)).reply.text
+        assert f"Not rated against **{other}** (both clocks ran out)" in ladder, ladder
+        assert await store.latest_rating(user.id) is None or won_before
+        # Nobody abandoned it: no wait, and the next search's card says why it was not rated.
+        searched = await _play(service, user)
+        assert searched.ok, searched.reply.text
+        assert not_rated(other, Unrated.BOTH_LATE) in searched.reply.text
+    assert not_rated("Bea", Unrated.BOTH_LATE) == (
+        "Your ranked match against **Bea** was not rated: both clocks ran out in the same turn,"
+        " and a game neither player moved in counts for neither."
+    )
 
 
 async def test_a_match_decided_while_its_table_reads_it_is_read_again(
