@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 from bot.core.base.owners import Owner
+from bot.core.base.places import OTHERS_RANKED
 from bot.core.ranked.matching import SEARCH_AT_MOST
 from bot.core.ranked.records import Unrated
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
@@ -271,3 +272,27 @@ async def test_resigning_a_ranked_game_says_what_it_is_worth_in_the_match(
     assert "game point" not in resign.words(), resign.words()
     await fd.click(al, resign.original, label="No, play on")
     assert resign.original.words() == "You play on.", resign.original.words()
+
+
+async def test_every_control_of_a_live_ranked_table_tells_a_non_player_whose_game_it_is(
+    world: World, bots: BotLauncher
+) -> None:
+    # Di, at Bea's place, pressed Resign on Bea's live ranked table in deal 1 and was told
+    # "That game is over." (the place's game was looked for, not the table's); Your hand
+    # already said whose game it is. Every control of the table now says it the same way, at
+    # either place, changing nothing.
+    await bots.process(database=world.database)
+    fd = world.fd
+    driver = await matched_across_servers(world)
+    snap = await driver.next_game()
+    onlookers = {0: driver.places[0].watchers[0], 1: driver.places[1].watchers[0]}
+    pressed = []
+    for seat, onlooker in onlookers.items():
+        table = driver.table_now(seat)
+        assert table is not None
+        for label in [b["label"] for b in table.buttons() if "custom_id" in b]:
+            answer = await fd.click(onlooker, table, label=label)
+            assert answer.ephemeral and answer.words() == OTHERS_RANKED, (label, answer.words())
+            pressed.append(label)
+    assert {"Your hand", "Resign"} <= set(pressed), pressed
+    assert driver.snapshot().version == snap.version

@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.owners import Owner
-from bot.core.base.places import Place, PlaceKind, Spot
+from bot.core.base.places import OTHERS_RANKED, Place, PlaceKind, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
@@ -332,6 +332,30 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
         opened = await service.table.own_hand(game.id, user, guild_id=None)
         assert opened.ok and opened.sequel is not None
         assert opened.sequel.owner == Owner.place(game.id, seat)
+
+
+async def test_a_non_player_is_told_whose_game_it_is_by_every_control_of_a_ranked_table(
+    service: Services, store: Store
+) -> None:
+    """*Resign* looked for the clicker's place's game, not the table's, and told Cy "That game
+    is over." in deal 1; every control names its game and refuses as *Your hand* does."""
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
+    for guild_id in (None, 10):
+        controls = [
+            service.table.own_hand(game.id, CY, guild_id=guild_id),
+            service.moves.ask_resign_at(game.id, CY, guild_id=guild_id),
+            service.moves.confirm_resign(game.id, CY, True, guild_id=guild_id),
+        ]
+        for control in controls:
+            answer = await control
+            assert not answer.ok and answer.reply.text == OTHERS_RANKED
+    # (A player is asked; an older table's game, over, says so.)
+    asked = await service.moves.ask_resign_at(game.id, AL, guild_id=10)
+    assert asked.ok and "ranked match" in asked.reply.text
+    refused = await service.moves.ask_resign_at(game.id + 99, AL, guild_id=10)
+    assert not refused.ok and refused.reply.text == refusals.UNKNOWN_GAME
+    assert (await store.get_game(game.id)) == game
 
 
 async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
