@@ -118,6 +118,21 @@ class DealLog:
         that moment is not kept."""
         return list(self.pegs) if deal == self.deal else self.shown.get(deal)
 
+    def scores_began(self, deal: int) -> list[int] | None:
+        """Each side's score as ``deal`` was dealt, which is its score at every discard of
+        that deal (nothing scores before the last card is thrown): for the first deal what
+        the cut for deal gave (five-card's points for last), else the pegs the deal before
+        left; None when that moment is not kept."""
+        if deal <= 1:
+            began = [0] * len(self.pegs)
+            for event in self.events(0):
+                scored = points_scored(event)
+                if scored is not None:
+                    began[scored.side] = scored.total
+            return began
+        pegs = self.shown.get(deal - 1)  # (kept as the deal was dealt)
+        return None if pegs is None else [front for front, _ in pegs]
+
     def set_coach(self, deal: int, lines: Mapping[int, str]) -> None:
         """The coach's line for each person (by seat) about ``deal``'s discard."""
         self.coach_deal = deal
