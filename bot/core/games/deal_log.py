@@ -69,11 +69,15 @@ class DealLog:
     #: The events as JSON-ready data, made once per event (the snapshot is written after
     #: every move, and turning every event of two deals into data each time was costly).
     _data: dict[int, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
+    #: Whether every deal is kept (a game's page, which shows every deal's table the channel
+    #: was sent: :class:`~bot.core.messages.spectator.DealHistory`), not the last three
+    #: alone; never stored.
+    every: bool = field(default=False, compare=False)
 
     @classmethod
-    def start(cls, num_sides: int) -> DealLog:
-        """An empty log for a new game."""
-        return cls(pegs=[(0, 0)] * num_sides)
+    def start(cls, num_sides: int, *, every: bool = False) -> DealLog:
+        """An empty log for a new game (``every``: one that keeps every deal)."""
+        return cls(pegs=[(0, 0)] * num_sides, every=every)
 
     @property
     def deal(self) -> int:
@@ -96,7 +100,8 @@ class DealLog:
                     self.shown[self.deal] = list(self.pegs)
                 self.deals[event.deal_number] = []
                 self._data[event.deal_number] = []
-                for old in sorted(d for d in self.deals if d >= 1)[:-_KEPT]:
+                kept = sorted(d for d in self.deals if d >= 1)
+                for old in [] if self.every else kept[:-_KEPT]:
                     del self.deals[old]
                     self._data.pop(old, None)
                     self.shown.pop(old, None)
