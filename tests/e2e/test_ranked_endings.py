@@ -98,6 +98,14 @@ async def _throws(driver: RankedDriver, seat: int) -> None:
     await until(driver.fd, lambda: driver.snapshot().version > snap.version or None)
 
 
+def _time_runs_out(core: Services, clock: _Clock, driver: RankedDriver) -> int:
+    """A turn's time passes in the game being played, and the referee is asked to look: the
+    game's id."""
+    clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+    core.ranked_play.referee.look(driver.match_id)
+    return driver.game_id
+
+
 async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
     world: World, bots: BotLauncher
 ) -> None:
@@ -110,9 +118,7 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
 
         # Game 1: Al throws, Bea does not; a turn's time passes; Bea's clock runs out.
         await _throws(driver, 1)
-        first = driver.game_id
-        clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-        core.ranked_play.referee.look(match_id)
+        first = _time_runs_out(core, clock, driver)
         ran_out = "Bea's clock ran out — 🏆 Al wins"
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))
@@ -166,9 +172,7 @@ async def test_both_clocks_run_out_at_the_crib_and_neither_player_is_the_loser(
         driver = await matched_across_servers(world)
         match_id, lounge = driver.match_id, driver.places[0].channel
         await driver.next_game()
-        first = driver.game_id
-        clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-        core.ranked_play.referee.look(match_id)
+        first = _time_runs_out(core, clock, driver)
         ended = both_late_game("Bea", "Al")
         why = match_not_rated(Unrated.BOTH_LATE)
         for seat in (0, 1):

@@ -15,6 +15,7 @@ from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
+from bot.core.review.review import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.hint import NOTHING_TO_DECIDE, hint
@@ -223,3 +224,17 @@ async def test_a_player_who_follows_every_hint_is_never_told_they_chose_wrong(
     assert len(discards) >= len(coached)
     for decision in discards:
         assert decision.was_best and decision.close, decision
+    # Each deal's page says so, with what the judge counted (the play; near the end the
+    # chance to win).
+    said = [
+        line
+        for page in range(1, report.pages)
+        for line in page_view(report, page).content.splitlines()
+        if "**Discard**" in line
+    ]
+    assert len(said) == len(discards)
+    for line in said:
+        assert line.startswith("✅") and line.endswith("the best split."), line
+    assert any(" in the play = " in line for line in said), said
+    if target == 61:
+        assert any("% to win, the best split." in line for line in said), said

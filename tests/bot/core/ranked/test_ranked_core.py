@@ -36,6 +36,7 @@ from bot.core.ranked.records import (
     NOT_RATED,
     EntryRecord,
     EntryStatus,
+    MatchRecord,
     MatchStatus,
     Search,
     Unrated,
@@ -406,15 +407,7 @@ async def test_both_clocks_run_out_at_the_crib_and_neither_player_loses_before_t
     clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
     service.ranked_play.referee.look(match_id)
     await service.ranked_play.referee.idle()
-    match = await store.ranked_match(match_id)
-    assert match is not None and match.status is MatchStatus.FINISHED
-    assert (match.winner, match.how, match.abandoned_by, match.season) == (
-        None,
-        NOT_RATED,
-        None,
-        None,
-    )
-    assert await store.match_changes(match_id) == {}
+    match = await _ended_unrated(store, match_id)
     games = await store.match_games(match_id)
     assert len(games) == 1 + won_before, "no game dealt after it"
     assert (games[-1].winner, games[-1].ending) == (None, Ending.CLOCK)
@@ -564,15 +557,7 @@ async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
     game = await _dealt(service, store, match_id)
     again = await _down_for(service, store, clock, 20 * 60)
     try:
-        match = await store.ranked_match(match_id)
-        assert match is not None and match.status is MatchStatus.FINISHED
-        assert (match.winner, match.how, match.abandoned_by, match.season) == (
-            None,
-            NOT_RATED,
-            None,
-            None,
-        )
-        assert not match.rated and await store.match_changes(match_id) == {}
+        match = await _ended_unrated(store, match_id)
         ended = await store.get_game(game.id)
         assert ended is not None and ended.status == "cancelled"
         assert ended.end_note == NOT_RATED_GAME
@@ -706,6 +691,21 @@ async def test_a_match_games_page_says_its_result_as_its_places_do(
         owing = await service.ledger.owed(Owner.place(game.id, seat))
         assert owing is not None and said in owing.owed[0].view.content
         assert "Ratings —" not in owing.owed[0].view.content
+
+
+async def _ended_unrated(store: Store, match_id: int) -> MatchRecord:
+    """The match, ended without a result: no winner, no season, abandoned by nobody, no
+    rating changed."""
+    match = await store.ranked_match(match_id)
+    assert match is not None and match.status is MatchStatus.FINISHED
+    assert (match.winner, match.how, match.abandoned_by, match.season) == (
+        None,
+        NOT_RATED,
+        None,
+        None,
+    )
+    assert not match.rated and await store.match_changes(match_id) == {}
+    return match
 
 
 async def _lost_on_the_clock(
