@@ -23,7 +23,7 @@ from bot.core.games.records import GameRecord
 from bot.core.games.series import series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import result_lines
-from bot.core.messages.spectator import TableSeen, table_seen
+from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
 from bot.core.store import CoreStore
@@ -42,6 +42,7 @@ class GamePages:
         self._store = store
         self._coach = coach
         self._reviews = reviews
+        self._history = DealHistory()
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
@@ -67,10 +68,15 @@ class GamePages:
         return None if record is None else await self._games.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
-        """The game as its channel shows it now: its messages, its board, its ratings and the
-        series it is part of (a rematch's), as the channel's own messages say them."""
+        """The game as its channel shows it now: its messages (every deal's table, the cut
+        for deal above the first: :class:`~bot.core.messages.spectator.DealHistory`), its
+        board, its ratings and the series it is part of (a rematch's), as the channel's own
+        messages say them."""
         ratings, series = await result_lines(self._store, record)
-        return table_seen(record, await self._loaded(record), ratings, series)
+        loaded = await self._loaded(record)
+        # Every deal's table, as the channel keeps them, not the stored log's last three.
+        whole = None if loaded is None else self._history.whole(loaded)
+        return table_seen(record, whole, ratings, series)
 
     async def replay(self, record: GameRecord) -> GameReplay | None:
         """The ended game told again, deal by deal (made on a worker thread: a whole game);

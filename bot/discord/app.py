@@ -456,7 +456,8 @@ def _shard_ids(settings: Settings) -> dict[str, Any]:
 def _warm_engine() -> None:
     """Build the engine's lazily made tables now, at start-up.
 
-    The coach's first review builds them (about 100 ms measured): done in the middle of
+    The coach's first review builds them (about 100 ms measured; its first near the end of a
+    game, the chance to win's, as many again): done in the middle of
     the first deal's show, that held the event loop while every other game's clicks waited
     (the worst latencies in benchmarks/bot_load.py).
 
@@ -471,6 +472,8 @@ def _warm_engine() -> None:
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     review_view(game.view(0))
+    # Near the end the coach weighs the chance to win, from tables of its own.
+    review_view(game.view(0), scores=(100, 100))
     for variant in listed():
         rules = variant.rules()
         for crib in (False, True):

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import BUTTON_ASKS, Ask
+from bot.core.base.places import BUTTON_ASKS
 from bot.core.base.replies import Click
 from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
 from bot.core.services import Services
@@ -143,18 +143,12 @@ class GameIO:
         )
 
     async def _resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """A private table's *Resign*: the question `/cribbage resign` asks the clicker here,
-        privately, about the table's game (Yes resigns it; someone not seated is told so)."""
-        user, moves = user_of(interaction), self._services.moves
-        which, place = self._services.which, place_of(interaction)
+        """A private table's *Resign*: the question `/cribbage resign` asks, privately, about
+        the table's game (Yes resigns it; someone who may not is told why, as every control
+        of the game tells them)."""
+        user, moves, guild_id = user_of(interaction), self._services.moves, interaction.guild_id
         await self._io.click(
-            interaction,
-            lambda: which.run(
-                Ask.RESIGN,
-                place,
-                user.id,
-                lambda found: moves.ask_resign(found.channel_id, user, game_id=game_id),
-            ),
+            interaction, lambda: moves.ask_resign_at(game_id, user, guild_id=guild_id)
         )
 
     async def launch(self, interaction: discord.Interaction[Any]) -> None:

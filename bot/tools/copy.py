@@ -2,8 +2,9 @@
 nothing was lost (every row compared, every game replayed, every rating recomputed: see
 :mod:`bot.store.copy`). Stop the bot first; the PostgreSQL database must be new or empty.
 
-The copy is whole: exit status 0; any difference: 1; a database that is not there or cannot
-be used, or a PostgreSQL database that is not empty: 2.
+The copy is whole: exit status 0; any difference, or a row PostgreSQL refuses (one that refers
+to a row the file does not have: nothing is copied then, and the line names it): 1; a database
+that is not there or cannot be used, or a PostgreSQL database that is not empty: 2.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.core.base.store_errors import UnusableStore
-from bot.store.copy import copy_database, verify_copy
+from bot.store.copy import CopyRefused, copy_database, verify_copy
 from bot.store.store import Store, is_postgres_url
 from bot.tools import DONE, FAILED, TO_FIX, ToFix, database_label, run_on, tool_parser
 
@@ -34,6 +35,9 @@ async def run(sqlite_path: str, postgres_url: str) -> int:
     async with await _open(sqlite_path) as source, await _open(postgres_url) as target:
         try:
             report = await copy_database(source, target)
+        except CopyRefused as error:
+            print(error, file=sys.stderr)
+            return FAILED
         except ValueError as error:
             raise ToFix(str(error)) from None
         copied = ", ".join(f"{table} {count:,}" for table, count in report.rows.items())

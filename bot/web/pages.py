@@ -267,6 +267,8 @@ def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> s
     ]
     if seen.board is not None:
         parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))
+    if seen.earlier_deals:
+        parts.append(f'<p class="status">{_earlier(seen.earlier_deals)}</p>')
     for view in seen.messages:
         parts.append(f'<article class="msg">{message_html(view, people)}</article>')
     parts.append("</div>")
@@ -443,19 +445,23 @@ def _replay_body(
         parts.append("</section>")
     parts.append('<h2 id="channel">What the channel saw</h2>')
     if seen.earlier_deals:
-        shown = "deal" if seen.earlier_deals == 1 else f"{seen.earlier_deals} deals"
-        parts.append(
-            f'<p class="status">The channel\'s messages as they stand: the tables of the first '
-            f"{shown} are further up its history (and step by step in the replay above), "
-            "not here.</p>"
-            if replay is not None and replay.steps
-            else f'<p class="status">The channel\'s messages as they stand: the tables of the '
-            f"first {shown} are further up its history, not here.</p>"
-        )
+        above = " (and step by step in the replay above)" if replay and replay.steps else ""
+        parts.append(f'<p class="status">{_earlier(seen.earlier_deals, above)}</p>')
     parts.extend(
         f'<article class="msg">{message_html(view, people)}</article>' for view in seen.messages
     )
     return "".join(parts)
+
+
+def _earlier(deals: int, above: str = "") -> str:
+    """What a page says of the first ``deals`` deals, whose tables it cannot show (a game
+    begun before its shuffles were recorded, whose deals the stored log let go cannot be
+    dealt again): they are in the channel's history."""
+    shown = "deal" if deals == 1 else f"{deals} deals"
+    return (
+        f"The channel's messages as they stand: the tables of the first {shown} are further "
+        f"up its history{above}, not here."
+    )
 
 
 def not_found_page(reason: str) -> str:

@@ -69,11 +69,15 @@ class DealLog:
     #: The events as JSON-ready data, made once per event (the snapshot is written after
     #: every move, and turning every event of two deals into data each time was costly).
     _data: dict[int, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
+    #: Whether every deal is kept (a game's page, which shows every deal's table the channel
+    #: was sent: :class:`~bot.core.messages.spectator.DealHistory`), not the last three
+    #: alone; never stored.
+    every: bool = field(default=False, compare=False)
 
     @classmethod
-    def start(cls, num_sides: int) -> DealLog:
-        """An empty log for a new game."""
-        return cls(pegs=[(0, 0)] * num_sides)
+    def start(cls, num_sides: int, *, every: bool = False) -> DealLog:
+        """An empty log for a new game (``every``: one that keeps every deal)."""
+        return cls(pegs=[(0, 0)] * num_sides, every=every)
 
     @property
     def deal(self) -> int:
@@ -96,7 +100,8 @@ class DealLog:
                     self.shown[self.deal] = list(self.pegs)
                 self.deals[event.deal_number] = []
                 self._data[event.deal_number] = []
-                for old in sorted(d for d in self.deals if d >= 1)[:-_KEPT]:
+                kept = sorted(d for d in self.deals if d >= 1)
+                for old in [] if self.every else kept[:-_KEPT]:
                     del self.deals[old]
                     self._data.pop(old, None)
                     self.shown.pop(old, None)
@@ -117,6 +122,21 @@ class DealLog:
         """The pegs when ``deal``'s show ended (the current deal: the pegs now); None when
         that moment is not kept."""
         return list(self.pegs) if deal == self.deal else self.shown.get(deal)
+
+    def scores_began(self, deal: int) -> list[int] | None:
+        """Each side's score as ``deal`` was dealt, which is its score at every discard of
+        that deal (nothing scores before the last card is thrown): for the first deal what
+        the cut for deal gave (five-card's points for last), else the pegs the deal before
+        left; None when that moment is not kept."""
+        if deal <= 1:
+            began = [0] * len(self.pegs)
+            for event in self.events(0):
+                scored = points_scored(event)
+                if scored is not None:
+                    began[scored.side] = scored.total
+            return began
+        pegs = self.shown.get(deal - 1)  # (kept as the deal was dealt)
+        return None if pegs is None else [front for front, _ in pegs]
 
     def set_coach(self, deal: int, lines: Mapping[int, str]) -> None:
         """The coach's line for each person (by seat) about ``deal``'s discard."""

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import random
 import weakref
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeAlias, TypeVar
@@ -420,13 +420,14 @@ class Games:
         its result (:mod:`bot.core.games.endings`; by default a resignation, or played out).
         """
         record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
+        people = {seat.seat for seat in record.seats if not seat.is_computer}
         # The moves change these objects: until they are saved they must not be reused.
         self.loaded.drop(record.id)
         with self._saving(record):
             for step in steps:
                 tally.add(step.events)
                 log.add(step.events)
-                _coach_after_show(log, step)
+                _coach_after_show(log, step, people)
             finished = game.phase is Phase.OVER
             change = GameChange(
                 GameStatus.FINISHED if finished else GameStatus.ACTIVE,
@@ -508,13 +509,17 @@ class Games:
         status: GameStatus,
         line: str,
         answered: AnswerKept | None = None,
+        *,
+        ending: Ending | None = None,
     ) -> GameRecord:
-        """End a game without a result (cancelled or expired); ``line`` tells the channel."""
+        """End a game without a result (cancelled or expired); ``line`` tells the channel;
+        ``ending``: what ended it, kept when a match must know (a ranked game both clocks
+        ended: :mod:`bot.core.ranked.referee`)."""
         with self._saving(record):
             version = await self.store.save(
                 record.id,
                 record.version,
-                GameChange(status, end_note=line),
+                GameChange(status, end_note=line, ending=ending),
                 now=self.now(),
                 answered=answered,
             )
@@ -570,19 +575,25 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
         raise Refused(refusal)
 
 
-def _coach_after_show(log: DealLog, step: Step) -> None:
+def _coach_after_show(log: DealLog, step: Step, people: Collection[int]) -> None:
     """When a step ended the play and showed the deal (or, with manual counting, opened the
-    show), keep the coach's line about each seat's discard (judged from its view just before
-    the play ended; a person only ever sees their own)."""
+    show), keep the coach's line about each person's discard (``people``: their seats;
+    judged from its view just before the play ended, at the scores the deal began with, as
+    the seat knew it when it threw: :func:`engine.coach.review_view`; a person only ever
+    sees their own)."""
     shown = any(isinstance(e, Shown) for e in step.events) or step.table.phase is Phase.SHOW
     if not shown or not step.before:
         return
+    deal = next(iter(step.before.values())).deal_number
+    began = log.scores_began(deal)
     lines = {}
     for seat, view in step.before.items():
-        review = review_view(view)
+        if seat not in people:
+            continue  # (a computer reads no coach)
+        review = review_view(view, scores=began)
         if review is not None:
             lines[seat] = review.line()
-    log.set_coach(next(iter(step.before.values())).deal_number, lines)
+    log.set_coach(deal, lines)
 
 
 class OnGames:

@@ -160,7 +160,8 @@ HINT_FIGURES: Mapping[str, str] = {
 #: What the coach's figures mean, said under its line at a learner's table.
 COACH_FIGURES = (
     "📘 The coach's figures are points on average, over every starter that could be cut: the "
-    "hand you kept at the show, and what your throw added to your crib (or gave the dealer's)."
+    "hand you kept at the show, what your throw added to your crib (or gave the dealer's: −), "
+    "and what the kept cards peg in the play; near the end, your chance to win the game."
 )
 
 

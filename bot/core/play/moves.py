@@ -274,31 +274,36 @@ class Moves(OnGames):
         return await self._games.in_channel(channel_id, body)
 
     @answers
-    async def ask_resign(
-        self, channel_id: int, user: User, *, game_id: int | None = None
-    ) -> Answer:
-        """``/cribbage resign`` (or a private table's *Resign*, about its game ``game_id``):
-        asks the player to confirm, privately, with Yes and No (see :meth:`confirm_resign`);
-        nothing changes yet. In a partners game the resignation is the player's alone, for
-        their side."""
+    async def ask_resign(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
+        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
+        the player's alone, for their side."""
+        return await self._games.in_channel(channel_id, lambda r: self._resign_question(r, user))
 
-        async def body(record: GameRecord) -> Answer:
-            if game_id is not None and record.id != game_id:
-                raise Refused(refusals.GAME_OVER)  # (an older table's: its game is over)
-            loaded, seat = self._games.seated(record, user)
-            game = loaded.game
-            try:
-                game.verify_resign(seat)
-            except RuleError as err:
-                raise Refused(str(err)) from None
-            ranked = is_apart(record.channel_id)  # (a ranked match's game)
-            text = resign_question(
-                Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
-            )
-            view = MessageView(text, controls=ConfirmControls(record.id))
-            return Answer.say(text, view=view)
+    @answers
+    async def ask_resign_at(self, game_id: int, user: User, *, guild_id: int | None) -> Answer:
+        """A private table's *Resign*, about its game ``game_id``: the question
+        :meth:`ask_resign` asks. The game is the button's, as every control's
+        (:meth:`Games.by_id <bot.core.games.games.Games.by_id>`): someone who may not use
+        it is told why as every control tells them (someone else's ranked game, not
+        their game); an older table's game, that it is over."""
+        return await self._games.by_id(
+            game_id, lambda r: self._resign_question(r, user), user=user, guild_id=guild_id
+        )
 
-        return await self._games.in_channel(channel_id, body)
+    async def _resign_question(self, record: GameRecord, user: User) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        game = loaded.game
+        try:
+            game.verify_resign(seat)
+        except RuleError as err:
+            raise Refused(str(err)) from None
+        ranked = is_apart(record.channel_id)  # (a ranked match's game)
+        text = resign_question(
+            Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
+        )
+        view = MessageView(text, controls=ConfirmControls(record.id))
+        return Answer.say(text, view=view)
 
     @answers
     async def confirm_resign(

@@ -16,10 +16,16 @@ from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES
-from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus, RatingRecord
+from bot.core.ranked.records import (
+    MatchGame,
+    MatchRecord,
+    MatchStatus,
+    RatingRecord,
+    unrated_why,
+)
 from bot.core.ranked.storage import CardStore
 from bot.core.ranked.turns import TurnClock
-from bot.core.ranked.words import MATCH_NOT_RATED, ladder_standing
+from bot.core.ranked.words import ladder_standing, match_not_rated
 
 __all__ = ["GAMES_A_MATCH", "WINS_NEEDED", "MatchView", "game_channel", "match_of_channel"]
 
@@ -156,7 +162,7 @@ class MatchView:
         if clock:
             return top, clock
         game = next((g for g in games if g.number == number), None)
-        after = _after_game(match, game, names, changes)
+        after = _after_game(match, games, game, names, changes)
         if reader is None or reader not in standings or match.status is not MatchStatus.FINISHED:
             return top, after
         return top, (*after, ladder_standing(names.get(reader, "?"), *standings[reader]))
@@ -175,6 +181,7 @@ def _clock_lines(record: GameRecord, loaded: Loaded, turns: TurnClock) -> tuple[
 
 def _after_game(
     match: MatchRecord,
+    games: list[MatchGame],
     game: MatchGame | None,
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
@@ -183,7 +190,7 @@ def _after_game(
     how it ended: played out, resigned, a clock run out, a player leaving): the match's
     winner and ratings, or that the next game comes."""
     if match.status is MatchStatus.FINISHED:
-        return tuple(_decided(match, names, changes))
+        return tuple(_decided(match, games, names, changes))
     if game is not None and game.winner is not None:
         a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
         return (
@@ -195,14 +202,15 @@ def _after_game(
 
 def _decided(
     match: MatchRecord,
+    games: list[MatchGame],
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
 ) -> list[str]:
     """The match's winner (and who left it, when that decided it: the game being played then
     counts as theirs to lose), and each player's ranked rating after it; or that it was not
-    rated."""
+    rated, and why."""
     if not match.rated:
-        return [MATCH_NOT_RATED]
+        return [match_not_rated(unrated_why(games))]
     if match.winner is None:
         return []
     winner = names.get(match.winner, "?")
