@@ -292,6 +292,18 @@ INVENTORY: tuple[Kept, ...] = (
         ),
     ),
     Kept(
+        "Your club nights",
+        "whether you marked a club night's event Interested, when you checked in to it, and"
+        " the clubs you scheduled",
+        "to enter you in the night, remind you once before it starts, deal you in, and run"
+        " the clubs' nights; your league points are worked out from the tournaments",
+        Lasts.SERVER,
+        (
+            Table("night_people", _named(Request.DELETED), file="club_nights"),
+            Table("clubs", _ids(Request.FORMER, "organiser_id"), file="clubs_organised"),
+        ),
+    ),
+    Kept(
         "Your ranked searches (and where you made them) and matches",
         "the name and picture you play under, where you searched from, who you played, how"
         " each match went and your rating in each season",
@@ -416,6 +428,12 @@ NOBODYS: Mapping[str, str] = {
     "game_id": "a game",
     "match_id": "a ranked match",
     "tournament_id": "a tournament",
+    "club_id": "a club of nights",
+    "night_id": "a club's night",
+    "event_id": "a server's scheduled event",
+    "voice_id": "a voice channel",
+    "clubs.name": "a club's name, as its moderator named it",
+    "nights.note": "why a night was called off (it names nobody)",
     "entry_a": "a ranked search (its row)",
     "entry_b": "a ranked search (its row)",
     "guild_id": "a server",
