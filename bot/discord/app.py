@@ -157,8 +157,9 @@ class CribbageBot(commands.AutoShardedBot):
         #: Set once the gateway said READY (on any shard): from then on players may act, so
         #: the database holds what they did.
         self.reached_gateway = False
-        #: The interested people's events being noted (kept until done).
-        self._heard: set[asyncio.Task[None]] = set()
+        #: The latest interested person's event being noted: each is noted after the one
+        #: before it (one person's Interested, then taken back, in that order).
+        self._heard: asyncio.Task[None] | None = None
         #: Set once ``setup_hook`` is done and every shard of this process is launched: from
         #: then on a stop signal closes the bot cleanly (before, :func:`bot.launch.run_bot`
         #: cancels the start-up instead).
@@ -166,7 +167,7 @@ class CribbageBot(commands.AutoShardedBot):
         self.tree.error(self.on_app_command_error)
         # Someone marking a club night's event Interested (or taking it back) is heard as it
         # comes, whether discord.py has them in its cache or not (without the members intent
-        # it drops the event for a person it has not met): as ``interest_heard``.
+        # it drops the event for a person it has not met).
         parsers = self._connection.parsers
         for kind, yes in (("ADD", True), ("REMOVE", False)):
             name = f"GUILD_SCHEDULED_EVENT_USER_{kind}"
@@ -337,13 +338,21 @@ class CribbageBot(commands.AutoShardedBot):
         if self.user is not None and user_id == self.user.id:
             return  # (the bot is interested in the events it makes)
         guild_id, event_id = int(data["guild_id"]), int(data["guild_scheduled_event_id"])
-        task = asyncio.get_running_loop().create_task(
-            self._interested(guild_id, event_id, user_id, yes)
+        self._heard = asyncio.get_running_loop().create_task(
+            self._interested(guild_id, event_id, user_id, yes, after=self._heard)
         )
-        self._heard.add(task)
-        task.add_done_callback(self._heard.discard)
 
-    async def _interested(self, guild_id: int, event_id: int, user_id: int, yes: bool) -> None:
+    async def _interested(
+        self,
+        guild_id: int,
+        event_id: int,
+        user_id: int,
+        yes: bool,
+        *,
+        after: asyncio.Task[None] | None,
+    ) -> None:
+        if after is not None:
+            await asyncio.wait([after])
         try:
             name = await self._member_name(guild_id, user_id) if yes else ""
             await self._running.services.nights.interest(guild_id, event_id, user_id, name, yes=yes)
@@ -455,7 +464,13 @@ class CribbageBot(commands.AutoShardedBot):
         """Cancel a reconciliation still under way (a stop during start-up or a takeover), a
         sync tried again later, and the director's and referee's start: each reads the store,
         which closes at the end of the stop; the next start does it again."""
-        running = (self._reconciling, self._taking_over, self._caught_up, self._sync.again)
+        running = (
+            self._reconciling,
+            self._taking_over,
+            self._caught_up,
+            self._sync.again,
+            self._heard,
+        )
         tasks_ = [t for t in running if t is not None]
         for task in tasks_:
             task.cancel()

@@ -117,10 +117,12 @@ class NightTables(TournamentChanges):
 
     async def set_event(self, club_id: int, event_id: int | None) -> None:
         """The club's Discord event is ``event_id`` (None: it has none, the bot makes none)."""
+        if event_id is None:
+            sql = "UPDATE clubs SET event_id = NULL, event_refused = NULL, events = 0 WHERE id = ?"
+            await self.db.execute(sql, (club_id,))
+            return
         await self.db.execute(
-            "UPDATE clubs SET event_id = ?, event_refused = NULL,"
-            " events = CASE WHEN ? IS NULL THEN 0 ELSE events END WHERE id = ?",
-            (event_id, event_id, club_id),
+            "UPDATE clubs SET event_id = ?, event_refused = NULL WHERE id = ?", (event_id, club_id)
         )
 
     async def event_refused(self, club_id: int, at: float | None) -> None:
