@@ -126,9 +126,7 @@ DIRECTOR, REFEREE, NIGHTS = "director", "referee", "nights"
 BACKGROUND = ("keeper", "clock", DIRECTOR, NIGHTS, REFEREE, "ranked_sweep", "reviews")
 
 
-class ServicesStore(
-    CoreStore, NightStore, SeasonStore, PrivacyRecords, RankedStore, Protocol
-):
+class ServicesStore(CoreStore, NightStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
     """A store as the core, its tournaments and ranked play use it (``bot.store.Store`` is
     one)."""
 

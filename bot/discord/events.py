@@ -45,15 +45,16 @@ def _read(at: str) -> float:
 
 
 def _seen(data: dict[str, Any]) -> EventSeen:
-    excepted = tuple(
-        _original(int(e["event_exception_id"]))
-        for e in data.get("guild_scheduled_event_exceptions") or []
-    )
+    exceptions = data.get("guild_scheduled_event_exceptions") or []
+    excepted = tuple(_original(int(e["event_exception_id"])) for e in exceptions)
+    rule = data.get("recurrence_rule") or {}
+    start = rule.get("start")
     return EventSeen(
         int(data["id"]),
         EventStatus(int(data["status"])),
         _read(data["scheduled_start_time"]),
         excepted,
+        None if start is None else _read(str(start)),
     )
 
 

@@ -19,7 +19,7 @@ from fakediscord.mentions import Pings
 from fakediscord.model import CREATE_EVENTS
 from fakediscord.testing import BotLauncher
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.night_steps import NightBot, event_of, night_board, reminders
+from tests.helpers.night_steps import NightBot, board_after, event_of, night_board, reminders
 from tests.helpers.table_driver import World, resign, until
 from tests.helpers.tournament_steps import PAIRING, deals_in
 
@@ -169,7 +169,7 @@ async def _a_weekly_club(world: World, bot: NightBot, people: dict[str, User]) -
     await until(fd, lambda: event.status == SCHEDULED and event.start.timestamp() > start)
     week = event.start.timestamp()
     assert week - start == 7 * 24 * 3600
-    second = await until(fd, lambda: (b := night_board(general)) is not board and b)
+    second = await until(fd, lambda: board_after(general, board))
     assert "night 2" in second.words()
     # Those still interested are entered for it (Cy joined with the button: not).
     await until(fd, lambda: listed(second, "Entrants") == {"Al", "Bea", "Di"})

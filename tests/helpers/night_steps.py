@@ -17,7 +17,7 @@ from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.in_process import start_in_process
 from tests.helpers.table_driver import until
 
-__all__ = ["NightBot", "night_board", "reminders"]
+__all__ = ["NightBot", "board_after", "event_of", "night_board", "reminders"]
 
 
 def shared_clock(fd: FakeDiscord) -> datetime:
@@ -77,6 +77,12 @@ def night_board(channel: Channel) -> Message | None:
     """A club night's message in a channel (its latest, the night to come)."""
     found = [m for m in channel.messages if m.author.bot and "🃏" in m.words() and not m.deleted]
     return found[-1] if found else None
+
+
+def board_after(channel: Channel, before: Message) -> Message | None:
+    """The night's message posted after ``before`` (the next night's), once it is there."""
+    found = night_board(channel)
+    return found if found is not None and found.id > before.id else None
 
 
 def reminders(channel: Channel) -> list[Message]:

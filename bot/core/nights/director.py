@@ -47,7 +47,7 @@ from bot.core.nights.nights import (
     tournament_of,
 )
 from bot.core.nights.records import ClubRecord, EventSteps, NightRecord, NightState
-from bot.core.nights.when import next_night, recurrence_rule, zone_named
+from bot.core.nights.when import next_night, recurrence_rule, rule_occurrence, zone_named
 from bot.core.tournaments.records import TournamentRecord, TournamentStatus
 from bot.core.tournaments.threads import (
     EventPlan,
@@ -364,18 +364,23 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         standing = seen.status in (EventStatus.SCHEDULED, EventStatus.ACTIVE)
         if not standing:
             return  # (over on Discord: nothing to tell)
-        # Whether the event still stands at this night's occurrence (not moved on past it).
-        here = seen.start <= night.starts_at + 3600 or seen.start <= night.usual_at + 3600
+        # This night's occurrence of a recurring event, by Discord's rule (an exception names
+        # it); whether the event still stands at it (has not moved on past it).
+        occurrence = seen.start
+        if club.recurs and seen.rule_start is not None:
+            first = datetime.fromtimestamp(seen.rule_start, UTC)
+            near = datetime.fromtimestamp(night.usual_at, UTC)
+            occurrence = rule_occurrence(club.repeat, first, near).timestamp()
+        here = seen.start <= occurrence
         if want is EventSteps.SCHEDULED:
             plan = event_plan(club, night, record)
             text = plan.description + await self._last_time(club, night)
-            if seen.status is EventStatus.SCHEDULED and seen.start != night.starts_at:
-                if club.recurs:
-                    await events.except_occurrence(
-                        guild, event_id, seen.start, start=plan.start, end=plan.end
-                    )
-                else:
-                    await events.edit(guild, event_id, start=plan.start, end=plan.end)
+            if club.recurs and (night.starts_at != occurrence or occurrence in seen.excepted):
+                await events.except_occurrence(
+                    guild, event_id, occurrence, start=plan.start, end=plan.end
+                )
+            elif not club.recurs and seen.start != night.starts_at:
+                await events.edit(guild, event_id, start=plan.start, end=plan.end)
             await events.edit(guild, event_id, description=text[:1000])
             return
         if want is EventSteps.STARTED:
@@ -398,9 +403,10 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         if club.ended or not club.recurs:
             await events.edit(guild, event_id, description=text, status=EventStatus.CANCELED)
             return
+        await events.edit(guild, event_id, description=text)
         if here:
             # This occurrence is not played: skipped, so the event moves on to the next.
-            await events.except_occurrence(guild, event_id, seen.start, skip=True)
+            await events.except_occurrence(guild, event_id, occurrence, skip=True)
 
     async def _ended_words(
         self, club: ClubRecord, night: NightRecord, record: TournamentRecord

@@ -43,6 +43,7 @@ __all__ = [
     "next_local",
     "read_when",
     "recurrence_rule",
+    "rule_occurrence",
     "season_of",
     "suggestions",
     "when_value",
@@ -333,6 +334,33 @@ def recurrence_rule(repeat: Repeat, start: datetime) -> dict[str, object] | None
         }
     interval = 2 if repeat is Repeat.FORTNIGHTLY else 1
     return rule | {"frequency": 2, "interval": interval, "by_weekday": [first.weekday()]}
+
+
+def rule_occurrence(repeat: Repeat, rule_start: datetime, near: datetime) -> datetime:
+    """The occurrence of Discord's recurrence rule (:func:`recurrence_rule`, started at
+    ``rule_start``) nearest to ``near``: the one a night at ``near`` is, by Discord's count
+    (which is in UTC: across a change to or from summer time, an hour from the night).
+
+    >>> first = datetime(2026, 3, 6, 20, 0, tzinfo=UTC)
+    >>> rule_occurrence(Repeat.WEEKLY, first, datetime(2026, 4, 3, 19, 0, tzinfo=UTC))
+    datetime.datetime(2026, 4, 3, 20, 0, tzinfo=datetime.timezone.utc)
+    """
+    first = rule_start.astimezone(UTC)
+    if repeat is Repeat.MONTHLY:
+        n = nth_of_month(first.date())
+        best = first
+        for months in range(-1, 2):
+            index = near.year * 12 + near.month - 1 + months
+            year, month = divmod(index, 12)
+            day = (first.weekday() - calendar.weekday(year, month + 1, 1)) % 7 + 1 + 7 * (n - 1)
+            if day > calendar.monthrange(year, month + 1)[1]:
+                continue
+            found = first.replace(year=year, month=month + 1, day=day)
+            if abs((found - near).total_seconds()) < abs((best - near).total_seconds()):
+                best = found
+        return best
+    step = timedelta(weeks=2 if repeat is Repeat.FORTNIGHTLY else 1)
+    return first + step * round((near - first) / step)
 
 
 @dataclass(frozen=True, slots=True)

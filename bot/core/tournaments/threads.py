@@ -100,6 +100,8 @@ class EventSeen:
     status: EventStatus
     start: float
     excepted: tuple[float, ...] = ()
+    #: When its recurrence rule starts (None: it does not recur).
+    rule_start: float | None = None
 
 
 class EventRefused(Exception):
