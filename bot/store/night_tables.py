@@ -125,6 +125,16 @@ class NightTables(TournamentChanges):
             "UPDATE clubs SET event_id = ?, event_refused = NULL WHERE id = ?", (event_id, club_id)
         )
 
+    async def claim_event(self, club_id: int, *, now: float, lapse: float = 60.0) -> bool:
+        """Claim the making of a club's Discord event (False: it has one, or another process
+        claimed it less than ``lapse`` seconds ago): of processes that would make it, one does."""
+        claimed = await self.db.execute(
+            "UPDATE clubs SET event_claimed = ? WHERE id = ? AND event_id IS NULL AND events = 1"
+            " AND (event_claimed IS NULL OR event_claimed < ?)",
+            (now, club_id, now - lapse),
+        )
+        return bool(claimed)
+
     async def event_refused(self, club_id: int, at: float | None) -> None:
         """Discord refused the club's event the permission at ``at`` (None: it takes it)."""
         await self.db.execute("UPDATE clubs SET event_refused = ? WHERE id = ?", (at, club_id))

@@ -217,13 +217,9 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
             return _AGAIN
         if state is NightState.STARTED:
             if record.status is TournamentStatus.OPEN:
-                # Claimed, then stopped before it began: begin it now.
-                try:
-                    await self._tournaments.begin(record)
-                except Refused as refused:
-                    note = f"Called off: {refused}"
-                    if await self._claim(night, NightState.CALLED_OFF, note=note):
-                        await self._cancel(club, record)
+                # Claimed, then stopped before it began (or another process is beginning it
+                # now): begin it.
+                await self._begin(club, night, record)
                 return _AGAIN
             if record.status is TournamentStatus.FINISHED:
                 return _AGAIN if await self._claim(night, NightState.PLAYED) else None
@@ -246,9 +242,26 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
                 await self._cancel(club, record)
             return
         if await self._claim(night, NightState.STARTED):
-            fresh = await self._store.tournament(record.id)
-            if fresh is not None and fresh.status is TournamentStatus.OPEN:
-                await self._tournaments.begin(fresh)
+            fresh = await self._store.night(night.id)
+            if fresh is not None:
+                await self._begin(club, fresh, record)
+
+    async def _begin(self, club: ClubRecord, night: NightRecord, record: TournamentRecord) -> None:
+        """Begin a started night's tournament, if nobody did (its start is conditional: of two
+        processes beginning it, one does); one that can't (its entrants left meanwhile) is
+        called off."""
+        fresh = await self._store.tournament(record.id)
+        if fresh is None or fresh.status is not TournamentStatus.OPEN:
+            return
+        try:
+            await self._tournaments.begin(fresh)
+        except Refused as refused:
+            again = await self._store.tournament(record.id)
+            if again is not None and again.status is not TournamentStatus.OPEN:
+                return  # (begun meanwhile, elsewhere)
+            note = f"Called off: {refused}"
+            if await self._claim(night, NightState.CALLED_OFF, note=note):
+                await self._cancel(club, record)
 
     async def _cancel(self, club: ClubRecord, record: TournamentRecord) -> None:
         """End a night's tournament that will not be played (its channel freed for the next)."""
@@ -335,6 +348,8 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
             return
         try:
             if club.event_id is None:
+                if not await self._store.claim_event(club.id, now=self._clock()):
+                    return  # (another process makes it: told the night's stage after)
                 plan = event_plan(club, night, record)
                 event_id = await events.find(club.guild_id, plan.name, plan.start)
                 if event_id is None:

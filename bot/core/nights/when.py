@@ -266,7 +266,8 @@ def suggestions(
     except Refused:
         first = None
     if first is not None:
-        found = [first + timedelta(weeks=n) for n in range(4)]
+        local = local_of(first, zone)
+        found = [_utc(local + timedelta(weeks=n), zone) for n in range(4)]
     elif words and at is None and _day_of(words, today) is not None:
         day = _day_of(words, today)
         assert day is not None

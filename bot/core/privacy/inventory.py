@@ -269,8 +269,8 @@ INVENTORY: tuple[Kept, ...] = (
     ),
     Kept(
         "The tournaments you enter or run",
-        "your entry, your pairings and how each went, and the tournaments you organised, won or"
-        " cancelled",
+        "your entry (a club night's Interested and check-in too), your pairings and how each"
+        " went, and the tournaments and clubs you organised, won or cancelled",
         "to run each round and show the standings and the champion",
         Lasts.SERVER,
         (
@@ -289,18 +289,8 @@ INVENTORY: tuple[Kept, ...] = (
                 _ids(Request.FORMER, "organiser_id", "champion_id", "cancelled_by"),
                 file="tournaments",
             ),
-        ),
-    ),
-    Kept(
-        "Your club nights",
-        "whether you marked a club night's event Interested, when you checked in to it, and"
-        " the clubs you scheduled",
-        "to enter you in the night, remind you once before it starts, deal you in, and run"
-        " the clubs' nights; your league points are worked out from the tournaments",
-        Lasts.SERVER,
-        (
-            Table("night_people", _named(Request.DELETED), file="club_nights"),
-            Table("clubs", _ids(Request.FORMER, "organiser_id"), file="clubs_organised"),
+            Table("night_people", _named(Request.FORMER), file="club_nights"),
+            Table("clubs", _ids(Request.FORMER, "organiser_id"), file="clubs"),
         ),
     ),
     Kept(

@@ -20,6 +20,7 @@ CREATE TABLE clubs (
     events        INTEGER NOT NULL DEFAULT 1,
     event_id      BIGINT,
     event_refused DOUBLE PRECISION,
+    event_claimed DOUBLE PRECISION,
     ended         INTEGER NOT NULL DEFAULT 0,
     created_at    DOUBLE PRECISION NOT NULL
 );

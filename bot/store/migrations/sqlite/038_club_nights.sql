@@ -9,7 +9,9 @@
 -- voice_id: the voice channel its event is in (NULL: an external event, at the text
 -- channel); events: whether the bot makes the server's Events entry (0: it may not, or a
 -- moderator deleted it); event_id: that event (NULL: none yet); event_refused: when Discord
--- last refused it the permission; ended: no more nights.
+-- last refused it the permission; event_claimed: when a process claimed the making of the
+-- event (one makes it: another may take the claim over a minute later, finding the event a
+-- stop made); ended: no more nights.
 --
 -- nights: one row a night, its tournament made with it (taking entrants); usual_at: when its
 -- club's rhythm put it (starts_at differs once a moderator moved it); state: scheduled,
@@ -44,6 +46,7 @@ CREATE TABLE clubs (
     events        INTEGER NOT NULL DEFAULT 1,
     event_id      INTEGER,
     event_refused REAL,
+    event_claimed REAL,
     ended         INTEGER NOT NULL DEFAULT 0,
     created_at    REAL    NOT NULL
 );
