@@ -215,6 +215,7 @@ def _core(
         retention=settings.retention,
         thinking=thinking,
         page_link=links.url if links is not None and links.public_url else None,
+        league_link=links.league_url if links is not None and links.public_url else None,
         activity=_activity_on(settings),
         meters=metrics,
         left_server_grace=settings.left_server_grace,

@@ -189,6 +189,7 @@ class Services:
         retention: timedelta = RETENTION,
         thinking: WorkerThinking | None = None,
         page_link: Callable[[int], str | None] | None = None,
+        league_link: Callable[[int], str | None] | None = None,
         activity: bool = False,
         meters: Meters = NO_METERS,
         left_server_grace: timedelta = GRACE,
@@ -202,6 +203,7 @@ class Services:
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages;
+        ``league_link``: a club's league page, for ``/club league``;
         ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
         the table*); ``meters``: what the core counts for the operator's metrics;
         ``left_server_grace``: how long a server's data outlives the bot's leaving it;
@@ -222,6 +224,7 @@ class Services:
             retention=retention,
             thinking=thinking,
             page_link=page_link,
+            league_link=league_link,
             activity=activity,
             meters=meters,
             left_server_grace=left_server_grace,
@@ -400,6 +403,7 @@ class _Options:
     retention: timedelta
     thinking: WorkerThinking | None
     page_link: Callable[[int], str | None] | None
+    league_link: Callable[[int], str | None] | None
     activity: bool
     meters: Meters
     left_server_grace: timedelta
@@ -453,7 +457,14 @@ class _Wiring:
         self.tournaments = Tournaments(
             store, self.feed, options.stamp, self.games.faults, held=self._held
         )
-        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.games.faults)
+        self.nights = Nights(
+            store,
+            self.tournaments,
+            self.feed,
+            options.stamp,
+            self.games.faults,
+            league_link=options.league_link,
+        )
 
     async def _held(self, tournament_id: int) -> str | None:
         return await self.nights.held(tournament_id)
@@ -585,7 +596,7 @@ class _Wiring:
             ranked_play=ranked_wing,
             resume=PrivateResume(games, self.copies, store),
             which=which,
-            pages=GamePages(games, store, self.coach, reviews),
+            pages=GamePages(games, store, self.coach, reviews, self.nights),
             _answers=self.answers,
             _copies=self.copies,
             _dm_links=ledger.dm_links,

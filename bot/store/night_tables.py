@@ -206,6 +206,16 @@ class NightTables(TournamentChanges):
             (tournament_id,),
         )
 
+    async def night_of_thread(self, thread_id: int) -> NightRecord | None:
+        """The night whose pairing's games are played in a thread (None: none's)."""
+        return await self._one(
+            _night,
+            f"SELECT {', '.join(f'n.{c}' for c in _NIGHT_COLUMNS.split(', '))} FROM nights n"
+            " JOIN tournament_pairings p ON p.tournament_id = n.tournament_id"
+            " WHERE p.thread_id = ? LIMIT 1",
+            (thread_id,),
+        )
+
     async def latest_night(self, club_id: int) -> NightRecord | None:
         """The club's latest night."""
         return await self._one(

@@ -14,6 +14,7 @@ a night does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Protocol
 
@@ -65,6 +66,7 @@ __all__ = [
     "CHECK_IN",
     "LATE_START",
     "ROUND_MINUTES",
+    "LeagueBoard",
     "NightStore",
     "Nights",
     "check_in_opens",
@@ -84,6 +86,16 @@ STARTS_ITSELF = (
     "This is a club night: it starts by itself at its time ({at}), with those checked in."
     " `/club move` changes its time."
 )
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueBoard:
+    """A club's league as its page shows it: its name, this season's table and the last's
+    (each with its name and the nights played), and each season's champion."""
+
+    name: str
+    seasons: tuple[tuple[str, int, tuple[LeagueLine, ...]], ...]
+    champions: tuple[tuple[str, str, int], ...]
 
 
 def check_in_opens(night: NightRecord) -> float:
@@ -118,6 +130,7 @@ class NightStore(TournamentStore, Protocol):
     async def night(self, night_id: int) -> NightRecord | None: ...
     async def night_of_tournament(self, tournament_id: int) -> NightRecord | None: ...
     async def latest_night(self, club_id: int) -> NightRecord | None: ...
+    async def night_of_thread(self, thread_id: int) -> NightRecord | None: ...
     async def club_nights(self, club_id: int) -> list[NightRecord]: ...
     async def nights_under_way(self) -> list[NightRecord]: ...
     async def claim_night(
@@ -173,12 +186,15 @@ class Nights:
         feed: ChangeFeed,
         now: Callable[[], float],
         faults: Faults | None = None,
+        league_link: Callable[[int], str | None] | None = None,
     ) -> None:
+        """``league_link``: a club's league page in the browser (None: no pages)."""
         self._store = store
         self._tournaments = tournaments
         self._feed = feed
         self._now = now
         self.faults = faults or Faults()
+        self._league_link = league_link
 
     # -- shared ---------------------------------------------------------------------------------
     async def changed(self, tournament_id: int) -> None:
@@ -572,6 +588,9 @@ class Nights:
             "A night's winner scores as many league points as it had players, the last 1;"
             " the season's champion has the most."
         )
+        link = None if self._league_link is None else self._league_link(club.id)
+        if link is not None:
+            how += f" Every season's table: <{link}>"
         return Answer.say("\n".join([head, *rows, how]), ephemeral=False)
 
     async def _champions(self, club: ClubRecord, zone: tzinfo, now: datetime) -> str:
@@ -591,6 +610,40 @@ class Nights:
                 )
             back += 1
         return "\n".join([head, *(lines or ["None yet: the first is crowned when a season ends."])])
+
+    async def league_board(self, club_id: int) -> LeagueBoard | None:
+        """A club's league for its page: this season's table, the last's, and every season's
+        champion (None: no such club, or one held once)."""
+        club = await self._store.club(club_id)
+        if club is None or not club.recurs:
+            return None
+        zone, now = zone_named(club.zone), self._stamp()
+        seasons = []
+        for back in (0, 1):
+            which = season_of(now, zone, back)
+            places = await self.season_places(club, which)
+            seasons.append((which.name, len(places), tuple(league_table(places))))
+        champions: list[tuple[str, str, int]] = []
+        first = datetime.fromtimestamp(club.created_at, UTC)
+        back = 1
+        while len(champions) < 12:
+            which = season_of(now, zone, back)
+            if which.end <= first:
+                break
+            table = await self.standings(club, which)
+            if table:
+                champions.append((which.name, table[0].name, table[0].points))
+            back += 1
+        return LeagueBoard(club.name, tuple(seasons), tuple(champions))
+
+    async def night_of_game(self, channel_id: int) -> tuple[int, str] | None:
+        """The club and the words naming the night a game in ``channel_id`` (a pairing's
+        thread) was played for (None: it was no night's)."""
+        night = await self._store.night_of_thread(channel_id)
+        club = None if night is None else await self._store.club(night.club_id)
+        if night is None or club is None:
+            return None
+        return club.id, f"{club.name}, night {night.number}"
 
     async def champion_line(self, club: ClubRecord, season: Season) -> tuple[int, str] | None:
         """The season's champion and the line that crowns them (None: no night played)."""

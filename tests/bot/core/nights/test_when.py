@@ -26,8 +26,8 @@ NEW_YORK = zone_named("America/New_York")
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 
 
-def at(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)
+def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
