@@ -405,7 +405,11 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
                 f" {plural(record.rounds, 'round')}. Follow it in the night's channel."
             )
             status = EventStatus.ACTIVE if seen.status is EventStatus.SCHEDULED else None
-            await events.edit(guild, event_id, description=text, status=status)
+            # (Its rounds are known now: its end is when they are reckoned to be over.)
+            end = night.starts_at + record.rounds * record.round_hours * 3600 + SLACK
+            await events.edit(
+                guild, event_id, description=text, status=status, end=max(end, self._clock() + 60)
+            )
             return
         text = await self._ended_words(club, night, record)
         if seen.status is EventStatus.ACTIVE:

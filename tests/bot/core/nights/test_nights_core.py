@@ -244,3 +244,53 @@ def test_league_points_go_by_place_and_the_champion_has_most() -> None:
     ]
     # (Al and Bea level on points, nights won and game points: the name decides.)
     assert table[0].game_points == table[1].game_points == 10
+
+
+async def test_a_seasons_last_night_crowns_its_champion_once(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """The last night of a season (the club's next falls in the next quarter) posts the
+    league's champion in the channel, once."""
+    from bot.core.base.owners import Owner
+    from bot.core.nights.board import NightBoards
+    from bot.core.nights.nights import tournament_of
+    from bot.core.tournaments import records as tr
+    from bot.core.tournaments.tournaments import TournamentMessages
+
+    night_id = await _schedule(service, when="2026-03-27 20:00", repeat="weekly")
+    night = await store.night(night_id)
+    club = await store.club_in_channel(CHANNEL)
+    assert night is not None and club is not None
+    tid = night.tournament_id
+    for user in PEOPLE[:3]:
+        assert await store.enter(tid, user.id, user.name)
+    assert await store.claim_night(night.id, NightState.SCHEDULED, NightState.STARTED)
+    assert await store.start_tournament(tid, rounds=1)
+    assert await store.pair_round(
+        tid, 1, [(PEOPLE[1].id, PEOPLE[0].id), (PEOPLE[2].id, None)], now=0
+    )
+    assert await store.decide(tid, 1, 1, tr.Verdict(tr.Decided.GAME, PEOPLE[1].id, margin=9))
+    assert await store.end_tournament(
+        tid, tr.TournamentStatus.FINISHED, now=0, champion=PEOPLE[1].id
+    )
+    assert await store.claim_night(night.id, NightState.STARTED, NightState.PLAYED)
+    boards = NightBoards(TournamentMessages(store, lambda: 0.0), store, service.nights)
+
+    async def owed() -> list[str]:
+        drawn = await boards.draw(Owner.tournament(tid), 0.0, {})
+        assert drawn is not None
+        return [str(o.key) for o in drawn.owed]
+
+    # Its next night not made yet: the season is not known to be over.
+    assert not [k for k in await owed() if k.startswith("league")]
+    following = await store.add_night(
+        club.id, 2, night.starts_at + 7 * 86400, tournament_of(club), now=0
+    )
+    assert following is not None
+    keys = [k for k in await owed() if k.startswith("league")]
+    assert keys == ["league:2026-01-01"]
+    drawn = await boards.draw(Owner.tournament(tid), 0.0, {})
+    assert drawn is not None
+    [crowned] = [o for o in drawn.owed if str(o.key).startswith("league")]
+    assert crowned.once and crowned.view.mentions == (PEOPLE[1].id,)
+    assert "Bea" in crowned.view.content and "January–March 2026" in crowned.view.content
