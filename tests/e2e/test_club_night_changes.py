@@ -38,6 +38,8 @@ async def test_a_server_without_the_permission_gets_its_night_all_the_same(
             # One sentence says what it needs; another that times are read in UTC.
             assert said.count("Create Events") == 1 and "UTC" in said
             board = await until(fd, lambda: night_board(general))
+            assert "Press **Join** to enter" in board.words()
+            assert "Interested" not in board.words()
             for user in world.players[:3]:
                 await fd.click(user, board, label="Join")
             start = datetime.strptime(in_days(world, 2), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)

@@ -55,10 +55,15 @@ def night_lines(
         checked = {p.user_id for p in people if p.checked_in is not None}
         if state is NightState.SCHEDULED:
             head.append(f"**Entrants ({len(entrants)}):** {_names(entrants)}")
+            enter = (
+                "Mark it **Interested** in the server's Events or press **Join**"
+                if club.events and club.event_refused is None
+                else "Press **Join** to enter"
+            )
             head.append(
-                f"It starts {shown_at(start, 'R')}. Mark it **Interested** in the server's Events"
-                " or press **Join**; then check in here in its last 15 minutes (from"
-                f" {shown_at(check_in_opens(night), 't')}): only those checked in are dealt in."
+                f"It starts {shown_at(start, 'R')}. {enter}; then check in here in its last 15"
+                f" minutes (from {shown_at(check_in_opens(night), 't')}): only those checked in"
+                " are dealt in."
             )
         else:
             here = [e.name for e in event.entrants if e.user_id in checked]
