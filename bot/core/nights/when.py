@@ -210,6 +210,11 @@ def _split(text: str) -> tuple[list[str], time | None]:
             found = _read_time(" ".join(words[-cut:]))
             if found is not None:
                 return words[:-cut], found
+    for cut in (2, 1):  # ("8pm Friday": the time first)
+        if len(words) > cut:
+            found = _read_time(" ".join(words[:cut]))
+            if found is not None:
+                return [w for w in words[cut:] if w != "on"], found
     return words, None
 
 

@@ -37,6 +37,8 @@ def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datet
         ("friday 8pm", at(2026, 3, 6, 20, 0)),
         ("Fri 8:30 pm", at(2026, 3, 6, 20, 30)),
         ("fri at 20.00", at(2026, 3, 6, 20, 0)),
+        ("8pm on Friday", at(2026, 3, 6, 20, 0)),
+        ("20:00 tomorrow", at(2026, 3, 5, 20, 0)),
         ("tomorrow 19:30", at(2026, 3, 5, 19, 30)),
         ("today 18:00", at(2026, 3, 4, 18, 0)),
         ("tonight 9pm", at(2026, 3, 4, 21, 0)),
