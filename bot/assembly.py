@@ -31,8 +31,10 @@ from bot.core.services import BACKGROUND, Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
 from bot.discord.app import Assembled, CribbageBot
+from bot.discord.club_commands import ClubCommands
 from bot.discord.commands import CribbageCommands
 from bot.discord.courier import Courier, fence_trace
+from bot.discord.events import DiscordEvents
 from bot.discord.feature_clicks import FeatureClicks
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO
@@ -140,10 +142,13 @@ async def assemble(
 
     return Assembled(
         services=services,
-        sending=Sending(services, keeper, DiscordThreads(bot, pacer)),
+        sending=Sending(
+            services, keeper, DiscordThreads(bot, pacer), events=DiscordEvents(bot, pacer)
+        ),
         io=io,
         clicks=FeatureClicks(services, io, game),
         commands=CribbageCommands(services, io, game),
+        club=ClubCommands(services, io),
         launch=game.launch,
         pacer=pacer,
         cluster=cluster,
@@ -210,6 +215,7 @@ def _core(
         retention=settings.retention,
         thinking=thinking,
         page_link=links.url if links is not None and links.public_url else None,
+        league_link=links.league_url if links is not None and links.public_url else None,
         activity=_activity_on(settings),
         meters=metrics,
         left_server_grace=settings.left_server_grace,

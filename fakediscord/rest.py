@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from fakediscord import openapi, payloads, threads
+from fakediscord import events, openapi, payloads, threads
 from fakediscord.activities import OAuthError, check_commands
 from fakediscord.errors import (
     DiscordError,
@@ -417,6 +417,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.post(channel + "/threads", create_thread),
         web.post(message + "/threads", create_thread),
         *threads.routes(fd, API, channel_of),
+        *events.routes(fd, API, guild_of),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
         web.get(r"/media/attachments/{attachment:\d+}/{filename}", attachment),
     ]

@@ -5,6 +5,8 @@ which lay them out as HTML or JSON and serve them.
 - a game's page: its table as the channel shows it (:meth:`GamePages.seen`), the replay of one
   that ended (:meth:`GamePages.replay`) and its reviews, every page of each
   (:meth:`GamePages.review_pages`);
+- a club's league (:meth:`GamePages.league`), and the night a game was played for
+  (:meth:`GamePages.league_of`), which its page names with a link to the league;
 - the Activity: a channel's game (:meth:`GamePages.open_game`, :meth:`GamePages.last_game`) as
   each reader at its table sees it (:meth:`GamePages.activity`:
   :func:`~bot.core.messages.activity.activity_state`).
@@ -24,6 +26,7 @@ from bot.core.games.series import series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
+from bot.core.nights.nights import LeagueBoard, Nights
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
 from bot.core.store import CoreStore
@@ -36,13 +39,30 @@ class GamePages:
     finished game's reviews from ``reviews``; each reader's coach as ``coach`` keeps it."""
 
     def __init__(
-        self, games: Games, store: CoreStore, coach: CoachSettings, reviews: Reviews
+        self,
+        games: Games,
+        store: CoreStore,
+        coach: CoachSettings,
+        reviews: Reviews,
+        nights: Nights | None = None,
     ) -> None:
+        """``nights``: the club nights (a night's game's page names its league)."""
         self._games = games
         self._store = store
         self._coach = coach
         self._reviews = reviews
         self._history = DealHistory()
+        self._nights = nights
+
+    async def league(self, club_id: int) -> LeagueBoard | None:
+        """A club's league, for its page (None: no such league)."""
+        return None if self._nights is None else await self._nights.league_board(club_id)
+
+    async def league_of(self, record: GameRecord) -> tuple[int, str] | None:
+        """The club (and the words naming the night) a game was played for, if a night's."""
+        if self._nights is None or record.guild_id is None:
+            return None
+        return await self._nights.night_of_game(record.channel_id)
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""

@@ -76,10 +76,15 @@ class FeatureClicks:
     async def tournament_click(
         self, interaction: discord.Interaction[Any], tournament_id: int, action: str
     ) -> None:
-        """A tournament message's Join or Leave button (answered privately; the message is
-        edited by the keeper)."""
+        """A tournament message's Join or Leave button, or a club night's Check in (answered
+        privately; the message is edited by the keeper)."""
         user, guild_id = user_of(interaction), interaction.guild_id
-        tournaments = self._services.tournaments
+        tournaments, nights = self._services.tournaments, self._services.nights
+        if action == "checkin":
+            await self._io.click(
+                interaction, lambda: nights.check_in_click(tournament_id, user, guild_id=guild_id)
+            )
+            return
         await self._io.click(
             interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
         )

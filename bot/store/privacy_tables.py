@@ -285,7 +285,7 @@ class PrivacyTables(Queries):
         the games people played there through their own user installs, which are theirs)."""
         rows = await self._read(
             "SELECT guild_id FROM games WHERE guild_id IS NOT NULL AND private_table = 0"
-            " UNION SELECT guild_id FROM tournaments"
+            " UNION SELECT guild_id FROM tournaments UNION SELECT guild_id FROM server_settings"
         )
         return {int(r[0]) for r in rows if r[0] is not None}
 
@@ -323,6 +323,7 @@ class PrivacyTables(Queries):
             if rows:
                 for forgotten in forget_owners([Owner.tournament(int(r[0])) for r in rows]):
                     await forgotten.run(tx)
-            for table in ("tournaments", "daily_answers", "daily_secrets", "members_seen"):
+            tables = ("clubs", "tournaments", "server_settings", "daily_answers", "daily_secrets")
+            for table in (*tables, "members_seen"):
                 await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
         return gone

@@ -36,6 +36,7 @@ __all__ = [
     "SCRIPT",
     "document",
     "home_page",
+    "league_page",
     "markdown_html",
     "markdown_line",
     "message_html",
@@ -43,6 +44,7 @@ __all__ = [
     "replay_page",
     "spectator_page",
     "table_fragment",
+    "with_league",
 ]
 
 _STYLE = """
@@ -462,6 +464,65 @@ def _earlier(deals: int, above: str = "") -> str:
         f"The channel's messages as they stand: the tables of the first {shown} are further "
         f"up its history{above}, not here."
     )
+
+
+#: One player's line of a league's table: name, league points, nights played and won, game
+#: points.
+LeagueRow = tuple[str, int, int, int, int]
+
+
+def league_page(
+    name: str,
+    seasons: Sequence[tuple[str, int, Sequence[LeagueRow]]],
+    champions: Sequence[tuple[str, str, int]],
+) -> str:
+    """A club's league page: this season's table and the last's (each with its name and the
+    nights played), and each season's champion; everyone's names escaped."""
+    title = f"{name} league"
+    parts = [f"<h1>{html.escape(title)}</h1>"]
+    parts.append(
+        '<p class="status">A night\'s winner scores as many league points as the night had'
+        " players, the last 1; the season's champion has the most (then nights won, then game"
+        " points). A season is a calendar quarter.</p>"
+    )
+    for index, (season, played, rows) in enumerate(seasons):
+        heading = "This season" if index == 0 else "Last season"
+        nights = f"{played} night{'s' if played != 1 else ''} played"
+        parts.append(f"<h2>{heading}: {html.escape(season)} ({nights})</h2>")
+        if not rows:
+            parts.append("<p>No night played yet.</p>")
+            continue
+        body = "".join(
+            f'<tr><td>{place}</td><th scope="row">{html.escape(who)}</th><td>{points}</td>'
+            f"<td>{played_nights} ({won} won)</td><td>{game_points}</td></tr>"
+            for place, (who, points, played_nights, won, game_points) in enumerate(rows, 1)
+        )
+        parts.append(
+            '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
+            '<th scope="col">Points</th><th scope="col">Nights</th>'
+            '<th scope="col">Game points</th></tr></thead>'
+            f"<tbody>{body}</tbody></table>"
+        )
+    parts.append("<h2>Champions</h2>")
+    if champions:
+        listed = "".join(
+            f"<li>{html.escape(season)}: {html.escape(who)} ({points} league points)</li>"
+            for season, who, points in champions
+        )
+        parts.append(f"<ul>{listed}</ul>")
+    else:
+        parts.append("<p>None yet: the first is crowned when a season ends.</p>")
+    return _document(title, "".join(parts))
+
+
+def with_league(page: str, night: str, href: str) -> str:
+    """A game's page naming the club night it was played for, with its league's link, under
+    its heading."""
+    note = (
+        f'<p class="status">Played for {html.escape(night)}:'
+        f' <a href="{html.escape(href)}">its league table</a>.</p>'
+    )
+    return page.replace("</h1>", "</h1>" + note, 1)
 
 
 def not_found_page(reason: str) -> str:

@@ -3,6 +3,7 @@
 | route | what it serves |
 | --- | --- |
 | ``/g/<id>/<signature>`` | the game's page: live while it is played, the replay once over |
+| ``/l/<club>/<signature>`` | a club's league page: this season's table, the last's, the champions |
 | ``…/board.png?v=<version>`` | the board as the pegs stand (``?step=<n>``: after a replay's step) |
 | ``…/live`` | server-sent events: the page's live part, each time the game changes |
 | ``/page.js`` | the pages' one script |
@@ -65,11 +66,13 @@ from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
     home_page,
+    league_page,
     message_html,
     not_found_page,
     replay_page,
     spectator_page,
     table_fragment,
+    with_league,
 )
 from bot.web.policy import PolicyFacts, privacy_page, terms_page
 
@@ -251,9 +254,43 @@ class _Closed(asyncio.Protocol):
         transport.close()
 
 
+class LeagueLine(Protocol):
+    """One player's line of a club's league table, as the page reads it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def nights(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def game_points(self) -> int: ...
+
+
+class League(Protocol):
+    """A club's league, as its page reads it (the core's ``LeagueBoard``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def seasons(self) -> tuple[tuple[str, int, tuple[LeagueLine, ...]], ...]: ...
+    @property
+    def champions(self) -> tuple[tuple[str, str, int], ...]: ...
+
+
 class Pages(Protocol):
     """What the pages read of the games (the core's ``services.pages``,
     :class:`bot.core.pages.GamePages`)."""
+
+    async def league(self, club_id: int) -> League | None:
+        """A club's league (None: no such league)."""
+        ...
+
+    async def league_of(self, record: GameRecord) -> tuple[int, str] | None:
+        """The club (and the words naming the night) a game was played for, if a night's."""
+        ...
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
@@ -346,6 +383,7 @@ class WebServer:
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
+        app.router.add_get("/l/{club}/{signature}", self._league)
         if self.activity is not None:
             self.activity.add_routes(app)
         if self._health is not None:
@@ -515,12 +553,37 @@ class WebServer:
         seen = await self._pages.seen(record)
         people = _people(record)
         if not seen.over:
-            return _html(spectator_page(seen, path, people))
-        step_text = request.query.get("step", "")
-        step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
-        told = await self._replay(record)
-        review = None if self._reviews is None else await self._reviews(record)
-        return _html(replay_page(seen, told, path, people, step=step, review=review))
+            page = spectator_page(seen, path, people)
+        else:
+            step_text = request.query.get("step", "")
+            step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
+            told = await self._replay(record)
+            review = None if self._reviews is None else await self._reviews(record)
+            page = replay_page(seen, told, path, people, step=step, review=review)
+        night = await self._pages.league_of(record)
+        if night is not None:
+            club_id, named = night
+            page = with_league(page, named, self.links.league_path(club_id))
+        return _html(page)
+
+    async def _league(self, request: web.Request) -> web.Response:
+        """A club's league page (the same short 404 for a link not ours, or no league)."""
+        text, signature = request.match_info["club"], request.match_info["signature"]
+        canonical = text.isascii() and text.isdecimal() and text == str(int(text))
+        if (
+            not canonical
+            or len(text) > 18
+            or not self.links.check(int(text), signature, kind="league")
+        ):
+            raise _not_found(BAD_LINK)
+        board = await self._pages.league(int(text))
+        if board is None:
+            raise _not_found(GONE)
+        seasons = [
+            (name, played, [(x.name, x.points, x.nights, x.won, x.game_points) for x in lines])
+            for name, played, lines in board.seasons
+        ]
+        return _html(league_page(board.name, seasons, board.champions))
 
     async def _board(self, request: web.Request) -> web.Response:
         record = await self._record(request)

@@ -238,7 +238,8 @@ _WHERE = {
 
 
 class Ask(StrEnum):
-    """Every ``/cribbage`` command, by its name under ``/cribbage``."""
+    """Every ``/cribbage`` command, by its name under ``/cribbage``; and ``/club``'s, by its
+    whole name (``club night``)."""
 
     NEW = "new"
     JOIN = "join"
@@ -276,6 +277,13 @@ class Ask(StrEnum):
     RANKED_LADDER = "ranked ladder"
     RANKED_BLOCK = "ranked block"
     RANKED_UNBLOCK = "ranked unblock"
+    CLUB_NIGHT = "club night"
+    CLUB_CHECKIN = "club checkin"
+    CLUB_SKIP = "club skip"
+    CLUB_MOVE = "club move"
+    CLUB_END = "club end"
+    CLUB_LEAGUE = "club league"
+    CLUB_TIMEZONE = "club timezone"
 
     @property
     def scope(self) -> Scope:
@@ -420,6 +428,8 @@ SCOPES: dict[Ask, Scope] = {
     Ask.DAILY: Scope(Reach.SERVER, DAILY_NEEDS_A_SERVER),
     Ask.TOURNAMENT_NEW: Scope(Reach.TOURNAMENT_HOME),
     Ask.TOURNAMENT_START: Scope(Reach.TOURNAMENT_HOME),
+    Ask.CLUB_NIGHT: Scope(Reach.TOURNAMENT_HOME),
+    Ask.CLUB_TIMEZONE: Scope(Reach.SERVER, TOURNAMENTS_NEED_A_CHANNEL),
     **{
         ask: _TOURNAMENT
         for ask in (
@@ -429,6 +439,11 @@ SCOPES: dict[Ask, Scope] = {
             Ask.TOURNAMENT_STANDINGS,
             Ask.TOURNAMENT_WITHDRAW,
             Ask.TOURNAMENT_RESULT,
+            Ask.CLUB_CHECKIN,
+            Ask.CLUB_SKIP,
+            Ask.CLUB_MOVE,
+            Ask.CLUB_END,
+            Ask.CLUB_LEAGUE,
         )
     },
     Ask.RANKED_PLAY: Scope(Reach.SEARCH),

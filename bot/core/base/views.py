@@ -217,9 +217,12 @@ class PageControls:
 
 @dataclass(frozen=True, slots=True)
 class EntryControls:
-    """The Join and Leave buttons of a tournament taking entrants."""
+    """The Join and Leave buttons of a tournament taking entrants (``join``), and a club
+    night's Check in (``check_in``: its last minutes, or a late arrival's once it runs)."""
 
     tournament_id: int
+    join: bool = True
+    check_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ keeper (the message is edited) and the director (a round may be paired).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
@@ -63,6 +63,7 @@ __all__ = [
     "TournamentMessages",
     "TournamentStore",
     "Tournaments",
+    "planned",
 ]
 
 #: A tournament starts with at least this many entrants.
@@ -183,6 +184,62 @@ def playoff_refused() -> str:
     return f"A playoff follows a {events} event: choose {choose} for one."
 
 
+def planned(
+    guild_id: int,
+    channel_id: int,
+    user: User,
+    *,
+    format: str = DEFAULT_FORMAT,
+    rounds: int = 0,
+    target: int | None = None,
+    scoring: str = Scoring.LURCH,
+    round_hours: float = DEFAULT_ROUND_HOURS,
+    match_games: int = 1,
+    playoff: int = 0,
+    variant: str = STANDARD.name,
+) -> TournamentPlan:
+    """A tournament as ``user`` opens it, its options checked (``Refused``, saying which is
+    wrong and what it may be, for one that is not): ``/cribbage tournament new``'s, and a club
+    night's (``/club night``)."""
+    kind = formats.find(format)
+    if kind is None:
+        raise Refused(bad_format())
+    if not 0 <= rounds <= MAX_SWISS_ROUNDS:
+        raise Refused(BAD_ROUNDS)
+    if scoring not in tuple(Scoring):
+        raise Refused("`scoring` must be lurch or skunk.")
+    played = find(variant)
+    if played is None or played not in tournament_variants():
+        raise Refused(TWO_PLAYER_VARIANTS)
+    try:
+        played.check(TOURNAMENT_SEATS, target, scoring)
+    except ValueError as refused:
+        raise Refused(str(refused)) from None
+    target = played.default_target if target is None else target
+    if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
+        raise Refused(BAD_HOURS)
+    if match_games not in (1, 3):
+        raise Refused("`match` must be a single game or best of 3.")
+    if playoff not in PLAYOFF_ROUNDS:
+        raise Refused("`playoff` must be the top 4 or the top 8.")
+    if playoff and not kind.takes_playoff:
+        raise Refused(playoff_refused())
+    plan = TournamentPlan(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        organiser_id=user.id,
+        format=kind,
+        rounds=rounds,
+        target=target,
+        scoring=scoring,
+        round_hours=round_hours,
+        match_games=match_games,
+        playoff=playoff,
+        variant=played.name,
+    )
+    return plan
+
+
 class Tournaments:
     """The calls of ``/cribbage tournament``, and the Join/Leave buttons."""
 
@@ -192,12 +249,16 @@ class Tournaments:
         feed: ChangeFeed,
         now: Callable[[], float],
         faults: Faults | None = None,
+        held: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
-        """``faults``: where a store that fails is noted (the games')."""
+        """``faults``: where a store that fails is noted (the games'); ``held``: why a
+        tournament may not be started by hand (None: it may; a club night's starts itself at
+        its time, with those checked in)."""
         self._store = store
         self._feed = feed
         self._now = now
         self.faults = faults or Faults()
+        self._held = held
 
     def _announce(self, record: TournamentRecord) -> None:
         """The tournament changed: its message is drawn again, the director looks at it."""
@@ -238,41 +299,18 @@ class Tournaments:
         variant's default)."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        kind = formats.find(format)
-        if kind is None:
-            raise Refused(bad_format())
-        if not 0 <= rounds <= MAX_SWISS_ROUNDS:
-            raise Refused(BAD_ROUNDS)
-        if scoring not in tuple(Scoring):
-            raise Refused("`scoring` must be lurch or skunk.")
-        played = find(variant)
-        if played is None or played not in tournament_variants():
-            raise Refused(TWO_PLAYER_VARIANTS)
-        try:
-            played.check(TOURNAMENT_SEATS, target, scoring)
-        except ValueError as refused:
-            raise Refused(str(refused)) from None
-        target = played.default_target if target is None else target
-        if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
-            raise Refused(BAD_HOURS)
-        if match_games not in (1, 3):
-            raise Refused("`match` must be a single game or best of 3.")
-        if playoff not in PLAYOFF_ROUNDS:
-            raise Refused("`playoff` must be the top 4 or the top 8.")
-        if playoff and not kind.takes_playoff:
-            raise Refused(playoff_refused())
-        plan = TournamentPlan(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            organiser_id=user.id,
-            format=kind,
+        plan = planned(
+            guild_id,
+            channel_id,
+            user,
+            format=format,
             rounds=rounds,
             target=target,
             scoring=scoring,
             round_hours=round_hours,
             match_games=match_games,
             playoff=playoff,
-            variant=played.name,
+            variant=variant,
         )
         record = await self._store.create_tournament(plan, now=self._now())
         await self._changed(record.id)
@@ -335,6 +373,22 @@ class Tournaments:
             raise Refused(organiser_only(record))
         if record.status is not TournamentStatus.OPEN:
             raise Refused("This tournament has started already.")
+        held = None if self._held is None else await self._held(record.id)
+        if held is not None:
+            raise Refused(held)
+        entrants = await self._store.entrants(record.id)
+        rounds = await self.begin(record)
+        return Answer.say(
+            f"The tournament starts: {len(entrants)} players, {plural(rounds, 'round')}."
+            " Round 1's games are being dealt in their threads.",
+            ephemeral=False,
+        )
+
+    async def begin(self, record: TournamentRecord) -> int:
+        """Start a tournament taking entrants (seeded first by rating, when its format is):
+        its first round is paired and dealt by the director; how many rounds it plays.
+        ``Refused`` with too few entrants for it, or once it has started (a club night's start
+        at its time, as a moderator's ``start``, comes here)."""
         entrants = await self._store.entrants(record.id)
         if len(entrants) < MIN_ENTRANTS:
             raise Refused(TOO_FEW)
@@ -359,11 +413,7 @@ class Tournaments:
         if not await self._store.start_tournament(record.id, rounds=rounds):
             raise Refused("This tournament has started already.")
         await self._changed(record.id)
-        return Answer.say(
-            f"The tournament starts: {len(entrants)} players, {plural(rounds, 'round')}."
-            " Round 1's games are being dealt in their threads.",
-            ephemeral=False,
-        )
+        return rounds
 
     @answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:

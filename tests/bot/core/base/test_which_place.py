@@ -161,7 +161,11 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         KINDS,
         everywhere(HERE, BOT_DM=DAILY_NEEDS_A_SERVER, PRIVATE=DAILY_NEEDS_A_SERVER),
     ),
-    (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START): dict.fromkeys(
+    (Ask.CLUB_TIMEZONE,): dict.fromkeys(
+        KINDS,
+        everywhere(HERE, BOT_DM=TOURNAMENTS_NEED_A_CHANNEL, PRIVATE=TOURNAMENTS_NEED_A_CHANNEL),
+    ),
+    (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START, Ask.CLUB_NIGHT): dict.fromkeys(
         KINDS,
         everywhere(
             HERE,
