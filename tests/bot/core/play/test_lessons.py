@@ -10,6 +10,7 @@ from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
 from bot.core.base.replies import Click
 from bot.core.base.views import ResultControls
+from bot.core.games.rules_help import HELP
 from bot.core.messages.lesson import (
     _KINDS,
     HINT_FIGURES,
@@ -284,3 +285,36 @@ async def test_a_lesson_over_is_the_dms_last_game_status_shows_and_a_move_says_i
     # Someone else in their own DM with the bot has no lesson there: nothing to show.
     other = await service.which.resolved(Ask.STATUS, Place(Spot.BOT_DM, DM + 1), BEA.id)
     assert other.refusal is not None and "no game in my DMs" in other.refusal
+
+
+async def test_a_second_lesson_is_not_called_a_first_game(service: Services) -> None:
+    """Issue 68, item 15: a second ``/cribbage learn`` after finishing said "📘 Your first
+    game is dealt below"."""
+    table, _ = await _lesson(service)
+    await drive(service, table, [AL])
+    assert await service.games.store.open_lesson(AL.id) is None
+    dm = _Dm()
+    again = await service.lessons.learn(AL, DM, here=False, in_server=True, reach=dm.reach)
+    assert again.ok, again.reply.text
+    assert dm.posted[0].startswith("📘 A new lesson is dealt below"), dm.posted
+    assert again.reply.text.startswith("📘 A new lesson is dealt in our DM"), again.reply.text
+    assert "first game" not in dm.posted[0] + again.reply.text
+
+
+async def test_help_for_a_newcomer_names_the_lesson_once(service: Services) -> None:
+    """Issue 68, item 16: ``/cribbage help`` for a newcomer named ``/cribbage learn`` twice in
+    a row (the offer, then the commands' own line)."""
+    first = await service.lessons.help(CY)
+    said = first.reply.text
+    assert said.startswith(LESSON_OFFER)
+    assert said.count("`/cribbage learn`") == 1, said
+    # Asked again (no offer now), the commands name it themselves.
+    again = (await service.lessons.help(CY)).reply.text
+    assert again == HELP and again.count("`/cribbage learn`") == 1
+
+
+def test_a_learner_whose_dms_are_closed_is_not_told_the_lesson_is_dealt() -> None:
+    """Issue 68, item 11: "Your lesson is dealt in our DM, but Discord won't let me message
+    you" said dealt where nothing was."""
+    for said in (refusals.LESSON_DMS_CLOSED, refusals.LESSON_DMS_CLOSED_ELSEWHERE):
+        assert "dealt in" not in said and said.startswith("Nothing was dealt"), said
