@@ -25,6 +25,7 @@ from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
 from engine import events as ev
+from engine.cards import parse_cards
 from engine.players.levels import Level
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
@@ -87,7 +88,8 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     # Dealt, the table explains the deal and the crib (and nothing yet to come).
     # (This transcript's deals are not sealed: the seal is said only where it is shown.)
     assert "Shuffle sealed" not in table.table(game_id, 1)
-    assert _titles(table.table(game_id, 1)) == ["deal"]
+    # (What scores, in one line, before the first discard: issue 68, item 6.)
+    assert _titles(table.table(game_id, 1)) == ["deal", "scores"]
     await drive(service, table, [AL])
     # The first deal explains what every deal has, in the order it happened.
     said = _titles(table.table(game_id, 1))
@@ -254,9 +256,10 @@ def test_the_seal_is_explained_on_the_first_deal_where_the_table_shows_it() -> N
     dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
     firsts = {"dealt": 1}
     sealed = lesson_notes([dealt], 1, firsts, sealed=True)
-    assert [_titles(note) for note in sealed.play] == [["deal"], ["seal"]]
-    assert "🔒" in sealed.play[1] and "🔓" in sealed.play[1]
-    assert [_titles(n) for n in lesson_notes([dealt], 1, firsts, sealed=False).play] == [["deal"]]
+    assert [_titles(note) for note in sealed.play] == [["deal"], ["scores"], ["seal"]]
+    assert "🔒" in sealed.play[2] and "🔓" in sealed.play[2]
+    unsealed = lesson_notes([dealt], 1, firsts, sealed=False).play
+    assert [_titles(n) for n in unsealed] == [["deal"], ["scores"]]
 
 
 async def test_a_lesson_over_is_the_dms_last_game_status_shows_and_a_move_says_is_over(
@@ -318,3 +321,18 @@ def test_a_learner_whose_dms_are_closed_is_not_told_the_lesson_is_dealt() -> Non
     you" said dealt where nothing was."""
     for said in (refusals.LESSON_DMS_CLOSED, refusals.LESSON_DMS_CLOSED_ELSEWHERE):
         assert "dealt in" not in said and said.startswith("Nothing was dealt"), said
+
+
+def test_the_lesson_says_what_scores_before_the_first_discard_and_the_play_as_it_begins() -> None:
+    """Issue 68, item 6: the lesson explained the play only after the learner's first card
+    ("**Your turn.** Count 0" came first), and the first decision, the discard, was asked
+    before anything said what scores."""
+    dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
+    at_deal = lesson_notes([dealt], 1, {"dealt": 1}, sealed=False).play
+    scores = next(note for note in at_deal if _titles(note) == ["scores"])
+    assert "\n" not in scores and all(w in scores for w in ("15", "pair", "run", "flush"))
+    # The starter turned up, no card played yet: the play is said now, with the first turn.
+    cut = ev.StarterCut(card=parse_cards("5H")[0], dealer=0)
+    firsts = {"dealt": 1, "starter_cut": 1}
+    begun = lesson_notes([dealt, cut], 1, firsts, sealed=False).play
+    assert [_titles(n) for n in begun][-2:] == [["starter"], ["play"]], begun
