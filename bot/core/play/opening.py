@@ -370,11 +370,16 @@ class Lobbies(OnGames):
         lobby.check_start(record, user)
         loaded, steps = await self._deals.dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
-        # (The lobby keeps the series it continues once the game starts, as its tables say it.)
-        series = await continued_text(self._games.store, after)
+        # The lobby keeps the series it continues once the game starts, as its tables say it:
+        # read here only for a click on the lobby's Start, whose answer shows it (a rematch's
+        # last seat taken deals at once, and a read between its seating and its deal would let
+        # the full lobby be drawn on the way); else once the deal is saved.
+        series = await continued_text(self._games.store, after) if clicked is not None else ""
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
         await self._games.save_moves(loaded, steps, lambda _: answered)
         updated = await self._games.reread(record.id)
+        if clicked is None:
+            series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
             if record.private
