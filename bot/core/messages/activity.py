@@ -372,7 +372,9 @@ def _played_out(
         "starter": None if view.starter is None else card_json(view.starter),
         "crib": {"owner": view.dealer, "size": view.crib_size},
         "calls": [_html(html, line) for line in text.play.split("\n") if line],
-        "caption": _caption(names, events),
+        # (Once the game is over its last call is said no more: the result, and a rematch's
+        # lobby after it, stand alone.)
+        "caption": None if over else _caption(names, events),
         "show": {"deal": shown_deal, "hands": _show(names, view.last_show)},
         **_manual_show(view),
         "chances": _chances(log, view),
