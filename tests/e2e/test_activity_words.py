@@ -77,3 +77,48 @@ async def test_one_card_to_throw_the_seats_colours_the_end_and_play_again(
         assert (await line.inner_text()).startswith("The series, in game points — ")
         assert await page.table.locator(".caption").count() == 0
         assert page.errors == [], page.errors
+
+
+async def test_the_playgrounds_client_shows_the_status_the_invite_and_the_share(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 68, item 10: in the playground, game night's presence, *Invite* and *Share*
+    showed nothing. Its stand-in client shows what Discord would around the table: the
+    status line as the app sets it, the invite dialog opened, the link shared."""
+    fd, general, db = world.fd, world.general, world.database
+    al, bea = world.players[:2]
+    fd.activity_host.shows_discord = True  # (as the playground has it)
+    await with_the_activity(fd, bots, db, world.guild)
+    opened = await fd.slash(al, general, "/cribbage new players:2 target:61")
+    assert opened.original is not None
+    instance = await launched(fd, al, general)
+    game_id = latest_game_id(db, general.id)
+    async with open_browser() as browser:
+        page = await open_page(browser, fd, al, instance, phone=False)
+        await shows_saved(page, db, game_id)
+        client = page.page
+        await page.table.locator('[data-key="invite"]').click()
+        dialog = client.locator("#discord-dialog")
+        await dialog.wait_for(timeout=SHOWN_WITHIN)
+        said = await dialog.inner_text()
+        assert "Discord's invite dialog, opened for Al: invite friends to #general" in said, said
+        await dialog.locator("button", has_text="Close").click()
+        await dialog.wait_for(state="detached")
+        # Bea takes the free seat in the chat and Al deals: his status, as Discord shows it.
+        assert (await fd.slash(bea, general, "/cribbage join")).response is not None
+        assert (await fd.slash(al, general, "/cribbage start")).response is not None
+        status = client.locator("#discord-status")
+        await status.filter(has_text="Cribbage · deal 1 · 0–0").wait_for(timeout=SHOWN_WITHIN)
+        assert (await status.inner_text()).startswith("Al's Discord status: Playing "), (
+            await status.inner_text()
+        )
+        # Bea resigns: Share, and the link shared with its message.
+        await resign(fd, bea, general)
+        await page.table.locator('[data-key="share"]').click()
+        await dialog.wait_for(timeout=SHOWN_WITHIN)
+        shared = await dialog.inner_text()
+        assert "Discord's share dialog, Al sent to the chat they chose" in shared, shared
+        assert "🏆 Al wins" in shared and "https://discord.com/activities/" in shared, shared
+        # The game over, its status goes.
+        await status.filter(has_text="cleared").wait_for(timeout=60_000)
+        assert page.errors == [], page.errors

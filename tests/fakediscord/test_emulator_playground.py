@@ -382,3 +382,19 @@ def test_every_file_is_saved_not_only_pictures(tmp_path: Path) -> None:
     assert line == f"file: my-data.zip ({len(data)} bytes)"
     path = Path(saved.strip().removeprefix("saved to "))
     assert path.parent == tmp_path and path.read_bytes() == data
+
+
+async def test_the_playgrounds_client_shows_what_discord_would_around_the_activity() -> None:
+    """Issue 68, item 10: game night's status, Invite and Share showed nothing in the
+    playground. Its stand-in client shows them (the tests' clients are the Activity's size
+    alone): here its setting, and tests/e2e/test_activity_words.py the page."""
+    seen: list[bool] = []
+
+    async def start(fd: FakeDiscord) -> TinyBot:
+        seen.append(fd.activity_host.shows_discord)
+        return await start_tiny(fd)
+
+    await play("quit\n", start=start)
+    assert seen == [True]
+    async with FakeDiscord() as fd:  # (the default, for the tests: off)
+        assert fd.activity_host.shows_discord is False
