@@ -34,7 +34,7 @@ from bot.core.base.refusals import game_over, no_game, nothing_to_look_up
 from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
-from tests.helpers.service_driver import Clock, make_service, ranked_game
+from tests.helpers.service_driver import Clock, Members, make_service, ranked_game
 
 AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
 SERVER = 1
@@ -400,21 +400,10 @@ async def test_with_hands_of_two_games_in_the_dm_a_command_says_where_each_is_pl
 async def test_a_command_in_the_dm_of_a_player_who_left_the_server_is_refused(
     store: Store, clock: Clock
 ) -> None:
-    gone: set[int] = set()
-
-    class Members:
-        async def is_member(self, guild_id: int, user_id: int) -> bool:
-            return user_id not in gone
-
-        async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
-            return True
-
-        async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
-            return True
-
-    service = make_service(store, clock, membership=Members())
+    members = Members()
+    service = make_service(store, clock, membership=members)
     await _dealt_against_the_computer(service, GENERAL, AL)
-    gone.add(AL.id)
+    members.gone.add(AL.id)
     try:
         assert await _acts_on(service, Ask.PLAY, ALS_DM, AL) == refusals.LEFT_SERVER
     finally:

@@ -20,6 +20,7 @@ from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
+    Members,
     Transcript,
     load,
     make_service,
@@ -556,21 +557,10 @@ async def test_rematch_on_a_hand_refused_at_a_table_the_bot_cannot_post_at_chang
 async def test_rematch_on_a_hand_refused_to_a_player_who_left_the_server(
     store: Store, clock: Clock
 ) -> None:
-    gone: set[int] = set()
-
-    class Members:
-        async def is_member(self, guild_id: int, user_id: int) -> bool:
-            return user_id not in gone
-
-        async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
-            return True
-
-        async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
-            return True
-
-    service = make_service(store, clock, membership=Members())
+    members = Members()
+    service = make_service(store, clock, membership=members)
     before = await _finished(service, [AL, BEA], BEA)
-    gone.add(AL.id)
+    members.gone.add(AL.id)
     refused = await _press_on_hand(service, before, AL)
     assert not refused.ok and refused.reply.text == refusals.LEFT_SERVER
     last = await store.last_game_in_channel(CHANNEL)
