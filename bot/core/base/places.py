@@ -519,6 +519,9 @@ class Resolved:
     channel_id: int
     guild_id: int | None = None
     refusal: str | None = None
+    #: The command was typed where the game's hand message is (the bot's DM, where the hands
+    #: of a server's game and of a lesson come): a move's answer need not copy the hand there.
+    beside_hand: bool = False
 
     @property
     def server_id(self) -> int:
@@ -574,7 +577,7 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
             # The DM where the hands of their games in servers come: the game whose hand is
             # there (with several, where each is played).
             if len(facts.hands_here) == 1:
-                return Resolved(*facts.hands_here[0])
+                return Resolved(*facts.hands_here[0], beside_hand=True)
             return _refused(place, hands_in_my_dms([c for c, _ in facts.hands_here]))
         if facts.ranked_last is not None and (reach is Reach.LOOKS_UP or ask is Ask.STATUS):
             # (As on the place's last game over; a move there says it is over.)
@@ -583,7 +586,10 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
             if ranked_here:
                 return _refused(place, SEARCH_WAITS)  # (as anywhere a search waits)
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
-        return _places_game(ask, place, facts)
+        found = _places_game(ask, place, facts)
+        if place.spot is Spot.BOT_DM and facts.lesson_here and found.refusal is None:
+            return Resolved(found.channel_id, found.guild_id, beside_hand=True)  # (the lesson's)
+        return found
     if reach is Reach.OPENS and place.only_private:
         return _refused(place, NO_PUBLIC_TABLE)
     if place.spot is Spot.BOT_DM:

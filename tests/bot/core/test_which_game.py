@@ -368,13 +368,19 @@ async def test_a_move_typed_in_the_dm_acts_on_the_game_whose_hand_is_there(
     assert seat is not None
     hand = service.games.loaded.load(record).game.view(seat).hand
     thrown = " ".join(card.code for card in hand[:2])
+    assert (await service.which.resolved(Ask.DISCARD, ALS_DM, AL.id)).beside_hand
+    assert not (await service.which.resolved(Ask.DISCARD, GENERAL, AL.id)).beside_hand
     discard = await service.which.run(
         Ask.DISCARD,
         ALS_DM,
         AL.id,
-        lambda found: service.moves.discard(found.channel_id, AL, thrown),
+        lambda found: service.moves.discard(
+            found.channel_id, AL, thrown, mirror=not found.beside_hand
+        ),
     )
     assert discard.ok, discard.reply.text
+    # Typed beside the hand, its answer is a sentence, not a second copy of the hand there.
+    assert discard.reply.view is None and discard.reply.text.startswith("You put"), discard
     after = await store.get_game(game_id)
     assert after is not None and after.version > record.version
     # Before the crib is made, a card played from the DM is told what is owed there, as in
