@@ -34,6 +34,7 @@ __all__ = [
     "HINT_FIGURES",
     "LESSON_END",
     "LESSON_LEVEL",
+    "LESSON_TARGET",
     "RULES",
     "LessonNotes",
     "coach_for",
@@ -44,6 +45,9 @@ __all__ = [
     "lesson_notes",
     "rules_met",
 ]
+
+#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
+LESSON_TARGET = 61
 
 #: Each rule a lesson explains, by name, in the order a game first meets them: its title and
 #: what it says, for someone who has never played.
@@ -59,7 +63,7 @@ RULES: Mapping[str, tuple[str, str]] = {
         "What scores",
         "cards making 15 (2 points), a pair (2), a run of three or more in sequence (1 a "
         "card), a flush, and the jack of the starter's suit: as the cards go down in the play, "
-        "and in each hand at the show. The first to the target wins.",
+        f"and in each hand at the show. The first to {LESSON_TARGET} wins.",
     ),
     "seal": (
         "The seal",

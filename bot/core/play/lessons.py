@@ -23,18 +23,17 @@ from bot.core.base.replies import Answer, User
 from bot.core.games.games import Games, OnGames
 from bot.core.games.rules_help import HELP, help_text
 from bot.core.games.storage import UserSettings
-from bot.core.messages.lesson import LESSON_LEVEL
+from bot.core.messages.lesson import LESSON_LEVEL, LESSON_TARGET
 from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
 
 __all__ = ["LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
 
-#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
-LESSON_TARGET = 61
 #: What ``/cribbage help`` adds, once, for someone who has never sat at a game.
 LESSON_OFFER = (
-    "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "
-    "computer, in our DM, explaining each rule as it comes up (under 10 minutes)."
+    f"📘 **New to cribbage?** `/cribbage learn` deals you a first game to {LESSON_TARGET} "
+    "against a gentle computer, in our DM, explaining each rule as it comes up (under 10 "
+    "minutes)."
 )
 
 #: Posts a line in the learner's DM with the bot: False when Discord refuses it (the learner
