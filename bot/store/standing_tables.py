@@ -253,6 +253,17 @@ class StandingTables(Queries):
         )
         return {int(row[0]): int(row[1]) for row in rows}
 
+    async def game_targets(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The target each of ``game_ids`` was played to (those that exist)."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._read(
+            f"SELECT id, target FROM games WHERE id IN ({marks})", tuple(wanted)
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
     async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
         """``user_id``'s head to head against ``opponent_id`` on a server, or None."""
         return await self._one(
