@@ -22,7 +22,7 @@ from bot.core.base.refusals import Refused
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text, series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
@@ -92,11 +92,11 @@ class GamePages:
         for deal above the first: :class:`~bot.core.messages.spectator.DealHistory`), its
         board, its ratings and the series it is part of (a rematch's), as the channel's own
         messages say them."""
-        ratings, series = await result_lines(self._store, record)
+        lines = await result_lines(self._store, record)
         loaded = await self._loaded(record)
         # Every deal's table, as the channel keeps them, not the stored log's last three.
         whole = None if loaded is None else self._history.whole(loaded)
-        return table_seen(record, whole, ratings, series)
+        return table_seen(record, whole, *lines)
 
     async def replay(self, record: GameRecord) -> GameReplay | None:
         """The ended game told again, deal by deal (made on a worker thread: a whole game);
@@ -145,6 +145,7 @@ class GamePages:
         ``can_open``, ``bots_dm``, ``page`` and ``shareable`` as it takes them)."""
         loaded = await self._loaded(record)
         series = "" if record is None else await series_text(self._store, record)
+        continues = "" if record is None else await continued_text(self._store, record)
         people = sorted({reader for reader in readers if reader})
         off = await self._coach.off(people) if people else set()
         return {
@@ -160,6 +161,7 @@ class GamePages:
                 page=page,
                 shareable=shareable,
                 series=series,
+                continues=continues,
             )
             for reader in readers
         }

@@ -311,6 +311,14 @@ class Games:
             await self._check_member(record, user)
         return await body(record)
 
+    async def check_member_by_dm(self, channel_id: int, user_id: int) -> None:
+        """A command typed in the bot's DM about the game being played in ``channel_id`` (the
+        one whose hand came there): refused, as a press of its hand's controls would be, for a
+        player who has left its server (and the table told, once)."""
+        record = await self.store.open_game_in_channel(channel_id)
+        if record is not None:
+            await self._check_member(record, User(user_id, ""))
+
     async def _check_member(self, record: GameRecord, user: User) -> None:
         """Refuse a move by DM from a player who has left the game's server, and have the
         table told, once, how the game can end."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
+from typing import NamedTuple
 
 from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
@@ -26,7 +27,7 @@ from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text, series_text
 from bot.core.games.storage import DmRefusals, GameRecords
 from bot.core.messages.hand import ended_text
 from bot.core.messages.hinting import hints_line
@@ -53,6 +54,7 @@ __all__ = [
     "REMIND_AFTER",
     "SETTLED_KEPT",
     "GameMessages",
+    "ResultLines",
     "ratings_line",
     "result_lines",
 ]
@@ -96,9 +98,10 @@ class GameMessages(Projector):
         self._asked = asked
         # game id -> seat -> the deal its DMs were first refused in.
         self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
-        # game id -> (the version, the ratings line a finished game's result ends with, and
-        # the series line of a rematch's lobby or a result).
-        self._lines: Recent[int, tuple[int, str, str]] = Recent(SETTLED_KEPT)
+        # game id -> (the version read at, -1 for any while the game is played; the lines
+        # beside its play: a finished game's ratings, the series of its result and the one it
+        # continues).
+        self._lines: Recent[int, tuple[int, ResultLines]] = Recent(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
@@ -142,7 +145,7 @@ class GameMessages(Projector):
         record: GameRecord,
         loaded: Loaded | None,
         facts: TableFacts,
-        lines: tuple[str, str],
+        lines: ResultLines,
         sent: Mapping[MessageKey, MessageRecord],
         asked: Collection[MessageKey],
     ) -> Drawing:
@@ -239,25 +242,28 @@ class GameMessages(Projector):
         # is not kept.
         self._refused.forget(owner.id)
 
-    async def _lines_of(self, record: GameRecord) -> tuple[str, str]:
-        """:func:`ratings_line` and the series' line
-        (:func:`~bot.core.games.series.series_text`), read once for a game's version (a
-        finished game is drawn again whenever a sweep or a click on its result brings it up;
-        its ratings and its series' games do not change, nor those a lobby's continue)."""
-        if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
-            return "", ""
+    async def _lines_of(self, record: GameRecord) -> ResultLines:
+        """:func:`result_lines`, read once for a lobby's version (its people may change the
+        series it continues), once for a finished game (drawn again whenever a sweep or a
+        click on its result brings it up; its ratings and its series' games do not change),
+        and once while a game is played (the series it continues does not change with its
+        moves)."""
+        if record.rematch_of is None and record.status is not GameStatus.FINISHED:
+            return ResultLines()
+        moves = record.status not in (GameStatus.LOBBY, GameStatus.FINISHED)
+        stamp = -1 if moves else record.version
         kept = self._lines.get(record.id)
-        if kept is None or kept[0] != record.version:
-            kept = (record.version, *await result_lines(self._games.store, record))
+        if kept is None or kept[0] != stamp:
+            kept = (stamp, await result_lines(self._games.store, record))
             self._lines.keep(record.id, kept)
-        return kept[1], kept[2]
+        return kept[1]
 
     def _settled_for(
         self,
         record: GameRecord,
         loaded: Loaded | None,
         facts: TableFacts,
-        lines: tuple[str, str] = ("", ""),
+        lines: ResultLines | None = None,
     ) -> tuple[Owed, ...]:
         """The game's messages but the reminders, drawn once per version (and refusals, coach
         settings and departures)."""
@@ -272,17 +278,18 @@ class GameMessages(Projector):
         if kept is not None and kept[0] == key:
             return kept[1]
         link = None if self._page_link is None else self._page_link(record.id)
-        ratings, series = lines
+        lines = lines or ResultLines()
         drawn = settled(
             record,
             loaded,
             facts.refused,
             facts.coach_off,
-            ratings,
+            lines.ratings,
             departed=facts.departed,
             link=link,
             launch=self._launch,
-            series=series,
+            series=lines.series,
+            continues=lines.continues,
         )
         self._settled.keep(record.id, (key, drawn))
         return drawn
@@ -306,17 +313,28 @@ class GameMessages(Projector):
         self._lines.forget(game_id)
 
 
-async def result_lines(store: GameRecords, record: GameRecord) -> tuple[str, str]:
-    """What a game's lobby and result say beside its tables, read from the store: the line of
-    ratings (:func:`ratings_line`) and the series'
-    (:func:`~bot.core.games.series.series_text`), empty but for a lobby or a finished game;
-    the channel's messages and the game's page draw them from here alike. A ranked match's
-    game says no ratings: its players' places show none for it (their ranked ratings move
-    with the match, on its card and table), so its page shows none either."""
-    if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
-        return "", ""
+class ResultLines(NamedTuple):
+    """What a game's messages say beside its play, read from the store: a finished game's
+    ratings (:func:`ratings_line`) and the series its result says, with it
+    (:func:`~bot.core.games.series.series_text`); and the series the game continues, as it
+    stood at its opening, on its lobby and tables (``continues``:
+    :func:`~bot.core.games.series.continued_text`)."""
+
+    ratings: str = ""
+    series: str = ""
+    continues: str = ""
+
+
+async def result_lines(store: GameRecords, record: GameRecord) -> ResultLines:
+    """:class:`ResultLines` of ``record``: the channel's messages and the game's page draw
+    them from here alike. A ranked match's game says no ratings: its players' places show
+    none for it (their ranked ratings move with the match, on its card and table), so its
+    page shows none either."""
+    continues = await continued_text(store, record)
+    if record.status is not GameStatus.FINISHED:
+        return ResultLines(continues=continues)
     ratings = "" if record.in_match else await ratings_line(store, record)
-    return ratings, await series_text(store, record)
+    return ResultLines(ratings, await series_text(store, record), continues)
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:

@@ -247,6 +247,7 @@ def _tables(
     link: str | None = None,
     launch: bool = False,
     series: str = "",
+    continues: str = "",
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -279,6 +280,10 @@ def _tables(
         # game's page is its last line, a part of its own (angle brackets: a link without
         # Discord's preview under it).
         ending = () if link is None else ((page_line(link),),)
+        # A game of a series says it on each deal's table, as its lobby does (as it stood
+        # when the game was opened: the same on every table, from the first deal to the last).
+        if continues:
+            ending = ((continues,), *ending)
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
         # While the Activity is on, the live deal's table opens it (*Play at the table*).
         table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
@@ -587,15 +592,18 @@ def settled(
     link: str | None = None,
     launch: bool = False,
     series: str = "",
+    continues: str = "",
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
     be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
     ``link``, the game's page, is on each table message when there is one; ``launch``: the
     Activity is on, so the lobby and the live deal's table offer *Play at the table*;
-    ``series``: the line of the series a rematch's lobby, or a result, says."""
+    ``series``: the line of the series a result says, with its game; ``continues``: the line
+    of the series the game continues, as it stood at its opening, on its lobby and every
+    deal's table (unchanged from the lobby to the end: no message is edited for it)."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
-    owed = [Owed(LOBBY, lobby_view(record, launch=launch, series=series), order=_LOBBY)]
+    owed = [Owed(LOBBY, lobby_view(record, launch=launch, series=continues), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
         owed += _tables(
@@ -608,6 +616,7 @@ def settled(
             link,
             launch,
             series,
+            continues,
         )
         owed += _hands(record, loaded, facts)
     if record.is_open:

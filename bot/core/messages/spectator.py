@@ -88,13 +88,17 @@ def title_of(record: GameRecord) -> str:
 
 
 def table_seen(
-    record: GameRecord, loaded: Loaded | None, ratings: str = "", series: str = ""
+    record: GameRecord,
+    loaded: Loaded | None,
+    ratings: str = "",
+    series: str = "",
+    continues: str = "",
 ) -> TableSeen:
     """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
     ``ratings`` and ``series``: the lines of rating changes and of the series a finished
-    game's result ends with, and a rematch's lobby says,
+    game's result ends with; ``continues``: the series its lobby and tables say it continues,
     :func:`bot.core.messages.game_messages.result_lines`)."""
-    owed = settled(record, loaded, {}, frozenset(), ratings, series=series)
+    owed = settled(record, loaded, {}, frozenset(), ratings, series=series, continues=continues)
     channel = sorted(
         (o for o in owed if o.user_id is None and o.key.name in _SHOWN),
         key=lambda o: o.order,

@@ -324,24 +324,40 @@ class Moves(OnGames):
         return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
 
     @answers
-    async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
-        """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
+    async def discard(
+        self, channel_id: int, user: User, cards: str | Sequence[Card], *, mirror: bool = True
+    ) -> Answer:
+        """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards); ``mirror``: the
+        answer copies the mover's hand (not where the command was typed beside it, in the
+        bot's DM)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _discarding(g, seat, cards))
+            channel_id,
+            lambda r: self._move(
+                r, user, lambda g, seat: _discarding(g, seat, cards), mirror=mirror
+            ),
         )
 
     @answers
-    async def play(self, channel_id: int, user: User, card: str | Card) -> Answer:
-        """Play one card in the play."""
+    async def play(
+        self, channel_id: int, user: User, card: str | Card, *, mirror: bool = True
+    ) -> Answer:
+        """Play one card in the play (``mirror`` as for :meth:`discard`)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _playing(seat, card))
+            channel_id,
+            lambda r: self._move(r, user, lambda g, seat: _playing(seat, card), mirror=mirror),
         )
 
     @answers
-    async def count(self, channel_id: int, user: User, points: int) -> Answer:
-        """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
+    async def count(
+        self, channel_id: int, user: User, points: int, *, mirror: bool = True
+    ) -> Answer:
+        """Manual counting: claim ``points`` for the hand (or crib) you must count now
+        (``mirror`` as for :meth:`discard`)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _claiming(g, seat, points))
+            channel_id,
+            lambda r: self._move(
+                r, user, lambda g, seat: _claiming(g, seat, points), mirror=mirror
+            ),
         )
 
     # -- by a hand's control (a game by id) -----------------------------------------------------
@@ -398,13 +414,17 @@ class Moves(OnGames):
         user: User,
         move: Callable[[Game, int], _Move],
         answering: Answering | None = None,
+        *,
+        mirror: bool = True,
     ) -> Answer:
         """``user``'s ``move`` (made from the game and their seat): by a hand's control
         (``answering``: the click, answered with the hand's new look), or by command
-        (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``)."""
+        (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``, unless
+        typed beside that hand)."""
         loaded, seat = self._games.seated(record, user)
         act, reply = move(loaded.game, seat)
-        return await self._apply(loaded, act, reply, answering=answering, mirror=answering is None)
+        copied = mirror and answering is None
+        return await self._apply(loaded, act, reply, answering=answering, mirror=copied)
 
     async def _muggins(self, record: GameRecord, user: User, answering: Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)

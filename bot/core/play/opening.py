@@ -36,7 +36,7 @@ from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
 from engine.counting import Counting
@@ -358,7 +358,7 @@ class Lobbies(OnGames):
             record, seats=tuple(seats), num_players=players, version=record.version + 1
         )
         # (A rematch's lobby says the series it continues, while its people are the same.)
-        series = await series_text(self._games.store, after)
+        series = await continued_text(self._games.store, after)
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
         options = dataclasses.replace(record.options, num_players=players)
         updated = await self._games.reseat(record, seats, answered, options=options)
@@ -370,15 +370,22 @@ class Lobbies(OnGames):
         lobby.check_start(record, user)
         loaded, steps = await self._deals.dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
-        answered = _answered(after, clicked, self._games.now(), self._launch)
+        # The lobby keeps the series it continues once the game starts, as its tables say it:
+        # read here only for a click on the lobby's Start, whose answer shows it (a rematch's
+        # last seat taken deals at once, and a read between its seating and its deal would let
+        # the full lobby be drawn on the way); else once the deal is saved.
+        series = await continued_text(self._games.store, after) if clicked is not None else ""
+        answered = _answered(after, clicked, self._games.now(), self._launch, series)
         await self._games.save_moves(loaded, steps, lambda _: answered)
         updated = await self._games.reread(record.id)
+        if clicked is None:
+            series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
             if record.private
             else "Dealing — your hand is on its way by DM."
         )
-        return _lobby_changed(updated, text, answered is not None, self._launch)
+        return _lobby_changed(updated, text, answered is not None, self._launch, series)
 
     async def _cancel(
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
@@ -411,9 +418,10 @@ class Lobbies(OnGames):
         after = dataclasses.replace(
             record, status=GameStatus.CANCELLED, version=record.version + 1, end_note=line
         )
-        answered = _answered(after, clicked, self._games.now(), self._launch)
+        series = await continued_text(self._games.store, after)
+        answered = _answered(after, clicked, self._games.now(), self._launch, series)
         updated = await self._games.close(record, GameStatus.CANCELLED, line, answered)
-        return _lobby_changed(updated, reply, answered is not None, self._launch)
+        return _lobby_changed(updated, reply, answered is not None, self._launch, series)
 
 
 def _answered(
@@ -431,7 +439,7 @@ def _lobby_changed(
     """A change to the lobby: a lobby button's answer updates the lobby message itself (its
     look ``kept`` with the change); a slash command answers ``text``, and the lobby is
     brought up to date with the rest of the game's messages. ``series``: the line of the
-    series a rematch's lobby continues."""
+    series the game continues (a rematch's, any status)."""
     view: MessageView = lobby.lobby_view(record, launch=launch, series=series)
     sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, LOBBY, kept)
     return Answer(reply=Reply(text), update=view, sequel=sequel)

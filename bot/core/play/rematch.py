@@ -33,7 +33,7 @@ from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, NewGame, SeatRecord
-from bot.core.games.series import again_of, no_rematch, seats_again, series_said
+from bot.core.games.series import again_of, continued_said, no_rematch, seats_again
 from bot.core.messages.answers import OpeningAnswer
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.opening import Lobbies
@@ -157,7 +157,8 @@ class Rematches(OnGames):
             token,
             now,
             launch=self._launch,
-            series=lambda record: series_said(record, rows),
+            # (Against the computer it is dealt at once: its lobby, closed, says it too.)
+            series=lambda record: continued_said(record, rows),
         )
         alone = again_of(before) == "again"
         last_results = [row for row in rows if row.game_id == before.id]

@@ -58,6 +58,7 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, mention, progress_of
+from engine.outcome import final_scores
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -313,7 +314,9 @@ class TournamentDirector(
                 record.id, p.round, p.tab, Verdict(Decided.FORFEIT, None)
             )
         winner, loser = won[0], lost[0]
-        margin = max(0, winner.score - loser.score)
+        # (Won at the game hole, as players say it: the points pegged past it add nothing.)
+        final = final_scores((winner.score, loser.score), 0, record.target)
+        margin = max(0, final[0] - final[1])
         if record.games_in(p.round) > 1:
             a_won = winner.user_id == p.player_a
             if not await self._store.count_game(
