@@ -423,7 +423,7 @@ class _Wiring:
             meters=options.meters,
             faults=faults,
         )
-        self.coach = CoachSettings(store, options.now)
+        self.coach = CoachSettings(store, options.now, self.feed)
         self.computers = ComputerPlayers(options.computer_rng, options.thinking)
         self.moves = Moves(
             self.games,

@@ -10,7 +10,7 @@ its number in it: :func:`game_channel` and :func:`match_of_channel`.
 from __future__ import annotations
 
 from bot.core.base.apart import apart_channel, is_apart
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
@@ -65,15 +65,19 @@ def match_of_channel(channel_id: int) -> tuple[int, int] | None:
 
 
 class MatchView:
-    """Reads each match once for drawing its games' tables (read again once told it changed)."""
+    """Reads each match once for drawing its games' tables, kept by the match's version: read
+    again once told it changed, and a read that a change overtook on its way is not kept over
+    it."""
 
     def __init__(self, store: CardStore) -> None:
         self._store = store
-        self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
+        # match id -> (the version of the match as this process was told of it, the read).
+        self._kept: Newest[int, Read] = Newest(MATCHES_KEPT)
 
     def changed(self, match_id: int) -> None:
-        """The match changed: read it again when next drawn."""
-        self._kept.forget(match_id)
+        """The match changed: read it again when next drawn (a read on its way, begun at the
+        version before, is not kept)."""
+        self._kept.told(match_id, (self._kept.known(match_id) or 0) + 1)
 
     def forget(self) -> None:
         """Read every match again (another process may have changed them)."""
@@ -86,13 +90,13 @@ class MatchView:
         if kept is not None:
             return kept
         # A read takes several statements, and the referee may decide the match between
-        # them (its place's table drawn as the last game ended): kept, the read from before
-        # the decision would stand for the match from then on, and the tables redrawn for
-        # the decision would go on saying the next game comes.
-        began = self._kept.changes()
+        # them (its place's table drawn as the last game ended): the read is of the version
+        # it began at, and kept, were it older than the decision, it would stand for the
+        # match from then on, the tables redrawn for the decision saying the next game comes.
+        version = self._kept.known(match_id) or 0
         read = await self._read(match_id)
         if read is not None:
-            self._kept.keep_read(match_id, read, began)
+            self._kept.keep(match_id, version, read)
         return read
 
     async def _read(self, match_id: int) -> Read | None:
