@@ -308,6 +308,7 @@ class WebServer:
         self._viewers: dict[int, set[_Viewer]] = {}
         # One drawing at a time per game, for all its pages; a change heard meanwhile draws
         # it once more after.
+        self._feed = feed
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
@@ -555,7 +556,6 @@ class WebServer:
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        heard = self._patrol.changes_heard
         record = await self._record(request)
         if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
@@ -575,9 +575,10 @@ class WebServer:
         viewers.add(viewer)
         if not record.is_open:
             viewer.give(record.version, "", True)
-        elif record.version != viewer.version or self._patrol.changes_heard != heard:
+        elif record.version != viewer.version or self._heard_since(record):
             # It changed since the page was drawn: draw it for the page now. (So too when a
-            # change was heard before the page watched it, the game read maybe before it.)
+            # change newer than the game read was heard before the page watched it: drawn for
+            # nobody then.)
             self._patrol.ask(record.id)
         try:
             await self._send(response, b"retry: 3000\n\n")
@@ -607,6 +608,10 @@ class WebServer:
             if not viewers:
                 self._viewers.pop(record.id, None)
         return response
+
+    def _heard_since(self, record: GameRecord) -> bool:
+        """Whether the feed has heard of a version of ``record``'s game newer than it."""
+        return self._feed.heard_after(record.id, record.version)
 
     @staticmethod
     async def _send(response: web.StreamResponse, data: bytes) -> None:

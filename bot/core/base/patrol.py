@@ -82,13 +82,6 @@ class Patrol:
     _again: set[int] = dataclasses.field(default_factory=set, init=False)
     _timers: dict[int, asyncio.TimerHandle] = dataclasses.field(default_factory=dict, init=False)
     _unsubscribe: Callable[[], None] | None = dataclasses.field(default=None, init=False)
-    _changes_heard: int = dataclasses.field(default=0, init=False)
-
-    @property
-    def changes_heard(self) -> int:
-        """How many changes it has been told of: taken as a read begins and compared as it
-        ends, a change heard meanwhile may be missing from what was read."""
-        return self._changes_heard
 
     @property
     def running(self) -> bool:
@@ -98,11 +91,7 @@ class Patrol:
     def follow(self) -> None:
         """Follow the feed from now on (again after a stop)."""
         if self._unsubscribe is None:
-            self._unsubscribe = self.feed.subscribe(self._hear)
-
-    def _hear(self, change: Change) -> None:
-        self._changes_heard += 1
-        self.heard(change)
+            self._unsubscribe = self.feed.subscribe(self.heard)
 
     def ask(self, key: int) -> None:
         """Look at ``key`` soon (after the visit under way, if there is one)."""
