@@ -162,6 +162,11 @@ class Newest(Generic[K, V]):
         if kept is not None and kept[0] < version:
             self._kept.forget(key)
 
+    def drop(self, key: K) -> None:
+        """Drop the value kept under ``key`` (the versions told of it stay: a value about to
+        change, or read again)."""
+        self._kept.forget(key)
+
     def forget(self, key: K) -> None:
         """Drop the value kept under ``key`` and every version told of it (it starts over: a
         person's data deleted)."""

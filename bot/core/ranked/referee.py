@@ -361,9 +361,14 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         if match.rated:
             await self._resign_left(match, current, record)
             return
-        await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
+        await self._games.on(record.id, self._unrated, read=record)
         self._matches.changed(match.id)
         self._places.look_again(record.id, record.channel_id)
+
+    async def _unrated(self, record: GameRecord) -> None:
+        """On the game's sequence: end a game whose match ended without a result, so too."""
+        if record.is_open:
+            await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
 
     async def _resign_left(
         self, match: MatchRecord, current: MatchGame, record: GameRecord
