@@ -177,7 +177,7 @@ async def test_work_on_one_key_is_done_one_piece_at_a_time_in_the_order_asked() 
     assert "clock begins" not in steps.said, "asked second, done second"
     steps.go["click"].set()
     steps.go["elsewhere"].set()
-    assert await asyncio.gather(first, second, other) == ["click", "clock", "elsewhere"]
+    assert list(await asyncio.gather(first, second, other)) == ["click", "clock", "elsewhere"]
     assert steps.said.index("click ends") < steps.said.index("clock begins")
     assert len(sequences) == 0 and not sequences.busy(7), "a key with nothing queued holds nothing"
 
