@@ -51,7 +51,7 @@ from PIL import Image, ImageDraw
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.patrol import Patrol
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.views import MessageView
 from bot.core.games.records import GameRecord
 from bot.core.messages.boards import draw_board
@@ -311,7 +311,8 @@ class WebServer:
         self._feed = feed
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
-        self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
+        # game id -> its replay and the edition it was made of, at the game's version.
+        self._replays: Newest[int, tuple[_Edition, GameReplay | None]] = Newest(REPLAYS_KEPT)
         self._closing = asyncio.Event()
         #: What the server lets in within its share of open files.
         self.admission = Admission(limits)
@@ -451,7 +452,8 @@ class WebServer:
         if kept is not None and kept[0] == _edition(record):
             return kept[1]
         told = await self._pages.replay(record)
-        self._replays.keep(record.id, (_edition(record), told))
+        # (Made of an older version than one made meanwhile, it is not kept over it.)
+        self._replays.keep(record.id, record.version, (_edition(record), told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:

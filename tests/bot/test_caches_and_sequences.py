@@ -35,7 +35,6 @@ RECENT = {
     ("bot/core/messages/game_messages.py", "_settled"): "drawn messages by (version, facts)",
     ("bot/core/ranked/places.py", "_settled"): "drawn messages by (version, status, coach)",
     ("bot/web/server.py", "_pictures"): "a board's picture by (game, version and names)",
-    ("bot/web/server.py", "_replays"): "a replay by the game's edition, compared on use",
     ("bot/web/pages.py", "_PAGES"): "a replay's page by (game, version, path, review)",
     # what this process decided itself: nothing read from elsewhere
     ("bot/core/base/faults.py", "_said"): "which faults this process has logged",
