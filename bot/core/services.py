@@ -2,7 +2,7 @@
 
 | part | its job |
 | --- | --- |
-| ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
+| ``games`` | finds, loads and saves games, one sequence a game; publishes each change on ``feed`` |
 | ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
 | ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
 | ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
@@ -442,7 +442,7 @@ class _Wiring:
             meters=options.meters,
             faults=faults,
         )
-        self.coach = CoachSettings(store, options.now)
+        self.coach = CoachSettings(store, options.now, self.feed)
         self.computers = ComputerPlayers(options.computer_rng, options.thinking)
         self.moves = Moves(
             self.games,

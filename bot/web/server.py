@@ -52,7 +52,7 @@ from PIL import Image, ImageDraw
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.patrol import Patrol
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.views import MessageView
 from bot.core.games.records import GameRecord
 from bot.core.messages.boards import draw_board
@@ -345,9 +345,11 @@ class WebServer:
         self._viewers: dict[int, set[_Viewer]] = {}
         # One drawing at a time per game, for all its pages; a change heard meanwhile draws
         # it once more after.
+        self._feed = feed
         self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
-        self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
+        # game id -> its replay and the edition it was made of, at the game's version.
+        self._replays: Newest[int, tuple[_Edition, GameReplay | None]] = Newest(REPLAYS_KEPT)
         self._closing = asyncio.Event()
         #: What the server lets in within its share of open files.
         self.admission = Admission(limits)
@@ -488,7 +490,8 @@ class WebServer:
         if kept is not None and kept[0] == _edition(record):
             return kept[1]
         told = await self._pages.replay(record)
-        self._replays.keep(record.id, (_edition(record), told))
+        # (Made of an older version than one made meanwhile, it is not kept over it.)
+        self._replays.keep(record.id, record.version, (_edition(record), told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:
@@ -618,7 +621,6 @@ class WebServer:
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        heard = self._patrol.changes_heard
         record = await self._record(request)
         if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
@@ -638,9 +640,10 @@ class WebServer:
         viewers.add(viewer)
         if not record.is_open:
             viewer.give(record.version, "", True)
-        elif record.version != viewer.version or self._patrol.changes_heard != heard:
+        elif record.version != viewer.version or self._heard_since(record):
             # It changed since the page was drawn: draw it for the page now. (So too when a
-            # change was heard before the page watched it, the game read maybe before it.)
+            # change newer than the game read was heard before the page watched it: drawn for
+            # nobody then.)
             self._patrol.ask(record.id)
         try:
             await self._send(response, b"retry: 3000\n\n")
@@ -670,6 +673,10 @@ class WebServer:
             if not viewers:
                 self._viewers.pop(record.id, None)
         return response
+
+    def _heard_since(self, record: GameRecord) -> bool:
+        """Whether the feed has heard of a version of ``record``'s game newer than it."""
+        return self._feed.heard_after(record.id, record.version)
 
     @staticmethod
     async def _send(response: web.StreamResponse, data: bytes) -> None:

@@ -129,6 +129,8 @@ class MessageKeeper:
         self._takeover.forget()
 
     def _heard(self, change: Change) -> None:
+        if not self._ledger.draws(change.owner):
+            return  # (a person's change: no message is theirs)
         if not change.more_coming:
             self.touch(change.owner, change.channel_id)
             return

@@ -89,8 +89,15 @@ class MessageLedger:
     def _now(self) -> float:
         return self._clock().timestamp()
 
+    def draws(self, owner: Owner) -> bool:
+        """Whether ``owner`` is of a kind that keeps messages here (a person keeps none: their
+        changes on the feed are for what the core keeps of them)."""
+        return owner.kind in self._projectors
+
     def _heard(self, change: Change) -> None:
         """A change on the feed: its owner's channel, and when it was heard."""
+        if not self.draws(change.owner):
+            return
         entry = self._lives.of(change.owner)
         entry.channel_id = change.channel_id
         self.touches.heard(entry)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.timing import FOLLOWUPS_PER_TOKEN, TOKEN_USABLE
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.storage import MessageRecords
@@ -43,9 +43,10 @@ class DmLinks:
         """``shared``: other processes answer the DMs' clicks too, and write down theirs."""
         self._store = store
         self._shared = shared
-        # user id -> their link, and until when it need not be written down again (the most
-        # recent players' only: one forgotten is read again, or written again a little early).
-        self._links: Recent[int, DmLink] = Recent(LINKS_KEPT)
+        # user id -> their link at its version (its interaction's time), and until when it
+        # need not be written down again (the most recent players' only: one forgotten is read
+        # again, or written again a little early).
+        self._links: Newest[int, DmLink] = Newest(LINKS_KEPT)
         self._written_until: Recent[int, float] = Recent(LINKS_KEPT)
 
     async def link(self, user_id: int) -> DmLink | None:
@@ -56,21 +57,20 @@ class DmLinks:
         kept = self._links.get(user_id)
         if kept is not None and not (self._shared and not _recent(kept)):
             return kept
-        began = self._links.changes()
-        link = await self._store.dm_link(user_id)
-        if link is not None and not self._links.keep_read(user_id, link, began):
-            # A click was heard while the store was read: the link it told of (this
-            # player's, perhaps) is newer than what the store held, and stands.
-            learnt = self._links.peek(user_id)
-            if learnt is not None and learnt is not kept:
-                return learnt
-        return link
+        read = await self._store.dm_link(user_id)
+        if read is None:
+            return kept
+        # A click heard while the store was read told of a newer interaction than the store
+        # held: the read, older by its version, is not kept over it, and the click's stands.
+        self._links.keep(user_id, read.version, read)
+        return self._links.get(user_id) or read
 
     async def linked(self, link: DmLink) -> None:
         """Remember the DM channel with a user (and their latest interaction there). A click
         refreshes it in the store at most every few minutes: a token lives 15, and this is
-        asked often."""
-        self._links.keep(link.user_id, link)
+        asked often. (A link of an older interaction than the one known is not kept over it:
+        the channel alone, learnt by posting there, with none.)"""
+        self._links.keep(link.user_id, link.version, link)
         now = time.monotonic()
         if link.token is not None:
             if (self._written_until.get(link.user_id) or 0.0) > now:

@@ -20,7 +20,7 @@ from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
 from bot.core.base.owners import Owner
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
@@ -96,12 +96,13 @@ class GameMessages(Projector):
         self._page_link = page_link
         self._launch = launch
         self._asked = asked
-        # game id -> seat -> the deal its DMs were first refused in.
-        self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
-        # game id -> (the version read at, -1 for any while the game is played; the lines
-        # beside its play: a finished game's ratings, the series of its result and the one it
-        # continues).
-        self._lines: Recent[int, tuple[int, ResultLines]] = Recent(SETTLED_KEPT)
+        # game id -> seat -> the deal its DMs were first refused in, at its version: how many
+        # seats were refused (a refusal is only ever added, its first deal kept).
+        self._refused: Newest[int, dict[int, int]] = Newest(SETTLED_KEPT)
+        # game id -> (whether it was read while the game was played, the lines beside its play:
+        # a finished game's ratings, the series of its result and the one it continues), at
+        # the game's version.
+        self._lines: Newest[int, tuple[bool, ResultLines]] = Newest(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
@@ -218,10 +219,10 @@ class GameMessages(Projector):
         did reads them again, :meth:`sending_again`)."""
         refused = self._refused.get(game_id)
         if refused is None:
-            # (Not kept when a refusal was told while it was read: it may have missed it.)
-            began = self._refused.changes()
             refused = await self._store.dm_refusals(game_id)
-            self._refused.keep_read(game_id, refused, began)
+            # (A read that a refusal overtook on its way holds fewer: it is not kept over the
+            # refusals read since.)
+            self._refused.keep(game_id, len(refused), refused)
         return refused
 
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
@@ -237,10 +238,10 @@ class GameMessages(Projector):
         except UnreadableGame:
             return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)
-        # Read again when next drawn (the store keeps the deal of the first refusal, for a DM
-        # already on its way when it came); a read on its way now, which may have missed it,
-        # is not kept.
-        self._refused.forget(owner.id)
+        # Read again as they are now (the store keeps the deal of the first refusal, for a DM
+        # already on its way when it came), a version on from any read before the refusal.
+        refused = await self._store.dm_refusals(owner.id)
+        self._refused.keep(owner.id, len(refused), refused)
 
     async def _lines_of(self, record: GameRecord) -> ResultLines:
         """:func:`result_lines`, read once for a lobby's version (its people may change the
@@ -251,12 +252,14 @@ class GameMessages(Projector):
         if record.rematch_of is None and record.status is not GameStatus.FINISHED:
             return ResultLines()
         moves = record.status not in (GameStatus.LOBBY, GameStatus.FINISHED)
-        stamp = -1 if moves else record.version
-        kept = self._lines.get(record.id)
-        if kept is None or kept[0] != stamp:
-            kept = (stamp, await result_lines(self._games.store, record))
-            self._lines.keep(record.id, kept)
-        return kept[1]
+        kept = self._lines.at(record.id)
+        if kept is not None:
+            version, (kept_moving, lines) = kept
+            if version == record.version or (moves and kept_moving and version < record.version):
+                return lines
+        lines = await result_lines(self._games.store, record)
+        self._lines.keep(record.id, record.version, (moves, lines))
+        return lines
 
     def _settled_for(
         self,

@@ -105,30 +105,31 @@ class Lobbies(OnGames):
             variant=variant, players=players, target=target, teams=teams, scoring=scoring
         )
         store = self._games.store
-        async with self._games.lock(channel_id):
-            if await store.open_game_in_channel(channel_id) is not None:
-                raise Refused(refusals.CHANNEL_BUSY)
-            now = self._games.now()
-            creator = SeatRecord(0, user.id, user.name)
-            opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
-            dealt: list[tuple[Loaded, int]] = []
-            options = Options(
-                table.players,
-                table.target,
-                vs_computer=vs_computer,
-                scoring=Scoring(scoring),
-                counting=Counting(counting),
-                variant=table.variant.name,
-                hints=hints,
-            )
-            record = await store.create_game(
-                NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
-                now=now,
-                fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-                deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
-                answered=opening.kept,
-            )
-            self._deals.opened(record, dealt)
+        # (The store keeps one open game a channel, whichever call or process writes first:
+        # a second meets its unique index, ChannelBusy, refused in the same words.)
+        if await store.open_game_in_channel(channel_id) is not None:
+            raise Refused(refusals.CHANNEL_BUSY)
+        now = self._games.now()
+        creator = SeatRecord(0, user.id, user.name)
+        opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
+        dealt: list[tuple[Loaded, int]] = []
+        options = Options(
+            table.players,
+            table.target,
+            vs_computer=vs_computer,
+            scoring=Scoring(scoring),
+            counting=Counting(counting),
+            variant=table.variant.name,
+            hints=hints,
+        )
+        record = await store.create_game(
+            NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+            now=now,
+            fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
+            deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
+            answered=opening.kept,
+        )
+        self._deals.opened(record, dealt)
         return await opening.answer(self._games, record)
 
     async def open_seated(
@@ -160,18 +161,11 @@ class Lobbies(OnGames):
         named(variant).check(2, target)
         store = self._games.store
         first, second = players
-        async with self._games.lock(channel_id):
-            found = await store.open_game_in_channel(channel_id)
-            if found is not None:
-                seated = [s.user_id for s in found.seats]
-                # A game is an occasion's when it has one at all: its words are not compared,
-                # so a release that words a round otherwise still finds the game it opened.
-                ours = (found.occasion is None) == (occasion is None)
-                asked = (found.variant, found.target)
-                if seated != [first.id, second.id] or asked != (variant, target) or not ours:
-                    raise ChannelBusy()
-                return found
-            dealt: list[tuple[Loaded, int]] = []
+        found = await store.open_game_in_channel(channel_id)
+        if found is not None:
+            return self._ours(found, players, variant, target, occasion)
+        dealt: list[tuple[Loaded, int]] = []
+        try:
             record = await store.create_game(
                 NewGame(
                     guild_id,
@@ -187,9 +181,36 @@ class Lobbies(OnGames):
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._deals.for_opening(r, dealt),
             )
-            self._deals.opened(record, dealt)
+        except ChannelBusy:
+            # Opened meanwhile (the store keeps one open game a channel): this one, by a
+            # call before (a process that sent before this one), or someone else's.
+            found = await store.open_game_in_channel(channel_id)
+            if found is None:
+                raise
+            return self._ours(found, players, variant, target, occasion)
+        self._deals.opened(record, dealt)
         await self._games.announce(record, record.version)
         return record
+
+    @staticmethod
+    def _ours(
+        found: GameRecord,
+        players: tuple[User, User],
+        variant: str,
+        target: int,
+        occasion: str | None,
+    ) -> GameRecord:
+        """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
+        same two seated, the same table, an occasion's as this is); else :class:`ChannelBusy`.
+        """
+        seated = [s.user_id for s in found.seats]
+        # A game is an occasion's when it has one at all: its words are not compared, so a
+        # release that words a round otherwise still finds the game it opened.
+        ours = (found.occasion is None) == (occasion is None)
+        asked = (found.variant, found.target)
+        if seated != [players[0].id, players[1].id] or asked != (variant, target) or not ours:
+            raise ChannelBusy()
+        return found
 
     # -- the lobby ------------------------------------------------------------------------------
     @answers

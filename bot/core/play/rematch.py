@@ -89,8 +89,7 @@ class Rematches(OnGames):
         why = no_rematch(before)
         if why is not None:
             raise Refused(why)
-        async with self._games.lock(before.channel_id):
-            found = await self._open(before, user, token, private)
+        found = await self._open(before, user, token, private)
         if isinstance(found, Answer):
             return found
         # The rematch is open: the press takes the presser's seat in it, as Join does.
@@ -142,8 +141,9 @@ class Rematches(OnGames):
     async def _open(
         self, before: GameRecord, user: User, token: str | None, private: bool
     ) -> Answer | GameRecord:
-        """Under the table's lock: the rematch opened (its answer), or the rematch open
-        already (the presser takes a seat in it), or the sentence why neither."""
+        """The rematch opened (its answer), or the rematch open already (the presser takes a
+        seat in it), or the sentence why neither (the store opens one rematch of a game, and
+        one open game a channel, whichever press or process writes first)."""
         store = self._games.store
         last = await store.last_game_in_channel(before.channel_id)
         if last is not None and last.id != before.id:

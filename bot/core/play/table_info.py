@@ -107,10 +107,9 @@ class TableInfo(OnGames):
         unless ``public``. When the place's last game is over (finished, cancelled or expired),
         how it ended."""
         store = self._games.store
-        async with self._games.lock(channel_id):
-            record = await store.open_game_in_channel(channel_id)
-            if record is None:
-                record = await store.last_game_in_channel(channel_id)
+        record = await store.open_game_in_channel(channel_id)
+        if record is None:
+            record = await store.last_game_in_channel(channel_id)
         if record is None:
             raise Refused(refusals.NO_GAME)
         ranked = is_apart(record.channel_id)

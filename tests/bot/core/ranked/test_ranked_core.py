@@ -459,7 +459,10 @@ async def test_a_match_decided_while_its_table_reads_it_is_read_again(
         match_id, winner=BEA.id, how="games", abandoned_by=None, now=clock().timestamp()
     )
     assert decided, "decided now"
-    matches.changed(match_id)  # (what the referee says once it has decided it)
+    now_at = await store.ranked_match(match_id)
+    assert now_at is not None
+    # (What the referee says once it has decided it: the version its decision moved it to.)
+    matches.moved_to(match_id, now_at.version)
     release.set()
     before = await reading
     assert before is not None and before[0].status is MatchStatus.PLAYING, "read before"
