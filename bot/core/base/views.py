@@ -224,6 +224,13 @@ class EntryControls:
     join: bool = True
     check_in: bool = False
 
+    def __repr__(self) -> str:
+        # A field added later is named only where it is not as before (a tournament's Join and
+        # Leave), so that the digests stored before club nights still say such a message
+        # shows its view, and an upgrade edits none of them (the digests read repr).
+        more = ("" if self.join else ", join=False") + (", check_in=True" if self.check_in else "")
+        return f"EntryControls(tournament_id={self.tournament_id}{more})"
+
 
 @dataclass(frozen=True, slots=True)
 class ReviewPages:
