@@ -19,17 +19,26 @@ from pathlib import Path
 import pytest
 
 from bot.store import Dialect, Store, migrations
+from bot.store.migrate import BEFORE_NAMES
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from fakediscord.warm import WarmStarts
-from tests.helpers.bot_runs import bot_environment, refused_a_taken_port, run_to_end, spawn_bot
+from tests.helpers.bot_runs import (
+    REPO,
+    bot_environment,
+    refused_a_taken_port,
+    run_to_end,
+    spawn_bot,
+)
 from tests.helpers.migrated import migrations_before
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
 LAST = SQLITE_MIGRATIONS[-1][0]
 #: What an older database has applied: the migrations before the ratings (006).
 OLDER = [m.name for m in SQLITE_MIGRATIONS if m.number < 6]
+#: Where an operator reads what to do with a database the bot refuses.
+RUNNING = REPO / "docs" / "running.md"
 #: discord.py's two warnings about voice support (discord/client.py, discord.py 2.7).
 VOICE_WARNINGS = ("PyNaCl is not installed", "davey is not installed")
 
@@ -69,6 +78,24 @@ async def test_a_database_from_a_newer_release_is_refused(
     assert f"version {LAST + 1}" in line and f"up to {LAST}" in line
     assert len(lines) == 1, lines
     assert _files(tmp_path) == before
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+async def test_a_database_from_before_names_were_recorded_is_refused_saying_what_to_do(
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
+) -> None:
+    # Builds before 23 November 2026 kept only the number, not the migrations' names.
+    path = tmp_path / "bot.db"
+    await _older_database(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE schema_migrations")
+    before = _files(tmp_path)
+    status, lines = await run_to_end(fake_discord, path, warm=warm_starts)
+    assert status == 2
+    assert _refusal(lines) == f"DATABASE_PATH={path}: {BEFORE_NAMES}"
+    assert "commit 1a6c3ced" in BEFORE_NAMES and "1a6c3ced" in RUNNING.read_text()
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before, "the database is byte for byte as it was"
     assert fake_discord.gateway.identify_count == 0, "it never logged in"
 
 
