@@ -36,6 +36,7 @@ from aiohttp import web
 
 from fakediscord.activities import Instance, OAuthError
 from fakediscord.activity_rpc import INVALID_COMMAND, INVALID_EVENT, PARTICIPANTS_UPDATE
+from fakediscord.errors import Refusal
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -227,7 +228,8 @@ class ActivityHost:
         token = str(body.get("access_token", ""))
         access = self._fd.activities.bearer(f"Bearer {token}")
         if access is None:
-            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            refused = Refusal.UNAUTHORIZED
+            return web.json_response(refused.error().body(), status=refused.status)
         info = self._fd.activities.authorization_info(access)
         user = info.get("user") or {}
         return web.json_response(
