@@ -85,7 +85,7 @@ class GamePages:
 
     async def _loaded(self, record: GameRecord | None) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        return None if record is None else await self._games.for_page(record, self._store)
+        return None if record is None else await self._games.loaded.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
         """The game as its channel shows it now: its messages (every deal's table, the cut
