@@ -16,6 +16,7 @@
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
 | ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
+| ``cancellations`` | ``/cribbage tournament cancel``: asked first, then the Yes or No |
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
 | ``nights`` | ``/club``: club nights scheduled, checked in to, skipped, moved; the league |
 | ``night_director`` | runs each club night at its times and keeps its Discord event true |
@@ -103,6 +104,7 @@ from bot.core.review.verify import ShuffleChecks
 from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
+from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.director import TournamentDirector
 from bot.core.tournaments.threads import (
     EventPlan,
@@ -150,6 +152,7 @@ class Services:
     housekeeping: Housekeeping
     clock: GameClock
     tournaments: Tournaments
+    cancellations: Cancellations
     director: TournamentDirector
     nights: Nights
     night_director: NightDirector
@@ -570,6 +573,7 @@ class _Wiring:
             ),
             clock=GameClock(self.moves, self.feed, clock=options.stamp),
             tournaments=tournaments,
+            cancellations=Cancellations(tournaments, store, options.stamp),
             director=TournamentDirector(
                 store,
                 self.feed,

@@ -218,7 +218,7 @@ class FeatureClicks:
             call = lambda: services.ranked.confirm_leave(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
-            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
+            call = lambda: services.cancellations.confirm_cancel(  # noqa: E731
                 subject, user, yes, moderator=organiser, guild_id=guild_id
             )
         await self._io.click(interaction, call)
