@@ -355,7 +355,8 @@ class CribbageBot(commands.AutoShardedBot):
             await asyncio.wait([after])
         try:
             name = await self._member_name(guild_id, user_id) if yes else ""
-            await self._running.services.nights.interest(guild_id, event_id, user_id, name, yes=yes)
+            attendance = self._running.services.attendance
+            await attendance.interest(guild_id, event_id, user_id, name, yes=yes)
         except Exception:
             log.exception("could not note %s's interest in event %s", user_id, event_id)
 

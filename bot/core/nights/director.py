@@ -37,6 +37,7 @@ from bot.core.base.owners import OwnerKind
 from bot.core.base.patrol import OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.text import plural
+from bot.core.nights.attendance import Attendance
 from bot.core.nights.league import places_of
 from bot.core.nights.nights import (
     CHECK_IN,
@@ -104,6 +105,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         self,
         store: NightStore,
         nights: Nights,
+        attendance: Attendance,
         tournaments: Tournaments,
         feed: ChangeFeed,
         *,
@@ -111,6 +113,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
     ) -> None:
         self._store = store
         self._nights = nights
+        self._attendance = attendance
         self._tournaments = tournaments
         self._events: Events | None = None
         #: tournament id -> its night (None: no night's), as far as learnt.
@@ -316,7 +319,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         if club.event_id is None or not club.events:
             return
         found = await self._interested(club)
-        await self._nights.sync_interest(night, found)
+        await self._attendance.sync_interest(night, found)
         self._synced.add(club.id)
 
     # -- the event ------------------------------------------------------------------------------
