@@ -361,7 +361,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
                 log.info("club %s: its event is %s", club.id, event_id)
             else:
                 seen = await events.read(club.guild_id, club.event_id)
-                await self._tell(events, club, night, record, seen, want)
+                await self._tell(club, night, record, seen, want)
             await self._store.event_refused(club.id, None)
         except EventRefused as refused:
             await self._refused(club, refused)
@@ -369,16 +369,16 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
 
     async def _tell(
         self,
-        events: Events,
         club: ClubRecord,
         night: NightRecord,
         record: TournamentRecord,
         seen: EventSeen,
         want: EventSteps,
     ) -> None:
-        """Make the event ``seen`` say the night's stage ``want``."""
-        guild, event_id = club.guild_id, club.event_id
-        assert event_id is not None
+        """Make the event ``seen`` say the night's stage ``want`` (while directing: through
+        the events given at the start)."""
+        guild, event_id, events = club.guild_id, club.event_id, self._events
+        assert event_id is not None and events is not None
         standing = seen.status in (EventStatus.SCHEDULED, EventStatus.ACTIVE)
         if not standing:
             return  # (over on Discord: nothing to tell)
