@@ -26,7 +26,7 @@ from bot.core.games.series import continued_text, series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
-from bot.core.nights.nights import LeagueBoard, Nights
+from bot.core.nights.leagues import LeagueBoard, Leagues
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
 from bot.core.store import CoreStore
@@ -44,25 +44,25 @@ class GamePages:
         store: CoreStore,
         coach: CoachSettings,
         reviews: Reviews,
-        nights: Nights | None = None,
+        leagues: Leagues | None = None,
     ) -> None:
-        """``nights``: the club nights (a night's game's page names its league)."""
+        """``leagues``: the club nights' leagues (a night's game's page names its league)."""
         self._games = games
         self._store = store
         self._coach = coach
         self._reviews = reviews
         self._history = DealHistory()
-        self._nights = nights
+        self._leagues = leagues
 
     async def league(self, club_id: int) -> LeagueBoard | None:
         """A club's league, for its page (None: no such league)."""
-        return None if self._nights is None else await self._nights.league_board(club_id)
+        return None if self._leagues is None else await self._leagues.league_board(club_id)
 
     async def league_of(self, record: GameRecord) -> tuple[int, str] | None:
         """The club (and the words naming the night) a game was played for, if a night's."""
-        if self._nights is None or record.guild_id is None:
+        if self._leagues is None or record.guild_id is None:
             return None
-        return await self._nights.night_of_game(record.channel_id)
+        return await self._leagues.night_of_game(record.channel_id)
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
@@ -85,7 +85,7 @@ class GamePages:
 
     async def _loaded(self, record: GameRecord | None) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        return None if record is None else await self._games.for_page(record, self._store)
+        return None if record is None else await self._games.loaded.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
         """The game as its channel shows it now: its messages (every deal's table, the cut

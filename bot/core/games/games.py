@@ -121,10 +121,15 @@ def _about(game_id: int) -> Iterator[None]:
 
 
 class LoadedGames:
-    """The recently used started games, by id, each at the version it was saved at."""
+    """Loads a started game for whoever asks (a call, the messages drawn, a page), and keeps
+    the recently used ones by id, each at the version it was saved at."""
 
-    def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
+    def __init__(
+        self, rng_factory: RngFactory, size: int = CACHED_GAMES, faults: Faults | None = None
+    ) -> None:
+        """``faults``: where a game that cannot be drawn is noted (the games')."""
         self._rng_factory = rng_factory
+        self._faults = faults or Faults()
         #: Each game at its version. A version saved in this process is told as the change is
         #: saved: a game read from the store while it was being saved is of the version
         #: before, and is never kept over the one saved (alone, the kept game is taken as
@@ -154,6 +159,46 @@ class LoadedGames:
         self.keep(record.version, loaded)  # (unless a newer version is known)
         return loaded
 
+    def started(self, record: GameRecord) -> Loaded:
+        """The game being played, or the refusal for a lobby."""
+        if record.status is GameStatus.LOBBY:
+            raise Refused(refusals.NOT_STARTED)
+        return self.load(record)
+
+    def seated(self, record: GameRecord, user: User) -> tuple[Loaded, int]:
+        """The started game and ``user``'s seat in it (refused for someone not seated)."""
+        loaded = self.started(record)
+        seat = record.seat_of(user.id)
+        if seat is None:
+            raise Refused(refusals.NOT_A_PLAYER)
+        return loaded, seat
+
+    def drawable(self, record: GameRecord) -> Loaded | None:
+        """The game of ``record`` loaded to draw its messages (None before its deal: no
+        snapshot). One whose snapshot cannot be read is noted in the games' faults (once) and
+        its :class:`~bot.core.base.faults.UnreadableGame` raised: nothing of it can be drawn."""
+        if record.snapshot is None:
+            return None
+        try:
+            return self.load(record)
+        except UnreadableGame as fault:
+            self._faults.note(fault)
+            raise
+
+    async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:
+        """The started game of ``record``, for a page (None for a lobby, or a pruned game with
+        no archive): from its snapshot, or from its archive in ``archives`` once it was pruned
+        (restored on a worker thread: a whole game is replayed; not kept)."""
+        if record.status is GameStatus.LOBBY:
+            return None
+        if record.snapshot is not None:
+            return self.load(record)
+        kept = await archives.archived(record.id)
+        if kept is None:
+            return None
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
+
     def keep(self, version: int, loaded: Loaded) -> None:
         """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
         ``version``, unless a newer version of it is known."""
@@ -181,8 +226,8 @@ class LoadedGames:
 
 
 class Games:
-    """Finds games, changes each on its own sequence, loads and saves them, and publishes each
-    saved change."""
+    """Finds games, changes each on its own sequence, saves the changes, and publishes each
+    saved change (a game is loaded by :attr:`loaded`, its :class:`LoadedGames`)."""
 
     def __init__(
         self,
@@ -210,13 +255,14 @@ class Games:
         self.rng_factory = rng_factory
         self.clock = clock
         self.departures = departures or Departures()
-        self.loaded = LoadedGames(rng_factory)
+        #: Where the faults met on games are noted, once per cause and game.
+        self.faults = faults or Faults()
+        #: The started games loaded, the recently used kept by their version.
+        self.loaded = LoadedGames(rng_factory, faults=self.faults)
         # Each game's sequence: the calls that may change it, one at a time, in order.
         self._sequences: Sequences[int] = Sequences("crib-game")
         # Games with a move being applied and saved in this process right now.
         self._moving: set[int] = set()
-        #: Where the faults met on games are noted, once per cause and game.
-        self.faults = faults or Faults()
 
     # -- time -------------------------------------------------------------------------------
     def now(self) -> float:
@@ -370,51 +416,11 @@ class Games:
             return None
         return self.current(game_id) or await self.store.get_game(game_id)
 
-    async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:
-        """The started game of ``record``, for a page (None for a lobby, or a pruned game with
-        no archive): from its snapshot, or from its archive in ``archives`` once it was pruned
-        (restored on a worker thread: a whole game is replayed)."""
-        if record.status is GameStatus.LOBBY:
-            return None
-        if record.snapshot is not None:
-            return self.loaded.load(record)
-        kept = await archives.archived(record.id)
-        if kept is None:
-            return None
-        found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
-
-    def drawable(self, record: GameRecord) -> Loaded | None:
-        """The game of ``record`` loaded to draw its messages (None before its deal: no
-        snapshot). One whose snapshot cannot be read is noted in :attr:`faults` (once) and its
-        :class:`~bot.core.base.faults.UnreadableGame` raised: nothing of it can be drawn."""
-        if record.snapshot is None:
-            return None
-        try:
-            return self.loaded.load(record)
-        except UnreadableGame as fault:
-            self.faults.note(fault)
-            raise
-
     async def reread(self, game_id: int) -> GameRecord:
         """The game as stored now (games are never deleted)."""
         found = await self.store.get_game(game_id)
         assert found is not None
         return found
-
-    def started(self, record: GameRecord) -> Loaded:
-        """The game being played, or the refusal for a lobby."""
-        if record.status is GameStatus.LOBBY:
-            raise Refused(refusals.NOT_STARTED)
-        return self.loaded.load(record)
-
-    def seated(self, record: GameRecord, user: User) -> tuple[Loaded, int]:
-        """The started game and ``user``'s seat in it."""
-        loaded = self.started(record)
-        seat = record.seat_of(user.id)
-        if seat is None:
-            raise Refused(refusals.NOT_A_PLAYER)
-        return loaded, seat
 
     def moving(self, game_id: int) -> bool:
         """Whether a change of the game (moves, the lobby's seats, its end) is being applied

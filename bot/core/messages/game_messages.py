@@ -116,7 +116,7 @@ class GameMessages(Projector):
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
-            loaded = self._games.drawable(record)
+            loaded = self._games.loaded.drawable(record)
         except UnreadableGame:
             # Nothing of it can be drawn while it is open (every pass would fail the same
             # way), and once a moderator has ended it, what needs no snapshot.

@@ -24,7 +24,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from bot.core.base.keys import ENDED, LOBBY, RESULT, TABLE_OF_DEAL
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.deck.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games.deal_log import DealLog
@@ -135,7 +135,9 @@ class DealHistory:
     """Every deal's events of the games whose pages are drawn (see the module)."""
 
     def __init__(self, kept: int = GAMES_KEPT) -> None:
-        self._dealt: Recent[int, _Dealt] = Recent(kept)
+        #: Each game dealt again, by the version of the game it was taken on to (a game read
+        #: before it, for a page drawn late, is dealt again apart and never kept over it).
+        self._dealt: Newest[int, _Dealt] = Newest(kept)
 
     def whole(self, loaded: Loaded) -> Loaded:
         """``loaded`` with a deal log of every deal (the cut for deal with the first), the
@@ -172,9 +174,9 @@ class DealHistory:
                 dealt.log.add(dealt.game.apply(action))
                 dealt.applied += 1
         except (RuleError, ShufflesExhausted, ValueError, KeyError):
-            self._dealt.forget(record_id)
+            self._dealt.drop(record_id)
             return None
-        self._dealt.keep(record_id, dealt)
+        self._dealt.keep(record_id, loaded.record.version, dealt)
         return dealt
 
     @staticmethod

@@ -68,7 +68,7 @@ class Hints(OnGames):
             refusal = hint_refusal(record)
             if refusal is not None:
                 raise Refused(refusal)
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             view = loaded.game.view(seat)
             if not _current(click, record, view):
                 raise StaleControl(refusals.STALE_HINT, record.id)

@@ -267,7 +267,7 @@ class Moves(OnGames):
         their data was deleted): the game's result says so."""
 
         async def body(record: GameRecord) -> Answer:
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             return await self._apply(
                 loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.", ending=ending
             )
@@ -293,7 +293,7 @@ class Moves(OnGames):
         )
 
     async def _resign_question(self, record: GameRecord, user: User) -> Answer:
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         game = loaded.game
         try:
             game.verify_resign(seat)
@@ -316,7 +316,7 @@ class Moves(OnGames):
             return Answer.in_place("You play on.")
 
         async def body(record: GameRecord) -> Answer:
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             answer = await self._apply(
                 loaded, lambda g: g.resign(seat), lambda g, e: "You resigned."
             )
@@ -376,7 +376,7 @@ class Moves(OnGames):
         move. A control from an earlier moment of the game (its stamp) gets a clear answer."""
 
         async def body(record: GameRecord) -> Answer:
-            game = self._games.started(record).game
+            game = self._games.loaded.started(record).game
             if click.kind == "discard":
                 if click.stamp != game.deal_number:
                     raise StaleControl(refusals.STALE_DISCARD, click.game_id)
@@ -422,13 +422,13 @@ class Moves(OnGames):
         (``answering``: the click, answered with the hand's new look), or by command
         (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``, unless
         typed beside that hand)."""
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         act, reply = move(loaded.game, seat)
         copied = mirror and answering is None
         return await self._apply(loaded, act, reply, answering=answering, mirror=copied)
 
     async def _muggins(self, record: GameRecord, user: User, answering: Answering) -> Answer:
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         wrong = False
 
         def reply(game: Game, events: Sequence[Event]) -> str:

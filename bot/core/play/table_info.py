@@ -82,7 +82,7 @@ class TableInfo(OnGames):
 
     async def _hand_of(self, record: GameRecord, user: User) -> tuple[Loaded, int, MessageView]:
         """``user``'s seat at the game and their hand there, coached as they chose."""
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         coach = user.id not in await self._coach.off([user.id])
         return loaded, seat, hand_view(loaded, seat, coach=coach)
 

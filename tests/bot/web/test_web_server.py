@@ -185,7 +185,7 @@ async def test_a_move_made_while_a_live_page_connects_is_drawn_for_it(
     assert record is not None
     limits = Capacity(connections=100, live_pages=10)
     server = WebServer(service.pages, service.feed, LINKS, limits=limits)
-    server._patrol.follow()  # (what start does, with the port of its own)
+    server.live.follow()  # (what start does, with the port of its own)
     reads = service.pages.record
     reached, go_on = held(monkeypatch, service.pages, "record", answered=True)
     try:
@@ -207,4 +207,4 @@ async def test_a_move_made_while_a_live_page_connects_is_drawn_for_it(
             assert lines[-1] == b"event: table\n", lines
             response.close()
     finally:
-        server._patrol.stop()
+        server.live.stop()
