@@ -425,7 +425,7 @@ class Games:
         with self._saving(record):
             for step in steps:
                 tally.add(step.events)
-                log.add(step.events)
+                log.add(step.events, version=record.version + 1)
                 _coach_after_show(log, step)
             finished = game.phase is Phase.OVER
             change = GameChange(

@@ -285,9 +285,11 @@ class MessageKeeper:
                     return
                 await asyncio.sleep(min(held))
                 continue
-            if shown:
+            if shown and not owing.again:
                 return
-            # Discord gave back an earlier copy (a post retried after a crash): edit it.
+            # Discord gave back an earlier copy (a post retried after a crash): edit it. Or
+            # what went owes another look (a private table catching up on the deals it
+            # missed): draw it again.
         log.info("%s kept changing while it was being sent; looking again", owner)
         self._lanes.touch(owner, channel_id, (lane,))
 

@@ -126,7 +126,16 @@ class MessageLedger:
         check_at = drawn.check_at
         # (Seconds from the moment drawn: the core's clock is not the keeper's in tests.)
         check_in = None if check_at is None else check_at - moment
-        return Owing(owner, drawn.channel_id, drawn.version, drawn.owed, sent, check_at, check_in)
+        return Owing(
+            owner,
+            drawn.channel_id,
+            drawn.version,
+            drawn.owed,
+            sent,
+            check_at,
+            check_in,
+            drawn.again,
+        )
 
     async def settled(self, owner: Owner) -> bool:
         """Whether every message ``owner`` keeps in its channel shows what it should now, as

@@ -4,7 +4,9 @@ In a DM between people, a group DM, or a server that did not invite the bot (rea
 someone's user install), the bot's own token may neither post nor edit: a game there lives on
 interactions alone. It keeps one message in the channel, the answer to ``/cribbage new``
 (key ``lobby``): the lobby while seats are taken, then the table of the current deal (with
-the show of the deal before while the crib is being made, so nobody misses it), and at the end
+the show of the deal before while the crib is being made, so nobody misses it, and, played
+faster than the table is edited, every deal the look shown before missed the end of, a few at
+a time: :mod:`bot.core.messages.finals`), and at the end
 the result. Once dealt it carries one button, *Your hand*, whose answer is the clicker's hand
 as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the result's
 *Review*; the keeper edits each of these only through the token of an interaction on it, while
@@ -25,6 +27,7 @@ twice for one turn).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed, live
 from bot.core.base.keys import AWAY, LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
@@ -57,6 +60,7 @@ __all__ = [
     "TABLE",
     "hand_carrier",
     "private_owed",
+    "shown_through",
     "turn_mentions",
     "unreadable_table",
     "wake_calls",
@@ -106,30 +110,85 @@ def _unsaid(
     return [g for g in more if not all(t in said for t in g)]
 
 
-def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> MessageView:
-    """The one message of a started game, from what a server's channel would be shown (its
-    deals' tables and result), laid out as they are: the current deal's table (after the deal
-    before's, while the crib is being made), the result once there is one (with its *Review*),
-    the board, and *Your hand* and *Resign* while the game is being played (with *Play at
-    the table* while the Activity is on: ``launch``)."""
-    tables = sorted(
-        (o for o in settled if o.key.name == TABLE_OF_DEAL),
-        key=lambda o: o.key.deal or 0,
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """What the table shows of a started game's deals: the current deal's table (and the
+    result, once there is one), and the tables shown above it (``before``, oldest first: the
+    last of them cut to its tail where it does not fit whole)."""
+
+    tables: dict[int, MessageView]
+    current: MessageView
+    deal: int
+    result: Owed | None
+    groups: list[tuple[str, ...]]
+    before: list[int]
+    rule: tuple[tuple[str, ...], ...]
+
+    @property
+    def playing_on(self) -> bool:
+        """Whether the current deal is being played (its show not yet made, no result)."""
+        return self.current.board is None and self.result is None
+
+
+def _look(settled: Sequence[Owed], earlier: Collection[int]) -> _Look:
+    """The deals' tables a started game's table shows (see :func:`_table_view`): above the
+    current deal's, the deals of ``earlier`` (those the table may have missed the end of)
+    oldest first, each whole, as many as fit, and the deal before's while the current deal is
+    played (its tail, if it does not fit whole)."""
+    ordered = sorted(
+        (o for o in settled if o.key.name == TABLE_OF_DEAL), key=lambda o: o.key.deal or 0
     )
+    tables = {o.key.deal or 0: o.view for o in ordered}
     result = next((o for o in settled if o.key == RESULT), None)
-    current = tables[-1].view if tables else laid_out(())
+    current = ordered[-1].view if ordered else laid_out(())
+    deal = (ordered[-1].key.deal or 0) if ordered else 0
     groups = list(current.layout)
     if result is not None:
         groups += _unsaid(groups, result.view.layout)
+    # (Framed, the deals are set apart by their frames; else by a rule of their own.)
+    rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
+    look = _Look(tables, current, deal, result, groups, [], rule)
+    wanted = sorted({d for d in earlier if d < deal and d in tables})
+    if look.playing_on and deal - 1 in tables and deal - 1 not in wanted:
+        wanted.append(deal - 1)  # the deal before's show, while the crib is being made
+    room = MAX_LAID_OUT - _size(groups)
+    for number in wanted:
+        size = _size(tables[number].layout) + _size(rule)
+        if size > room and (look.before or room - _size(rule) <= 200):
+            break  # (shown by a later look, once these are)
+        look.before.append(number)
+        room -= size
+        if room < 0:
+            break  # (its tail alone fits)
+    return look
+
+
+def shown_through(settled: Sequence[Owed], earlier: Collection[int]) -> int:
+    """The last deal whose end the table drawn from ``settled`` and ``earlier`` shows (every
+    deal before it was shown by a look before): the last of those it shows above the current
+    deal, or the deal before the current one when it shows none."""
+    look = _look(settled, earlier)
+    return look.before[-1] if look.before else look.deal - 1
+
+
+def _table_view(
+    record: GameRecord, settled: tuple[Owed, ...], launch: bool, earlier: Collection[int] = ()
+) -> MessageView:
+    """The one message of a started game, from what a server's channel would be shown (its
+    deals' tables and result), laid out as they are: the current deal's table (after the deal
+    before's, while the crib is being made, and after the deals of ``earlier`` the look shown
+    before may have missed the end of: :func:`_look`), the result once there is one (with its
+    *Review*), the board, and *Your hand* and *Resign* while the game is being played (with
+    *Play at the table* while the Activity is on: ``launch``)."""
+    look = _look(settled, earlier)
+    current, result, groups = look.current, look.result, look.groups
     board = result.view.board if result is not None else current.board
-    before = tables[-2].view if len(tables) > 1 else None
-    if before is not None and current.board is None and result is None:
-        # (Framed, the deals are set apart by their frames; else by a rule of their own.)
-        rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
-        room = MAX_LAID_OUT - _size(groups) - _size(rule)
-        if room > 200:
-            groups = [*layout_tail(before.layout, room), *rule, *groups]
-            board = before.board
+    if look.before:
+        before = [g for d in look.before for g in (*look.tables[d].layout, *look.rule)]
+        room = MAX_LAID_OUT - _size(groups)
+        groups = [*layout_tail(before, room), *groups]
+        if look.playing_on:
+            board = look.tables[look.before[-1]].board
     if record.end_note:
         groups += _unsaid(groups, ((record.end_note,),))
     playing = record.status is GameStatus.ACTIVE
@@ -166,18 +225,21 @@ def private_owed(
     hands: Mapping[int, MessageView],
     *,
     launch: bool = False,
+    earlier: Collection[int] = (),
 ) -> tuple[Owed, ...]:
     """What a private table's messages should show: the table (the lobby until the deal) and
     each person's hand of the current deal (``hands``, by seat), edited only where a live
-    token reaches it. ``settled``: the messages a server's channel would get of the game;
-    ``launch``: the Activity is on (*Play at the table* on the lobby and the table)."""
+    token reaches it. ``settled``: the messages a server's channel would get of the game (and
+    the final tables of ``earlier``: the deals the table shown may have missed the end of,
+    shown above the current one); ``launch``: the Activity is on (*Play at the table* on the
+    lobby and the table)."""
     if loaded is None:
         # (The lobby as a server's channel would show it: a rematch's says its series.)
         view = next(o.view for o in settled if o.key == TABLE)
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
         return (Owed(TABLE, view, order=0, private=True),)
-    table = _table_view(record, settled, launch)
+    table = _table_view(record, settled, launch, earlier)
     owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
     deal = loaded.game.deal_number
     for seat in _people(record):

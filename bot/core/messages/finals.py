@@ -1,0 +1,82 @@
+"""Every deal's final table, however far the game has gone on before it could be sent.
+
+The channel's tables are the game's record: each deal's calls and its show, itemised. A deal's
+table is drawn from the deal log, which keeps the current deal and the two before
+(:mod:`bot.core.games.deal_log`); a game played faster than the channel takes messages (Discord:
+5 new ones in 5 s: a game against the computer, a bot that comes back to a backlog after an
+outage) may go three deals past a table before its last edit, or its post, could go. A newer
+deal may supersede a table's *live* look, never the deal's own final table: the log keeps the
+version each deal was dealt at, for every deal, so a table the log dropped is known to show its
+final look (drawn at a version from its next deal's on) or not (:func:`behind`); one that does
+not is drawn again from the game told again (:func:`told_again`: dealt again from its recorded
+shuffles, every logged action applied in turn, its log keeping every deal), once, and sent in
+its deal's place among the tables.
+
+At a private table (one message, edited through interactions' tokens) a deal's table is a look
+of that message: the deal before's show stays above the current deal while it is played, and
+every deal the look last shown missed (:func:`unseen`) is shown there too, so nobody misses a
+show, whatever the pace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.core.base.keys import MessageKey
+from bot.core.base.views import MessageRecord
+from bot.core.deck.shuffles import ScriptedRandom
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Loaded
+from engine.game import Game
+
+__all__ = ["behind", "told_again", "unseen"]
+
+
+def behind(log: DealLog, sent: Mapping[MessageKey, MessageRecord]) -> list[int]:
+    """The deals ``log`` no longer keeps whose table is not known to show its final look: never
+    sent, or last drawn before the next deal was dealt (``sent``: what each message shows, as
+    the ledger keeps it). A deal dealt before the versions were kept is left as it was."""
+    kept = [d for d in log.deals if d >= 1]
+    if not kept:
+        return []
+    late: list[int] = []
+    for deal in range(1, min(kept)):
+        following = log.began.get(deal + 1)
+        if following is None:
+            continue
+        record = sent.get(MessageKey.table(deal))
+        if record is None or record.version < following:
+            late.append(deal)
+    return late
+
+
+def unseen(log: DealLog, deal_now: int, shown: MessageRecord | None) -> list[int]:
+    """At a private table, the deals before the current one (``deal_now``) whose final look the
+    table may never have shown: every deal from the one played when the look it shows now
+    (``shown``) was drawn. Empty when that look was drawn in the current deal, or when the
+    versions its deals were dealt at are not known (a game dealt before they were kept)."""
+    if shown is None or not log.began:
+        return []
+    drawn_in = max((d for d, version in log.began.items() if version <= shown.version), default=1)
+    return list(range(drawn_in, deal_now))
+
+
+def told_again(loaded: Loaded) -> DealLog | None:
+    """The game's deal log as it would be had it kept every deal: the game dealt again from its
+    recorded shuffles and every logged action applied in turn (the engine gives each action the
+    events it gave the first time). None for a game begun before its shuffles were recorded."""
+    if loaded.shuffles is None:
+        return None
+    game = loaded.game
+    again, first = Game.new(
+        list(game.players),
+        rng=ScriptedRandom(list(loaded.shuffles)),
+        rules=game.rules,
+        dealer=game.given_dealer,
+    )
+    told = DealLog.start(game.num_sides, every_deal=True)
+    told.add(first)
+    for action in game.actions:
+        told.add(again.apply(action))
+    told.began = dict(loaded.log.began)
+    return told
