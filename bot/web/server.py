@@ -568,7 +568,12 @@ class WebServer:
                 **_HEADERS,
             }
         )
-        await response.prepare(request)
+        try:
+            # (The headers go at once: a reader gone while the game was read, as a loaded
+            # server hears late, leaves a closing connection. Leaving is no error.)
+            await response.prepare(request)
+        except ConnectionResetError:
+            return response
         shown = request.query.get("v", "")
         viewer = _Viewer(version=int(shown) if shown.isdecimal() and len(shown) < 12 else -1)
         viewers = self._viewers.setdefault(record.id, set())
