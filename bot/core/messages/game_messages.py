@@ -36,10 +36,10 @@ from bot.core.messages.private_table import (
     hand_carrier,
     private_owed,
     shown_through,
+    table_calls,
     turn_mentions,
     unreadable_table,
     wake_calls,
-    with_mentions,
 )
 from bot.core.messages.projection import (
     TableFacts,
@@ -212,7 +212,10 @@ class GameMessages(Projector):
         )
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now, asked)
-            table = with_mentions(owed[0].view, mentions, notify=False)
+            # The table's own message calls whom it names when it is a new one this turn
+            # (posted again: a new message notifies whom it mentions), those no call of its
+            # own named yet; each is then called by it alone (one message, one ping each).
+            table, pinged = table_calls(record, loaded, sent, owed[0].view, mentions, facts.now)
             owed[0] = dataclasses.replace(owed[0], view=table)
             through = shown_through(settled_owed, earlier)
             # A look that shows only some of the deals missed owes the next, which shows the
@@ -221,7 +224,8 @@ class GameMessages(Projector):
             again = through < deal - 1
             if again:
                 self._shows(record.id, table, through)
-            calls, due = wake_calls(record, loaded, mentions, facts.now, facts.remind_after)
+            unpinged = tuple(u for u in mentions if u not in pinged)
+            calls, due = wake_calls(record, loaded, unpinged, facts.now, facts.remind_after)
             owed += calls
             check_at = min((t for t in (check_at, due) if t is not None), default=None)
         return Drawing(record.channel_id, record.version, tuple(owed), check_at, again)

@@ -19,9 +19,10 @@ with, of an edit only that its mentions are worked out again: so once the table 
 such a player for the reminder's delay, the same call is posted as a message of its own (key
 ``away:<turn>:<seat>``, once a turn), through whichever interaction's token still reaches the
 conversation (another player's move, a watcher's click): their own have lapsed, and it is the
-one way left to notify them. That call alone notifies, as a reminder does in a server: the
-table's line does not, even in a copy of the table posted again (a player is not notified
-twice for one turn).
+one way left to notify them. A copy of the table posted again (no token reached it: the next
+interaction posts it) is a new message too: it is then the call, notifying whom it names that
+no call named yet this turn, and no call of its own is posted for them (one message, each
+person notified once: :func:`table_calls`). An edit of the table's line notifies no one.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.core.base.keys import AWAY, LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
 from bot.core.base.views import (
     HAND_BUTTON,
     MAX_LAID_OUT,
+    MAX_LAID_OUT_PARTS,
     MAX_MESSAGE,
     RESIGN_BUTTON,
     TABLE_BUTTON,
@@ -61,6 +63,7 @@ __all__ = [
     "hand_carrier",
     "private_owed",
     "shown_through",
+    "table_calls",
     "turn_mentions",
     "unreadable_table",
     "wake_calls",
@@ -74,6 +77,9 @@ TABLE = LOBBY
 MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
 #: Between the deal before's text and the current deal's.
 _RULE = "— — —"
+#: Components a table's look keeps for its board's gallery, its controls' row and buttons,
+#: and the line that calls whom it waits on (see :data:`MAX_LAID_OUT_PARTS`).
+_PARTS_KEPT = 10
 
 
 def _hand_keys(deal: int, seat: int) -> tuple[MessageKey, ...]:
@@ -152,15 +158,26 @@ def _look(settled: Sequence[Owed], earlier: Collection[int]) -> _Look:
     if look.playing_on and deal - 1 in tables and deal - 1 not in wanted:
         wanted.append(deal - 1)  # the deal before's show, while the crib is being made
     room = MAX_LAID_OUT - _size(groups)
+    parts = MAX_LAID_OUT_PARTS - _PARTS_KEPT - _parts(groups)
     for number in wanted:
         size = _size(tables[number].layout) + _size(rule)
-        if size > room and (look.before or room - _size(rule) <= 200):
+        more = _parts(tables[number].layout) + _parts(rule)
+        if look.before and (size > room or more > parts):
             break  # (shown by a later look, once these are)
+        if not look.before and (room - _size(rule) <= 200 or more > parts):
+            break
         look.before.append(number)
         room -= size
+        parts -= more
         if room < 0:
             break  # (its tail alone fits)
     return look
+
+
+def _parts(groups: Sequence[Sequence[str]]) -> int:
+    """The components ``groups`` take laid out: a container or a separator each, and a text
+    display for each of its texts."""
+    return sum(1 + len(group) for group in groups)
 
 
 def shown_through(settled: Sequence[Owed], earlier: Collection[int]) -> int:
@@ -332,14 +349,49 @@ def wake_calls(
     ], None
 
 
-def with_mentions(view: MessageView, users: tuple[int, ...], *, notify: bool = True) -> MessageView:
-    """The table with a line that mentions each of ``users`` (the table waits on them); with
-    ``notify`` False, a copy of it posted again notifies none of them (:func:`wake_calls`
-    does, once a turn)."""
+def table_calls(
+    record: GameRecord,
+    loaded: Loaded,
+    sent: Mapping[MessageKey, MessageRecord],
+    table: MessageView,
+    called: tuple[int, ...],
+    now: float,
+) -> tuple[MessageView, tuple[int, ...]]:
+    """The table ``table`` with its line naming ``called`` (:func:`turn_mentions`), and whom
+    the table's own message notifies: when it goes as a new message (no live token reaches the
+    one shown, so the next interaction posts it again), or is the one so posted, each named
+    whom no call of their own named yet this turn (``away:<turn>:<seat>``). A new message
+    notifies whom it mentions, an edit may notify no one (see the module): posted again, the
+    table is the call, and no other message is posted for them this turn (each person
+    notified once, by one message)."""
+    quiet = with_mentions(table, called, notify=False)
+    if not called:
+        return quiet, ()
+    turn = turn_name(record, loaded.game)
+    seats = {s.user_id: s.seat for s in _people(record)}
+    unsaid = tuple(
+        user
+        for user in called
+        if user in seats and MessageKey.of(AWAY, turn, seats[user]) not in sent
+    )
+    calling = with_mentions(table, called, notify=unsaid)
+    shown = sent.get(TABLE)
+    anew = shown is None or not live(shown, now)
+    if unsaid and (anew or (shown is not None and shown.digest == calling.digest())):
+        return calling, unsaid
+    return quiet, ()
+
+
+def with_mentions(
+    view: MessageView, users: tuple[int, ...], *, notify: bool | tuple[int, ...] = True
+) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them), which
+    notifies them (``notify``: all, none, or those given: :func:`table_calls`; an edit
+    notifies none of them anyway, and :func:`wake_calls` calls them once a turn)."""
     if not users:
         return view
     line = _call(users)
-    pinged = users if notify else ()
+    pinged = users if notify is True else () if notify is False else notify
     if view.layout:
         groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
         return relaid(view, groups, mentions=pinged)

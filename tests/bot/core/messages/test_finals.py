@@ -10,7 +10,7 @@ import json
 
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import RESULT, MessageKey
-from bot.core.base.views import MessageRecord, laid_out
+from bot.core.base.views import MAX_LAID_OUT_PARTS, MessageRecord, laid_out
 from bot.core.games.deal_log import DealLog
 from bot.core.messages.finals import behind, told_again, unseen
 from bot.core.messages.private_table import shown_through
@@ -103,3 +103,20 @@ def test_a_private_table_shows_the_deals_its_last_look_missed_a_few_at_a_time() 
     # Drawn in the current deal, the look missed nothing: the deal before's show alone.
     assert unseen(log, 7, dataclasses.replace(shown, version=26)) == []
     assert shown_through(settled, []) == 6
+
+
+def test_a_private_tables_look_keeps_within_discords_components() -> None:
+    """Each deal's table laid out is some components (a container or a separator a group, a
+    text display a text): a look shows as many of the deals missed as fit in Discord's 40 with
+    the current deal, its board, its controls and its call, the rest in the looks after."""
+    groups = tuple((f"**Deal {n}** — line {g}",) for n in range(1) for g in range(5))
+    settled = [
+        Owed(
+            MessageKey.table(n),
+            laid_out(tuple((f"Deal {n}: {t}",) for (t,) in groups), framed=True),
+        )
+        for n in range(1, 8)
+    ]
+    through = shown_through(settled, range(2, 7))
+    assert through == 3, "two deals of ten components each, beside the current deal's ten"
+    assert MAX_LAID_OUT_PARTS - 10 - 3 * 10 >= 0
