@@ -11,6 +11,7 @@ for the owner's lost posts (:meth:`Takeover.recovered`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections import OrderedDict
 
@@ -139,7 +140,13 @@ class Takeover:
             return
         fence = self._attempts.fence(self._attempts.epoch())
         kept = {record.message_id for record in (await self._crew.shown.kept(owner)).values()}
+        # Each post found by its first line as the owner is drawn now (the same in every look
+        # of a message): two tables posted through one token a moment apart, both left
+        # unkept, were taken one for the other, and the earlier deleted.
+        owing = await self._crew.ledger.owed(owner)
+        lines = {o.key: o.view.content.split("\n", 1)[0] for o in (owing.owed if owing else ())}
         for post in pending:
+            post = dataclasses.replace(post, first_line=lines.get(post.key, ""))
             try:
                 found = await self._crew.transport.lost_posts(owner, post, kept, fence)
                 if found:
