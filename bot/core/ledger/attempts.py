@@ -361,10 +361,13 @@ class Attempts:
             return False
         if attempt.way is not Way.POST_THROUGH:
             return True
-        if owed.private:
-            return self._crew.followups.may_carry(token or "")
+        if owed.private and not self._crew.followups.may_carry(token or ""):
+            return False
+        if owed.private and not owed.once:
+            return True  # (a table posted again twice leaves an older copy, closed when clicked)
         # A follow-up takes no nonce: if the process stops before its id is kept, the next
-        # one to send looks for it (Transport.lost_posts).
+        # one to send looks for it (Transport.lost_posts); where the bot is not a member it
+        # cannot look, and a call posted once is then taken as posted (Takeover._recover).
         assert attempt.channel_id is not None
         await self._crew.writes.posting(owing.owner, owed.key, attempt.channel_id)
         return True

@@ -120,13 +120,18 @@ class Shown:
     def _stale(self, entry: OwnerLives) -> bool:
         """Whether what is kept of an owner's messages is to be read from the store first:
         never read, a change heard late, or (other processes answering too) a message's id
-        still to come."""
+        still to come (an answer's, learnt through its token: a call taken as posted after a
+        stop keeps no id, and none comes)."""
         return (
             not entry.read
             or entry.again is not None
             or (
                 self._shared
-                and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
+                and any(
+                    life.shown.message_id == 0 and life.shown.token is not None
+                    for life in entry.lives.values()
+                    if life.shown
+                )
             )
         )
 
