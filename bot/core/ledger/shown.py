@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from bot.core.base.keys import MessageKey
+from bot.core.base.keys import VIA, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
@@ -121,7 +121,7 @@ class Shown:
         """Whether what is kept of an owner's messages is to be read from the store first:
         never read, a change heard late, or (other processes answering too) a message's id
         still to come (an answer's, learnt through its token: a call taken as posted after a
-        stop keeps no id, and none comes)."""
+        stop keeps no id, nor does a carrier with no message of its own, and none comes)."""
         return (
             not entry.read
             or entry.again is not None
@@ -129,8 +129,8 @@ class Shown:
                 self._shared
                 and any(
                     life.shown.message_id == 0 and life.shown.token is not None
-                    for life in entry.lives.values()
-                    if life.shown
+                    for key, life in entry.lives.items()
+                    if life.shown and key != VIA
                 )
             )
         )
