@@ -777,7 +777,9 @@ class LapsingCourier(FakeCourier):
         return await super().carry(attempt, view, fence)
 
 
-async def test_a_token_discord_called_expired_is_not_tried_again(service: Services) -> None:
+async def test_a_token_discord_called_expired_is_not_tried_again(
+    service: Services, store: Store
+) -> None:
     """Issue 67, item 5: the table is edited through the Start's token for its 15 minutes.
     Discord's clock runs ahead of the bot's: it calls the token expired while the bot still
     counts it live. Its edit goes with the bot's token, and so does every edit after it, where
@@ -798,7 +800,7 @@ async def test_a_token_discord_called_expired_is_not_tried_again(service: Servic
     assert ("table:1", "start") in courier.tokens, "the table went through the Start's token"
     courier.dead.add("start")
     people = (AL, BEA)
-    game = await load(service.games.store, game_id)
+    game = await load(store, game_id)
     while game.deal_number == 1:  # every move edits the table; then deal 2's is posted
         if game.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
@@ -808,6 +810,6 @@ async def test_a_token_discord_called_expired_is_not_tried_again(service: Servic
             done = await service.moves.play(CHANNEL, people[seat], game.playable_cards(seat)[0])
         assert done.ok, done.reply.text
         await settle(keeper)
-        game = await load(service.games.store, game_id)
+        game = await load(store, game_id)
     assert courier.refused == [("table:1", "start")], courier.refused
     assert [t for k, t in courier.tokens if k == "table:2"] == [None], "posted as the bot"
