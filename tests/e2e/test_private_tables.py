@@ -873,7 +873,7 @@ async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_th
     he presses *Your hand* and plays on."""
     driver, since = await _two_in_a_dm(world, bots, 21, env={"TURN_REMINDER_SECONDS": "5"})
     await driver.open(target=61)
-    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    fd, dm, (al, _) = driver.fd, driver.channel, driver.players
     snap = driver.snapshot()
     while not (
         snap.game is not None

@@ -75,7 +75,7 @@ def test_a_message_whose_id_never_came_is_never_edited_with_the_bots_token() -> 
     unknown = MessageRecord(LOBBY, CHANNEL, 0, "", "new-token", NOW - 1, original=True)
     chosen = route(Owed(LOBBY, MessageView("lobby")), unknown, _facts(unknown))
     assert [a.message_id for a in chosen.attempts if a.way is Way.EDIT_AS_BOT] == []
-    assert [a.way for a in chosen.attempts][0] is Way.EDIT_THROUGH
+    assert chosen.attempts[0].way is Way.EDIT_THROUGH
     assert chosen.attempts[-1].way is Way.POST_AS_BOT
     # Its token lapsed too: posted.
     lapsed = MessageRecord(LOBBY, CHANNEL, 0, "", "new-token", NOW - 3600, original=True)
