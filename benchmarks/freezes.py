@@ -20,7 +20,7 @@ from what it logs ("is now the sender", "no longer the sender"). It prints:
 - regressed messages: a message edited back to an earlier deal, or out of "the game is over";
 - doubled messages: a DM holding two messages with live controls of one game, and orphans:
   such a message that is not the game's newest in that DM (checked once the run is over and
-  the bot has caught up);
+  the bot has caught up); and a deal's table posted twice in its channel, or deleted;
 - takeover times: from each freeze to the other process saying it sends, and to it having
   brought the games up to date;
 - 429s the bot received, and whether every game recorded is whole;
@@ -68,6 +68,8 @@ SENDS = re.compile(r"^(POST|PATCH|DELETE) /(channels/\d+/messages|webhooks/)")
 CALLBACK = re.compile(r"^POST /interactions/\d+/([^/?]+)/callback")
 WEBHOOK = re.compile(r"^\w+ /webhooks/\d+/([^/?]+)")
 DEAL = re.compile(r"deal (\d+)", re.IGNORECASE)
+#: A deal's table names it at the start of a line (the first deal's after the cut for deal).
+HEADER = re.compile(r"^\*\*Deal (\d+)\*\* —", re.MULTILINE)
 OVER = "game is over"
 
 
@@ -441,6 +443,36 @@ def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
     return doubled, orphans
 
 
+def _tables_doubled(channels: list[Any]) -> list[str]:
+    """Each deal whose table was posted more than once in its channel, or deleted (a process
+    taking over that took one table for another: issue 67)."""
+    found = []
+    for channel in channels:
+        if channel.is_dm:
+            continue
+        for deal, messages in _tables_of(channel).items():
+            kept = [m for m in messages if not m.deleted]
+            if len(kept) != 1:
+                found.append(f"#{channel.name}, deal {deal}: {len(kept)} tables")
+            found += [
+                f"#{channel.name}, deal {deal}: table {m.id} deleted" for m in messages if m.deleted
+            ]
+    return found
+
+
+def _tables_of(channel: Any) -> dict[int, list[Message]]:
+    """A channel's tables by deal, as each was first posted (deleted ones too)."""
+    found: dict[int, list[Message]] = defaultdict(list)
+    for message in channel.messages:
+        if message.ephemeral:
+            continue
+        first = message.history[0] if message.history else message.version()
+        named = HEADER.search(first.words())
+        if named is not None:
+            found[int(named[1])].append(message)
+    return found
+
+
 async def _channel_games(
     fd: FreezeDiscord,
     table: LoadGame,
@@ -533,6 +565,7 @@ async def measure(
         every_message = [m for c in channels for m in c.messages]
         regressed = _regressed(every_message)
         doubled, orphans = _doubled_and_orphans(fd)
+        tables = _tables_doubled(channels)
         errors = [line for s in stamped.values() for _, line in s.lines if " ERROR " in line]
         tracebacks = _tracebacks(stamped)
         for bot in bots.values():
@@ -557,6 +590,9 @@ async def measure(
     print(f"doubled messages: {len(doubled)}; orphan messages: {len(orphans)}")
     for line in (doubled + orphans)[:10]:
         print(f"  {line}")
+    print(f"tables posted twice or deleted: {len(tables)}")
+    for line in tables[:10]:
+        print(f"  {line}")
     if took:
         print(
             f"takeover (freeze -> the other sends): median {statistics.median(took):.2f} s,"
@@ -574,8 +610,12 @@ async def measure(
     print(f"tracebacks printed: {len(tracebacks)}")
     for line in tracebacks[:10]:
         print(f"  {line}")
-    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(tracebacks)
-    print(f"no late send, regression, double, orphan or traceback: {'yes' if not bad else 'NO'}")
+    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(tables)
+    bad += len(tracebacks)
+    print(
+        "no late send, regression, double, orphan, table twice or traceback:"
+        f" {'yes' if not bad else 'NO'}"
+    )
     return 0 if not bad else 1
 
 
