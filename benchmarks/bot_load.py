@@ -165,6 +165,14 @@ class LoadDiscord(FakeDiscord):
             # A player's private copy of their hand where they typed their move (by command).
             table = game
         figures = self.figures
+        if figures is not None and table is not None and list(message.selects()):
+            # A crib select after a card: the next deal's, for this player (each timed once).
+            player = (
+                message.channel.id if message.ephemeral_for is None else message.ephemeral_for.id
+            )
+            if table.play_at is not None and player not in table.dealt_to:
+                table.dealt_to.add(player)
+                figures.deal_end_latencies.append(self.clock.now() - table.play_at)
         if figures is not None and table is not None and has_controls(message):
             if table.cause is not None:
                 # The first prompt after an action: how long the game waited for it.
@@ -177,8 +185,8 @@ class LoadDiscord(FakeDiscord):
                 # bot). A card followed by a crib select ended its deal.
                 took = self.clock.now() - table.move_cause
                 figures.move_latencies.append(took)
-                ended = table.move_kind == "play" and bool(list(message.selects()))
-                (figures.deal_end_latencies if ended else figures.within_latencies).append(took)
+                if not (table.move_kind == "play" and list(message.selects())):
+                    figures.within_latencies.append(took)  # (a deal's end: timed above)
                 table.move_cause = None
         if figures is not None and game is not None and game.table_cause is not None:
             # The first change of the channel's messages after an action: how long the table
@@ -284,6 +292,10 @@ async def _player(
             kind = "play"
         table.cause = table.table_cause = table.move_cause = interaction.created_at
         table.move_kind = kind
+        if kind == "play":
+            # (Kept over the next deal's discards: a player who threw at once does not stop
+            # the other's new hand from being timed.)
+            table.play_at, table.dealt_to = interaction.created_at, set()
         await _answered(figures, interaction, kind, click=not figures.by_commands)
         table.actions += 1
 

@@ -70,6 +70,8 @@ WEBHOOK = re.compile(r"^\w+ /webhooks/\d+/([^/?]+)")
 DEAL = re.compile(r"deal (\d+)", re.IGNORECASE)
 #: A deal's table names it at the start of a line (the first deal's after the cut for deal).
 HEADER = re.compile(r"^\*\*Deal (\d+)\*\* —", re.MULTILINE)
+#: How a game's lobby begins (the answer to /cribbage new), before its tables.
+LOBBY = "**Cribbage** —"
 OVER = "game is over"
 
 
@@ -444,33 +446,38 @@ def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
 
 
 def _tables_doubled(channels: list[Any]) -> list[str]:
-    """Each deal whose table was posted more than once in its channel, or deleted (a process
-    taking over that took one table for another: issue 67)."""
+    """Each deal whose table was posted more than once in its game, or deleted (a process
+    taking over that took one table for another: issue 67). A channel plays game after game:
+    each game's tables follow its lobby."""
     found = []
     for channel in channels:
         if channel.is_dm:
             continue
-        for deal, messages in _tables_of(channel).items():
-            kept = [m for m in messages if not m.deleted]
-            if len(kept) != 1:
-                found.append(f"#{channel.name}, deal {deal}: {len(kept)} tables")
-            found += [
-                f"#{channel.name}, deal {deal}: table {m.id} deleted" for m in messages if m.deleted
-            ]
+        for number, game in enumerate(_games_of(channel), start=1):
+            for deal, messages in game.items():
+                kept = [m for m in messages if not m.deleted]
+                where = f"#{channel.name}, game {number}, deal {deal}"
+                if len(kept) != 1:
+                    found.append(f"{where}: {len(kept)} tables")
+                found += [f"{where}: table {m.id} deleted" for m in messages if m.deleted]
     return found
 
 
-def _tables_of(channel: Any) -> dict[int, list[Message]]:
-    """A channel's tables by deal, as each was first posted (deleted ones too)."""
-    found: dict[int, list[Message]] = defaultdict(list)
+def _games_of(channel: Any) -> list[dict[int, list[Message]]]:
+    """A channel's games, each its tables by deal as each was first posted (deleted ones too):
+    a game's tables are those after its lobby."""
+    games: list[dict[int, list[Message]]] = []
     for message in channel.messages:
         if message.ephemeral:
             continue
-        first = message.history[0] if message.history else message.version()
-        named = HEADER.search(first.words())
-        if named is not None:
-            found[int(named[1])].append(message)
-    return found
+        first = (message.history[0] if message.history else message.version()).words()
+        if first.startswith(LOBBY):
+            games.append(defaultdict(list))
+            continue
+        named = HEADER.search(first)
+        if named is not None and games:
+            games[-1][int(named[1])].append(message)
+    return games
 
 
 async def _channel_games(

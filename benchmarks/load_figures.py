@@ -64,6 +64,11 @@ class LoadGame:
     #: player's controls arrive; and which it was (``play`` or ``discard``).
     move_cause: float | None = None
     move_kind: str = ""
+    #: When the latest card was played (kept over the next deal's discards), and the players
+    #: (by the place their hand is: a DM's id, or their id for a copy where they type) whose
+    #: next crib select has come since: a card that ended a deal, each player's hand timed.
+    play_at: float | None = None
+    dealt_to: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -79,9 +84,10 @@ class Figures:
     prompt_times: list[float] = field(default_factory=list)
     #: Seconds from a move (a discard or a card played) to the next player's controls.
     move_latencies: list[float] = field(default_factory=list)
-    #: The same, split: a card that ended a deal to the next deal's crib select (the old
-    #: table's last edits and the new table's post are the channel's to pace meanwhile), and
-    #: every other move (within a deal).
+    #: The same, split: a card that ended a deal to each player's crib select of the next
+    #: deal (every player's, not only the first: the old table's last edits and the new
+    #: table's post are the channel's to pace meanwhile, each hand its own), and every other
+    #: move to the next player's controls (within a deal).
     deal_end_latencies: list[float] = field(default_factory=list)
     within_latencies: list[float] = field(default_factory=list)
     #: Deals whose final table was checked once the run was over, and those missing or behind.
@@ -562,7 +568,10 @@ def report_latencies(figures: Figures, wire: bool = False) -> None:
     if moves:
         print(f"latency move -> next player's controls: {_spread(moves)}")
         for label, part in (
-            ("at a deal's end (last card -> next crib select)", figures.deal_end_latencies),
+            (
+                "at a deal's end (last card -> each player's next crib select)",
+                figures.deal_end_latencies,
+            ),
             ("within a deal", figures.within_latencies),
         ):
             if part:
