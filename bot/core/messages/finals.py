@@ -20,7 +20,9 @@ show, whatever the pace.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
+from typing import Any
 
 from bot.core.base.keys import MessageKey
 from bot.core.base.views import MessageRecord
@@ -28,6 +30,7 @@ from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from engine.game import Game
+from engine.rules import Rules
 
 __all__ = ["behind", "told_again", "unseen"]
 
@@ -61,22 +64,35 @@ def unseen(log: DealLog, deal_now: int, shown: MessageRecord | None) -> list[int
     return list(range(drawn_in, deal_now))
 
 
-def told_again(loaded: Loaded) -> DealLog | None:
+async def told_again(loaded: Loaded) -> DealLog | None:
     """The game's deal log as it would be had it kept every deal: the game dealt again from its
     recorded shuffles and every logged action applied in turn (the engine gives each action the
-    events it gave the first time). None for a game begun before its shuffles were recorded."""
+    events it gave the first time), on a worker thread (a long game's replay takes some
+    milliseconds of work that would hold up every other game's messages). None for a game
+    begun before its shuffles were recorded."""
     if loaded.shuffles is None:
         return None
     game = loaded.game
-    again, first = Game.new(
-        list(game.players),
-        rng=ScriptedRandom(list(loaded.shuffles)),
-        rules=game.rules,
-        dealer=game.given_dealer,
+    # (Copied here: the game goes on in this thread meanwhile.)
+    players, actions, shuffles = list(game.players), list(game.actions), list(loaded.shuffles)
+    told = await asyncio.to_thread(
+        _replayed, players, game.rules, game.given_dealer, shuffles, actions
     )
-    told = DealLog.start(game.num_sides, every_deal=True)
-    told.add(first)
-    for action in game.actions:
-        told.add(again.apply(action))
     told.began = dict(loaded.log.began)
+    return told
+
+
+def _replayed(
+    players: list[str],
+    rules: Rules,
+    dealer: int | None,
+    shuffles: list[str],
+    actions: list[dict[str, Any]],
+) -> DealLog:
+    """The deal log of a game dealt again from ``shuffles`` with ``actions`` applied."""
+    again, first = Game.new(players, rng=ScriptedRandom(shuffles), rules=rules, dealer=dealer)
+    told = DealLog.start(again.num_sides, every_deal=True)
+    told.add(first)
+    for action in actions:
+        told.add(again.apply(action))
     return told

@@ -141,7 +141,7 @@ class GameMessages(Projector):
         )
         lines = await self._lines_of(record)
         if record.private:
-            return self._private(record, loaded, facts, lines, sent, self._asked(owner))
+            return await self._private(record, loaded, facts, lines, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
@@ -152,17 +152,19 @@ class GameMessages(Projector):
         late = [] if loaded is None else behind(loaded.log, sent)
         if loaded is not None and late:
             # Tables the log dropped before their end was sent: each goes in its deal's place.
-            owed = in_order((*owed, *self._final_tables(record, loaded, late)))
+            owed = in_order((*owed, *await self._final_tables(record, loaded, late)))
         return Drawing(record.channel_id, record.version, owed, found.check_at)
 
-    def _final_tables(self, record: GameRecord, loaded: Loaded, deals: list[int]) -> list[Owed]:
+    async def _final_tables(
+        self, record: GameRecord, loaded: Loaded, deals: list[int]
+    ) -> list[Owed]:
         """The final tables of ``deals`` (the log dropped them): drawn once, from the game
         told again (:func:`~bot.core.messages.finals.told_again`), and kept (a deal's final
         table never changes)."""
         kept = self._finals.get(record.id) or {}
         missing = [deal for deal in deals if deal not in kept]
         if missing:
-            told = told_again(loaded)
+            told = await told_again(loaded)
             if told is not None:
                 link = None if self._page_link is None else self._page_link(record.id)
                 for owed in final_tables(record, loaded, told, missing, link=link):
@@ -170,7 +172,7 @@ class GameMessages(Projector):
                 self._finals.keep(record.id, kept)
         return [kept[deal] for deal in deals if deal in kept]
 
-    def _private(
+    async def _private(
         self,
         record: GameRecord,
         loaded: Loaded | None,
@@ -196,7 +198,8 @@ class GameMessages(Projector):
             earlier = self._unseen(record, loaded, sent.get(TABLE))
             dropped = [d for d in earlier if d not in loaded.log.deals]
             if dropped:
-                settled_owed = (*settled_owed, *self._final_tables(record, loaded, dropped))
+                finals = await self._final_tables(record, loaded, dropped)
+                settled_owed = (*settled_owed, *finals)
             for seat in record.seats:
                 if seat.is_computer or seat.user_id is None:
                     continue

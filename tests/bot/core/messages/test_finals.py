@@ -48,7 +48,7 @@ async def test_a_dropped_deal_is_owed_its_final_table_drawn_from_the_game_told_a
     assert len(dropped) >= 2, "a game long enough for its log to drop deals"
 
     # Told again, each dropped deal's table is what was sent as its last look, to the letter.
-    told = told_again(loaded)
+    told = await told_again(loaded)
     assert told is not None and sorted(told.deals)[0] == 0 and told.events(1)
     for owed in final_tables(record, loaded, told, dropped):
         assert owed.view == table.messages[(game_id, str(owed.key))].view, owed.key
