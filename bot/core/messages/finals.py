@@ -21,7 +21,7 @@ show, whatever the pace.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.core.base.keys import MessageKey
@@ -32,7 +32,7 @@ from bot.core.games.games import Loaded
 from engine.game import Game
 from engine.rules import Rules
 
-__all__ = ["behind", "told_again", "unseen"]
+__all__ = ["behind", "finishing", "told_again", "unseen"]
 
 
 def behind(log: DealLog, sent: Mapping[MessageKey, MessageRecord]) -> list[int]:
@@ -42,8 +42,23 @@ def behind(log: DealLog, sent: Mapping[MessageKey, MessageRecord]) -> list[int]:
     kept = [d for d in log.deals if d >= 1]
     if not kept:
         return []
+    return _not_final(log, sent, range(1, min(kept)))
+
+
+def finishing(log: DealLog, sent: Mapping[MessageKey, MessageRecord]) -> list[int]:
+    """The deals ``log`` still keeps, over (the next deal dealt), whose table is not known to
+    show its final look yet: their final tables, drawn now from the log, are kept for when the
+    log drops them (no need to tell the game again then)."""
+    return _not_final(log, sent, [d for d in log.deals if d >= 1 and d + 1 in log.deals])
+
+
+def _not_final(
+    log: DealLog, sent: Mapping[MessageKey, MessageRecord], deals: Iterable[int]
+) -> list[int]:
+    """Those of ``deals`` whose table was never sent, or last drawn before the next deal was
+    dealt (a deal dealt before the versions were kept: taken as final)."""
     late: list[int] = []
-    for deal in range(1, min(kept)):
+    for deal in deals:
         following = log.began.get(deal + 1)
         if following is None:
             continue

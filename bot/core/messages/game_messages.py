@@ -17,7 +17,7 @@ from datetime import timedelta
 from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
-from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
+from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.text import escape, ratings_text
@@ -28,7 +28,7 @@ from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import series_text
 from bot.core.games.storage import DmRefusals, GameRecords
-from bot.core.messages.finals import behind, told_again, unseen
+from bot.core.messages.finals import behind, finishing, told_again, unseen
 from bot.core.messages.hand import ended_text
 from bot.core.messages.hinting import hints_line
 from bot.core.messages.private_table import (
@@ -149,11 +149,26 @@ class GameMessages(Projector):
             facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
             found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         owed = found.owed
-        late = [] if loaded is None else behind(loaded.log, sent)
-        if loaded is not None and late:
-            # Tables the log dropped before their end was sent: each goes in its deal's place.
-            owed = in_order((*owed, *await self._final_tables(record, loaded, late)))
+        if loaded is not None:
+            self._keep_finals(record.id, owed, finishing(loaded.log, sent))
+            late = behind(loaded.log, sent)
+            if late:
+                # Tables the log dropped before their end was sent: each in its deal's place.
+                owed = in_order((*owed, *await self._final_tables(record, loaded, late)))
         return Drawing(record.channel_id, record.version, owed, found.check_at)
+
+    def _keep_finals(self, game_id: int, owed: Sequence[Owed], deals: list[int]) -> None:
+        """Keep the final tables of ``deals`` as just drawn from the deal log (their end not
+        sent yet): should the log drop them first, they are sent as kept, the game not told
+        again."""
+        if not deals:
+            return
+        kept = self._finals.get(game_id) or {}
+        for table in owed:
+            deal = table.key.deal
+            if table.key.name == TABLE_OF_DEAL and deal in deals and deal not in kept:
+                kept[deal] = table
+        self._finals.keep(game_id, kept)
 
     async def _final_tables(
         self, record: GameRecord, loaded: Loaded, deals: list[int]
