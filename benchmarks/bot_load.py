@@ -12,7 +12,8 @@ Prints actions per second, the median and p99 time from an interaction to the bo
 action to the next DM prompt in its game (what the next player waits: the bot answers first and
 sends channel lines and DMs afterwards, so this keeps the first figure honest), the same from a move
 alone (a discard or a card played, not the start) to the next player's controls, with its p99
-against 1 s, the time from an
+against 1 s (within a deal, and at a deal's end: the last card to each player's next crib select),
+the time from an
 action to the first change of its game's table in the channel (how far the table trails the game),
 the bot's CPU time and peak memory (VmHWM), the errors, and whether every game finished and was
 recorded. It also prints what the games cost against Discord's limits: the requests made with the
@@ -20,6 +21,10 @@ bot's token per player action (interaction callbacks and webhook requests counte
 count toward the global limit), new channel messages and edits per deal, new DMs per player per
 deal, and the 429s the bot received. fakediscord enforces Discord's global and per-channel limits in
 these runs unless ``--no-limits``.
+Once the games are played it waits for the bot to catch up, and counts the deals whose final
+table is missing or behind (read against the game replayed from its shuffles and action log:
+``tests.helpers.final_tables``). ``--hints``: each player asks for a *Hint* before every decision;
+``--at-once N``: the games are played N at a time, each as soon as one ends.
 docs/performance.md has the latest figures; docs/performance-history.md what was changed to
 reach them.
 

@@ -572,7 +572,7 @@ async def measure(
         every_message = [m for c in channels for m in c.messages]
         regressed = _regressed(every_message)
         doubled, orphans = _doubled_and_orphans(fd)
-        tables = _tables_doubled(channels)
+        twice = _tables_doubled(channels)
         errors = [line for s in stamped.values() for _, line in s.lines if " ERROR " in line]
         tracebacks = _tracebacks(stamped)
         for bot in bots.values():
@@ -597,8 +597,8 @@ async def measure(
     print(f"doubled messages: {len(doubled)}; orphan messages: {len(orphans)}")
     for line in (doubled + orphans)[:10]:
         print(f"  {line}")
-    print(f"tables posted twice or deleted: {len(tables)}")
-    for line in tables[:10]:
+    print(f"tables posted twice or deleted: {len(twice)}")
+    for line in twice[:10]:
         print(f"  {line}")
     if took:
         print(
@@ -617,7 +617,7 @@ async def measure(
     print(f"tracebacks printed: {len(tracebacks)}")
     for line in tracebacks[:10]:
         print(f"  {line}")
-    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(tables)
+    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(twice)
     bad += len(tracebacks)
     print(
         "no late send, regression, double, orphan, table twice or traceback:"

@@ -271,6 +271,25 @@ async def test_a_follow_up_that_waited_while_the_sender_was_frozen_is_never_post
     await driver.expect_current(timeout=TAKEOVER)
 
 
+async def _against_the_computer(pair: Pair) -> tuple[User, int, str]:
+    """Al's game against the computer in #general, opened on the process that sends, its first
+    table kept: Al, the game's id, and the route of a follow-up of the command that opened it
+    (the tables are: its token carries them, outside the bot's global limit)."""
+    fd, world = pair.world.fd, pair.world
+    al = world.players[0]
+    opened = await fd.slash(al, world.general, "/cribbage new vs_computer:True target:121")
+    assert opened.original is not None and sends(pair.server) and not sends(pair.dms)
+    game_id = latest_game_id(world.database, world.general.id)
+    await until(fd, lambda: "table:1" in owned_messages(world.database, game_id) or None)
+    return al, game_id, rf"^POST /webhooks/\d+/{re.escape(opened.token)}$"
+
+
+def _dealt(pair: Pair, game_id: int, deal: int) -> bool:
+    """Whether the game has reached ``deal``."""
+    game = read_game(pair.world.database, game_id).game
+    return game is not None and game.deal_number >= deal
+
+
 async def test_two_tables_posted_a_moment_apart_and_never_kept_are_each_kept_as_itself(
     pair: Pair,
 ) -> None:
@@ -281,20 +300,9 @@ async def test_two_tables_posted_a_moment_apart_and_never_kept_are_each_kept_as_
     where the search took the later for the earlier, deleted the real earlier table and edited
     the later one back a deal, then posted it again."""
     fd, world = pair.world.fd, pair.world
-    al = world.players[0]
-    opened = await fd.slash(al, world.general, "/cribbage new vs_computer:True target:121")
-    assert opened.original is not None and sends(pair.server) and not sends(pair.dms)
-    game_id = latest_game_id(world.database, world.general.id)
-    # The tables are follow-ups of the command (its token carries them, outside the limit).
-    posts = rf"^POST /webhooks/\d+/{re.escape(opened.token)}$"
-    await until(fd, lambda: "table:1" in owned_messages(world.database, game_id) or None)
+    al, game_id, posts = await _against_the_computer(pair)
     down = fd.fail(posts, status=503, times=1_000)  # deal 2's table: not taken for now
-
-    def dealt(deal: int) -> bool:
-        game = read_game(world.database, game_id).game
-        return game is not None and game.deal_number >= deal
-
-    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: dealt(3), hints=False)
+    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: _dealt(pair, game_id, 3), hints=False)
     await player.play()
     await fd.wait_for(lambda: down.hits, timeout=60)
     frozen = pair.server.proc
@@ -342,12 +350,7 @@ async def test_a_table_posted_with_its_nonce_and_never_kept_is_not_posted_again(
     table it made: one table, where it was posted again through the token (which takes no
     nonce), two tables of the deal in the channel."""
     fd, world = pair.world.fd, pair.world
-    al = world.players[0]
-    opened = await fd.slash(al, world.general, "/cribbage new vs_computer:True target:121")
-    assert opened.original is not None and sends(pair.server) and not sends(pair.dms)
-    game_id = latest_game_id(world.database, world.general.id)
-    posts = rf"^POST /webhooks/\d+/{re.escape(opened.token)}$"
-    await until(fd, lambda: "table:1" in owned_messages(world.database, game_id) or None)
+    al, game_id, posts = await _against_the_computer(pair)
     unreachable = fd.fail(posts, status=404, code=10015, times=1_000)
     frozen = pair.server.proc
     assert frozen is not None
@@ -356,11 +359,7 @@ async def test_a_table_posted_with_its_nonce_and_never_kept_is_not_posted_again(
         lambda _: os.kill(frozen.pid, signal.SIGSTOP),
     )
 
-    def dealt(deal: int) -> bool:
-        game = read_game(world.database, game_id).game
-        return game is not None and game.deal_number >= deal
-
-    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: dealt(2), hints=False)
+    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: _dealt(pair, game_id, 2), hints=False)
     await player.play()
     try:
         await fd.wait_for(lambda: posted.routes, timeout=60)
