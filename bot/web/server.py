@@ -574,7 +574,12 @@ class WebServer:
                 **_HEADERS,
             }
         )
-        await response.prepare(request)
+        try:
+            # (The headers go at once: a reader gone while the game was read, as a loaded
+            # server hears late, leaves a closing connection. Leaving is no error.)
+            await response.prepare(request)
+        except ConnectionResetError:
+            return response
         await self.live.serve(request, response, record)
         return response
 

@@ -28,6 +28,7 @@ __all__ = [
     "LOBBY_LABELS",
     "MARKDOWN_SPECIAL",
     "MAX_LAID_OUT",
+    "MAX_LAID_OUT_PARTS",
     "MAX_MESSAGE",
     "RESIGN_BUTTON",
     "TABLE_BUTTON",
@@ -117,6 +118,10 @@ ESCAPED_CHARACTERS = MARKDOWN_SPECIAL + "-+."
 #: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
 #: displays of a Components V2 message).
 MAX_LAID_OUT = 4000
+#: Components a laid-out message may hold, nested ones counted (Discord: 40 in a Components V2
+#: message): each group is a container of its own (framed) or set apart by a separator, and
+#: each of its texts a text display.
+MAX_LAID_OUT_PARTS = 40
 
 #: The two pools of a server's standings (the games a leaderboard ranks): games between people,
 #: and with a computer seat.

@@ -472,7 +472,7 @@ class Games:
         with self._saving(record):
             for step in steps:
                 tally.add(step.events)
-                log.add(step.events)
+                log.add(step.events, version=record.version + 1)
                 _coach_after_show(log, step, people)
             finished = game.phase is Phase.OVER
             change = GameChange(

@@ -1,7 +1,7 @@
 """What this process knows of interactions' tokens: each player's DM channel with the bot and
 their latest interaction there (whose token may carry a hand DM), kept in memory and written
-down now and then; and how many follow-ups each token may still carry where the bot is not a
-member.
+down now and then; how many follow-ups each token may still carry where the bot is not a
+member; and the tokens Discord called expired before the bot's clock said so.
 
 Discord takes at most 5 follow-up messages per interaction that only a user install authorised
 ("Create Followup Message": "Apps are limited to 5 followup messages per interaction if it was
@@ -18,13 +18,20 @@ token's life.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 
 from bot.core.base.recent import Newest, Recent
 from bot.core.base.timing import FOLLOWUPS_PER_TOKEN, TOKEN_USABLE
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.storage import MessageRecords
 
-__all__ = ["CARRIED_PER_TOKEN", "DM_LINK_REFRESH_SECONDS", "DmLinks", "FollowupBudget"]
+__all__ = [
+    "CARRIED_PER_TOKEN",
+    "DM_LINK_REFRESH_SECONDS",
+    "DmLinks",
+    "FollowupBudget",
+    "LapsedTokens",
+]
 
 #: Follow-ups the ledger posts through one token at most: the rest is left to the
 #: interaction's own answer.
@@ -113,3 +120,29 @@ class FollowupBudget:
         lapsed = [t for t, (_, at) in self._spent.items() if now - at >= self._life]
         for token in lapsed:
             del self._spent[token]
+
+
+class LapsedTokens:
+    """The interactions' tokens Discord called expired (401 / 50027) while this process still
+    counted them live (Discord's clock runs ahead of the bot's): nothing is tried through them
+    again, whatever message of whatever owner they reach (the Start's token carries a game's
+    tables; a DM click's, the player's hands of every game), for as long as a token lives at
+    most after it was learnt (:data:`~bot.core.base.timing.TOKEN_USABLE`: by then the bot's
+    own clock says so too)."""
+
+    def __init__(self, life: float = TOKEN_USABLE, clock: Callable[[], float] = time.monotonic):
+        self._life = life
+        self._clock = clock
+        self._learnt: dict[str, float] = {}
+
+    def lapsed(self, tokens: Iterable[str]) -> None:
+        """Discord called these tokens expired."""
+        now = self._clock()
+        for token in tokens:
+            self._learnt[token] = now
+        for token in [t for t, at in self._learnt.items() if now - at >= self._life]:
+            del self._learnt[token]
+
+    def dead(self) -> frozenset[str]:
+        """The tokens Discord called expired, as far as this process heard."""
+        return frozenset(self._learnt)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
-from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
+from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Newest, Recent
 from bot.core.base.text import escape, ratings_text
@@ -29,19 +29,24 @@ from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import continued_text, series_text
 from bot.core.games.storage import DmRefusals, GameRecords
+from bot.core.messages.finals import behind, finishing, told_again, unseen
 from bot.core.messages.hand import ended_text
 from bot.core.messages.hinting import hints_line
 from bot.core.messages.private_table import (
+    TABLE,
     hand_carrier,
     private_owed,
+    shown_through,
+    table_calls,
     turn_mentions,
     unreadable_table,
     wake_calls,
-    with_mentions,
 )
 from bot.core.messages.projection import (
     TableFacts,
+    final_tables,
     hand_message,
+    in_order,
     noticed,
     owes_move,
     project,
@@ -65,6 +70,8 @@ REMIND_AFTER = timedelta(seconds=60)
 RECONCILE_ENDED = timedelta(days=1)
 #: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
 SETTLED_KEPT = 512
+#: A private table's looks remembered per game (what each shows the end of).
+LOOKS_KEPT = 8
 
 
 class GameMessages(Projector):
@@ -105,6 +112,12 @@ class GameMessages(Projector):
         self._lines: Newest[int, tuple[bool, ResultLines]] = Newest(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
+        # game id -> deal -> its final table, drawn from the game told again (a deal the log
+        # dropped before its table showed its end: see bot.core.messages.finals).
+        self._finals: Recent[int, dict[int, Owed]] = Recent(SETTLED_KEPT)
+        # game id -> a private table's looks drawn lately, by digest -> the last deal whose
+        # end each shows (the next look shows the deals after it).
+        self._through: Recent[int, dict[str, int]] = Recent(SETTLED_KEPT)
 
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
@@ -132,16 +145,53 @@ class GameMessages(Projector):
         )
         lines = await self._lines_of(record)
         if record.private:
-            return self._private(record, loaded, facts, lines, sent, self._asked(owner))
+            return await self._private(record, loaded, facts, lines, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
             # channel is told how the game can end instead.
             facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
             found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
-        return Drawing(record.channel_id, record.version, found.owed, found.check_at)
+        owed = found.owed
+        if loaded is not None:
+            self._keep_finals(record.id, owed, finishing(loaded.log, sent))
+            late = behind(loaded.log, sent)
+            if late:
+                # Tables the log dropped before their end was sent: each in its deal's place.
+                owed = in_order((*owed, *await self._final_tables(record, loaded, late)))
+        return Drawing(record.channel_id, record.version, owed, found.check_at)
 
-    def _private(
+    def _keep_finals(self, game_id: int, owed: Sequence[Owed], deals: list[int]) -> None:
+        """Keep the final tables of ``deals`` as just drawn from the deal log (their end not
+        sent yet): should the log drop them first, they are sent as kept, the game not told
+        again."""
+        if not deals:
+            return
+        kept = self._finals.get(game_id) or {}
+        for table in owed:
+            deal = table.key.deal
+            if table.key.name == TABLE_OF_DEAL and deal in deals and deal not in kept:
+                kept[deal] = table
+        self._finals.keep(game_id, kept)
+
+    async def _final_tables(
+        self, record: GameRecord, loaded: Loaded, deals: list[int]
+    ) -> list[Owed]:
+        """The final tables of ``deals`` (the log dropped them): drawn once, from the game
+        told again (:func:`~bot.core.messages.finals.told_again`), and kept (a deal's final
+        table never changes)."""
+        kept = self._finals.get(record.id) or {}
+        missing = [deal for deal in deals if deal not in kept]
+        if missing:
+            told = await told_again(loaded)
+            if told is not None:
+                link = None if self._page_link is None else self._page_link(record.id)
+                for owed in final_tables(record, loaded, told, missing, link=link):
+                    kept[owed.key.deal or 0] = owed
+                self._finals.keep(record.id, kept)
+        return [kept[deal] for deal in deals if deal in kept]
+
+    async def _private(
         self,
         record: GameRecord,
         loaded: Loaded | None,
@@ -159,8 +209,16 @@ class GameMessages(Projector):
         settled_owed = self._settled_for(record, loaded, facts, lines)
         hands: dict[int, MessageView] = {}
         check_at = None
+        again = False
+        earlier: list[int] = []
         if loaded is not None:
             deal = loaded.game.deal_number
+            # Deals the table shown may have missed the end of: shown above this one.
+            earlier = self._unseen(record, loaded, sent.get(TABLE))
+            dropped = [d for d in earlier if d not in loaded.log.deals]
+            if dropped:
+                finals = await self._final_tables(record, loaded, dropped)
+                settled_owed = (*settled_owed, *finals)
             for seat in record.seats:
                 if seat.is_computer or seat.user_id is None:
                     continue
@@ -171,15 +229,52 @@ class GameMessages(Projector):
                     assert known.token_at is not None
                     lapse = known.token_at + TOKEN_USABLE
                     check_at = lapse if check_at is None else min(check_at, lapse)
-        owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
+        owed = list(
+            private_owed(record, loaded, settled_owed, hands, launch=self._launch, earlier=earlier)
+        )
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now, asked)
-            table = with_mentions(owed[0].view, mentions, notify=False)
+            # The table's own message calls whom it names when it is a new one this turn
+            # (posted again: a new message notifies whom it mentions), those no call of its
+            # own named yet; each is then called by it alone (one message, one ping each).
+            table, pinged = table_calls(record, loaded, sent, owed[0].view, mentions, facts.now)
             owed[0] = dataclasses.replace(owed[0], view=table)
-            calls, due = wake_calls(record, loaded, mentions, facts.now, facts.remind_after)
+            through = shown_through(settled_owed, earlier)
+            # A look that shows only some of the deals missed owes the next, which shows the
+            # deals after the last it showed (a look that shows them all is read by the
+            # version it was drawn at: see _unseen).
+            again = through < deal - 1
+            if again:
+                self._shows(record.id, table, through)
+            unpinged = tuple(u for u in mentions if u not in pinged)
+            calls, due = wake_calls(record, loaded, unpinged, facts.now, facts.remind_after)
             owed += calls
             check_at = min((t for t in (check_at, due) if t is not None), default=None)
-        return Drawing(record.channel_id, record.version, tuple(owed), check_at)
+        return Drawing(record.channel_id, record.version, tuple(owed), check_at, again)
+
+    def _unseen(self, record: GameRecord, loaded: Loaded, shown: MessageRecord | None) -> list[int]:
+        """The deals before the current one whose end the private table's look ``shown`` may
+        not have shown: those after the last it did, for a look this process drew showing
+        some of the deals missed; else every deal from the one it was drawn in
+        (:func:`~bot.core.messages.finals.unseen`: its deal before's end it showed, or the
+        look before it did)."""
+        deal = loaded.game.deal_number
+        if shown is None:
+            return []
+        through = (self._through.get(record.id) or {}).get(shown.digest)
+        if through is not None:
+            return list(range(through + 1, deal))
+        return unseen(loaded.log, deal, shown)
+
+    def _shows(self, game_id: int, table: MessageView, through: int) -> None:
+        """The private table's look ``table`` shows the end of every deal up to ``through``,
+        and not of the deals after it, before the current one: kept for the next draw, should
+        it be the look shown then (the last few such looks of a game)."""
+        looks = self._through.get(game_id) or {}
+        looks[table.digest()] = through
+        while len(looks) > LOOKS_KEPT:
+            del looks[next(iter(looks))]
+        self._through.keep(game_id, looks)
 
     def moving(self, owner: Owner) -> bool:
         """Whether a move of the game is being applied and saved in this process now."""
@@ -314,6 +409,8 @@ class GameMessages(Projector):
         self._refused.forget(game_id)
         self._settled.forget(game_id)
         self._lines.forget(game_id)
+        self._finals.forget(game_id)
+        self._through.forget(game_id)
 
 
 class ResultLines(NamedTuple):

@@ -73,8 +73,10 @@ __all__ = [
     "board_of",
     "deal_chances",
     "deal_seal",
+    "final_tables",
     "hand_message",
     "hand_view",
+    "in_order",
     "noticed",
     "owes_move",
     "page_line",
@@ -248,7 +250,11 @@ def _tables(
     launch: bool = False,
     series: str = "",
     continues: str = "",
+    *,
+    deals: Collection[int] | None = None,
 ) -> list[Owed]:
+    """Each deal's table the log keeps (``deals``: only these), and the result once there is
+    one."""
     names = Names.of(game.public_view())
     view = game.public_view()
     # A game ended without being played out (cancelled, expired, a tournament's forfeit):
@@ -258,7 +264,7 @@ def _tables(
     over = game.phase is Phase.OVER or stopped
     ended = record.ended(game)
     owed: list[Owed] = []
-    for deal in sorted(d for d in log.deals if d >= 1):
+    for deal in sorted(d for d in log.deals if d >= 1 and (deals is None or d in deals)):
         live = deal == game.deal_number and not over
         odds = deal_chances(log, view, deal)
         seal = deal_seal(game, log, seeds, deal)
@@ -297,7 +303,7 @@ def _tables(
             (*_noted(text, room, notes), *ending), board=board, framed=True, controls=table
         )
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
-        if text.result:
+        if text.result and deals is None:
             # A lesson's result says the rules it never met, and points at what to play next.
             after = (lesson_end(log.firsts),) if record.lesson else ()
             final = laid_out(
@@ -307,6 +313,20 @@ def _tables(
             )
             owed.append(Owed(RESULT, final, order=_RESULT))
     return owed
+
+
+def final_tables(
+    record: GameRecord,
+    loaded: Loaded,
+    told: DealLog,
+    deals: Collection[int],
+    *,
+    link: str | None = None,
+) -> list[Owed]:
+    """The final tables of ``deals``, drawn as the game's log ``told`` them (the game told
+    again, every deal kept: :mod:`bot.core.messages.finals`): each as it was drawn once the
+    next deal was dealt, and has been since."""
+    return _tables(record, loaded.game, told, seeds=loaded.seeds, link=link, deals=deals)
 
 
 def _noted(text: DealText, room: int, notes: LessonNotes | None) -> tuple[tuple[str, ...], ...]:
@@ -577,8 +597,13 @@ def project(
         owed += reminders
     if loaded is not None and record.status is not GameStatus.LOBBY:
         owed += _reminders_done(record, loaded.game, facts)
-    owed.sort(key=lambda o: (o.user_id is not None, o.order))
-    return Projection(tuple(owed), check_at)
+    return Projection(in_order(owed), check_at)
+
+
+def in_order(owed: Sequence[Owed]) -> tuple[Owed, ...]:
+    """``owed`` in sending order: the channel's messages first, each in its place (a deal's
+    table in its deal's), then the DMs."""
+    return tuple(sorted(owed, key=lambda o: (o.user_id is not None, o.order)))
 
 
 def settled(
