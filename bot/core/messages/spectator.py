@@ -30,6 +30,7 @@ from bot.core.deck.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.messages.finals import dealt_again
 from bot.core.messages.projection import board_of, settled
 from engine.errors import RuleError
 from engine.game import Game
@@ -156,7 +157,7 @@ class DealHistory:
             stored,
             deals={**earlier, **stored.deals},
             shown={**shown, **stored.shown},
-            every=True,
+            keep=None,
         )
         return dataclasses.replace(loaded, log=log)
 
@@ -185,9 +186,5 @@ class DealHistory:
         game = loaded.game
         assert loaded.shuffles is not None
         rng = ScriptedRandom(loaded.shuffles)
-        again, events = Game.new(
-            list(game.players), rng=rng, rules=game.rules, dealer=game.given_dealer
-        )
-        log = DealLog.start(again.num_sides, every=True)
-        log.add(events)
+        again, log = dealt_again(list(game.players), game.rules, game.given_dealer, rng)
         return _Dealt(again, rng, 0, log)
