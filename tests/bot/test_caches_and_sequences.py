@@ -40,6 +40,11 @@ RECENT = {
     ("bot/core/base/faults.py", "_said"): "which faults this process has logged",
     ("bot/core/ledger/tokens.py", "_written_until"): "when this process wrote a link down",
     ("bot/core/ranked/turns.py", "_began"): "when this process first saw each turn",
+    (
+        "bot/core/messages/game_messages.py",
+        "_finals",
+    ): "deals' final tables: never change once final",
+    ("bot/core/messages/game_messages.py", "_through"): "the private looks this process drew",
     # Newest itself: its values and the versions told, each by key
     ("bot/core/base/recent.py", "_kept"): "Newest's values, each with its version",
     ("bot/core/base/recent.py", "_told"): "Newest's versions told",
