@@ -47,6 +47,7 @@ from bot.ops.metrics import Metrics
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
+from bot.store.postgres import out_of_reach
 from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
@@ -182,7 +183,8 @@ async def _upgrade(store: Store, settings: Settings) -> None:
     except UnusableStore as error:
         raise StartupError(f"{settings.database_label}: {error}") from None
     except OSError as error:
-        raise StartupError(f"{settings.database_label}: cannot connect ({error}).") from None
+        # (The PostgreSQL server went away since the start checked it: said as everywhere.)
+        raise StartupError(out_of_reach(settings.database, error)) from None
     version = await store.user_version()
     applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
     log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)

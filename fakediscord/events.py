@@ -30,9 +30,8 @@ from fakediscord import payloads
 from fakediscord.errors import (
     DiscordError,
     EmulatorUsageError,
+    Refusal,
     form_error,
-    missing_access,
-    missing_permissions,
 )
 from fakediscord.model import (
     CONNECT,
@@ -428,7 +427,7 @@ class ScheduledEvents:
         bot = self._fd.bot_user
         member = guild.member(bot)
         if member is None:
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         held = member.permissions if channel is None else channel.permissions_for(bot)
         needed = 0
         if entity_type == VOICE:
@@ -436,7 +435,7 @@ class ScheduledEvents:
         elif entity_type == STAGE_INSTANCE:
             needed = MANAGE_CHANNELS | MUTE_MEMBERS | MOVE_MEMBERS
         if not held & (CREATE_EVENTS | MANAGE_EVENTS) or held & needed != needed:
-            raise missing_permissions()
+            raise Refusal.MISSING_PERMISSIONS.error()
 
     def _check_fields(self, event_type: int, body: dict[str, Any], guild: Guild) -> Channel | None:
         """The fields an entity type requires ("Field Requirements By Entity Type"); the
@@ -518,9 +517,7 @@ class ScheduledEvents:
         rule = body.get("recurrence_rule")
         recurrence = None if rule is None else check_rule(dict(rule))
         if sum(1 for e in self.of(guild) if e.under_way) >= MOST_UNDER_WAY:
-            raise DiscordError(
-                400, 30038, "Maximum number of uncompleted guild scheduled events reached (100)"
-            )
+            raise Refusal.TOO_MANY_EVENTS.error()
         bot = self._fd.bot_user
         event = ScheduledEvent(
             id=self._fd.world.ids.next(),
@@ -547,7 +544,7 @@ class ScheduledEvents:
         """One of the server's events (404 / 10070 Unknown Guild Scheduled Event)."""
         event = self.events.get(event_id)
         if event is None or event.guild is not guild:
-            raise DiscordError(404, 10070, "Unknown Guild Scheduled Event")
+            raise Refusal.UNKNOWN_EVENT.error()
         return event
 
     def _may_change(self, event: ScheduledEvent) -> None:
@@ -559,7 +556,7 @@ class ScheduledEvents:
         assert member is not None
         held = member.permissions if event.channel is None else event.channel.permissions_for(bot)
         if event.creator is not bot and not held & MANAGE_EVENTS:
-            raise missing_permissions()
+            raise Refusal.MISSING_PERMISSIONS.error()
 
     def modify(self, event: ScheduledEvent, body: dict[str, Any]) -> ScheduledEvent:
         """Modify Guild Scheduled Event: its fields, or its status (start or end it)."""
@@ -711,7 +708,7 @@ class ScheduledEvents:
         """Get Guild Scheduled Event Users: ascending by user id, ``limit`` (1 to 100) from
         ``after`` (or before ``before``, which wins), with their member when asked."""
         if event.channel is not None and not event.channel.visible_to(self._fd.bot_user):
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         limit = int(query.get("limit") or USERS_PAGE)
         if not 1 <= limit <= USERS_PAGE:
             raise form_error("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
@@ -812,7 +809,7 @@ def routes(
     async def get(request: web.Request) -> web.Response:
         event = book.found(guild_of(request), int(request.match_info["event"]))
         if event.channel is not None and not event.channel.visible_to(fd.bot_user):
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         return json_response(event.payload(with_user_count=counted(request)))
 
     async def patch(request: web.Request) -> web.Response:

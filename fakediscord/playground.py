@@ -574,6 +574,9 @@ async def playground(
     stream = stdin or sys.stdin
     out = stdout or sys.stdout
     async with FakeDiscord() as fd:
+        # The stand-in client shows what Discord would around the Activity (a status, the
+        # invite and share dialogs), so that game night can be seen to work.
+        fd.activity_host.shows_discord = True
         guild = fd.add_guild("Playground")
         guild.add_text_channel("general")
         # (Invited with every permission its link asks for: its Events entries too.)

@@ -2,7 +2,7 @@
 
 | part | its job |
 | --- | --- |
-| ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
+| ``games`` | finds, loads and saves games, one sequence a game; publishes each change on ``feed`` |
 | ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
 | ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
 | ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
@@ -16,8 +16,11 @@
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
 | ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
+| ``cancellations`` | ``/cribbage tournament cancel``: asked first, then the Yes or No |
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
-| ``nights`` | ``/club``: club nights scheduled, checked in to, skipped, moved; the league |
+| ``nights`` | ``/club``: club nights scheduled, skipped, moved, ended; the server's time zone |
+| ``attendance`` | who comes to a night: its check-in, a late arrival, Interested on its event |
+| ``leagues`` | ``/club league``, a club's league page, its champions, the stats' lines |
 | ``night_director`` | runs each club night at its times and keeps its Discord event true |
 | ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
@@ -77,8 +80,10 @@ from bot.core.ledger.tokens import DmLinks
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
+from bot.core.nights.attendance import Attendance
 from bot.core.nights.board import NightBoards
 from bot.core.nights.director import NightDirector
+from bot.core.nights.leagues import Leagues
 from bot.core.nights.nights import Nights, NightStore
 from bot.core.pages import GamePages
 from bot.core.play.clock import GameClock
@@ -103,6 +108,7 @@ from bot.core.review.verify import ShuffleChecks
 from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
+from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.director import TournamentDirector
 from bot.core.tournaments.threads import (
     EventPlan,
@@ -150,8 +156,11 @@ class Services:
     housekeeping: Housekeeping
     clock: GameClock
     tournaments: Tournaments
+    cancellations: Cancellations
     director: TournamentDirector
     nights: Nights
+    attendance: Attendance
+    leagues: Leagues
     night_director: NightDirector
     seasons: Seasons
     reviews: Reviews
@@ -378,7 +387,7 @@ class Services:
         # reviewed as a server's are); the discard of the day is a server's alone.
         answer = await self.reviews.with_stats(answer, guild_id, user.id)
         daily = await self.daily.stats_line(guild_id, user.id)
-        leagues = [] if guild_id is None else await self.nights.stats_lines(guild_id, user.id)
+        leagues = [] if guild_id is None else await self.leagues.stats_lines(guild_id, user.id)
         return add_lines(answer, [*([daily] if daily else []), *leagues])
 
     @staticmethod
@@ -442,7 +451,7 @@ class _Wiring:
             meters=options.meters,
             faults=faults,
         )
-        self.coach = CoachSettings(store, options.now)
+        self.coach = CoachSettings(store, options.now, self.feed)
         self.computers = ComputerPlayers(options.computer_rng, options.thinking)
         self.moves = Moves(
             self.games,
@@ -457,13 +466,10 @@ class _Wiring:
         self.tournaments = Tournaments(
             store, self.feed, options.stamp, self.games.faults, held=self._held
         )
-        self.nights = Nights(
-            store,
-            self.tournaments,
-            self.feed,
-            options.stamp,
-            self.games.faults,
-            league_link=options.league_link,
+        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.games.faults)
+        self.attendance = Attendance(store, self.nights, options.stamp, self.games.faults)
+        self.leagues = Leagues(
+            store, options.stamp, self.games.faults, league_link=options.league_link
         )
 
     async def _held(self, tournament_id: int) -> str | None:
@@ -484,7 +490,7 @@ class _Wiring:
         )
         self.ledger.add(OwnerKind.GAME, drawn)
         boards = TournamentMessages(self.store, options.stamp)
-        self.ledger.add(OwnerKind.TOURNAMENT, NightBoards(boards, self.store, self.nights))
+        self.ledger.add(OwnerKind.TOURNAMENT, NightBoards(boards, self.store, self.leagues))
         return drawn
 
     def ranked(self) -> tuple[Ranked, RankedPlay]:
@@ -570,6 +576,7 @@ class _Wiring:
             ),
             clock=GameClock(self.moves, self.feed, clock=options.stamp),
             tournaments=tournaments,
+            cancellations=Cancellations(tournaments, store, options.stamp),
             director=TournamentDirector(
                 store,
                 self.feed,
@@ -579,8 +586,10 @@ class _Wiring:
                 settled=ledger.settled,
             ),
             nights=self.nights,
+            attendance=self.attendance,
+            leagues=self.leagues,
             night_director=NightDirector(
-                store, self.nights, tournaments, self.feed, clock=options.stamp
+                store, self.nights, self.attendance, tournaments, self.feed, clock=options.stamp
             ),
             seasons=Seasons(store, options.now, games.faults, options.membership),
             reviews=reviews,
@@ -596,7 +605,7 @@ class _Wiring:
             ranked_play=ranked_wing,
             resume=PrivateResume(games, self.copies, store),
             which=which,
-            pages=GamePages(games, store, self.coach, reviews, self.nights),
+            pages=GamePages(games, store, self.coach, reviews, self.leagues),
             _answers=self.answers,
             _copies=self.copies,
             _dm_links=ledger.dm_links,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import random
 import time
@@ -36,6 +35,7 @@ from bot.discord.clicks import Clicks
 from bot.discord.command_sync import CommandSync
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
+from bot.discord.interest import InterestHeard
 from bot.discord.operations import Operations
 from bot.settings import Settings
 from bot.store import Store
@@ -157,21 +157,14 @@ class CribbageBot(commands.AutoShardedBot):
         #: Set once the gateway said READY (on any shard): from then on players may act, so
         #: the database holds what they did.
         self.reached_gateway = False
-        #: The latest interested person's event being noted: each is noted after the one
-        #: before it (one person's Interested, then taken back, in that order).
-        self._heard: asyncio.Task[None] | None = None
         #: Set once ``setup_hook`` is done and every shard of this process is launched: from
         #: then on a stop signal closes the bot cleanly (before, :func:`bot.launch.run_bot`
         #: cancels the start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
-        # Someone marking a club night's event Interested (or taking it back) is heard as it
-        # comes, whether discord.py has them in its cache or not (without the members intent
-        # it drops the event for a person it has not met).
-        parsers = self._connection.parsers
-        for kind, yes in (("ADD", True), ("REMOVE", False)):
-            name = f"GUILD_SCHEDULED_EVENT_USER_{kind}"
-            parsers[name] = _also(parsers[name], functools.partial(self._interest, yes=yes))
+        #: Who marks a club night's event Interested (or takes it back), heard as it comes.
+        self._interest = InterestHeard(self)
+        self._interest.listen(self._connection.parsers)
 
     @property
     def _running(self) -> Assembled:
@@ -193,6 +186,7 @@ class CribbageBot(commands.AutoShardedBot):
         settings = self.settings
         self.store = self._given_store or await Store.open(settings.database)
         self.parts = parts = await self._assemble(self, self.store)
+        self._interest.start(parts.services)
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(parts.commands)
@@ -330,49 +324,6 @@ class CribbageBot(commands.AutoShardedBot):
             self._reconciling = asyncio.create_task(self.reconcile(), name="crib-reconcile")
             await self._reconciling
 
-    def _interest(self, data: dict[str, Any], *, yes: bool) -> None:
-        """A GUILD_SCHEDULED_EVENT_USER_ADD (``yes``) or _REMOVE, as Discord sent it."""
-        if self.parts is None or self._closing:
-            return
-        user_id = int(data["user_id"])
-        if self.user is not None and user_id == self.user.id:
-            return  # (the bot is interested in the events it makes)
-        guild_id, event_id = int(data["guild_id"]), int(data["guild_scheduled_event_id"])
-        self._heard = asyncio.get_running_loop().create_task(
-            self._interested(guild_id, event_id, user_id, yes, after=self._heard)
-        )
-
-    async def _interested(
-        self,
-        guild_id: int,
-        event_id: int,
-        user_id: int,
-        yes: bool,
-        *,
-        after: asyncio.Task[None] | None,
-    ) -> None:
-        if after is not None:
-            await asyncio.wait([after])
-        try:
-            name = await self._member_name(guild_id, user_id) if yes else ""
-            await self._running.services.nights.interest(guild_id, event_id, user_id, name, yes=yes)
-        except Exception:
-            log.exception("could not note %s's interest in event %s", user_id, event_id)
-
-    async def _member_name(self, guild_id: int, user_id: int) -> str:
-        """The name a person goes by in a server (its nickname, else their own)."""
-        guild = self.get_guild(guild_id)
-        member = guild.get_member(user_id) if guild is not None else None
-        if member is None and guild is not None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        if member is not None:
-            return member.display_name
-        user = self.get_user(user_id) or await self.fetch_user(user_id)
-        return user.display_name
-
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (not an outage): its data goes after the grace period."""
         await self._noting(self._running.services.servers.left(guild.id))
@@ -462,14 +413,15 @@ class CribbageBot(commands.AutoShardedBot):
 
     async def _stop_reconciling(self) -> None:
         """Cancel a reconciliation still under way (a stop during start-up or a takeover), a
-        sync tried again later, and the director's and referee's start: each reads the store,
-        which closes at the end of the stop; the next start does it again."""
+        sync tried again later, someone's interest in an event being noted, and the director's
+        and referee's start: each reads the store, which closes at the end of the stop; the
+        next start does it again."""
         running = (
             self._reconciling,
             self._taking_over,
             self._caught_up,
             self._sync.again,
-            self._heard,
+            self._interest.stop(),
         )
         tasks_ = [t for t in running if t is not None]
         for task in tasks_:
@@ -545,13 +497,3 @@ def _warm_engine() -> None:
             rank_table(rules.show_size(crib=crib) + 1, rules.points)
         claim_values(rules)  # what a claim at a manual show may name
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)
-
-
-def _also(parser: Callable[[Any], None], then: Callable[[Any], None]) -> Callable[[Any], None]:
-    """discord.py's own parser of a gateway event, then ``then`` with the same data."""
-
-    def parse(data: Any) -> None:
-        parser(data)
-        then(data)
-
-    return parse

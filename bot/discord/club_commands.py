@@ -1,5 +1,7 @@
 """``/club ...``: a server's club nights, a thin line over
-:class:`bot.core.nights.nights.Nights` (``services.nights``).
+:class:`bot.core.nights.nights.Nights` (``services.nights``), with its check-in over
+:class:`bot.core.nights.attendance.Attendance` (``services.attendance``) and its league over
+:class:`bot.core.nights.leagues.Leagues` (``services.leagues``).
 
 A command of its own beside ``/cribbage``: Discord holds one slash command to 8,000 characters
 of names, descriptions and choices, and to 25 subcommands, and ``/cribbage`` has nearly all of
@@ -187,8 +189,10 @@ class ClubCommands(app_commands.Group):
     @app_commands.command(name="checkin", description="Check in to tonight's club night here")
     async def checkin(self, interaction: discord.Interaction[Any]) -> None:
         """Check in (one press on the night's message does the same)."""
-        user, nights = user_of(interaction), self._core.nights
-        await self._io.run_here(interaction, lambda found: nights.check_in(found.channel_id, user))
+        user, attendance = user_of(interaction), self._core.attendance
+        await self._io.run_here(
+            interaction, lambda found: attendance.check_in(found.channel_id, user)
+        )
 
     @app_commands.command(name="skip", description="Skip the next club night here (moderators)")
     async def skip(self, interaction: discord.Interaction[Any]) -> None:
@@ -236,9 +240,9 @@ class ClubCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], season: app_commands.Choice[str] | None = None
     ) -> None:
         """The league table, for everyone."""
-        nights, which = self._core.nights, season.value if season else "this"
+        leagues, which = self._core.leagues, season.value if season else "this"
         await self._io.run_here(
-            interaction, lambda found: nights.league(found.channel_id, which), ephemeral=False
+            interaction, lambda found: leagues.league(found.channel_id, which), ephemeral=False
         )
 
     @app_commands.command(

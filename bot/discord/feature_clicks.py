@@ -79,10 +79,11 @@ class FeatureClicks:
         """A tournament message's Join or Leave button, or a club night's Check in (answered
         privately; the message is edited by the keeper)."""
         user, guild_id = user_of(interaction), interaction.guild_id
-        tournaments, nights = self._services.tournaments, self._services.nights
+        tournaments, attendance = self._services.tournaments, self._services.attendance
         if action == "checkin":
             await self._io.click(
-                interaction, lambda: nights.check_in_click(tournament_id, user, guild_id=guild_id)
+                interaction,
+                lambda: attendance.check_in_click(tournament_id, user, guild_id=guild_id),
             )
             return
         await self._io.click(
@@ -218,7 +219,7 @@ class FeatureClicks:
             call = lambda: services.ranked.confirm_leave(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
-            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
+            call = lambda: services.cancellations.confirm_cancel(  # noqa: E731
                 subject, user, yes, moderator=organiser, guild_id=guild_id
             )
         await self._io.click(interaction, call)

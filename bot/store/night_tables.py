@@ -1,6 +1,6 @@
 """The store's club nights: the clubs, their nights (each with its tournament, made in the
-same transaction), who was interested in a night and who checked in, and each server's time
-zone.
+same transaction), and each server's time zone; who was interested in a night and who checked
+in is :mod:`bot.store.night_people_tables`'.
 
 Every change to a night moves its tournament's version on in the same transaction (and
 announces it on PostgreSQL, :func:`~bot.store.tournament_rows.bump_tournament`), so the
@@ -19,29 +19,28 @@ from bot.core.nights.records import (
     ClubPlan,
     ClubRecord,
     EventSteps,
-    NightPerson,
     NightRecord,
     NightState,
 )
 from bot.core.tournaments.records import TournamentPlan
 from bot.store.database import Transaction, UniqueViolation
+from bot.store.night_people_tables import NightPeopleTables
 from bot.store.rows import columns, reader
-from bot.store.tournament_rows import TournamentChanges
-from bot.store.tournament_tables import insert_entrant, insert_tournament
+from bot.store.tournament_tables import insert_tournament
 
 __all__ = ["NightTables"]
 
 _CLUB_COLUMNS, _club = columns(ClubRecord), reader(ClubRecord)
 _NIGHT_COLUMNS, _night = columns(NightRecord), reader(NightRecord)
-_PERSON_COLUMNS, _person = columns(NightPerson), reader(NightPerson)
 #: What a write that breaks the one-club-per-channel index names.
 _ONE_PER_CHANNEL = frozenset({"clubs_one_per_channel", "clubs.channel_id"})
 #: The states of a night not over.
 _UNDER_WAY = ("scheduled", "check_in", "started")
 
 
-class NightTables(TournamentChanges):
-    """Clubs, nights, their people, and the servers' time zones."""
+class NightTables(NightPeopleTables):
+    """Clubs, their nights, and the servers' time zones (who comes to a night:
+    :class:`~bot.store.night_people_tables.NightPeopleTables`)."""
 
     # -- clubs ----------------------------------------------------------------------------------
     async def open_club(
@@ -283,99 +282,6 @@ class NightTables(TournamentChanges):
         await self.db.execute(
             "UPDATE nights SET event_step = ? WHERE id = ?", (str(step), night_id)
         )
-
-    # -- people ---------------------------------------------------------------------------------
-    async def night_people(self, night_id: int) -> list[NightPerson]:
-        """Who was interested in a night or checked in to it, in the order they came."""
-        return await self._all(
-            _person,
-            f"SELECT {_PERSON_COLUMNS} FROM night_people WHERE night_id = ?"
-            " ORDER BY checked_in IS NULL, checked_in, user_id",
-            (night_id,),
-        )
-
-    async def _interest(
-        self, tx: Transaction, night: NightRecord, user_id: int, name: str, yes: bool
-    ) -> bool:
-        """Note (or take back) a person's interest, entering them in the night's tournament
-        while it takes entrants (or taking them out, if they had not checked in); whether the
-        entrants changed."""
-        await tx.execute(
-            "INSERT INTO night_people (night_id, user_id, name, interested) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (night_id, user_id) DO UPDATE SET interested = EXCLUDED.interested,"
-            " name = EXCLUDED.name",
-            (night.id, user_id, name, int(yes)),
-        )
-        if yes:
-            return await insert_entrant(tx, night.tournament_id, user_id, name)
-        done = await tx.execute(
-            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
-            " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
-            (night.tournament_id, user_id, night.tournament_id),
-        )
-        return bool(done)
-
-    async def interest(self, night: NightRecord, user_id: int, name: str, yes: bool) -> bool:
-        """A person marked the club's event Interested (or took it back) for ``night``: noted,
-        and entered in (or taken out of) its tournament while it takes entrants; whether its
-        entrants changed."""
-        async with self._writing() as tx:
-            changed = await self._interest(tx, night, user_id, name, yes)
-            await tx.execute("UPDATE nights SET version = version + 1 WHERE id = ?", (night.id,))
-            await self._bumped(tx, night.tournament_id)
-        return changed
-
-    async def check_in(self, night: NightRecord, user_id: int, name: str, *, now: float) -> bool:
-        """A person checks in to a night whose check-in is open, entered in its tournament if
-        they were not (a walk-in); False: the check-in is not open (any more)."""
-        async with self._writing() as tx:
-            open_ = await tx.fetch(
-                "SELECT 1 FROM nights WHERE id = ? AND state = 'check_in'", (night.id,)
-            )
-            if not open_:
-                return False
-            await tx.execute(
-                "INSERT INTO night_people (night_id, user_id, name, checked_in)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (night_id, user_id) DO UPDATE SET"
-                " checked_in = COALESCE(night_people.checked_in, EXCLUDED.checked_in),"
-                " name = EXCLUDED.name",
-                (night.id, user_id, name, now),
-            )
-            await insert_entrant(tx, night.tournament_id, user_id, name)
-            await tx.execute("UPDATE nights SET version = version + 1 WHERE id = ?", (night.id,))
-            await self._bumped(tx, night.tournament_id)
-        return True
-
-    async def drop_absent(self, night: NightRecord) -> int:
-        """Take every entrant who did not check in out of the night's tournament, while it
-        takes entrants; how many went."""
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "DELETE FROM tournament_entrants WHERE tournament_id = ?"
-                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')"
-                " AND user_id NOT IN (SELECT user_id FROM night_people WHERE night_id = ?"
-                " AND checked_in IS NOT NULL)",
-                (night.tournament_id, night.tournament_id, night.id),
-            )
-            if done:
-                await self._bumped(tx, night.tournament_id)
-        return int(done)
-
-    async def enter_late(self, night: NightRecord, user_id: int, name: str, *, now: float) -> bool:
-        """A late arrival enters the night's tournament being played (its next round takes
-        them), checked in as they come; False: in it already, or it is not being played."""
-        async with self._writing() as tx:
-            entered = await insert_entrant(tx, night.tournament_id, user_id, name, status="running")
-            if not entered:
-                return False
-            await tx.execute(
-                "INSERT INTO night_people (night_id, user_id, name, checked_in)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (night_id, user_id) DO UPDATE SET"
-                " checked_in = EXCLUDED.checked_in",
-                (night.id, user_id, name, now),
-            )
-            await self._bumped(tx, night.tournament_id)
-        return True
 
     # -- the servers' time zones ----------------------------------------------------------------
     async def time_zone(self, guild_id: int) -> str | None:

@@ -86,8 +86,8 @@ class PairingTables(TournamentChanges):
         await self._set(tournament_id, round_, tab, "thread_id", thread_id)
 
     async def set_archived(self, tournament_id: int, round_: int, tab: int) -> None:
-        """A pairing's thread was archived (the tournament's message does not show it, so its
-        version stays)."""
+        """A pairing's thread was archived (the pairing's version moves on; the tournament's
+        message does not show it, so the tournament's version stays)."""
         await self._set(tournament_id, round_, tab, "archived", 1)
 
     async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None:
@@ -107,7 +107,7 @@ class PairingTables(TournamentChanges):
         # ``column`` is one of the four names above, never input.
         async with self._writing() as tx:
             await tx.execute(
-                f"UPDATE tournament_pairings SET {column} = ?"
+                f"UPDATE tournament_pairings SET {column} = ?, version = version + 1"
                 " WHERE tournament_id = ? AND round = ? AND tab = ?",
                 (value, tournament_id, round_, tab),
             )
@@ -124,7 +124,7 @@ class PairingTables(TournamentChanges):
         return await self._changes(
             tournament_id,
             "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
-            " spread_a = spread_a + ?, game_id = NULL"
+            " spread_a = spread_a + ?, game_id = NULL, version = version + 1"
             " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
             (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
         )
@@ -137,7 +137,8 @@ class PairingTables(TournamentChanges):
         undecided = "" if again else " AND decided IS NULL"
         return await self._changes(
             tournament_id,
-            "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
+            "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?,"
+            " version = version + 1"
             f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
             (
                 str(verdict.how),

@@ -106,7 +106,8 @@ class MatchTables(EntryChanges):
             if not rows:
                 return []
             await tx.execute(
-                "UPDATE ranked_matches SET games = ?, game_id = ? WHERE id = ? AND games < ?",
+                "UPDATE ranked_matches SET games = ?, game_id = ?, version = version + 1"
+                " WHERE id = ? AND games < ?",
                 (number, game_id, match_id, number),
             )
             return await self._match_changed(tx, match_id)
@@ -195,7 +196,7 @@ class MatchTables(EntryChanges):
         winner, how, abandoned_by, season, now = decided
         await tx.execute(
             "UPDATE ranked_matches SET status = ?, winner = ?, how = ?, abandoned_by = ?,"
-            " season = ?, ended_at = ? WHERE id = ?",
+            " season = ?, ended_at = ?, version = version + 1 WHERE id = ?",
             (str(MatchStatus.FINISHED), winner, how, abandoned_by, season, now, match.id),
         )
         await tx.execute(
@@ -235,6 +236,7 @@ async def _won(tx: Transaction, match_id: int, winner: int) -> None:
     await tx.execute(
         "UPDATE ranked_matches SET"
         " wins_a = wins_a + CASE WHEN player_a = ? THEN 1 ELSE 0 END,"
-        " wins_b = wins_b + CASE WHEN player_b = ? THEN 1 ELSE 0 END WHERE id = ?",
+        " wins_b = wins_b + CASE WHEN player_b = ? THEN 1 ELSE 0 END, version = version + 1"
+        " WHERE id = ?",
         (winner, winner, match_id),
     )

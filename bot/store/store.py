@@ -8,7 +8,8 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
 | :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
-| :mod:`~bot.store.night_tables` | club nights: clubs, nights, who checked in; time zones |
+| :mod:`~bot.store.night_tables` | club nights: clubs, nights; time zones |
+| :mod:`~bot.store.night_people_tables` | who was interested in a night, who checked in |
 | :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
 | :mod:`~bot.store.review_tables` | the reviews of games' decisions |
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |

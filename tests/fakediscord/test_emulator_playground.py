@@ -415,3 +415,19 @@ async def test_the_servers_events_are_listed_and_marked_interested() -> None:
     assert "interested: Al (you're interested)" in text
     assert "Bea is interested in" in text and "Al is no longer interested in" in text
     assert "interested: Bea\n      Mark Interested to play.\nAl #general>" in text
+
+
+async def test_the_playgrounds_client_shows_what_discord_would_around_the_activity() -> None:
+    """Issue 68, item 10: game night's status, Invite and Share showed nothing in the
+    playground. Its stand-in client shows them (the tests' clients are the Activity's size
+    alone): here its setting, and tests/e2e/test_activity_words.py the page."""
+    seen: list[bool] = []
+
+    async def start(fd: FakeDiscord) -> TinyBot:
+        seen.append(fd.activity_host.shows_discord)
+        return await start_tiny(fd)
+
+    await play("quit\n", start=start)
+    assert seen == [True]
+    async with FakeDiscord() as fd:  # (the default, for the tests: off)
+        assert fd.activity_host.shows_discord is False

@@ -54,7 +54,7 @@ def answers(
                 return await call(self, *args, **kwargs)
             except VersionConflict:
                 # Another process changed the game between this call's read and its write
-                # (the channel's lock only orders the calls of this one): read it again and
+                # (the game's sequence only orders the calls of this one): read it again and
                 # try once more.
                 return await call(self, *args, **kwargs)
         except Fault as fault:

@@ -24,12 +24,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from bot.core.base.keys import ENDED, LOBBY, RESULT, TABLE_OF_DEAL
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.deck.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.messages.finals import dealt_again
 from bot.core.messages.projection import board_of, settled
 from engine.errors import RuleError
 from engine.game import Game
@@ -88,13 +89,17 @@ def title_of(record: GameRecord) -> str:
 
 
 def table_seen(
-    record: GameRecord, loaded: Loaded | None, ratings: str = "", series: str = ""
+    record: GameRecord,
+    loaded: Loaded | None,
+    ratings: str = "",
+    series: str = "",
+    continues: str = "",
 ) -> TableSeen:
     """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
     ``ratings`` and ``series``: the lines of rating changes and of the series a finished
-    game's result ends with, and a rematch's lobby says,
+    game's result ends with; ``continues``: the series its lobby and tables say it continues,
     :func:`bot.core.messages.game_messages.result_lines`)."""
-    owed = settled(record, loaded, {}, frozenset(), ratings, series=series)
+    owed = settled(record, loaded, {}, frozenset(), ratings, series=series, continues=continues)
     channel = sorted(
         (o for o in owed if o.user_id is None and o.key.name in _SHOWN),
         key=lambda o: o.order,
@@ -131,7 +136,9 @@ class DealHistory:
     """Every deal's events of the games whose pages are drawn (see the module)."""
 
     def __init__(self, kept: int = GAMES_KEPT) -> None:
-        self._dealt: Recent[int, _Dealt] = Recent(kept)
+        #: Each game dealt again, by the version of the game it was taken on to (a game read
+        #: before it, for a page drawn late, is dealt again apart and never kept over it).
+        self._dealt: Newest[int, _Dealt] = Newest(kept)
 
     def whole(self, loaded: Loaded) -> Loaded:
         """``loaded`` with a deal log of every deal (the cut for deal with the first), the
@@ -150,7 +157,7 @@ class DealHistory:
             stored,
             deals={**earlier, **stored.deals},
             shown={**shown, **stored.shown},
-            every=True,
+            keep=None,
         )
         return dataclasses.replace(loaded, log=log)
 
@@ -168,9 +175,9 @@ class DealHistory:
                 dealt.log.add(dealt.game.apply(action))
                 dealt.applied += 1
         except (RuleError, ShufflesExhausted, ValueError, KeyError):
-            self._dealt.forget(record_id)
+            self._dealt.drop(record_id)
             return None
-        self._dealt.keep(record_id, dealt)
+        self._dealt.keep(record_id, loaded.record.version, dealt)
         return dealt
 
     @staticmethod
@@ -179,9 +186,5 @@ class DealHistory:
         game = loaded.game
         assert loaded.shuffles is not None
         rng = ScriptedRandom(loaded.shuffles)
-        again, events = Game.new(
-            list(game.players), rng=rng, rules=game.rules, dealer=game.given_dealer
-        )
-        log = DealLog.start(again.num_sides, every=True)
-        log.add(events)
+        again, log = dealt_again(list(game.players), game.rules, game.given_dealer, rng)
         return _Dealt(again, rng, 0, log)

@@ -19,7 +19,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.text import escape, shown_at
 from bot.core.base.views import MAX_MESSAGE, EntryControls, MessageRecord, MessageView
 from bot.core.games.records import is_former
-from bot.core.nights.nights import Nights, NightStore, check_in_opens
+from bot.core.nights.leagues import Leagues
+from bot.core.nights.nights import NightStore, check_in_opens
 from bot.core.nights.records import ClubRecord, NightPerson, NightRecord, NightState
 from bot.core.nights.when import Repeat, season_of, zone_named
 from bot.core.tournaments.tournaments import BOARD, TournamentMessages, read_event
@@ -90,10 +91,12 @@ class NightBoards(Projector):
     reminder and its season's champion (see the module); any other tournament's as
     ``tournaments`` draws them."""
 
-    def __init__(self, tournaments: TournamentMessages, store: NightStore, nights: Nights) -> None:
+    def __init__(
+        self, tournaments: TournamentMessages, store: NightStore, leagues: Leagues
+    ) -> None:
         self._tournaments = tournaments
         self._store = store
-        self._nights = nights
+        self._leagues = leagues
 
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
@@ -146,7 +149,7 @@ class NightBoards(Projector):
         later = latest.number > night.number and not season.holds(latest.starts_at)
         if not later and not (club.ended and latest.number == night.number):
             return None
-        crowned = await self._nights.champion_line(club, season)
+        crowned = await self._leagues.champion_line(club, season)
         if crowned is None:
             return None
         user_id, line = crowned

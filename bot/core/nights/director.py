@@ -37,6 +37,7 @@ from bot.core.base.owners import OwnerKind
 from bot.core.base.patrol import OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.text import plural
+from bot.core.nights.attendance import Attendance
 from bot.core.nights.league import places_of
 from bot.core.nights.nights import (
     CHECK_IN,
@@ -104,6 +105,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         self,
         store: NightStore,
         nights: Nights,
+        attendance: Attendance,
         tournaments: Tournaments,
         feed: ChangeFeed,
         *,
@@ -111,6 +113,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
     ) -> None:
         self._store = store
         self._nights = nights
+        self._attendance = attendance
         self._tournaments = tournaments
         self._events: Events | None = None
         #: tournament id -> its night (None: no night's), as far as learnt.
@@ -316,7 +319,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
         if club.event_id is None or not club.events:
             return
         found = await self._interested(club)
-        await self._nights.sync_interest(night, found)
+        await self._attendance.sync_interest(night, found)
         self._synced.add(club.id)
 
     # -- the event ------------------------------------------------------------------------------
@@ -358,7 +361,7 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
                 log.info("club %s: its event is %s", club.id, event_id)
             else:
                 seen = await events.read(club.guild_id, club.event_id)
-                await self._tell(events, club, night, record, seen, want)
+                await self._tell(club, night, record, seen, want)
             await self._store.event_refused(club.id, None)
         except EventRefused as refused:
             await self._refused(club, refused)
@@ -366,16 +369,16 @@ class NightDirector(OnPatrol, name="crib-nights", failing="could not run club ni
 
     async def _tell(
         self,
-        events: Events,
         club: ClubRecord,
         night: NightRecord,
         record: TournamentRecord,
         seen: EventSeen,
         want: EventSteps,
     ) -> None:
-        """Make the event ``seen`` say the night's stage ``want``."""
-        guild, event_id = club.guild_id, club.event_id
-        assert event_id is not None
+        """Make the event ``seen`` say the night's stage ``want`` (while directing: through
+        the events given at the start)."""
+        guild, event_id, events = club.guild_id, club.event_id, self._events
+        assert event_id is not None and events is not None
         standing = seen.status in (EventStatus.SCHEDULED, EventStatus.ACTIVE)
         if not standing:
             return  # (over on Discord: nothing to tell)

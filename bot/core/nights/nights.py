@@ -1,10 +1,11 @@
 """A server's club nights, as people use them: ``/club night`` schedules a night (once, or
 weekly, every other week, monthly) in a channel for a time typed as people say it, in the
-server's time zone; people enter with the night's **Join** or by marking its Discord event
-**Interested**, and check in with one press in its last minutes; a moderator skips or moves
-the next night, or ends the club; ``/club league`` shows the league the nights make; a late
-arrival is told which round takes them. What happens at the night's times (check-in opening,
-the reminder, the start, the next night) is the director's (:mod:`bot.core.nights.director`).
+server's time zone; a moderator skips or moves the next night, or ends the club, and sets the
+server's time zone. People enter with the night's **Join** or by marking its Discord event
+**Interested**, and check in with one press in its last minutes (who comes:
+:mod:`bot.core.nights.attendance`); ``/club league`` shows the league the nights make
+(:mod:`bot.core.nights.leagues`). What happens at the night's times (check-in opening, the
+reminder, the start, the next night) is the director's (:mod:`bot.core.nights.director`).
 
 Each night is a tournament (:mod:`bot.core.tournaments`) made with it, so everything a
 tournament does (its message, threads, rounds, standings, withdrawals, a moderator's result)
@@ -14,7 +15,6 @@ a night does.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Protocol
 
@@ -25,8 +25,7 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, User
-from bot.core.base.text import escape, plural, shown_at, shown_until
-from bot.core.nights.league import LeagueLine, NightPlace, league_table, places_of
+from bot.core.base.text import escape, shown_at, shown_until
 from bot.core.nights.records import (
     ClubPlan,
     ClubRecord,
@@ -38,26 +37,20 @@ from bot.core.nights.records import (
 from bot.core.nights.when import (
     DEFAULT_ZONE,
     Repeat,
-    Season,
     known_zones,
     local_of,
     monthly_refusal,
     next_night,
     read_when,
-    season_of,
     suggestions,
     zone_named,
 )
-from bot.core.tournaments.records import (
-    TournamentPlan,
-    TournamentStatus,
-)
+from bot.core.tournaments.records import TournamentPlan
 from bot.core.tournaments.tournaments import (
     MODERATORS_ONLY,
     Tournaments,
     TournamentStore,
     planned,
-    read_event,
 )
 from engine.outcome import Scoring
 from engine.variants import STANDARD
@@ -66,7 +59,7 @@ __all__ = [
     "CHECK_IN",
     "LATE_START",
     "ROUND_MINUTES",
-    "LeagueBoard",
+    "NightPeopleStore",
     "NightStore",
     "Nights",
     "check_in_opens",
@@ -88,22 +81,27 @@ STARTS_ITSELF = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class LeagueBoard:
-    """A club's league as its page shows it: its name, this season's table and the last's
-    (each with its name and the nights played), and each season's champion."""
-
-    name: str
-    seasons: tuple[tuple[str, int, tuple[LeagueLine, ...]], ...]
-    champions: tuple[tuple[str, str, int], ...]
-
-
 def check_in_opens(night: NightRecord) -> float:
     """When a night's check-in opens (and its reminder goes)."""
     return night.starts_at - CHECK_IN.total_seconds()
 
 
-class NightStore(TournamentStore, Protocol):
+class NightPeopleStore(Protocol):
+    """Who comes to a night, as the nights need it of a store (part of :class:`NightStore`;
+    written in ``bot.store.night_people_tables``)."""
+
+    async def night_people(self, night_id: int) -> list[NightPerson]: ...
+    async def interest(self, night: NightRecord, user_id: int, name: str, yes: bool) -> bool: ...
+    async def check_in(
+        self, night: NightRecord, user_id: int, name: str, *, now: float
+    ) -> bool: ...
+    async def drop_absent(self, night: NightRecord) -> int: ...
+    async def enter_late(
+        self, night: NightRecord, user_id: int, name: str, *, now: float
+    ) -> bool: ...
+
+
+class NightStore(TournamentStore, NightPeopleStore, Protocol):
     """What the nights need of a store (written in ``bot.store.night_tables``)."""
 
     async def open_club(
@@ -138,15 +136,6 @@ class NightStore(TournamentStore, Protocol):
     ) -> bool: ...
     async def move_night(self, night_id: int, starts_at: float) -> bool: ...
     async def set_event_step(self, night_id: int, step: EventSteps) -> None: ...
-    async def night_people(self, night_id: int) -> list[NightPerson]: ...
-    async def interest(self, night: NightRecord, user_id: int, name: str, yes: bool) -> bool: ...
-    async def check_in(
-        self, night: NightRecord, user_id: int, name: str, *, now: float
-    ) -> bool: ...
-    async def drop_absent(self, night: NightRecord) -> int: ...
-    async def enter_late(
-        self, night: NightRecord, user_id: int, name: str, *, now: float
-    ) -> bool: ...
     async def time_zone(self, guild_id: int) -> str | None: ...
     async def set_time_zone(self, guild_id: int, zone: str) -> None: ...
 
@@ -175,9 +164,65 @@ def tournament_of(club: ClubRecord) -> TournamentPlan:
     )
 
 
+def club_plan(
+    tournament: TournamentPlan,
+    name: str,
+    repeat: Repeat,
+    zone: str,
+    *,
+    voice_id: int | None,
+    events: bool,
+) -> ClubPlan:
+    """The club ``/club night`` makes, each of its nights playing ``tournament`` (its place
+    and organiser the tournament's), named ``name``, coming round as ``repeat`` says in the
+    time zone ``zone``; ``events``: the bot makes it a Discord event."""
+    return ClubPlan(
+        guild_id=tournament.guild_id,
+        channel_id=tournament.channel_id,
+        organiser_id=tournament.organiser_id,
+        name=name,
+        repeat=repeat,
+        zone=zone,
+        format=tournament.format.name,
+        target=tournament.target,
+        scoring=tournament.scoring,
+        round_hours=tournament.round_hours,
+        rounds=tournament.rounds,
+        match_games=tournament.match_games,
+        variant=tournament.variant,
+        voice_id=voice_id,
+        events=events,
+    )
+
+
+def scheduled(
+    plan: ClubPlan, start: datetime, events_refusal: str | None, *, zone_set: str | None
+) -> str:
+    """What a moderator is told of the club ``plan`` scheduled for ``start``: how people take
+    part, whether it goes to the server's Events (``events_refusal``: why not), and, where the
+    server set no time zone, the one ``zone_set`` its times were read in."""
+    often = "" if plan.repeat is Repeat.ONCE else f", then {plan.repeat.said}"
+    said = [
+        f"**{escape(plan.name)}** is scheduled for {shown_until(start.timestamp(), 'F')}{often}."
+        " Its message is on its way here: people enter with its **Join** or by marking the"
+        " event **Interested**, and check in with one press in its last 15 minutes.",
+        events_refusal
+        if events_refusal is not None
+        else "It is on its way to the server's **Events** list too.",
+    ]
+    if zone_set is not None:
+        said.append(
+            f"(Times are read in {zone_set} until a moderator sets the server's time zone"
+            " with `/club timezone`.)"
+        )
+    return " ".join(said)
+
+
 class Nights:
-    """The calls of ``/club``, the night's Check in button, and the interest people mark on
-    its Discord event."""
+    """The calls of ``/club`` that make and change a club's nights: ``night``, ``skip``,
+    ``move``, ``end``, and ``timezone`` (who comes, ``checkin`` among them, is
+    :class:`~bot.core.nights.attendance.Attendance`'; ``league``,
+    :class:`~bot.core.nights.leagues.Leagues`')."""
 
     def __init__(
         self,
@@ -186,15 +231,12 @@ class Nights:
         feed: ChangeFeed,
         now: Callable[[], float],
         faults: Faults | None = None,
-        league_link: Callable[[int], str | None] | None = None,
     ) -> None:
-        """``league_link``: a club's league page in the browser (None: no pages)."""
         self._store = store
         self._tournaments = tournaments
         self._feed = feed
         self._now = now
         self.faults = faults or Faults()
-        self._league_link = league_link
 
     # -- shared ---------------------------------------------------------------------------------
     async def changed(self, tournament_id: int) -> None:
@@ -211,7 +253,8 @@ class Nights:
         name = chosen or DEFAULT_ZONE
         return name, zone_named(name), chosen is not None
 
-    async def _here(self, channel_id: int) -> tuple[ClubRecord, NightRecord]:
+    async def here(self, channel_id: int) -> tuple[ClubRecord, NightRecord]:
+        """This channel's club and its latest night (a command's), or the refusal: no club."""
         club = await self._store.club_in_channel(channel_id)
         night = None if club is None else await self._store.latest_night(club.id)
         if club is None or night is None:
@@ -284,20 +327,11 @@ class Nights:
             variant=variant,
         )
         named = " ".join((name or "").split())[:80] or default_name(how_often, start, zone)
-        plan = ClubPlan(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            organiser_id=user.id,
-            name=named,
-            repeat=how_often,
-            zone=zone_name,
-            format=tournament.format.name,
-            target=tournament.target,
-            scoring=tournament.scoring,
-            round_hours=tournament.round_hours,
-            rounds=tournament.rounds,
-            match_games=tournament.match_games,
-            variant=tournament.variant,
+        plan = club_plan(
+            tournament,
+            named,
+            how_often,
+            zone_name,
             voice_id=voice_id,
             events=events_refusal is None,
         )
@@ -305,118 +339,14 @@ class Nights:
             plan, tournament, starts_at=start.timestamp(), now=self._now()
         )
         await self.changed(night.tournament_id)
-        often = "" if how_often is Repeat.ONCE else f", then {how_often.said}"
-        said = [
-            f"**{escape(named)}** is scheduled for {shown_until(start.timestamp(), 'F')}{often}."
-            " Its message is on its way here: people enter with its **Join** or by marking the"
-            " event **Interested**, and check in with one press in its last 15 minutes.",
-        ]
-        said.append(
-            events_refusal
-            if events_refusal is not None
-            else "It is on its way to the server's **Events** list too."
-        )
-        if not chosen:
-            said.append(
-                f"(Times are read in {zone_name} until a moderator sets the server's time zone"
-                " with `/club timezone`.)"
-            )
-        return Answer.say(" ".join(said))
+        zone_set = None if chosen else zone_name
+        return Answer.say(scheduled(plan, start, events_refusal, zone_set=zone_set))
 
     async def offer_times(self, guild_id: int, typed: str) -> list[Choice]:
         """What ``when`` offers as it is typed: the dates it reads, in the server's zone."""
         zone_name, zone, _ = await self.zone_of(guild_id)
         found = suggestions(typed, zone, zone_name, self._stamp())
         return [Choice(name[:100], value) for name, value in found]
-
-    # -- check-in -------------------------------------------------------------------------------
-    @answers
-    async def check_in(self, channel_id: int, user: User) -> Answer:
-        """``/club checkin``: check in to this channel's night (as its button does)."""
-        club, night = await self._here(channel_id)
-        return await self._check_in(club, night, user)
-
-    @answers
-    async def check_in_click(
-        self, tournament_id: int, user: User, *, guild_id: int | None
-    ) -> Answer:
-        """A night's (or its reminder's) Check in button."""
-        night = await self._store.night_of_tournament(tournament_id)
-        club = None if night is None else await self._store.club(night.club_id)
-        if night is None or club is None or club.guild_id != guild_id:
-            raise Refused("I can't find that night.")
-        return await self._check_in(club, night, user)
-
-    async def _check_in(self, club: ClubRecord, night: NightRecord, user: User) -> Answer:
-        now = self._now()
-        if night.state is NightState.SCHEDULED:
-            entered = await self._store.enter(night.tournament_id, user.id, user.name)
-            if entered:
-                await self.changed(night.tournament_id)
-            you = "You're in the night. " if entered else ""
-            opens = check_in_opens(night)
-            return Answer.say(
-                f"{you}Check-in opens {shown_until(opens)}: one press then (here, or on the"
-                " reminder) and you're dealt in."
-            )
-        if night.state is NightState.CHECK_IN:
-            if not await self._store.check_in(night, user.id, user.name, now=now):
-                raise Refused("Check-in has just closed: the night is starting.")
-            await self.changed(night.tournament_id)
-            return Answer.say(
-                f"You're checked in: the night starts {shown_until(night.starts_at)}. Your first"
-                " game is dealt in a thread that calls you."
-            )
-        if night.state is NightState.STARTED:
-            return await self._late(club, night, user)
-        return Answer.say(await self._over_words(club, night))
-
-    async def _late(self, club: ClubRecord, night: NightRecord, user: User) -> Answer:
-        """A late arrival: entered if the next round takes them (a Swiss night not in its last
-        round), else told they are too late."""
-        record = await self._store.tournament(night.tournament_id)
-        assert record is not None
-        entrants = {e.user_id: e for e in await self._store.entrants(record.id)}
-        if user.id in entrants:
-            entrant = entrants[user.id]
-            if entrant.withdrawn is not None:
-                raise Refused("You withdrew from tonight's night: you are paired no more.")
-            return Answer.say("You're playing tonight already: your games are in their threads.")
-        if record.status is not TournamentStatus.RUNNING:
-            return Answer.say(await self._over_words(club, night))
-        if record.format.name != "swiss":
-            return Answer.say(
-                f"Sorry, too late: a {record.format.named()} night's pairings were drawn when it"
-                f" started, {shown_at(night.starts_at, 't')}. {await self._next_words(club)}"
-            )
-        if record.round >= record.swiss_rounds:
-            return Answer.say(
-                f"Sorry, too late: the night is in its last round. {await self._next_words(club)}"
-            )
-        if not await self._store.enter_late(night, user.id, user.name, now=self._now()):
-            raise Refused("You're playing tonight already.")
-        await self.changed(record.id)
-        nxt = record.round + 1
-        when = (
-            f", by {shown_at(record.deadline, 't')} at the latest"
-            if record.deadline is not None
-            else ""
-        )
-        if record.round == 0:
-            return Answer.say(f"You're in: round 1 of {record.rounds} is being paired now.")
-        return Answer.say(
-            f"You're in, late: round {nxt} of {record.rounds} takes you, paired as soon as every"
-            f" game of round {record.round} is over{when}."
-        )
-
-    async def _over_words(self, club: ClubRecord, night: NightRecord) -> str:
-        return f"This night is over. {await self._next_words(club)}".strip()
-
-    async def _next_words(self, club: ClubRecord) -> str:
-        latest = await self._store.latest_night(club.id)
-        if club.ended or latest is None or not latest.state.ahead:
-            return ""
-        return f"The next night is {shown_until(latest.starts_at, 'F')}."
 
     # -- a moderator's changes ------------------------------------------------------------------
     @answers
@@ -425,7 +355,7 @@ class Nights:
         is scheduled as usual)."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        club, night = await self._here(channel_id)
+        club, night = await self.here(channel_id)
         if not club.recurs:
             raise Refused(
                 "This night is held once: to call it off, use `/cribbage tournament cancel`."
@@ -454,7 +384,7 @@ class Nights:
         before the one after it."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        club, night = await self._here(channel_id)
+        club, night = await self.here(channel_id)
         if club.ended or not night.state.ahead:
             raise Refused("The night has started: it can't be moved now.")
         zone = zone_named(club.zone)
@@ -482,7 +412,7 @@ class Nights:
         cancelled, one being played is played out."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        club, night = await self._here(channel_id)
+        club, night = await self.here(channel_id)
         if not await self._store.end_club(club.id):
             raise Refused("This club's nights have ended already.")
         if night.state.ahead:
@@ -500,181 +430,6 @@ class Nights:
             " (`/club league`).",
             ephemeral=False,
         )
-
-    # -- people's interest ----------------------------------------------------------------------
-    async def interest(
-        self, guild_id: int, event_id: int, user_id: int, name: str, *, yes: bool
-    ) -> None:
-        """Someone marked a club's event Interested (or took it back): entered in its night
-        taking entrants (or taken out, unless they checked in)."""
-        club = await self._store.club_of_event(guild_id, event_id)
-        if club is None or club.ended:
-            return
-        night = await self._store.latest_night(club.id)
-        if night is None or not night.state.ahead:
-            return
-        await self._store.interest(night, user_id, name, yes)
-        await self.changed(night.tournament_id)
-
-    async def sync_interest(self, night: NightRecord, found: Sequence[tuple[int, str]]) -> None:
-        """Everyone interested in the club's event (read from Discord at a start, or for a new
-        night) entered in ``night``; those the night had as interested who are no longer
-        taken out."""
-        if not night.state.ahead:
-            return
-        known = {p.user_id: p for p in await self._store.night_people(night.id)}
-        now_in = dict(found)
-        changed = False
-        for user_id, name in found:
-            person = known.get(user_id)
-            if person is None or not person.interested:
-                changed |= await self._store.interest(night, user_id, name, True)
-        for user_id, person in known.items():
-            if person.interested and user_id not in now_in:
-                changed |= await self._store.interest(night, user_id, person.name, False)
-        if changed:
-            await self.changed(night.tournament_id)
-
-    # -- the league -----------------------------------------------------------------------------
-    async def season_places(self, club: ClubRecord, season: Season) -> list[list[NightPlace]]:
-        """The places of each night of ``club`` played in ``season``."""
-        found: list[list[NightPlace]] = []
-        for night in await self._store.club_nights(club.id):
-            if night.state is not NightState.PLAYED or not season.holds(night.starts_at):
-                continue
-            record = await self._store.tournament(night.tournament_id)
-            if record is not None and record.status is TournamentStatus.FINISHED:
-                found.append(places_of(await read_event(self._store, record)))
-        return found
-
-    async def standings(self, club: ClubRecord, season: Season) -> list[LeagueLine]:
-        """A club's league table for ``season``."""
-        return league_table(await self.season_places(club, season))
-
-    @answers
-    async def league(self, channel_id: int, season: str = "this") -> Answer:
-        """``/club league``: this channel's club's league table this season (``last``: the
-        season before, final; ``champions``: each season's champion)."""
-        club = await self._store.club_in_channel(channel_id)
-        if club is None:
-            raise Refused(NO_CLUB)
-        if not club.recurs:
-            raise Refused(
-                "A night held once makes no league: nights that come round do (`/club night"
-                " repeat:weekly`)."
-            )
-        zone = zone_named(club.zone)
-        now = self._stamp()
-        if season == "champions":
-            return Answer.say(await self._champions(club, zone, now), ephemeral=False)
-        back = 1 if season == "last" else 0
-        which = season_of(now, zone, back)
-        lines = await self.standings(club, which)
-        played = len(await self.season_places(club, which))
-        head = f"**🏅 {escape(club.name)} league — {which.name}**"
-        if back:
-            head += f" (final: {plural(played, 'night')})"
-        else:
-            ends = shown_at(which.end.timestamp(), "D")
-            head += f" ({plural(played, 'night')} played; the season ends {ends})"
-        rows = [
-            f"{place}. {escape(line.name)} — {plural(line.points, 'league point')}"
-            f" · {plural(line.nights, 'night')}, {line.won} won · {line.game_points} game points"
-            for place, line in enumerate(lines[:20], 1)
-        ]
-        if not rows:
-            rows = [f"No night played {'that' if back else 'this'} season yet."]
-        how = (
-            "A night's winner scores as many league points as it had players, the last 1;"
-            " the season's champion has the most."
-        )
-        link = None if self._league_link is None else self._league_link(club.id)
-        if link is not None:
-            how += f" Every season's table: <{link}>"
-        return Answer.say("\n".join([head, *rows, how]), ephemeral=False)
-
-    async def _champions(self, club: ClubRecord, zone: tzinfo, now: datetime) -> str:
-        head = f"**🏆 {escape(club.name)} league champions**"
-        lines: list[str] = []
-        first = datetime.fromtimestamp(club.created_at, UTC)
-        back = 1
-        while len(lines) < 12:
-            season = season_of(now, zone, back)
-            if season.end <= first:
-                break
-            table = await self.standings(club, season)
-            if table:
-                best = table[0]
-                lines.append(
-                    f"{season.name}: {escape(best.name)} ({plural(best.points, 'league point')})"
-                )
-            back += 1
-        return "\n".join([head, *(lines or ["None yet: the first is crowned when a season ends."])])
-
-    async def league_board(self, club_id: int) -> LeagueBoard | None:
-        """A club's league for its page: this season's table, the last's, and every season's
-        champion (None: no such club, or one held once)."""
-        club = await self._store.club(club_id)
-        if club is None or not club.recurs:
-            return None
-        zone, now = zone_named(club.zone), self._stamp()
-        seasons = []
-        for back in (0, 1):
-            which = season_of(now, zone, back)
-            places = await self.season_places(club, which)
-            seasons.append((which.name, len(places), tuple(league_table(places))))
-        champions: list[tuple[str, str, int]] = []
-        first = datetime.fromtimestamp(club.created_at, UTC)
-        back = 1
-        while len(champions) < 12:
-            which = season_of(now, zone, back)
-            if which.end <= first:
-                break
-            table = await self.standings(club, which)
-            if table:
-                champions.append((which.name, table[0].name, table[0].points))
-            back += 1
-        return LeagueBoard(club.name, tuple(seasons), tuple(champions))
-
-    async def night_of_game(self, channel_id: int) -> tuple[int, str] | None:
-        """The club and the words naming the night a game in ``channel_id`` (a pairing's
-        thread) was played for (None: it was no night's)."""
-        night = await self._store.night_of_thread(channel_id)
-        club = None if night is None else await self._store.club(night.club_id)
-        if night is None or club is None:
-            return None
-        return club.id, f"{club.name}, night {night.number}"
-
-    async def champion_line(self, club: ClubRecord, season: Season) -> tuple[int, str] | None:
-        """The season's champion and the line that crowns them (None: no night played)."""
-        table = await self.standings(club, season)
-        if not table:
-            return None
-        best = table[0]
-        return best.user_id, (
-            f"🏆 **{escape(best.name)}** is the {escape(club.name)} league's champion for"
-            f" {season.name}, with {plural(best.points, 'league point')}"
-            f" ({plural(best.nights, 'night')}, {best.won} won)!"
-        )
-
-    async def stats_lines(self, guild_id: int, user_id: int) -> list[str]:
-        """What ``/cribbage stats`` says of a person's club nights on a server: their place in
-        each league this season."""
-        said: list[str] = []
-        now = self._stamp()
-        for club in await self._store.clubs_of_server(guild_id):
-            if not club.recurs:
-                continue
-            season = season_of(now, zone_named(club.zone))
-            table = await self.standings(club, season)
-            for place, line in enumerate(table, 1):
-                if line.user_id == user_id:
-                    said.append(
-                        f"🏅 {escape(club.name)} league ({season.name}): #{place} of {len(table)},"
-                        f" {plural(line.points, 'league point')}, {plural(line.nights, 'night')}"
-                        f" ({line.won} won)"
-                    )
-        return said[:5]
 
     # -- the server's time zone -----------------------------------------------------------------
     @answers

@@ -122,7 +122,9 @@ class MatchRecord:
     ended without a result, no ``winner`` and no ``season``), ``abandoned_by`` (a
     player who left it, or lost it on the clock without moving), and the ``season`` it was
     rated in. A match decided by a player leaving counts the game being played then as theirs
-    to lose: ``wins_a`` and ``wins_b`` include it."""
+    to lose: ``wins_a`` and ``wins_b`` include it. ``version`` moves on with every change of
+    the match (a game opened or counted, the match decided, a player's deletion): what a
+    reader keeps of it is of that version, and the change that opens its next game names it."""
 
     id: int
     entry_a: int
@@ -140,6 +142,7 @@ class MatchRecord:
     season: str | None
     started_at: float
     ended_at: float | None
+    version: int
 
     @property
     def rated(self) -> bool:

@@ -203,6 +203,8 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             match = await self._store.ranked_match(match_id)
             if match is None:
                 return None
+            # (Changed elsewhere, a player leaving it: what the tables keep of it is older.)
+            self._matches.moved_to(match.id, match.version)
             self._match_of[match.entry_a] = self._match_of[match.entry_b] = match.id
             games = await self._store.match_games(match_id)
             current = games[-1] if games else None
@@ -247,7 +249,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             match_id=match.id,
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         self._places.look_again(game.id, game.channel_id)
 
@@ -327,9 +329,18 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             return
         winner = self._winner(record, match)
         changed = await self._store.count_match_game(match.id, current.number, winner)
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         self._places.look_again(record.id, record.channel_id)
+
+    def _moved_on(self, match: MatchRecord, changed: list[EntryRecord]) -> None:
+        """The referee changed ``match`` (its change wrote ``changed``, the players' cards;
+        none: it had been made already): the tables read it again, and a read of the version
+        before, on its way, is not kept (told at once, before they are drawn again)."""
+        if changed:
+            self._matches.moved_to(match.id, match.version + 1)
+        else:
+            self._matches.changed(match.id)
 
     def _winner(self, record: GameRecord, match: MatchRecord) -> int:
         """Who won the ended game ``record``."""
@@ -358,7 +369,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
     def _after_decision(
         self, match: MatchRecord, games: list[MatchGame], changed: list[EntryRecord]
     ) -> None:
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         if games:
             last = games[-1]
@@ -394,9 +405,13 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         if match.rated:
             await self._resign_left(match, current, record)
             return
-        await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
-        self._matches.changed(match.id)
+        await self._games.on(record.id, self._unrated, read=record)
         self._places.look_again(record.id, record.channel_id)
+
+    async def _unrated(self, record: GameRecord) -> None:
+        """On the game's sequence: end a game whose match ended without a result, so too."""
+        if record.is_open:
+            await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
 
     async def _resign_left(
         self, match: MatchRecord, current: MatchGame, record: GameRecord
@@ -412,5 +427,4 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         if seat is None:
             return
         await self._resign(record.channel_id, User(leaver, record.seats[seat].name), Ending.LEFT)
-        self._matches.changed(match.id)
         self._places.look_again(record.id, record.channel_id)

@@ -10,7 +10,7 @@ its number in it: :func:`game_channel` and :func:`match_of_channel`.
 from __future__ import annotations
 
 from bot.core.base.apart import apart_channel, is_apart
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
@@ -71,15 +71,26 @@ def match_of_channel(channel_id: int) -> tuple[int, int] | None:
 
 
 class MatchView:
-    """Reads each match once for drawing its games' tables (read again once told it changed)."""
+    """Reads each match once for drawing its games' tables, kept by the match's version: read
+    again once a newer version is told, and a read of an older one (a change overtook it on its
+    way) is not kept over it."""
 
     def __init__(self, store: CardStore) -> None:
         self._store = store
-        self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
+        # match id -> the read, at the version of the match it read.
+        self._kept: Newest[int, Read] = Newest(MATCHES_KEPT)
+
+    def moved_to(self, match_id: int, version: int) -> None:
+        """The match is at ``version`` or later (the referee read it so, or its change moved
+        it on to it): what is kept of an earlier version is read again when next drawn, and
+        a read of one, on its way, is not kept."""
+        self._kept.told(match_id, version)
 
     def changed(self, match_id: int) -> None:
-        """The match changed: read it again when next drawn."""
-        self._kept.forget(match_id)
+        """The match changed, to a version not known here (a card changed elsewhere): read
+        it again when next drawn (the referee's look that follows says the version it
+        reads)."""
+        self._kept.drop(match_id)
 
     def forget(self) -> None:
         """Read every match again (another process may have changed them)."""
@@ -93,12 +104,12 @@ class MatchView:
             return kept
         # A read takes several statements, and the referee may decide the match between
         # them (its place's table drawn as the last game ended): kept, the read from before
-        # the decision would stand for the match from then on, and the tables redrawn for
-        # the decision would go on saying the next game comes.
-        began = self._kept.changes()
+        # the decision would stand for the match from then on, the tables redrawn for the
+        # decision saying the next game comes. Kept by the version it read, it is older than
+        # the one the decision told.
         read = await self._read(match_id)
         if read is not None:
-            self._kept.keep_read(match_id, read, began)
+            self._kept.keep(match_id, read[0].version, read)
         return read
 
     async def _read(self, match_id: int) -> Read | None:

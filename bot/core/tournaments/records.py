@@ -190,7 +190,9 @@ class EntrantRecord:
 class PairingRecord:
     """One table of one round: ``player_b`` None is a bye. The thread's start (``post_id``),
     the thread and the game are kept as they are made; ``decided`` says how the result came
-    (None: still to play), ``winner`` None once decided is a loss for both."""
+    (None: still to play), ``winner`` None once decided is a loss for both. ``version`` moves
+    on with every change of the pairing (its thread, its game, a game counted, its result, a
+    player's withdrawal or deletion): the change that opens its game names it."""
 
     round: int
     tab: int
@@ -209,3 +211,4 @@ class PairingRecord:
     spread_a: int = 0
     #: Whether the bot archived the pairing's thread (once it was decided).
     archived: bool = False
+    version: int = 0

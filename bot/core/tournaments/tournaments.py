@@ -1,8 +1,8 @@
 """A server's tournaments: open one in a channel, enter and leave, start, withdraw, the
-standings, and a moderator's result. What happens once it runs (pairing each round, a thread
-and a dealt game per pairing, results as games end) is the director's
-(:mod:`bot.core.tournaments.director`); the live message is drawn by
-:class:`TournamentMessages` for the ledger.
+standings, and a moderator's result (a cancel is :mod:`bot.core.tournaments.cancelling`'s).
+What happens once it runs (pairing each round, a thread and a dealt game per pairing, results
+as games end) is the director's (:mod:`bot.core.tournaments.director`); the live message is
+drawn by :class:`TournamentMessages` for the ledger.
 
 Every call is one write that moves the tournament's version on: the change feed then tells the
 keeper (the message is edited) and the director (a round may be paired).
@@ -241,7 +241,8 @@ def planned(
 
 
 class Tournaments:
-    """The calls of ``/cribbage tournament``, and the Join/Leave buttons."""
+    """The calls of ``/cribbage tournament`` (its ``cancel`` is
+    :class:`~bot.core.tournaments.cancelling.Cancellations`'), and the Join/Leave buttons."""
 
     def __init__(
         self,
@@ -264,13 +265,16 @@ class Tournaments:
         """The tournament changed: its message is drawn again, the director looks at it."""
         self._feed.publish(Change(Owner.tournament(record.id), record.version, record.channel_id))
 
-    async def _changed(self, tournament_id: int) -> TournamentRecord:
+    async def changed(self, tournament_id: int) -> TournamentRecord:
+        """A call changed the tournament: it is read, and its change published (its message
+        is drawn again, the director looks at it)."""
         record = await self._store.tournament(tournament_id)
         assert record is not None
         self._announce(record)
         return record
 
-    async def _here(self, channel_id: int) -> TournamentRecord:
+    async def here(self, channel_id: int) -> TournamentRecord:
+        """This channel's tournament (a command's), or the refusal: none here."""
         record = await self._store.tournament_in_channel(channel_id)
         if record is None:
             raise Refused(NO_TOURNAMENT)
@@ -313,7 +317,7 @@ class Tournaments:
             variant=variant,
         )
         record = await self._store.create_tournament(plan, now=self._now())
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say(
             "The tournament is open: its message with the Join button is on its way here."
         )
@@ -321,26 +325,26 @@ class Tournaments:
     @answers
     async def join(self, channel_id: int, user: User) -> Answer:
         """Enter this channel's tournament."""
-        return await self._join(await self._here(channel_id), user)
+        return await self._join(await self.here(channel_id), user)
 
     @answers
     async def leave(self, channel_id: int, user: User) -> Answer:
         """Leave this channel's tournament before it starts."""
-        return await self._leave(await self._here(channel_id), user)
+        return await self._leave(await self.here(channel_id), user)
 
     @answers
     async def click(
         self, tournament_id: int, action: str, user: User, *, guild_id: int | None
     ) -> Answer:
         """The tournament message's Join or Leave button."""
-        record = await self._found(tournament_id, guild_id)
+        record = await self.found(tournament_id, guild_id)
         if action == "join":
             return await self._join(record, user)
         if action == "leave":
             return await self._leave(record, user)
         raise Refused("That button does nothing any more.")
 
-    async def _found(self, tournament_id: int, guild_id: int | None) -> TournamentRecord:
+    async def found(self, tournament_id: int, guild_id: int | None) -> TournamentRecord:
         """The tournament a button names, if it is this server's (a button is clicked where
         its message is: any other is refused as missing)."""
         record = await self._store.tournament(tournament_id)
@@ -353,7 +357,7 @@ class Tournaments:
             raise Refused(NOT_OPEN)
         if not await self._store.enter(record.id, user.id, user.name):
             raise Refused(ALREADY_IN)
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You're in the tournament. Good luck!")
 
     async def _leave(self, record: TournamentRecord, user: User) -> Answer:
@@ -361,14 +365,14 @@ class Tournaments:
             raise Refused(NOT_OPEN + " To drop out, use `/cribbage tournament withdraw`.")
         if not await self._store.leave(record.id, user.id):
             raise Refused(NOT_IN)
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You've left the tournament.")
 
     @answers
     async def start(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
         """Start this channel's tournament (its organiser or a moderator): the first round is
         paired and its games dealt in their threads by the director."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if not moderator and user.id != record.organiser_id:
             raise Refused(organiser_only(record))
         if record.status is not TournamentStatus.OPEN:
@@ -412,74 +416,14 @@ class Tournaments:
             await self._store.reseed(record.id, [e.user_id for e in order])
         if not await self._store.start_tournament(record.id, rounds=rounds):
             raise Refused("This tournament has started already.")
-        await self._changed(record.id)
+        await self.changed(record.id)
         return rounds
-
-    @answers
-    async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
-        """Cancel this channel's tournament at once (its organiser or a moderator), before or
-        while it is played: games being played end without a result (and unrated), the
-        message keeps the standings so far and says who cancelled it, the threads are archived.
-        ``/cribbage tournament cancel`` asks first: :meth:`ask_cancel`."""
-        record = await self._here(channel_id)
-        return await self._cancel(record, user, moderator)
-
-    @answers
-    async def ask_cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
-        """``/cribbage tournament cancel``: asks first, privately, with Yes and No
-        (:meth:`confirm_cancel`); nothing changes yet."""
-        record = await self._here(channel_id)
-        self._may_cancel(record, user, moderator)
-        playing = (
-            " The games being played end at once, without a result."
-            if record.status is TournamentStatus.RUNNING
-            else ""
-        )
-        text = (
-            f"Cancel this tournament?{playing} The standings so far stay on its message, and "
-            "no champion is crowned. It can't be taken back."
-        )
-        view = MessageView(text, controls=ConfirmControls(record.id, "cancel_tournament"))
-        return Answer.say(text, view=view)
-
-    @answers
-    async def confirm_cancel(
-        self, tournament_id: int, user: User, yes: bool, *, moderator: bool, guild_id: int | None
-    ) -> Answer:
-        """The answer to :meth:`cancel`'s question: Yes cancels the tournament (games being
-        played end without a result, and unrated; the message keeps the standings so far and
-        says who cancelled it; the threads are archived), No leaves it; either way the
-        question's message says so, without its buttons."""
-        if not yes:
-            return Answer.in_place("The tournament goes on.")
-        record = await self._found(tournament_id, guild_id)
-        done = await self._cancel(record, user, moderator)
-        return Answer.in_place(done.reply.text)
-
-    async def _cancel(self, record: TournamentRecord, user: User, moderator: bool) -> Answer:
-        self._may_cancel(record, user, moderator)
-        if not await self._store.cancel_tournament(record.id, by=user.id, now=self._now()):
-            raise Refused(ENDED)
-        await self._changed(record.id)
-        playing = (
-            " The games being played end here, without a result."
-            if record.status is TournamentStatus.RUNNING
-            else ""
-        )
-        return Answer.say(f"The tournament is cancelled.{playing}", ephemeral=False)
-
-    @staticmethod
-    def _may_cancel(record: TournamentRecord, user: User, moderator: bool) -> None:
-        if not moderator and user.id != record.organiser_id:
-            raise Refused(organiser_only(record))
-        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-            raise Refused(ENDED)
 
     @answers
     async def standings(self, channel_id: int) -> Answer:
         """This channel's tournament standings, privately: everyone listed, or as many as one
         message holds (the top of the table), the others counted."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         return Answer.say(standings_message(await read_event(self._store, record)))
 
     @answers
@@ -487,7 +431,7 @@ class Tournaments:
         """Withdraw from a running tournament at once: the game of this round, if undecided, is
         forfeited, and no later round pairs this player; past results stand (before it starts,
         this is leaving it). ``/cribbage tournament withdraw`` asks first: :meth:`ask_withdraw`."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status is TournamentStatus.OPEN:
             return await self._leave(record, user)
         return await self._withdraw(record, user)
@@ -497,7 +441,7 @@ class Tournaments:
         """``/cribbage tournament withdraw``: before the tournament starts this is leaving it,
         at once; once it runs it asks first, privately, with Yes and No
         (:meth:`confirm_withdraw`), and nothing changes yet."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise Refused(ENDED)
         if record.status is TournamentStatus.OPEN:
@@ -520,7 +464,7 @@ class Tournaments:
         No stays in; either way the question's message says so, without its buttons."""
         if not yes:
             return Answer.in_place("You stay in the tournament.")
-        record = await self._found(tournament_id, guild_id)
+        record = await self.found(tournament_id, guild_id)
         done = await self._withdraw(record, user)
         return Answer.in_place(done.reply.text)
 
@@ -540,7 +484,7 @@ class Tournaments:
                 await self._store.decide(
                     record.id, p.round, p.tab, Verdict(Decided.WITHDRAWN, other)
                 )
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
 
     async def _played_out(self, pairing: PairingRecord) -> bool:
@@ -576,7 +520,7 @@ class Tournaments:
         played (``winner`` beat ``loser``); the standings show it as set by hand."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status is not TournamentStatus.RUNNING:
             raise Refused(ENDED if record.status is TournamentStatus.FINISHED else NOT_RUNNING)
         if not 0 <= margin <= record.target:
@@ -591,7 +535,7 @@ class Tournaments:
                     Verdict(Decided.MODERATOR, winner.id, margin=margin),
                     again=True,
                 )
-                await self._changed(record.id)
+                await self.changed(record.id)
                 return Answer.say(f"Result set: {escape(winner.name)} beat {escape(loser.name)}.")
         raise Refused(NO_SUCH_PAIRING)
 

@@ -23,7 +23,7 @@ def test_columns_are_the_fields_in_order() -> None:
 
 
 def test_each_value_becomes_its_fields_type() -> None:
-    row = (7, 1, 10, None, None, 12, None, "forfeit", 10, 0, 3, 1, 0, -3, 1)
+    row = (7, 1, 10, None, None, 12, None, "forfeit", 10, 0, 3, 1, 0, -3, 1, 4)
     pairing = reader(tr.PairingRecord)(row)
     assert pairing == tr.PairingRecord(
         round=7,
@@ -41,6 +41,7 @@ def test_each_value_becomes_its_fields_type() -> None:
         wins_b=0,
         spread_a=-3,
         archived=True,
+        version=4,
     )
     assert type(pairing.lurch) is bool and type(pairing.decided) is tr.Decided
 

@@ -124,7 +124,7 @@ async def test_the_coach_turned_off_while_a_hand_reads_the_setting_is_off_at_onc
     """A hand drawn reads its player's setting as they turn the coach off: the read from
     before is not kept, so the next hand has no line (it had, for the next minute)."""
     service = make_service(store, clock, computer=True)
-    reached, go_on = held(monkeypatch, store, "coach_off", answered=True)
+    reached, go_on = held(monkeypatch, store, "coach_settings", answered=True)
     reading = asyncio.create_task(service.coach.off([AL.id]))
     await reached.wait()
     assert "Coach off" in (await service.coach.coach(AL, False)).reply.text

@@ -99,7 +99,7 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
         GUILD, CHANNEL, PEOPLE[0], moderator=False, when="Friday 20:00", events_refusal=None
     )
     assert not not_mod.ok and "moderator" in not_mod.reply.text
-    assert not (await nights.check_in(CHANNEL, PEOPLE[0])).ok  # no club here
+    assert not (await service.attendance.check_in(CHANNEL, PEOPLE[0])).ok  # no club here
     night_id = await _schedule(service)
     again = await nights.schedule(
         GUILD, CHANNEL, MO, moderator=True, when="2026-01-03 20:00", events_refusal=None
@@ -107,7 +107,7 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
     assert not again.ok and "club nights already" in again.reply.text
     skipped = await nights.skip(CHANNEL, MO, moderator=True)
     assert not skipped.ok and "held once" in skipped.reply.text
-    league = await nights.league(CHANNEL)
+    league = await service.leagues.league(CHANNEL)
     assert not league.ok and "held once makes no league" in league.reply.text
     moved = await nights.move(CHANNEL, PEOPLE[0], moderator=False, when="2026-01-03 20:00")
     assert not moved.ok
@@ -115,7 +115,7 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
     started = await service.tournaments.start(CHANNEL, MO, moderator=True)
     assert not started.ok and "starts by itself" in started.reply.text
     # Before check-in opens, a press says when it does (and enters the person).
-    early = await nights.check_in(CHANNEL, PEOPLE[0])
+    early = await service.attendance.check_in(CHANNEL, PEOPLE[0])
     assert early.ok and "Check-in opens" in early.reply.text
     night = await store.night(night_id)
     assert night is not None and night.state is NightState.SCHEDULED
@@ -137,7 +137,7 @@ async def test_a_night_is_started_once_when_two_processes_look_at_its_time(
     night_id = await _schedule(one)
     await _open_check_in(one, store, clock, night_id)
     for user in PEOPLE[:4]:
-        assert (await one.nights.check_in(CHANNEL, user)).ok
+        assert (await one.attendance.check_in(CHANNEL, user)).ok
     # Ed joins during the check-in but never checks in: he is not dealt in.
     assert (await one.tournaments.join(CHANNEL, PEOPLE[4])).ok
     begun: list[int] = []
@@ -180,7 +180,7 @@ async def test_a_night_the_bot_was_down_for_is_called_off(
     night_id = await _schedule(service)
     await _open_check_in(service, store, clock, night_id)
     for user in PEOPLE[:3]:
-        assert (await service.nights.check_in(CHANNEL, user)).ok
+        assert (await service.attendance.check_in(CHANNEL, user)).ok
     night = await store.night(night_id)
     assert night is not None
     clock.now = clock.now.fromtimestamp(night.starts_at, clock.now.tzinfo) + timedelta(hours=1)
@@ -203,7 +203,7 @@ async def test_a_late_arrival_is_taken_by_a_swiss_nights_next_round_only(
     night_id = await _schedule(service, rounds=1)
     await _open_check_in(service, store, clock, night_id)
     for user in PEOPLE[:3]:
-        assert (await service.nights.check_in(CHANNEL, user)).ok
+        assert (await service.attendance.check_in(CHANNEL, user)).ok
     night = await store.night(night_id)
     assert night is not None
     clock.now = clock.now.fromtimestamp(night.starts_at, clock.now.tzinfo)
@@ -215,10 +215,10 @@ async def test_a_late_arrival_is_taken_by_a_swiss_nights_next_round_only(
     await store.pair_round(
         record.id, 1, [(PEOPLE[0].id, PEOPLE[1].id), (PEOPLE[2].id, None)], now=0
     )
-    late = await service.nights.check_in(CHANNEL, PEOPLE[3])
+    late = await service.attendance.check_in(CHANNEL, PEOPLE[3])
     assert late.ok and "too late" in late.reply.text and "last round" in late.reply.text
     assert PEOPLE[3].id not in [e.user_id for e in await store.entrants(record.id)]
-    already = await service.nights.check_in(CHANNEL, PEOPLE[0])
+    already = await service.attendance.check_in(CHANNEL, PEOPLE[0])
     assert "already" in already.reply.text
     service.night_director.stop()
 
@@ -274,7 +274,7 @@ async def test_a_seasons_last_night_crowns_its_champion_once(
         tid, tr.TournamentStatus.FINISHED, now=0, champion=PEOPLE[1].id
     )
     assert await store.claim_night(night.id, NightState.STARTED, NightState.PLAYED)
-    boards = NightBoards(TournamentMessages(store, lambda: 0.0), store, service.nights)
+    boards = NightBoards(TournamentMessages(store, lambda: 0.0), store, service.leagues)
 
     async def owed() -> list[str]:
         drawn = await boards.draw(Owner.tournament(tid), 0.0, {})

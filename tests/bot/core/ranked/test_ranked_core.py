@@ -459,7 +459,10 @@ async def test_a_match_decided_while_its_table_reads_it_is_read_again(
         match_id, winner=BEA.id, how="games", abandoned_by=None, now=clock().timestamp()
     )
     assert decided, "decided now"
-    matches.changed(match_id)  # (what the referee says once it has decided it)
+    now_at = await store.ranked_match(match_id)
+    assert now_at is not None
+    # (What the referee says once it has decided it: the version its decision moved it to.)
+    matches.moved_to(match_id, now_at.version)
     release.set()
     before = await reading
     assert before is not None and before[0].status is MatchStatus.PLAYING, "read before"
@@ -919,3 +922,21 @@ async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
     await starting
     assert not service.ranked_play.referee.running
     assert not service.ranked_play.sweeping
+
+
+async def test_the_ladder_of_a_player_in_their_first_match_says_it_is_being_played(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Issue 68, item 18: ``/cribbage ranked ladder`` during a first match said "**Al**
+    hasn't played a ranked match in November 2026" (he was playing one)."""
+    named = season_name(season_of(clock().timestamp()))
+    await _play(service, AL)
+    searching = (await service.ranked.ladder(AL)).reply.text
+    assert f"**Al** is searching for their first ranked match of {named}." in searching
+    await _play(service, BEA)
+    playing = (await service.ranked.ladder(AL)).reply.text
+    assert "hasn't played a ranked match" not in playing, playing
+    assert f"**Al** is playing their first ranked match of {named}" in playing, playing
+    # Someone who never searched is told how to start, as before.
+    idle = (await service.ranked.ladder(CY)).reply.text
+    assert f"**Cy** hasn't played a ranked match in {named}: `/cribbage ranked play`" in idle

@@ -5,6 +5,7 @@ tournaments stored before it load unchanged."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sqlite3
 from collections.abc import Iterator
@@ -170,7 +171,8 @@ def _before_018(dialect: Dialect, tmp_path: Path) -> Path:
 async def _for_todays_code(store: Store, dialect: Dialect) -> None:
     """The columns a SQLite schema before 018 lacks that today's store code writes (020's
     variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held and
-    refused_since, which :func:`_as_before` takes away again for 027 to add)."""
+    refused_since, and 031's pairings' version, which :func:`_as_before` takes away again for
+    027 and 031 to add)."""
     if dialect is Dialect.SQLITE:
         await store.db.execute(
             "ALTER TABLE tournaments ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard'"
@@ -179,20 +181,30 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
             "ALTER TABLE tournaments ADD COLUMN round_held REAL NOT NULL DEFAULT 0"
         )
         await store.db.execute("ALTER TABLE tournaments ADD COLUMN refused_since REAL")
+        await store.db.execute(
+            "ALTER TABLE tournament_pairings ADD COLUMN version INTEGER NOT NULL DEFAULT 0"
+        )
 
 
 async def _as_before(store: Store, dialect: Dialect) -> None:
     """A SQLite schema before 018 again, but for 020's variant (which 020's rebuild of the
-    table keeps): without the column 027 adds (an ALTER, not a rebuild)."""
+    table keeps): without the columns 027 and 031 add (ALTERs, not rebuilds)."""
     if dialect is Dialect.SQLITE:
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN round_held")
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN refused_since")
+        await store.db.execute("ALTER TABLE tournament_pairings DROP COLUMN version")
 
 
 async def _everything(store: Store, ids: list[int]) -> object:
-    """All the store says of the tournaments ``ids``, and of the server's champions."""
+    """All the store says of the tournaments ``ids``, and of the server's champions (each
+    pairing at version 0: a pairing's version came with 031, which starts every one there)."""
     return [
-        (await store.tournament(i), await store.entrants(i), await store.pairings(i)) for i in ids
+        (
+            await store.tournament(i),
+            await store.entrants(i),
+            [dataclasses.replace(p, version=0) for p in await store.pairings(i)],
+        )
+        for i in ids
     ] + [await store.tournament_champions(GUILD, limit=9), await store.tournaments_of(GUILD, 12)]
 
 
