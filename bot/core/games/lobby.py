@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.base.text import and_list, escape, plural
 from bot.core.base.views import (
     HAND_BUTTON,
@@ -25,7 +25,7 @@ from bot.core.base.views import (
     MessageView,
 )
 from bot.core.games.computer import LEVELS, computer_name, level_note
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -50,6 +50,7 @@ __all__ = [
     "lobby_text",
     "lobby_view",
     "offered",
+    "options_of",
     "partners_text",
     "seat_added",
     "seats_adding_computer",
@@ -125,6 +126,35 @@ def table_asked(
         raise Refused(str(refused)) from None
     seats = chosen.default_players if players is None else players
     return Table(chosen, seats, chosen.default_target if target is None else target)
+
+
+def options_of(asked: TableAsked) -> Options:
+    """The options of the table ``asked`` for (:func:`table_asked` makes its variant, players
+    and target whole), or :class:`Refused` with one sentence for what may not be asked: an
+    unknown level, rule for game points or way of counting, or a table the variant does not
+    offer."""
+    if asked.level not in LEVELS:
+        raise Refused(refusals.bad_level(LEVELS))
+    if asked.scoring not in tuple(Scoring):
+        raise Refused(refusals.BAD_SCORING)
+    if asked.counting not in tuple(Counting):
+        raise Refused(refusals.BAD_COUNTING)
+    table = table_asked(
+        variant=asked.variant,
+        players=asked.players,
+        target=asked.target,
+        teams=asked.teams,
+        scoring=asked.scoring,
+    )
+    return Options(
+        table.players,
+        table.target,
+        vs_computer=asked.vs_computer,
+        scoring=Scoring(asked.scoring),
+        counting=Counting(asked.counting),
+        variant=table.variant.name,
+        hints=asked.hints,
+    )
 
 
 def lobby_view(

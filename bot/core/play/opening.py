@@ -19,14 +19,13 @@ import functools
 from collections.abc import Awaitable, Callable
 
 from bot.core.base import refusals
-from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.entry import answers
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
+from bot.core.base.replies import Answer, Clicked, Reply, Sequel, TableAsked, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
@@ -39,11 +38,13 @@ from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, Sea
 from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
-from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import STANDARD, named
 
 __all__ = ["Lobbies"]
+
+#: A new game's table when nothing was asked: the standard game for two, to 121.
+_ASKED_NOTHING = TableAsked()
 
 
 class Lobbies(OnGames):
@@ -63,47 +64,25 @@ class Lobbies(OnGames):
         guild_id: int | None,
         channel_id: int,
         user: User,
+        asked: TableAsked = _ASKED_NOTHING,
         *,
-        players: int | None = None,
-        target: int | None = None,
-        vs_computer: bool = False,
-        difficulty: str = DEFAULT_LEVEL,
-        scoring: str = Scoring.LURCH,
-        counting: str = Counting.AUTO,
-        variant: str | None = None,
-        teams: str | None = None,
         token: str | None = None,
         private: bool = False,
-        hints: bool = False,
         lesson: bool = False,
     ) -> Answer:
-        """Open a game in this channel with ``user`` in the first seat.
+        """Open a game in this channel with ``user`` in the first seat, at the table ``asked``
+        for (:func:`bot.core.games.lobby.options_of` makes its options, and refuses, in one
+        sentence, what may not be asked; nothing asked: the standard game for two, to 121).
 
-        The table is ``variant`` (a registered variant's name; None: the one ``players``
-        make, the standard game for two to four) for ``players`` to ``target`` (None: the
-        variant's usual players and default target), six players in ``teams`` (``threes``
-        or ``pairs``): :func:`bot.core.games.lobby.table_asked` says how, and refuses, in one
-        sentence, what the variant does not offer.
-
-        With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the game
-        deals at once (in the transaction that opens it); otherwise a lobby opens (where the creator
-        may add computers). ``scoring`` is the rule for game points (``lurch`` or ``skunk``) and
-        ``counting`` who counts the show (``auto``, or ``manual``: each owner claims, with muggins).
-        ``token``: the interaction being answered, whose answer (the lobby) is the game's lobby
-        message. ``private``: the bot is not a member where the game is
-        (:mod:`bot.core.messages.private_table`): that message is its table throughout.
-        ``hints``: every player may ask the expert for a hint (:mod:`bot.core.play.hints`).
-        ``lesson``: a first game of ``/cribbage learn`` (:mod:`bot.core.play.lessons`).
+        Asked against the computer, every other seat is a computer player at the level asked
+        and the game deals at once (in the transaction that opens it); otherwise a lobby opens
+        (where the creator may add computers). ``token``: the interaction being answered, whose
+        answer (the lobby) is the game's lobby message. ``private``: the bot is not a member
+        where the game is (:mod:`bot.core.messages.private_table`): that message is its table
+        throughout. ``lesson``: a first game of ``/cribbage learn``
+        (:mod:`bot.core.play.lessons`).
         """
-        if difficulty not in LEVELS:
-            raise Refused(refusals.bad_level(LEVELS))
-        if scoring not in tuple(Scoring):
-            raise Refused(refusals.BAD_SCORING)
-        if counting not in tuple(Counting):
-            raise Refused(refusals.BAD_COUNTING)
-        table = lobby.table_asked(
-            variant=variant, players=players, target=target, teams=teams, scoring=scoring
-        )
+        options = lobby.options_of(asked)
         store = self._games.store
         # (The store keeps one open game a channel, whichever call or process writes first:
         # a second meets its unique index, ChannelBusy, refused in the same words.)
@@ -113,20 +92,12 @@ class Lobbies(OnGames):
         creator = SeatRecord(0, user.id, user.name)
         opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
         dealt: list[tuple[Loaded, int]] = []
-        options = Options(
-            table.players,
-            table.target,
-            vs_computer=vs_computer,
-            scoring=Scoring(scoring),
-            counting=Counting(counting),
-            variant=table.variant.name,
-            hints=hints,
-        )
+        computer = options.vs_computer
         record = await store.create_game(
             NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
             now=now,
-            fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-            deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
+            fill=(lambda r: lobby.fill_with_computers(r, asked.level)) if computer else None,
+            deal=(lambda r: self._deals.for_opening(r, dealt)) if computer else None,
             answered=opening.kept,
         )
         self._deals.opened(record, dealt)

@@ -36,7 +36,6 @@ each keeping only the newest look not yet sent.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import time
@@ -48,7 +47,7 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
-from bot.core.base.replies import Answer, Click, User
+from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.services import Services
@@ -59,7 +58,7 @@ from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.tables import TableGames
 from bot.web.capacity import SEND_SECONDS, no_room
 from bot.web.pages import markdown_html
-from engine.variants import FEWEST_AT_A_TABLE, STANDARD, UnknownVariant, named
+from engine.variants import FEWEST_AT_A_TABLE
 
 __all__ = [
     "ACTIVITY_CSP",
@@ -253,73 +252,40 @@ def api_refusal(request: web.Request, error: web.HTTPException) -> web.Response 
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Asked:
-    """A new game's choices as the page sent them, ``/cribbage new``'s (None: left out, the
-    variant's own: two players to 121)."""
+#: A new game's table asked nothing: its choices' defaults.
+_NOTHING_ASKED = TableAsked()
 
-    players: int | None
-    target: int | None
-    variant: str | None
-    computer: bool
-    difficulty: str
-    scoring: str
-    counting: str
-    hints: bool = False
 
-    @classmethod
-    def of(cls, body: dict[str, Any]) -> _Asked:
-        """The choices of a request's body (a 400 for what they cannot be)."""
-        players = _int(body, "players") if body.get("players") is not None else None
-        target = _int(body, "target") if body.get("target") is not None else None
-        variant = body.get("variant")
-        computer = body.get("vs_computer", False)
-        difficulty = body.get("difficulty", "hard")
-        scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
-        hints = body.get("hints", False)
-        if (
-            not isinstance(computer, bool)
-            or not isinstance(hints, bool)
-            or not all(isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting))
-        ):
-            raise _bad()
-        if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
-            raise _bad()
-        return cls(players, target, variant, computer, difficulty, scoring, counting, hints)
-
-    def command(self) -> str:
-        """The ``/cribbage new`` line that asks for them, for where only a command may."""
-        asked = [
-            f"players:{self.players}" if self.players is not None else "",
-            f"target:{self.target}" if self.target is not None else "",
-            f"variant:{self.variant}" if self.variant not in (None, STANDARD.name) else "",
-            "hints:True" if self.hints else "",
-        ]
-        return "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
-
-    def for_everyone(self, players: int) -> _Asked:
-        """The same for ``players`` people and no computer: the variant dropped unless it
-        seats that many (an unknown name is ``/cribbage new``'s to refuse)."""
-        variant = self.variant
-        try:
-            if variant is not None and players not in named(variant).seats:
-                variant = None
-        except UnknownVariant:
-            pass
-        return dataclasses.replace(self, players=players, variant=variant, computer=False)
-
-    def options(self) -> dict[str, Any]:
-        """As :meth:`Lobbies.new_game` takes them."""
-        return {
-            "players": self.players,
-            "target": self.target,
-            "vs_computer": self.computer,
-            "difficulty": self.difficulty,
-            "scoring": self.scoring,
-            "counting": self.counting,
-            "variant": self.variant,
-            "hints": self.hints,
-        }
+def _asked(body: dict[str, Any]) -> TableAsked:
+    """The new game's choices of a request's body, ``/cribbage new``'s (left out: the
+    variant's own, two players to 121), or a 400 for what they cannot be."""
+    players = _int(body, "players") if body.get("players") is not None else None
+    target = _int(body, "target") if body.get("target") is not None else None
+    variant = body.get("variant")
+    computer = body.get("vs_computer", False)
+    # (What is left out is the core's own default: a table asked nothing more.)
+    level = body.get("difficulty", _NOTHING_ASKED.level)
+    scoring = body.get("scoring", _NOTHING_ASKED.scoring)
+    counting = body.get("counting", _NOTHING_ASKED.counting)
+    hints = body.get("hints", False)
+    if (
+        not isinstance(computer, bool)
+        or not isinstance(hints, bool)
+        or not all(isinstance(v, str) and len(v) <= 20 for v in (level, scoring, counting))
+    ):
+        raise _bad()
+    if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
+        raise _bad()
+    return TableAsked(
+        players=players,
+        target=target,
+        variant=variant,
+        vs_computer=computer,
+        level=level,
+        scoring=scoring,
+        counting=counting,
+        hints=hints,
+    )
 
 
 async def _people(
@@ -701,7 +667,7 @@ class ActivityServer:
     async def _new(self, request: web.Request) -> web.Response:
         session = self._session(request)
         body = await _body(request)
-        asked = _Asked.of(body)
+        asked = _asked(body)
         bots_dm = await self._tables.bots_dm(session.channel_id, session.guild_id, session.user_id)
         record = await self._tables.channel_game(session.channel_id)
         closed = self._services.pages.no_game_of_its_own(record, bots_dm=bots_dm)
@@ -726,7 +692,7 @@ class ActivityServer:
                 return _refuse(NOBODY_ELSE)
             asked = asked.for_everyone(players)
         answer = await self._services.lobbies.new_game(
-            session.guild_id, session.channel_id, user, **asked.options()
+            session.guild_id, session.channel_id, user, asked
         )
         if answer.game_id is not None:
             self._tables.changed(session.channel_id, answer.game_id)

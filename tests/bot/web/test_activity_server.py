@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.games.games import Loaded
 from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
@@ -154,7 +154,7 @@ async def test_a_learners_coach_line_at_the_table_says_what_its_figures_mean(
     # line as the hand message does, with what its figures mean under it.
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty="easy", target=61
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level="easy", target=61)
     )
     await table.record(AL.id, opened)
     lines: list[str] = []
@@ -574,7 +574,9 @@ async def _hand(service: Services, game_id: int, seat: int) -> tuple[Card, ...]:
 async def test_a_page_sees_only_its_own_channel(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
-    other = await service.lobbies.new_game(GUILD, OTHER_CHANNEL, CY, players=2, target=61)
+    other = await service.lobbies.new_game(
+        GUILD, OTHER_CHANNEL, CY, TableAsked(players=2, target=61)
+    )
     assert other.ok and other.game_id is not None
     al = await _signed(client, AL)
     state = await (await client.get("/activity/api/state", headers=al)).json()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.deck import seeded
 from bot.core.deck.seeded import (
     SeedDealer,
@@ -205,7 +205,9 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     store: Store, clock: Clock
 ) -> None:
     service = make_service(store, clock, sealing=True)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, vs_computer=True)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(players=2, vs_computer=True)
+    )
     assert opened.ok, opened.reply.text
     record = await store.get_game(opened.game_id or 0)
     assert record is not None and record.snapshot is not None

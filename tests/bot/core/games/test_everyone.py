@@ -10,7 +10,7 @@ import doctest
 import pytest
 
 from bot.core.base import refusals
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.games import everyone
 from bot.core.games.everyone import everyone_kinds, lobby_seen
 from bot.core.games.lobby import lobby_view, offered
@@ -62,7 +62,7 @@ async def test_those_seated_keep_their_seats_and_the_table_its_options_where_it_
     service: Services,
 ) -> None:
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, target=61, scoring="skunk", counting="manual"
+        GUILD, CHANNEL, AL, TableAsked(target=61, scoring="skunk", counting="manual")
     )
     assert opened.game_id is not None
     assert (await service.lobbies.join(CHANNEL, CY)).ok
@@ -80,7 +80,7 @@ async def test_those_seated_keep_their_seats_and_the_table_its_options_where_it_
 async def test_a_variant_that_seats_fewer_gives_way_with_its_length(service: Services) -> None:
     # Seven-card cribbage is for two, to 181: three at the table play the standard game, to
     # its own 121, lurch (seven-card has no skunk scale to keep).
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="seven_card")
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(variant="seven_card"))
     assert opened.game_id is not None
     dealt = await service.dealing_in.deal_in(opened.game_id, AL, [BEA, CY], guild_id=GUILD)
     assert dealt.ok, dealt.reply.text

@@ -8,7 +8,7 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.keys import LOBBY
-from bot.core.base.replies import Click
+from bot.core.base.replies import Click, TableAsked
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.views import LobbyControls
 from bot.core.games.housekeeping import EXPIRE_BATCH
@@ -28,7 +28,7 @@ from tests.helpers.views import controls
 
 
 async def test_new_game_answers_with_the_lobby_in_the_channel(service: Services) -> None:
-    outcome = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, target=61)
+    outcome = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3, target=61))
     view = outcome.reply.view
     assert outcome.ok and not outcome.reply.ephemeral and view is not None
     assert outcome.sequel is not None
@@ -115,7 +115,7 @@ async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
 
 
 async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: Services) -> None:
-    await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3)
+    await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3))
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.join(CHANNEL, CY)
     left = await service.lobbies.leave(CHANNEL, BEA)
@@ -267,7 +267,7 @@ async def test_once_dealt_only_a_moderator_can_cancel(store: Store, service: Ser
 async def test_against_the_computer_the_creator_resigns_instead_of_cancelling(
     store: Store, service: Services
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     game_id = opened.game_id or 0
     before = await state(store, game_id)
     refused = await service.lobbies.cancel(CHANNEL, AL)

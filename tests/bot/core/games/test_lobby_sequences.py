@@ -15,7 +15,7 @@ from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.choices import DEFAULT_LEVEL
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.views import LOBBY_ACTIONS
 from bot.core.games.computer import LEVELS
 from bot.core.games.lobby import TEAMS
@@ -167,14 +167,16 @@ class Channel:
                 GUILD,
                 channel,
                 user,
-                players=action.players,
-                variant=action.variant,
-                target=action.target,
-                teams=action.teams,
-                vs_computer=action.vs_computer,
-                difficulty=action.difficulty,
-                scoring=action.scoring,
-                counting=action.counting,
+                TableAsked(
+                    players=action.players,
+                    variant=action.variant,
+                    target=action.target,
+                    teams=action.teams,
+                    vs_computer=action.vs_computer,
+                    level=action.difficulty,
+                    scoring=action.scoring,
+                    counting=action.counting,
+                ),
             )
         match action:
             case "/join":

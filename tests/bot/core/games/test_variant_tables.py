@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.refusals import Refused
+from bot.core.base.replies import TableAsked
 from bot.core.games.lobby import table_asked
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.rules_help import rules_text
@@ -75,7 +76,9 @@ def test_a_combination_a_variant_does_not_offer_is_refused_in_one_sentence(
 
 async def test_a_refused_table_opens_nothing(store: Store, service: Services) -> None:
     before = await state(store, 1)
-    answer = await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="five_card", players=3)
+    answer = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(variant="five_card", players=3)
+    )
     assert not answer.ok and answer.reply.ephemeral
     assert answer.reply.text == "Five-card cribbage is for 2 players."
     assert await store.open_game_in_channel(CHANNEL) is None
@@ -85,7 +88,7 @@ async def test_a_refused_table_opens_nothing(store: Store, service: Services) ->
 async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service: Services) -> None:
     table = Transcript(service)
     opened = await table.record(
-        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="six_hand")
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(variant="six_hand"))
     )
     game_id = opened.game_id or 0
     lobby = table.messages[(game_id, "lobby")].view.content
@@ -96,7 +99,9 @@ async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service
     assert pairs.ok
     opened = await table.record(
         AL.id,
-        await service.lobbies.new_game(GUILD, CHANNEL, AL, players=6, teams="pairs", target=61),
+        await service.lobbies.new_game(
+            GUILD, CHANNEL, AL, TableAsked(players=6, teams="pairs", target=61)
+        ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
     assert "Six-hand cribbage in pairs, 6 players, to 61" in lobby
@@ -126,10 +131,7 @@ async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
             GUILD,
             CHANNEL,
             AL,
-            variant=variant,
-            players=players,
-            vs_computer=True,
-            difficulty=level,
+            TableAsked(variant=variant, players=players, vs_computer=True, level=level),
         ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content

@@ -10,7 +10,7 @@ from bot.core.base import refusals
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import HAND, LOBBY, RESULT
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, Clicked, User
+from bot.core.base.replies import Answer, Clicked, TableAsked, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.series import SEAT_KEPT
@@ -285,7 +285,7 @@ async def test_two_processes_pressing_at_once_open_one_lobby(store: Store, clock
 async def test_play_again_against_the_computer_deals_at_once(
     store: Store, service: Services
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert opened.game_id is not None
     assert (await service.moves.resign(CHANNEL, AL)).ok
     controls = _result_controls(await owed_now(service, opened.game_id))
@@ -423,7 +423,7 @@ async def _press_on_hand(service: Services, game_id: int, user: User) -> Answer:
 
 async def _resigned_against_the_computer(service: Services) -> int:
     """A game of Al's against the computer, resigned at once (nothing of it sent yet)."""
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert opened.game_id is not None
     assert (await service.moves.resign(CHANNEL, AL)).ok
     return opened.game_id
@@ -617,7 +617,7 @@ async def test_every_lobby_and_table_of_a_series_game_says_the_series_from_start
     line (a people rematch's lobby had it, and lost it once the game started): the series
     is on every lobby and table of a game that continues one, the same from its opening to
     its end (no message edited for it), and its result says it with the game."""
-    first = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    first = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert first.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
     again = await _press(service, first.game_id, AL)
     assert again.game_id is not None and again.reply.view is not None
