@@ -255,16 +255,18 @@ def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str
     assert isinstance(controls, LobbyControls)
     # (A seat a rematch keeps for someone is not taken until they take it.)
     taken = sum(1 for s in record.seats if not s.held)
-    free = taken < record.num_players
+    free = taken < record.options.num_players
     # A full table of teams says who partners whom, as the chat's lobby does.
-    teams = record.rules.partners and not free
+    teams = record.options.rules.partners and not free
     return {
         "seated": record.seat_of(viewer) is not None,
         "creator": record.creator_id == viewer,
-        "free": record.num_players - taken,
+        "free": record.options.num_players - taken,
         "html": _html(html, seen.view.content),
         "buttons": [{"action": b, "label": LOBBY_LABELS[b]} for b in controls.buttons],
-        "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
+        "partners": partners_text([s.name for s in record.seats], record.options.rules)
+        if teams
+        else None,
         "levels": [
             {"level": level, "name": level_name(level), "blurb": LEVEL_BLURBS[level]}
             for level in controls.levels
@@ -274,13 +276,13 @@ def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str
 
 
 def _options(record: GameRecord) -> dict[str, Any]:
-    variant = named(record.variant)
-    rules = record.rules
+    variant = named(record.options.variant)
+    rules = record.options.rules
     return {
-        "players": record.num_players,
-        "target": record.target,
-        "scoring": str(record.scoring),
-        "counting": str(record.counting),
+        "players": record.options.num_players,
+        "target": record.options.target,
+        "scoring": str(record.options.scoring),
+        "counting": str(record.options.counting),
         "variant": variant.name,
         "title": variant.title,
         "teams": teams_text(rules),

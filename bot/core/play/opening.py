@@ -178,7 +178,7 @@ class Lobbies(OnGames):
         # A game is an occasion's when it has one at all: its words are not compared, so a
         # release that words a round otherwise still finds the game it opened.
         ours = (found.occasion is None) == (occasion is None)
-        asked = (found.variant, found.target)
+        asked = (found.options.variant, found.options.target)
         if seated != [players[0].id, players[1].id] or asked != (variant, target) or not ours:
             raise ChannelBusy()
         return found
@@ -280,7 +280,7 @@ class Lobbies(OnGames):
         seats = lobby.seats_joining(record, user, self._games.now())
         # (The seat kept for them, or the one free: not always the last.)
         taken = next(s.seat for s in seats if s.user_id == user.id)
-        text = f"You're in: seat {taken + 1} of {record.num_players}."
+        text = f"You're in: seat {taken + 1} of {record.options.num_players}."
         return await self._seat_taken(record, seats, text, user, clicked)
 
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
@@ -305,14 +305,16 @@ class Lobbies(OnGames):
 
     async def _add_seat(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         players = lobby.seat_added(record, user)
-        grown = dataclasses.replace(record, num_players=players)
+        grown = dataclasses.replace(record.options, num_players=players)
         teams = " (two teams of partners)" if grown.rules.partners else ""
         text = f"The table now seats {players}{teams}: one seat is free, press **Join** to take it."
         return await self._seats_changed(record, list(record.seats), text, clicked, players=players)
 
     async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_changing_partners(record, user)
-        text = f"Partners now: {partners_text([escape(s.name) for s in seats], record.rules)}."
+        text = (
+            f"Partners now: {partners_text([escape(s.name) for s in seats], record.options.rules)}."
+        )
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _seat_taken(
@@ -326,7 +328,7 @@ class Lobbies(OnGames):
         """A seat taken by ``user`` (or, the opener's, by a computer): the lobby's new seats
         stored, and a rematch whose table this fills dealt at once, as ``user``'s *Start*
         would (:func:`~bot.core.games.lobby.deals_as_it_fills`); the answer says both."""
-        if not lobby.deals_as_it_fills(record, seats, record.num_players):
+        if not lobby.deals_as_it_fills(record, seats, record.options.num_players):
             return await self._seats_changed(record, seats, text, clicked)
         # (The look a click is answered with is the deal's: the seats are stored without one.)
         seated = await self._games.reseat(record, seats)
@@ -345,14 +347,14 @@ class Lobbies(OnGames):
     ) -> Answer:
         """Store the lobby's new seats (and, with ``players``, the number it seats); a lobby
         button's answer is the lobby as it is now."""
-        players = record.num_players if players is None else players
+        players = record.options.num_players if players is None else players
+        options = dataclasses.replace(record.options, num_players=players)
         after = dataclasses.replace(
-            record, seats=tuple(seats), num_players=players, version=record.version + 1
+            record, seats=tuple(seats), options=options, version=record.version + 1
         )
         # (A rematch's lobby says the series it continues, while its people are the same.)
         series = await continued_text(self._games.store, after)
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
-        options = dataclasses.replace(record.options, num_players=players)
         updated = await self._games.reseat(record, seats, answered, options=options)
         if sum(1 for seat in seats if not seat.held) == players:
             text += " The table is full: press Start to deal."

@@ -234,7 +234,11 @@ async def test_everyone_is_dealt_in_with_no_game_open(
     assert answer["ok"], answer
     record = await service.games.record(answer["state"]["game"])
     assert record is not None and record.status.value == "active"
-    assert (record.variant, record.num_players, record.target) == ("standard", 3, 121)
+    assert (record.options.variant, record.options.num_players, record.options.target) == (
+        "standard",
+        3,
+        121,
+    )
     assert [s.name for s in record.seats] == ["Al", "Bea (server)", "Cy (server)"]
 
 

@@ -619,7 +619,9 @@ async def test_a_new_game_offers_and_opens_every_variant(
     assert state["options"]["teams"] == "two teams of three"
     assert "variants" not in state["open"], "the choices are sent only where they are shown"
     record = await service.games.store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.variant == "six_hand" and record.target == 61
+    assert (
+        record is not None and record.options.variant == "six_hand" and record.options.target == 61
+    )
 
 
 async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(

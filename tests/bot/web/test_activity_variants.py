@@ -98,7 +98,7 @@ async def test_the_activitys_board_draws_the_lines_the_games_rules_give(
     assert record is not None
     state = activity_state(record, service.games.loaded.load(record), AL.id)
     assert state["options"]["lines"] == lines
-    assert lines == [[hole, name] for hole, name in board_lines(record.rules)]
+    assert lines == [[hole, name] for hole, name in board_lines(record.options.rules)]
 
 
 async def test_the_activity_names_each_side_as_typed(service: Services) -> None:

@@ -81,7 +81,7 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     )
     assert "Hard bot" in lobby.content and "has started" in lobby.content
     record = await store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.status == "active" and record.vs_computer
+    assert record is not None and record.status == "active" and record.options.vs_computer
     assert [(s.user_id, s.name, s.is_computer) for s in record.seats] == [
         (AL.id, "Al", False),
         (None, "Hard bot", True),

@@ -102,7 +102,7 @@ async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
     assert (await service.lobbies.click(game_id, "add_seat", AL, guild_id=GUILD)).ok
     assert (await service.lobbies.join(CHANNEL, DEE)).ok
     record = await store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.num_players == 4 and record.rules.partners
+    assert record is not None and record.options.num_players == 4 and record.options.rules.partners
     full = await service.lobbies.join(CHANNEL, EVE)
     assert full.reply.text == (
         "This game is full: all 4 seats are taken, and standard cribbage seats no more."

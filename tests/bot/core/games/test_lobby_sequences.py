@@ -207,18 +207,18 @@ class Channel:
 def _check_opened(record: GameRecord, asked: Opening, user: User) -> None:
     """An opened game is the table asked for, with ``user`` in the first seat."""
     assert record.creator_id == user.id and record.seats[0].user_id == user.id
-    variant = named(record.variant)
-    assert record.num_players in variant.seats and record.target in variant.targets
+    variant = named(record.options.variant)
+    assert record.options.num_players in variant.seats and record.options.target in variant.targets
     if asked.players is not None:
-        assert record.num_players == asked.players
+        assert record.options.num_players == asked.players
     if asked.target is not None:
-        assert record.target == asked.target
+        assert record.options.target == asked.target
     if asked.teams is not None:
         assert variant is TEAMS[asked.teams]
     elif asked.variant is not None:
-        assert record.variant == asked.variant
-    assert (record.scoring, record.counting) == (asked.scoring, asked.counting)
-    assert record.vs_computer == asked.vs_computer
+        assert record.options.variant == asked.variant
+    assert (record.options.scoring, record.options.counting) == (asked.scoring, asked.counting)
+    assert record.options.vs_computer == asked.vs_computer
     # Against the computer the table is full and dealt at once; otherwise a lobby opens.
     if asked.vs_computer:
         assert record.status is GameStatus.ACTIVE
@@ -231,7 +231,7 @@ def _check_lobby(record: GameRecord) -> None:
     """An open lobby's seats: no more than the table's, numbered 0, 1, ... in order, nobody
     twice, the creator first (the creator leaving closes it), every computer at a level."""
     seats = record.seats
-    assert len(seats) <= record.num_players
+    assert len(seats) <= record.options.num_players
     assert [s.seat for s in seats] == list(range(len(seats)))
     people = [s.user_id for s in seats if not s.is_computer]
     assert len(people) == len(set(people)) and None not in people
@@ -242,12 +242,15 @@ def _check_lobby(record: GameRecord) -> None:
 async def _check_dealt(store: Store, record: GameRecord) -> None:
     """A game just dealt: every seat taken, and the engine's game, as stored, has the seated
     players in their seats, by the rules of the table's variant (its sides among them)."""
-    assert len(record.seats) == record.num_players
+    assert len(record.seats) == record.options.num_players
     game = await load(store, record.id)
-    assert game.num_players == record.num_players
+    assert game.num_players == record.options.num_players
     assert game.players == tuple(s.name for s in record.seats)
-    rules = named(record.variant).rules(
-        record.num_players, record.target, record.scoring, record.counting
+    rules = named(record.options.variant).rules(
+        record.options.num_players,
+        record.options.target,
+        record.options.scoring,
+        record.options.counting,
     )
     assert game.rules == rules
     assert game.num_sides == len(rules.sides)

@@ -9,7 +9,7 @@ import pytest
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import TableAsked
 from bot.core.games.lobby import table_asked
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.rules_help import rules_text
 from bot.core.review.review import review_caveat
 from bot.core.services import Services
@@ -175,8 +175,8 @@ def _record(variant: str, players: int) -> GameRecord:
     kind = named(variant)
     seats = tuple(SeatRecord(s, 10 + s, f"P{s}") for s in range(players))
     return GameRecord(
-        1, GUILD, CHANNEL, GameStatus.FINISHED, 10, players, kind.default_target, False,
-        None, 1, 0.0, 0.0, seats, variant=variant,
+        1, GUILD, CHANNEL, GameStatus.FINISHED, 10,
+        Options(players, kind.default_target, variant=variant), None, 1, 0.0, 0.0, seats,
     )  # fmt: skip
 
 

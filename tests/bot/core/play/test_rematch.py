@@ -225,7 +225,7 @@ async def test_a_seat_the_opener_adds_for_a_friend_who_came_late_is_the_last_to_
     late = await service.lobbies.join(CHANNEL, CY)
     assert late.ok and "Dealing" in late.reply.text, late.reply.text
     rematch = await _record(service, opened.game_id)
-    assert rematch.status is GameStatus.ACTIVE and rematch.num_players == 3
+    assert rematch.status is GameStatus.ACTIVE and rematch.options.num_players == 3
 
 
 async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(

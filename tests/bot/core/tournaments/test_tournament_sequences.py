@@ -696,7 +696,7 @@ def _check_pairing(
         return
     assert game is not None and game.channel_id == p.thread_id, (p, game)
     assert {s.user_id for s in game.seats} == set(players), (p, game.seats)
-    assert (game.variant, game.target) == (record.variant, record.target)
+    assert (game.options.variant, game.options.target) == (record.variant, record.target)
     if p.decided is not None:
         assert not game.is_open, f"decided, its game goes on: {p}"
 

@@ -305,7 +305,10 @@ async def test_a_five_card_tournament_plays_and_seeds_by_five_card_cribbage(
         assert games
         for game_id in games:
             game = await store.get_game(game_id)
-            assert game is not None and (game.variant, game.target) == ("five_card", 61)
+            assert game is not None and (game.options.variant, game.options.target) == (
+                "five_card",
+                61,
+            )
     finally:
         service.director.stop()
 
