@@ -32,7 +32,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.everyone import lobby_seen
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options
 from bot.core.games.series import again_of, match_thread
 from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
@@ -58,6 +58,7 @@ __all__ = [
     "card_json",
     "card_name",
     "no_game_of_its_own",
+    "options_json",
     "variant_choice",
 ]
 
@@ -275,14 +276,17 @@ def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str
     }
 
 
-def _options(record: GameRecord) -> dict[str, Any]:
-    variant = named(record.options.variant)
-    rules = record.options.rules
+def options_json(options: Options) -> dict[str, Any]:
+    """A table's options as the page shows them: its players, target, rules for game points
+    and counting, its variant (its name and title), how its sides sit (``teams``), what it
+    plays in the lobby's words (``kind``) and the board's lines."""
+    variant = named(options.variant)
+    rules = options.rules
     return {
-        "players": record.options.num_players,
-        "target": record.options.target,
-        "scoring": str(record.options.scoring),
-        "counting": str(record.options.counting),
+        "players": options.num_players,
+        "target": options.target,
+        "scoring": str(options.scoring),
+        "counting": str(options.counting),
         "variant": variant.name,
         "title": variant.title,
         "teams": teams_text(rules),
@@ -470,7 +474,7 @@ def activity_state(
         version=record.version,
         status=record.status.value,
         title=title_of(record),
-        options=_options(record),
+        options=options_json(record.options),
         seats=_seats(record, loaded, viewer, known),
         you=record.seat_of(viewer),
         end_note=_html(html, record.end_note or ""),
