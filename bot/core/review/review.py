@@ -40,7 +40,7 @@ from bot.core.games.chances import chances, chances_line
 from bot.core.games.computer import without_tables
 from bot.core.games.games import Games, Loaded
 from bot.core.games.membership import EveryoneStays, Membership
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options
 from bot.core.games.storage import Archives
 from bot.core.games.tally import counting_said
 from bot.core.messages.hinting import hints_line
@@ -134,16 +134,17 @@ NO_GAME_HERE = nothing_to_look_up("this channel")
 
 @dataclass(frozen=True, slots=True)
 class ReviewReport:
-    """A review as its pages show it: whose it is, the sides' names and the rule for the
-    board, every decision that may be shown, and its figures."""
+    """A review as its pages show it: whose it is, the sides' names and the options the
+    table was played by, every decision that may be shown, and its figures."""
 
     game_id: int
     seat: int
     player: str
     sides: tuple[str, ...]
     side: int
-    target: int
-    rule: str
+    #: The options the table was played by, as its record keeps them (the board's target and
+    #: lines are drawn from them).
+    options: Options
     partners: bool
     final: bool
     deals: int
@@ -213,8 +214,7 @@ def build_report(
     names: Names,
     sides: int,
     side: int,
-    target: int,
-    rule: str,
+    options: Options,
     final: bool,
     others: bool,
     sealed: bool = True,
@@ -237,8 +237,7 @@ def build_report(
         player=player,
         sides=tuple(names.typed_side(s) for s in range(sides)),
         side=side,
-        target=target,
-        rule=rule,
+        options=options,
         partners=names.partners,
         final=final,
         deals=review.deals,
@@ -451,7 +450,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     # Each side's chance to win as the deal began, where the tables hold (the standard
     # two-player game: see bot.core.games.chances).
     said = (
-        chances(at_start, report.target, first.dealer)
+        chances(at_start, report.options.target, first.dealer)
         if report.chances and not report.partners
         else None
     )
@@ -463,8 +462,8 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     board = BoardPicture(
         report.sides,
         tuple((score, score) for score in at_start),
-        report.target,
-        "lurch" if report.rule == Scoring.LURCH.value else "skunk",
+        report.options.target,
+        "lurch" if report.options.scoring is Scoring.LURCH else "skunk",
         dealer=None if said is None else first.dealer,
         partners=report.partners,
         chances=said,
@@ -718,8 +717,7 @@ class Reviews:
             names=names,
             sides=view.num_sides,
             side=view.sides[seat],
-            target=view.target,
-            rule=view.scoring.value,
+            options=record.options,
             final=over,
             others=seat != mine,
             sealed=loaded.seeds is not None,
