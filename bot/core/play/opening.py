@@ -38,8 +38,7 @@ from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, Sea
 from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
-from engine.outcome import Scoring
-from engine.variants import STANDARD, named
+from engine.variants import named
 
 __all__ = ["Lobbies"]
 
@@ -108,18 +107,17 @@ class Lobbies(OnGames):
         guild_id: int | None,
         channel_id: int,
         players: tuple[User, User],
+        options: Options,
         *,
-        target: int,
-        scoring: str,
         occasion: str | None = None,
-        variant: str = STANDARD.name,
         private: bool = False,
         match_id: int | None = None,
         pairing: tuple[int, int, int] | None = None,
     ) -> GameRecord:
-        """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
-        seated and the first hand dealt, in one transaction (a tournament's pairing, in its
-        thread, ``occasion`` saying which round of which tournament; ``private``: reached
+        """Open a two-player game at the table ``options`` (a table for two) in ``channel_id``
+        with both ``players`` seated and the first hand dealt, in one transaction (a
+        tournament's pairing, in its thread, ``occasion`` saying which round of which
+        tournament; ``private``: reached
         through interactions' tokens alone, as a game played apart is). The channel's open
         game, if it is this one already (the same two seated, the same table, an occasion's
         as this is), is returned instead: a second call for the same pairing (after a
@@ -129,12 +127,12 @@ class Lobbies(OnGames):
         ranked match or pairing is still played by these two, in the transaction that writes
         it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
-        named(variant).check(2, target)
+        named(options.variant).check(2, options.target)
         store = self._games.store
         first, second = players
         found = await store.open_game_in_channel(channel_id)
         if found is not None:
-            return self._ours(found, players, variant, target, occasion)
+            return self._ours(found, players, options, occasion)
         dealt: list[tuple[Loaded, int]] = []
         try:
             record = await store.create_game(
@@ -142,7 +140,7 @@ class Lobbies(OnGames):
                     guild_id,
                     channel_id,
                     SeatRecord(0, first.id, first.name),
-                    Options(2, target, scoring=Scoring(scoring), variant=variant),
+                    options,
                     private=private,
                     occasion=occasion,
                     match_id=match_id,
@@ -158,7 +156,7 @@ class Lobbies(OnGames):
             found = await store.open_game_in_channel(channel_id)
             if found is None:
                 raise
-            return self._ours(found, players, variant, target, occasion)
+            return self._ours(found, players, options, occasion)
         self._deals.opened(record, dealt)
         await self._games.announce(record, record.version)
         return record
@@ -167,8 +165,7 @@ class Lobbies(OnGames):
     def _ours(
         found: GameRecord,
         players: tuple[User, User],
-        variant: str,
-        target: int,
+        options: Options,
         occasion: str | None,
     ) -> GameRecord:
         """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
@@ -178,8 +175,9 @@ class Lobbies(OnGames):
         # A game is an occasion's when it has one at all: its words are not compared, so a
         # release that words a round otherwise still finds the game it opened.
         ours = (found.occasion is None) == (occasion is None)
-        asked = (found.options.variant, found.options.target)
-        if seated != [players[0].id, players[1].id] or asked != (variant, target) or not ours:
+        table = (found.options.variant, found.options.target)
+        asked = (options.variant, options.target)
+        if seated != [players[0].id, players[1].id] or table != asked or not ours:
             raise ChannelBusy()
         return found
 

@@ -13,6 +13,7 @@ import pytest
 from bot.core.base import refusals
 from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.base.views import HandControls
+from bot.core.games.records import Options
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
 from bot.core.review.review import page_view
@@ -144,8 +145,7 @@ async def test_never_in_a_tournament_or_ranked_game(service: Services, store: St
             GUILD if channel > 0 else None,
             channel,
             (AL, BEA),
-            target=121,
-            scoring="lurch",
+            Options(2, 121),
             occasion=occasion,
             private=channel < 0,
         )
