@@ -21,9 +21,10 @@ from bot.core.games.records import GameRecord
 from bot.core.messages import presence
 from bot.core.services import Services
 from bot.store import Store
+from bot.web.activity.acts import NOBODY_ELSE
 from bot.web.activity.gathering import MOST_NAMED, NOT_IN_ACTIVITY
 from bot.web.activity.identity import ActivityPlace
-from bot.web.activity.server import NOBODY_ELSE, ActivityServer
+from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
 from bot.web.server import WebServer

@@ -22,14 +22,10 @@ from bot.core.services import Services
 from bot.discord.game_commands import PLAYERS as _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
+from bot.web.activity.gathering import NOT_IN_ACTIVITY
+from bot.web.activity.http import NOT_UNDERSTOOD, TOO_LONG
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
-from bot.web.activity.server import (
-    NOT_A_SOCKET,
-    NOT_IN_ACTIVITY,
-    NOT_UNDERSTOOD,
-    TOO_LONG,
-    ActivityServer,
-)
+from bot.web.activity.server import NOT_A_SOCKET, ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
