@@ -8,12 +8,14 @@ import pytest
 
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import TableAsked
-from bot.core.games.lobby import table_asked
+from bot.core.games.lobby import options_of, table_asked
 from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.rules_help import rules_text
 from bot.core.review.review import review_caveat
 from bot.core.services import Services
 from bot.store import Store
+from engine.counting import Counting
+from engine.outcome import Scoring
 from engine.variants import (
     FIVE_CARD,
     FIVE_HAND,
@@ -47,6 +49,40 @@ def test_a_variant_gets_its_own_players_and_target_unless_asked() -> None:
     assert table_asked(players=6, teams="pairs").variant is SIX_HAND_PAIRS
     assert table_asked(variant="six_hand", teams="pairs").variant is SIX_HAND_PAIRS
     assert table_asked(teams="threes").variant is SIX_HAND
+
+
+def test_what_is_asked_is_made_the_tables_options_whole() -> None:
+    # Nothing asked: the standard game for two, to 121, the bot counting, no hints.
+    assert options_of(TableAsked()) == Options(2, 121)
+    every = TableAsked(
+        players=6,
+        target=61,
+        teams="pairs",
+        vs_computer=True,
+        level="easy",
+        scoring="skunk",
+        counting="manual",
+        hints=True,
+    )
+    assert options_of(every) == Options(
+        6,
+        61,
+        vs_computer=True,
+        scoring=Scoring.SKUNK,
+        counting=Counting.MANUAL,
+        variant=SIX_HAND_PAIRS.name,
+        hints=True,
+    )
+    # Deal everyone in: as many as are at the table, the variant kept only if it seats them.
+    five = TableAsked(variant="five_card", vs_computer=True).for_everyone(4)
+    assert options_of(five) == Options(4, 121)
+    for wrong, said in (
+        ({"level": "godlike"}, "easy, medium, hard or expert"),
+        ({"scoring": "double"}, "lurch"),
+        ({"counting": "sometimes"}, "manual"),
+    ):
+        with pytest.raises(Refused, match=said):
+            options_of(TableAsked(**wrong))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
