@@ -10,7 +10,7 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
 from bot.store.message_tables import forget_owners
-from bot.store.queries import Queries
+from bot.store.queries import Queries, people_acting
 
 __all__ = ["ArchiveTables"]
 
@@ -65,7 +65,8 @@ class ArchiveTables(Queries):
             if not ids:
                 return 0
             await tx.executemany(
-                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
+                "UPDATE games SET snapshot = NULL, pruned_at = ?, version = version + 1"
+                " WHERE id = ?",
                 [(now, game_id) for (game_id,) in ids],
             )
             await tx.executemany(
@@ -130,23 +131,33 @@ class ArchiveTables(Queries):
         return {row[0] for row in rows}
 
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
-        """Turn the coach on or off for a user (kept across servers and games)."""
-        await self.db.execute(
-            "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-            " updated_at = excluded.updated_at",
-            (user_id, int(on), now),
-        )
+        """Turn the coach on or off for a user (kept across servers and games): their act,
+        which moves their row's version on (made if it is not there)."""
+        acting = people_acting([user_id], changed=True)
+        assert acting is not None
+        async with self._writing() as tx:
+            await acting.run(tx)
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
 
     async def offer_learn(self, user_id: int, *, now: float) -> bool:
-        """Note that ``/cribbage learn`` was offered to ``user_id`` now; False when it was
-        offered before (one statement: two asks at once offer it once)."""
-        rows = await self._read_write(
-            "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
-            " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
-            (user_id, now, now),
-        )
+        """Note that ``/cribbage learn`` was offered to ``user_id`` now (as they asked for
+        help: their row made if it is not there); False when it was offered before (one
+        statement: two asks at once offer it once)."""
+        acting = people_acting([user_id])
+        assert acting is not None
+        async with self._writing() as tx:
+            await acting.run(tx)
+            rows = await tx.fetch(
+                "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
+                " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
+                (user_id, now, now),
+            )
         return bool(rows)
 
     # -- leases: work one process of the bot may start once in a while ----------------------

@@ -39,6 +39,9 @@ BATCH = 1000
 #: the SQLite file, whose heartbeats a process of the PostgreSQL database would be judged by;
 #: which migrations each database applied, which it records itself): not copied.
 _NOT_COPIED = frozenset({"leases", "bot_processes", "schema_migrations"})
+#: Tables the database writes itself, from the rows copied (who is present in each place:
+#: migration 033's triggers): not copied, and checked like the rest.
+_MADE_BY_THE_DATABASE = frozenset({"presence"})
 
 
 @dataclass
@@ -74,7 +77,7 @@ async def copy_database(source: Store, target: Store) -> CopyReport:
     report = CopyReport()
     if await target.db.fetch("SELECT 1 FROM games LIMIT 1"):
         raise ValueError("The PostgreSQL database already has games: copy into an empty one.")
-    tables = await _tables(source.db)
+    tables = [t for t in await _tables(source.db) if t[0] not in _MADE_BY_THE_DATABASE]
     async with target.db.transaction() as tx:
         for table, columns, key in tables:
             rows = [tuple(row) for row in await source.db.fetch(_select(table, columns, key))]
