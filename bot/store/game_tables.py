@@ -453,6 +453,62 @@ async def _first_deal(
     )
 
 
+async def _opened(
+    tx: Transaction,
+    dialect: Dialect,
+    game: NewGame,
+    now: float,
+    fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
+    deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
+    answered: Callable[[GameRecord], AnswerKept | None] | None,
+    seated: set[int],
+) -> GameRecord:
+    """:meth:`GameTables.create_game`'s rows, written in ``tx``: the match's or pairing's
+    change that opens it, the people acting, the lobby, its seats (``seated``: the people
+    they seat), its first deal and the answer kept with it, announced at commit on
+    PostgreSQL."""
+    lobby = game.lobby(now)
+    filled = None if fill is None else tuple(fill(lobby))
+    seats = filled or lobby.seats
+    seated.update(humans(seats))
+    players = tuple(s.user_id for s in seats)
+    if game.match is not None:
+        if not await tx.execute(_MATCH_OPENS, (*game.match, *players)):
+            raise OccasionOver()
+    elif game.pairing is not None:
+        if not await tx.execute(_PAIRING_OPENS, (*game.pairing, *players)):
+            raise OccasionOver()
+    else:
+        # The people taking their seats act now (a match's or a pairing's are as the
+        # match or pairing names them: their rows are there, or they are gone).
+        acting = people_acting(seated | {lobby.creator_id})
+        if acting is not None:
+            await acting.run(tx)
+    record = await _open_lobby(tx, lobby)
+    if lobby.rematch_of is not None:
+        await _replaying(tx, record, lobby.rematch_of)
+    if filled is not None:
+        # Seating the table is a change of its own (the game's next version), as it is
+        # when players join one by one.
+        record = dataclasses.replace(record, seats=filled, version=1)
+    await _insert_seats(tx, record.id, record.seats)
+    if deal is not None:
+        record = await _first_deal(tx, record, deal)
+    if record.version:
+        await tx.execute(
+            "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ? AND version = 0",
+            (str(record.status), record.version, record.snapshot, record.id),
+        )
+    kept = None if answered is None else answered(record)
+    if kept is not None:
+        await first_answer(Owner.game(record.id), kept).run(tx)
+    if dialect is Dialect.POSTGRES:
+        # Announced to every process at commit, as every later change is (see _bump).
+        payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
+        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+    return record
+
+
 class GameTables(Queries):
     """Games, seats, the action log and the results."""
 
@@ -523,7 +579,7 @@ class GameTables(Queries):
         seated: set[int] = set()
         try:
             async with self._writing() as tx:
-                record = await self._opened(tx, game, now, fill, deal, answered, seated)
+                record = await _opened(tx, self.dialect, game, now, fill, deal, answered, seated)
         except UniqueViolation as broken:
             refused = await seat_refused(self.db, broken, game.channel_id, seated)
             if refused is None:
@@ -531,61 +587,6 @@ class GameTables(Queries):
             raise refused from None
         except (MissingReference, Overtaken):
             raise lost() from None
-        return record
-
-    async def _opened(
-        self,
-        tx: Transaction,
-        game: NewGame,
-        now: float,
-        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
-        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
-        answered: Callable[[GameRecord], AnswerKept | None] | None,
-        seated: set[int],
-    ) -> GameRecord:
-        """:meth:`create_game`'s rows, written in ``tx``: the match's or pairing's change that
-        opens it, the people acting, the lobby, its seats (``seated``: the people they seat),
-        its first deal and the answer kept with it, announced at commit on PostgreSQL."""
-        lobby = game.lobby(now)
-        filled = None if fill is None else tuple(fill(lobby))
-        seats = filled or lobby.seats
-        seated.update(humans(seats))
-        players = tuple(s.user_id for s in seats)
-        if game.match is not None:
-            if not await tx.execute(_MATCH_OPENS, (*game.match, *players)):
-                raise OccasionOver()
-        elif game.pairing is not None:
-            if not await tx.execute(_PAIRING_OPENS, (*game.pairing, *players)):
-                raise OccasionOver()
-        else:
-            # The people taking their seats act now (a match's or a pairing's are as the
-            # match or pairing names them: their rows are there, or they are gone).
-            acting = people_acting(seated | {lobby.creator_id})
-            if acting is not None:
-                await acting.run(tx)
-        record = await _open_lobby(tx, lobby)
-        if lobby.rematch_of is not None:
-            await _replaying(tx, record, lobby.rematch_of)
-        if filled is not None:
-            # Seating the table is a change of its own (the game's next version), as it is
-            # when players join one by one.
-            record = dataclasses.replace(record, seats=filled, version=1)
-        await _insert_seats(tx, record.id, record.seats)
-        if deal is not None:
-            record = await _first_deal(tx, record, deal)
-        if record.version:
-            await tx.execute(
-                "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?"
-                " AND version = 0",
-                (str(record.status), record.version, record.snapshot, record.id),
-            )
-        kept = None if answered is None else answered(record)
-        if kept is not None:
-            await first_answer(Owner.game(record.id), kept).run(tx)
-        if self.db.dialect is Dialect.POSTGRES:
-            # Announced to every process at commit, as every later change is (see _bump).
-            payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
-            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
         return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:

@@ -149,6 +149,44 @@ async def _renamed_notes(tx: Transaction, user_id: int, former: FormerPlayer) ->
         )
 
 
+async def _renamed_games(
+    tx: Transaction, former: FormerPlayer, seats: dict[int, list[int]]
+) -> None:
+    """Their names out of the saved states and archive records of the games they sat in
+    (``seats``: each game's seats of theirs), :data:`FORGET_BATCH` games a statement, each
+    game moved on (its seat names a former player); and the matches and pairings they played
+    moved on too."""
+    games = sorted(seats)
+    for start in range(0, len(games), FORGET_BATCH):
+        batch = games[start : start + FORGET_BATCH]
+        await tx.execute(
+            f"UPDATE games SET version = version + 1 WHERE id IN ({marks(batch)})", batch
+        )
+        states = await tx.fetch(
+            f"SELECT id, snapshot FROM games WHERE snapshot IS NOT NULL AND id IN ({marks(batch)})",
+            batch,
+        )
+        await tx.executemany(
+            "UPDATE games SET snapshot = ?, version = version + 1 WHERE id = ?",
+            [(former.snapshot(r[1], seats[int(r[0])]), int(r[0])) for r in states],
+        )
+        kept = await tx.fetch(
+            f"SELECT game_id, record FROM game_archives WHERE game_id IN ({marks(batch)})", batch
+        )
+        await tx.executemany(
+            "UPDATE game_archives SET record = ? WHERE game_id = ?",
+            [(former.archive(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
+        )
+    await tx.execute(
+        "UPDATE ranked_matches SET version = version + 1 WHERE player_a = ? OR player_b = ?",
+        (former.id, former.id),
+    )
+    await tx.execute(
+        "UPDATE tournament_pairings SET version = version + 1 WHERE player_a = ? OR player_b = ?",
+        (former.id, former.id),
+    )
+
+
 class PrivacyTables(Queries):
     """A person's data on request; a server's data once the bot left it."""
 
@@ -238,40 +276,7 @@ class PrivacyTables(Queries):
                 " FROM tournaments WHERE ? IN (organiser_id, champion_id, cancelled_by)",
                 (former.id, former.id),
             )
-            for start in range(0, len(games), FORGET_BATCH):
-                batch = games[start : start + FORGET_BATCH]
-                # (Each game they sat in changed: its seat names a former player.)
-                await tx.execute(
-                    f"UPDATE games SET version = version + 1 WHERE id IN ({marks(batch)})", batch
-                )
-                states = await tx.fetch(
-                    f"SELECT id, snapshot FROM games WHERE snapshot IS NOT NULL"
-                    f" AND id IN ({marks(batch)})",
-                    batch,
-                )
-                await tx.executemany(
-                    "UPDATE games SET snapshot = ?, version = version + 1 WHERE id = ?",
-                    [(former.snapshot(r[1], seats[int(r[0])]), int(r[0])) for r in states],
-                )
-                kept = await tx.fetch(
-                    f"SELECT game_id, record FROM game_archives WHERE game_id IN ({marks(batch)})",
-                    batch,
-                )
-                await tx.executemany(
-                    "UPDATE game_archives SET record = ? WHERE game_id = ?",
-                    [(former.archive(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
-                )
-            # The matches and pairings they played changed too (a former player in them).
-            await tx.execute(
-                "UPDATE ranked_matches SET version = version + 1"
-                " WHERE player_a = ? OR player_b = ?",
-                (former.id, former.id),
-            )
-            await tx.execute(
-                "UPDATE tournament_pairings SET version = version + 1"
-                " WHERE player_a = ? OR player_b = ?",
-                (former.id, former.id),
-            )
+            await _renamed_games(tx, former, seats)
             for table, deleted in columns_for(Request.DELETED).items():
                 for column in (c.name for c in deleted if c.holds is Holds.ID):
                     await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (former.id,))

@@ -161,9 +161,7 @@ class TournamentDirector(
     async def _advance(self, tournament_id: int) -> float | None:
         """Take every step that is due; returns when to look again (the round's deadline)."""
         for _ in range(STEPS):
-            try:
-                # A pairing's game opened from a read the pairing has moved on from since (a
-                # withdrawal, a player's deletion): the step is read and decided again.
+            try:  # (a pairing moved on as it was read: the step is read and decided again)
                 again, when = await decided_again(lambda: self._step(tournament_id))
             except Raced:
                 return self._clock()  # (moved on twice as it was read: look again)
