@@ -12,7 +12,8 @@ Prints actions per second, the median and p99 time from an interaction to the bo
 action to the next DM prompt in its game (what the next player waits: the bot answers first and
 sends channel lines and DMs afterwards, so this keeps the first figure honest), the same from a move
 alone (a discard or a card played, not the start) to the next player's controls, with its p99
-against 1 s, the time from an
+against 1 s (within a deal, and at a deal's end: the last card to each player's next crib select),
+the time from an
 action to the first change of its game's table in the channel (how far the table trails the game),
 the bot's CPU time and peak memory (VmHWM), the errors, and whether every game finished and was
 recorded. It also prints what the games cost against Discord's limits: the requests made with the
@@ -20,6 +21,10 @@ bot's token per player action (interaction callbacks and webhook requests counte
 count toward the global limit), new channel messages and edits per deal, new DMs per player per
 deal, and the 429s the bot received. fakediscord enforces Discord's global and per-channel limits in
 these runs unless ``--no-limits``.
+Once the games are played it waits for the bot to catch up, and counts the deals whose final
+table is missing or behind (read against the game replayed from its shuffles and action log:
+``tests.helpers.final_tables``). ``--hints``: each player asks for a *Hint* before every decision;
+``--at-once N``: the games are played N at a time, each as soon as one ends.
 docs/performance.md has the latest figures; docs/performance-history.md what was changed to
 reach them.
 
@@ -38,6 +43,7 @@ received are printed by scope.
     .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180
     .venv/bin/python -m benchmarks.bot_load --games 100 --computer hard --pace 3-12 --duration 180
     .venv/bin/python -m benchmarks.bot_load --database postgres --procs 2 --duration 60
+    .venv/bin/python -m benchmarks.bot_load --games 20 --at-once 1 --computer easy --hints
     .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180 --pages 50
 
 With ``--pages N`` the bot serves the game pages and N games' live pages stay open all run
@@ -79,7 +85,9 @@ from benchmarks.load_figures import (
     report,
     report_budget,
     report_processes,
+    report_tables,
     report_unfinished,
+    tables_wrong,
 )
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User
 from fakediscord.latency import Latency
@@ -102,6 +110,9 @@ OPENING_SPREAD = 60.0
 RESULT_MARK = "🏆"
 #: An unpaced run gives up once no game has moved for this long (a game the bot left waiting).
 STALLED = 60.0
+#: Once the games are played, a table still owed when the bot has made no request for this
+#: long is counted as missing (a channel's window is 5 s).
+TABLES_QUIET = 8.0
 
 
 class LoadDiscord(FakeDiscord):
@@ -159,6 +170,14 @@ class LoadDiscord(FakeDiscord):
             # A player's private copy of their hand where they typed their move (by command).
             table = game
         figures = self.figures
+        if figures is not None and table is not None and list(message.selects()):
+            # A crib select after a card: the next deal's, for this player (each timed once).
+            player = (
+                message.channel.id if message.ephemeral_for is None else message.ephemeral_for.id
+            )
+            if table.play_at is not None and player not in table.dealt_to:
+                table.dealt_to.add(player)
+                figures.deal_end_latencies.append(self.clock.now() - table.play_at)
         if figures is not None and table is not None and has_controls(message):
             if table.cause is not None:
                 # The first prompt after an action: how long the game waited for it.
@@ -168,8 +187,11 @@ class LoadDiscord(FakeDiscord):
             if table.move_cause is not None:
                 # The first controls after a move: the next player's (the mover's own again
                 # after a "Go"), whichever way they came (the click's answer, a webhook, the
-                # bot).
-                figures.move_latencies.append(self.clock.now() - table.move_cause)
+                # bot). A card followed by a crib select ended its deal.
+                took = self.clock.now() - table.move_cause
+                figures.move_latencies.append(took)
+                if not (table.move_kind == "play" and list(message.selects())):
+                    figures.within_latencies.append(took)  # (a deal's end: timed above)
                 table.move_cause = None
         if figures is not None and game is not None and game.table_cause is not None:
             # The first change of the channel's messages after an action: how long the table
@@ -247,6 +269,12 @@ async def _player(
         await _think(figures, rng)
         if table.over:
             return
+        if figures.hints:
+            # A Hint before each decision (answered to the player alone, changing nothing).
+            hint = next((b for b in prompt.buttons() if ":hint:" in b["custom_id"]), None)
+            if hint is not None and not hint.get("disabled"):
+                asked = await fd.click(user, prompt, hint["custom_id"], wait=False)
+                await _answered(figures, asked, "hint")
         menus = list(prompt.selects())
         if menus:
             menu = menus[0]
@@ -268,6 +296,11 @@ async def _player(
                 interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
             kind = "play"
         table.cause = table.table_cause = table.move_cause = interaction.created_at
+        table.move_kind = kind
+        if kind == "play":
+            # (Kept over the next deal's discards: a player who threw at once does not stop
+            # the other's new hand from being timed.)
+            table.play_at, table.dealt_to = interaction.created_at, set()
         await _answered(figures, interaction, kind, click=not figures.by_commands)
         table.actions += 1
 
@@ -351,6 +384,8 @@ async def measure(
     pages: int = 0,
     by_commands: bool = False,
     latency: bool = False,
+    hints: bool = False,
+    at_once: int | None = None,
 ) -> tuple[int, Figures]:
     """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
     the ``computer`` at that level, if given); print the figures; return 0 if every check
@@ -360,7 +395,9 @@ async def measure(
     is ``sqlite`` or ``postgres``; with ``procs`` above 1 the bot is that many processes, one
     shard each, on PostgreSQL. ``pages``: the bot serves the game pages, and that many games'
     live pages stay open. With ``latency``, every request and gateway event takes the
-    internet's time (fakediscord.latency: a round trip of 40-250 ms, drawn from ``seed``)."""
+    internet's time (fakediscord.latency: a round trip of 40-250 ms, drawn from ``seed``).
+    ``hints``: players ask for a *Hint* before each decision; ``at_once``: the games are played
+    that many at a time (None: all at once)."""
     rng = random.Random(seed)
     if computer is not None:
         players = 1
@@ -404,9 +441,17 @@ async def measure(
         watching = asyncio.Event()
         links = [functools.partial(_page_link, fd, t.channel) for t in tables[:pages]]
         updates = web.watch_pages(web_port, links, watching)
-        figures = Figures(started=time.perf_counter(), pace=pace, by_commands=by_commands)
+        figures = Figures(
+            started=time.perf_counter(), pace=pace, by_commands=by_commands, hints=hints
+        )
         fd.figures = figures
-        playing = asyncio.gather(*(_game(fd, t, target, figures, rng, computer) for t in tables))
+        turns = asyncio.Semaphore(at_once or len(tables))
+
+        async def in_turn(table: LoadGame) -> None:
+            async with turns:
+                await _game(fd, table, target, figures, rng, computer)
+
+        playing = asyncio.gather(*(in_turn(t) for t in tables))
         # The paced run stops on time; its games need not be over. An unpaced one stops when no
         # game has moved for a while (one that waits for ever on a message that never comes).
         with contextlib.suppress(TimeoutError):
@@ -416,6 +461,7 @@ async def measure(
                 await asyncio.wait_for(playing, timeout=duration)
         figures.finished = time.perf_counter()
         await asyncio.sleep(0.5)  # let the last channel lines and saves land
+        await _tables_caught_up(fd, tables, where, figures)
         watching.set()
         if pages:
             print(f"game pages: {pages} live pages open, {updates[0]} updates received")
@@ -427,10 +473,26 @@ async def measure(
         finished, recorded, logged = recorded_counts(where)
         peak = max((p for p in peaks if p is not None), default=None)
         code = report(fd, bots, tables, figures, peak, finished, recorded, logged, target)
+        report_tables(figures)
         if pace is None:
             report_unfinished(fd, tables, where)
         report_processes(bots, cpu, tables, database)
         return max(code, report_budget(fd, tables, where, figures)), figures
+
+
+async def _tables_caught_up(
+    fd: LoadDiscord, tables: list[LoadGame], where: Database, figures: Figures
+) -> None:
+    """Once the games are played: wait until every deal's final table is in its channel, or
+    the bot has made no request for :data:`TABLES_QUIET` seconds (more than a channel's
+    window: a table it still owes would have gone), then count those missing or behind."""
+    while True:
+        checked, wrong = tables_wrong(fd, tables, where)
+        last = max((r.at for r in fd.requests), default=fd.clock.now())
+        if not wrong or fd.clock.now() - last > TABLES_QUIET:
+            figures.tables_checked, figures.tables_wrong = checked, wrong
+            return
+        await asyncio.sleep(0.5)
 
 
 async def _until_stalled(playing: asyncio.Future[Any], tables: list[LoadGame]) -> None:
@@ -508,6 +570,17 @@ def main(argv: list[str] | None = None) -> int:
         help="players move with their hand's controls (the default) or by typing"
         " /cribbage discard and /cribbage play in the channel",
     )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="each player asks for a Hint before every decision (as fast as answered)",
+    )
+    parser.add_argument(
+        "--at-once",
+        type=int,
+        metavar="N",
+        help="play the games N at a time, each as soon as one ends (default: all at once)",
+    )
     args: Any = parser.parse_args(argv)
     if args.procs > 1 and args.database != "postgres":
         parser.error("several processes share a PostgreSQL database: add --database postgres")
@@ -531,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
             args.pages,
             args.by == "commands",
             args.latency,
+            args.hints,
+            args.at_once,
         )
     )
     return code

@@ -20,7 +20,7 @@ from what it logs ("is now the sender", "no longer the sender"). It prints:
 - regressed messages: a message edited back to an earlier deal, or out of "the game is over";
 - doubled messages: a DM holding two messages with live controls of one game, and orphans:
   such a message that is not the game's newest in that DM (checked once the run is over and
-  the bot has caught up);
+  the bot has caught up); and a deal's table posted twice in its channel, or deleted;
 - takeover times: from each freeze to the other process saying it sends, and to it having
   brought the games up to date;
 - 429s the bot received, and whether every game recorded is whole;
@@ -68,6 +68,10 @@ SENDS = re.compile(r"^(POST|PATCH|DELETE) /(channels/\d+/messages|webhooks/)")
 CALLBACK = re.compile(r"^POST /interactions/\d+/([^/?]+)/callback")
 WEBHOOK = re.compile(r"^\w+ /webhooks/\d+/([^/?]+)")
 DEAL = re.compile(r"deal (\d+)", re.IGNORECASE)
+#: A deal's table names it at the start of a line (the first deal's after the cut for deal).
+HEADER = re.compile(r"^\*\*Deal (\d+)\*\* —", re.MULTILINE)
+#: How a game's lobby begins (the answer to /cribbage new), before its tables.
+LOBBY = "**Cribbage** —"
 OVER = "game is over"
 
 
@@ -441,6 +445,41 @@ def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
     return doubled, orphans
 
 
+def _tables_doubled(channels: list[Any]) -> list[str]:
+    """Each deal whose table was posted more than once in its game, or deleted (a process
+    taking over that took one table for another: issue 67). A channel plays game after game:
+    each game's tables follow its lobby."""
+    found = []
+    for channel in channels:
+        if channel.is_dm:
+            continue
+        for number, game in enumerate(_games_of(channel), start=1):
+            for deal, messages in game.items():
+                kept = [m for m in messages if not m.deleted]
+                where = f"#{channel.name}, game {number}, deal {deal}"
+                if len(kept) != 1:
+                    found.append(f"{where}: {len(kept)} tables")
+                found += [f"{where}: table {m.id} deleted" for m in messages if m.deleted]
+    return found
+
+
+def _games_of(channel: Any) -> list[dict[int, list[Message]]]:
+    """A channel's games, each its tables by deal as each was first posted (deleted ones too):
+    a game's tables are those after its lobby."""
+    games: list[dict[int, list[Message]]] = []
+    for message in channel.messages:
+        if message.ephemeral:
+            continue
+        first = (message.history[0] if message.history else message.version()).words()
+        if first.startswith(LOBBY):
+            games.append(defaultdict(list))
+            continue
+        named = HEADER.search(first)
+        if named is not None and games:
+            games[-1][int(named[1])].append(message)
+    return games
+
+
 async def _channel_games(
     fd: FreezeDiscord,
     table: LoadGame,
@@ -533,6 +572,7 @@ async def measure(
         every_message = [m for c in channels for m in c.messages]
         regressed = _regressed(every_message)
         doubled, orphans = _doubled_and_orphans(fd)
+        twice = _tables_doubled(channels)
         errors = [line for s in stamped.values() for _, line in s.lines if " ERROR " in line]
         tracebacks = _tracebacks(stamped)
         for bot in bots.values():
@@ -557,6 +597,9 @@ async def measure(
     print(f"doubled messages: {len(doubled)}; orphan messages: {len(orphans)}")
     for line in (doubled + orphans)[:10]:
         print(f"  {line}")
+    print(f"tables posted twice or deleted: {len(twice)}")
+    for line in twice[:10]:
+        print(f"  {line}")
     if took:
         print(
             f"takeover (freeze -> the other sends): median {statistics.median(took):.2f} s,"
@@ -574,8 +617,12 @@ async def measure(
     print(f"tracebacks printed: {len(tracebacks)}")
     for line in tracebacks[:10]:
         print(f"  {line}")
-    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(tracebacks)
-    print(f"no late send, regression, double, orphan or traceback: {'yes' if not bad else 'NO'}")
+    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(twice)
+    bad += len(tracebacks)
+    print(
+        "no late send, regression, double, orphan, table twice or traceback:"
+        f" {'yes' if not bad else 'NO'}"
+    )
     return 0 if not bad else 1
 
 

@@ -23,6 +23,7 @@ from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.runner import BotProcess
 from tests.helpers.bot_db import Database, rows
 from tests.helpers.delivery_checks import shown_again
+from tests.helpers.final_tables import recorded_deals, table_problems
 
 #: What a bot process logs when it stops: its database round trips.
 ROUND_TRIPS = re.compile(r"database round trips: (\d+)")
@@ -60,8 +61,14 @@ class LoadGame:
     cause: float | None = None
     table_cause: float | None = None
     #: When the game's latest move (a discard or a card played) was sent, until the next
-    #: player's controls arrive.
+    #: player's controls arrive; and which it was (``play`` or ``discard``).
     move_cause: float | None = None
+    move_kind: str = ""
+    #: When the latest card was played (kept over the next deal's discards), and the players
+    #: (by the place their hand is: a DM's id, or their id for a copy where they type) whose
+    #: next crib select has come since: a card that ended a deal, each player's hand timed.
+    play_at: float | None = None
+    dealt_to: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -77,6 +84,17 @@ class Figures:
     prompt_times: list[float] = field(default_factory=list)
     #: Seconds from a move (a discard or a card played) to the next player's controls.
     move_latencies: list[float] = field(default_factory=list)
+    #: The same, split: a card that ended a deal to each player's crib select of the next
+    #: deal (every player's, not only the first: the old table's last edits and the new
+    #: table's post are the channel's to pace meanwhile, each hand its own), and every other
+    #: move to the next player's controls (within a deal).
+    deal_end_latencies: list[float] = field(default_factory=list)
+    within_latencies: list[float] = field(default_factory=list)
+    #: Deals whose final table was checked once the run was over, and those missing or behind.
+    tables_checked: int = 0
+    tables_wrong: list[str] = field(default_factory=list)
+    #: Players ask for a *Hint* before each decision (the issue 67 way of playing fast).
+    hints: bool = False
     #: Seconds from an action to the first change of its game's table in the channel.
     table_latencies: list[float] = field(default_factory=list)
     kinds: list[int] = field(default_factory=list)  # callback type of each answer
@@ -297,6 +315,39 @@ def report(
     return 0 if ok else 1
 
 
+def tables_wrong(
+    fd: FakeDiscord, tables: list[LoadGame], database: Database
+) -> tuple[int, list[str]]:
+    """Every deal whose table is final (each deal before its game's current one, and the last
+    of a game over): how many, and one line for each whose table in its channel is missing,
+    doubled or behind the game's own record (its calls and its show:
+    :mod:`tests.helpers.final_tables`)."""
+    checked, wrong = 0, []
+    for table in tables:
+        found = rows(database, "SELECT id FROM games WHERE channel_id = ?", (table.channel.id,))
+        for (game_id,) in found:
+            try:
+                recorded = recorded_deals(database, int(game_id))
+            except (AssertionError, TypeError, ValueError):
+                continue  # (not dealt)
+            checked += len(recorded.finished())
+            problems = table_problems(fd, table.channel, recorded)
+            wrong += [f"{table.channel.name}: {p}" for p in problems]
+    return checked, wrong
+
+
+def report_tables(figures: Figures) -> None:
+    """The deals whose final table was missing or behind once the bot had caught up."""
+    if not figures.tables_checked:
+        return
+    print(
+        f"deals whose final table is missing or behind: {len(figures.tables_wrong)}"
+        f" of {figures.tables_checked}"
+    )
+    for line in figures.tables_wrong[:3]:
+        print(f"  {line[:200]}")
+
+
 def stale_looks(fd: FakeDiscord, tables: list[LoadGame]) -> list[str]:
     """Each hand message (a DM, or a player's private copy) on which a control came back after
     a later look had taken it away (:func:`tests.helpers.delivery_checks.shown_again`)."""
@@ -395,7 +446,9 @@ def report_budget(
         channel_posts.append((len(mine) - extra) / played)
         channel_edits.append(sum(len(m.history) for m in mine) / played)
         for user in table.players:
-            dms.append(len(fd.dm_channel(user).messages) / played)
+            # (Not the answers to their clicks: a Hint is answered to its asker alone.)
+            posted = [m for m in fd.dm_channel(user).messages if not m.ephemeral]
+            dms.append(len(posted) / played)
     if channel_posts:
         print(
             f"new channel messages per deal: median {statistics.median(channel_posts):.2f},"
@@ -514,6 +567,15 @@ def report_latencies(figures: Figures, wire: bool = False) -> None:
     moves = [x * 1000 for x in figures.move_latencies]
     if moves:
         print(f"latency move -> next player's controls: {_spread(moves)}")
+        for label, part in (
+            (
+                "at a deal's end (last card -> each player's next crib select)",
+                figures.deal_end_latencies,
+            ),
+            ("within a deal", figures.within_latencies),
+        ):
+            if part:
+                print(f"  {label}: {_spread([x * 1000 for x in part])}")
         slow = sum(1 for x in moves if x > 1000)
         print(f"moves whose next player's controls took over 1 s: {slow} of {len(moves)}")
         under = percentile(moves, 0.99) < 1000

@@ -27,10 +27,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dotenv import load_dotenv
-
 from bot import early_stop
-from bot.settings import DEFAULT_WEB_HOST, MAX_RANKED_TURN_SECONDS, Settings, StartupError
+from bot.settings import (
+    DEFAULT_WEB_HOST,
+    MAX_RANKED_TURN_SECONDS,
+    Settings,
+    StartupError,
+    load_env_file,
+)
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -76,7 +80,10 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     verbs = "\n".join(f"  {verb:<9} {line}" for verb, (_, line) in TOOLS.items())
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="Cribbage for Discord. Settings come from the environment or a .env file.",
+        description=(
+            "Cribbage for Discord. Settings come from the environment or a .env file in the"
+            " working directory."
+        ),
         epilog=f"maintenance commands (python -m bot <command> --help for each):\n{verbs}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -186,7 +193,7 @@ def _open_playground() -> int:
     from bot.discord.logs import quiet_voice_warnings
     from fakediscord.playground import run_playground
 
-    load_dotenv(override=False)
+    load_env_file()
     try:
         base = playground_settings(os.environ)
     except StartupError as err:

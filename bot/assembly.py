@@ -31,8 +31,10 @@ from bot.core.services import BACKGROUND, Sending, Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
 from bot.discord.app import Assembled, CribbageBot
+from bot.discord.club_commands import ClubCommands
 from bot.discord.commands import CribbageCommands
 from bot.discord.courier import Courier, fence_trace
+from bot.discord.events import DiscordEvents
 from bot.discord.feature_clicks import FeatureClicks
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO
@@ -45,6 +47,7 @@ from bot.ops.metrics import Metrics
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
+from bot.store.postgres import out_of_reach
 from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
@@ -140,10 +143,13 @@ async def assemble(
 
     return Assembled(
         services=services,
-        sending=Sending(services, keeper, DiscordThreads(bot, pacer)),
+        sending=Sending(
+            services, keeper, DiscordThreads(bot, pacer), events=DiscordEvents(bot, pacer)
+        ),
         io=io,
         clicks=FeatureClicks(services, io, game),
         commands=CribbageCommands(services, io, game),
+        club=ClubCommands(services, io),
         launch=game.launch,
         pacer=pacer,
         cluster=cluster,
@@ -177,7 +183,8 @@ async def _upgrade(store: Store, settings: Settings) -> None:
     except UnusableStore as error:
         raise StartupError(f"{settings.database_label}: {error}") from None
     except OSError as error:
-        raise StartupError(f"{settings.database_label}: cannot connect ({error}).") from None
+        # (The PostgreSQL server went away since the start checked it: said as everywhere.)
+        raise StartupError(out_of_reach(settings.database, error)) from None
     version = await store.user_version()
     applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
     log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
@@ -210,6 +217,7 @@ def _core(
         retention=settings.retention,
         thinking=thinking,
         page_link=links.url if links is not None and links.public_url else None,
+        league_link=links.league_url if links is not None and links.public_url else None,
         activity=_activity_on(settings),
         meters=metrics,
         left_server_grace=settings.left_server_grace,

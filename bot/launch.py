@@ -32,6 +32,7 @@ from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError
 from bot.store import Store
+from bot.store.postgres import OutOfReach, out_of_reach
 from bot.web.capacity import raise_open_files
 
 __all__ = ["open_store", "point_at_api", "run_bot"]
@@ -63,12 +64,12 @@ async def open_store(settings: Settings) -> Store:
         return await Store.open(settings.database, upgrade=False)
     except UnusableStore as error:
         raise StartupError(f"{settings.database_label}: {error}") from None
+    except OutOfReach as error:
+        # (Said as copy and health say it: one sentence, bot.store.postgres.out_of_reach.)
+        raise StartupError(str(error)) from None
     except OSError as error:
-        # A PostgreSQL server out of reach (SQLite's problems are UnusableStore).
-        raise StartupError(
-            f"{settings.database_label}: cannot connect ({error}): check that the server runs"
-            " and the URL names it."
-        ) from None
+        # A PostgreSQL server out of reach otherwise (SQLite's problems are UnusableStore).
+        raise StartupError(out_of_reach(settings.database, error)) from None
 
 
 async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:

@@ -1,4 +1,5 @@
-"""Settings from the environment (and a ``.env`` file when there is one)."""
+"""Settings from the environment (and a ``.env`` file in the working directory, when there is
+one: :func:`load_env_file`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import TypeVar
 
 from dotenv import load_dotenv
@@ -17,7 +19,20 @@ from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 from bot.core.privacy.servers import GRACE
 from bot.core.ranked.turns import LONGEST_TURN, TURN_SECONDS
 
-__all__ = ["Settings", "SettingsError", "StartupError"]
+__all__ = ["ENV_FILE", "Settings", "SettingsError", "StartupError", "load_env_file"]
+
+#: The settings file, read from the working directory: where the bot is run from, as
+#: python-dotenv's own ``dotenv run`` and twelve-factor hosts read it, and where a relative
+#: ``DATABASE_PATH`` (``./cribbage.db``) lies too. Never the package's folder (python-dotenv's
+#: ``load_dotenv()`` alone would look beside the code that calls it, then in its parents).
+ENV_FILE = ".env"
+
+
+def load_env_file(path: str | Path | None = None) -> None:
+    """Fill the variables the environment leaves unset from ``path`` (default: :data:`ENV_FILE`
+    in the working directory), if there is such a file; a variable set already wins."""
+    load_dotenv(dotenv_path=Path.cwd() / ENV_FILE if path is None else path, override=False)
+
 
 _N = TypeVar("_N", int, float)
 
@@ -408,12 +423,13 @@ class Settings:
     def from_env(
         cls, env: Mapping[str, str] | None = None, *, dotenv_path: str | None = None
     ) -> Settings:
-        """Read the settings from ``env`` (default: ``os.environ`` after loading ``.env``).
+        """Read the settings from ``env`` (default: ``os.environ`` after loading the working
+        directory's ``.env``, or ``dotenv_path``: :func:`load_env_file`).
 
         A ``.env`` file never overrides a variable that is already set.
         """
         if env is None:
-            load_dotenv(dotenv_path=dotenv_path, override=False)
+            load_env_file(dotenv_path)
             env = os.environ
         database_path, database_url = _database_url(env)
         shard_count, shard_ids = _shards(env)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["EndReason", "GameResult", "ResultKind", "Scoring", "conceded_to"]
+__all__ = ["EndReason", "GameResult", "ResultKind", "Scoring", "conceded_to", "final_scores"]
 
 
 class Scoring(StrEnum):
@@ -97,3 +97,20 @@ class GameResult:
             reason=EndReason(str(data["reason"])),
             kind=ResultKind(str(data["kind"])),
         )
+
+
+def final_scores(scores: Sequence[int], winner: int | None, target: int) -> tuple[int, ...]:
+    """Each side's final score as players say a game's end, the one way every result, margin
+    and board's words say it: the winner's at the game hole, the ``target`` it reached (a
+    game to 61 won with a count that pegs past it is won "61-47": the board has no hole 62,
+    whatever the pegs show), the others' as they stand. A game conceded below the target is
+    said as it stood.
+
+    >>> final_scores((62, 47), 0, 61), final_scores((95, 125, 70), 1, 121)
+    ((61, 47), (95, 121, 70))
+    >>> final_scores((40, 52), 1, 121)
+    (40, 52)
+    """
+    return tuple(
+        min(score, target) if side == winner else score for side, score in enumerate(scores)
+    )

@@ -45,7 +45,7 @@ class Playing:
         state.check_not_over()
         state.check_seat(seat)
         if state.phase is Phase.DISCARD:
-            raise WrongPhase("Everyone must discard before the play starts.")
+            raise WrongPhase(_before_the_play(state, seat))
         if state.phase is Phase.SHOW:
             # (A manual show may have no seat to move: the last claim open to muggins.)
             raise WrongPhase("The play is over: the hands are being counted.")
@@ -170,3 +170,15 @@ class Playing:
         if state.reached_target(side):
             events.append(state.finish(side, EndReason.TARGET))
         return events
+
+
+def _before_the_play(state: GameState, seat: int) -> str:
+    """What ``seat`` is told when it plays a card before the crib is made: the cards it owes
+    the crib, or whom the play waits for once it has thrown its own."""
+    owed = state.rules.to_crib(seat, state.dealer)
+    if owed and not state.kept[seat]:
+        cards = "card" if owed == 1 else "cards"
+        return f"Put your {owed} {cards} in the crib first: the play starts once the crib is made."
+    waiting = [state.players[s] for s in range(state.num_players) if not state.kept[s]]
+    named = waiting[0] if len(waiting) < 2 else f"{', '.join(waiting[:-1])} and {waiting[-1]}"
+    return f"The play starts once the crib is made: waiting for {named} to throw."

@@ -4,9 +4,11 @@ The game is dealt again from its random source (one that hands back the shuffles
 had) and its action log is applied in order; before each action of a reviewed seat, the
 seat's view is judged as it stood then:
 
-* a **discard** by the coach's values (:func:`engine.coach.review_discard`): the kept
-  hand's exact average over the unseen starters plus the crib's by role (minus it when the
-  crib is an opponent's), against the best split;
+* a **discard** by the one judge of a discard (:mod:`engine.players.judge`, through
+  :func:`engine.coach.review_discard`: what the coach says and the hint and the expert
+  throw): the kept hand's exact average over the unseen starters, the crib's by role (minus
+  it when the crib is an opponent's) and the kept cards' worth in the play, against the best
+  split; near the end of a two-player game the chance to win, which decides there;
 * a **play** by the expert's own values (:func:`engine.players.expert_play.play_values`,
   :data:`engine.players.expert.SAMPLES` guesses at the other hands): the points the seat's
   side is expected to peg less the others' (a side that reaches the target counting what it
@@ -43,6 +45,7 @@ from engine.game import Game
 from engine.players.base import crib_sign
 from engine.players.expert import SAMPLES, endgame_outcome
 from engine.players.expert_play import pegged_points, play_values
+from engine.players.judge import needs_of
 from engine.rules import Rules
 from engine.seen import crib_shown
 
@@ -62,8 +65,8 @@ class Decision:
     against ``best``, each with its value in ``unit`` (expected points, or the chance to
     win). ``held`` is what the seat held then (the dealt hand for a discard), ``scores``
     the sides' scores before it, ``count`` and ``series`` the play as it stood, ``starter``
-    the starter once cut; ``kept_hand``/``kept_crib`` the parts of a discard's value (hand,
-    and the crib's signed)."""
+    the starter once cut; ``kept_hand``/``kept_crib``/``kept_play`` the parts of a discard's
+    points (hand, the crib's signed, the play), ``best_...`` the best split's."""
 
     deal: int
     kind: Literal["discard", "play"]
@@ -83,6 +86,8 @@ class Decision:
     kept_crib: float = 0.0
     best_hand: float = 0.0
     best_crib: float = 0.0
+    kept_play: float = 0.0
+    best_play: float = 0.0
 
     @property
     def loss(self) -> float:
@@ -121,6 +126,8 @@ class Decision:
             "kept_crib": self.kept_crib,
             "best_hand": self.best_hand,
             "best_crib": self.best_crib,
+            "kept_play": self.kept_play,
+            "best_play": self.best_play,
         }
 
     @classmethod
@@ -146,6 +153,9 @@ class Decision:
             kept_crib=float(data["kept_crib"]),
             best_hand=float(data["best_hand"]),
             best_crib=float(data["best_crib"]),
+            # Reviews kept before the play was a part of a discard's value have none.
+            kept_play=float(data.get("kept_play", 0.0)),
+            best_play=float(data.get("best_play", 0.0)),
         )
 
 
@@ -250,21 +260,29 @@ def _judge(
         if len(view.hand) != view.rules.kept + view.discard_count:
             return None
         judged = review_discard(
-            view.hand, thrown, crib_sign=crib_sign(view, seat), rules=view.rules
+            view.hand,
+            thrown,
+            crib_sign=crib_sign(view, seat),
+            rules=view.rules,
+            needs=needs_of(
+                view.scores, sides=view.sides, seat=seat, target=view.target, rules=view.rules
+            ),
         )
-        sign = judged.chosen.crib_sign
+        chosen, best = judged.chosen, judged.best
         return Decision(
             kind="discard",
             held=tuple(sorted(view.hand, key=Card.sort_key)),
             chosen=tuple(sorted(thrown, key=Card.sort_key)),
-            best=tuple(sorted(judged.best.thrown, key=Card.sort_key)),
-            chosen_value=judged.chosen.total,
-            best_value=judged.best.total,
-            unit="points",
-            kept_hand=judged.chosen.hand,
-            kept_crib=sign * judged.chosen.crib,
-            best_hand=judged.best.hand,
-            best_crib=sign * judged.best.crib,
+            best=tuple(sorted(best.thrown, key=Card.sort_key)),
+            chosen_value=judged.judged.value(chosen),
+            best_value=judged.judged.value(best),
+            unit=judged.judged.measure,
+            kept_hand=chosen.hand,
+            kept_crib=chosen.crib,
+            kept_play=chosen.play,
+            best_hand=best.hand,
+            best_crib=best.crib,
+            best_play=best.play,
             deal=deal,
             seat=seat,
             dealer=view.dealer,

@@ -34,7 +34,7 @@ from urllib.parse import urlencode
 
 from fakediscord import payloads
 from fakediscord.activity_rpc import ActivityCommands
-from fakediscord.errors import DiscordError, EmulatorUsageError
+from fakediscord.errors import DiscordError, EmulatorUsageError, Refusal
 from fakediscord.model import GUILD_STAGE_VOICE, USE_EMBEDDED_ACTIVITIES, Channel, User
 
 if TYPE_CHECKING:
@@ -168,11 +168,8 @@ def location_id(channel: Channel) -> str:
 
 
 def _bad_command(path: str, message: str) -> DiscordError:
-    return DiscordError(
-        400,
-        50035,
-        "Invalid Form Body",
-        {path: {"_errors": [{"code": "APPLICATION_COMMAND_INVALID", "message": message}]}},
+    return Refusal.INVALID_FORM.error(
+        {path: {"_errors": [{"code": "APPLICATION_COMMAND_INVALID", "message": message}]}}
     )
 
 
@@ -332,7 +329,7 @@ class Activities:
         """Get Application Activity Instance: 404 for an unknown (or ended) instance."""
         found = self.instances.get(instance_id)
         if application_id != self._fd.application_id or found is None or not found.users:
-            raise DiscordError(404, 0, "404: Not Found")
+            raise Refusal.NOT_FOUND.error()
         return found.payload(application_id)
 
     # -- the stand-in client -------------------------------------------------------------------

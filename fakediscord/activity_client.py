@@ -36,6 +36,7 @@ from aiohttp import web
 
 from fakediscord.activities import Instance, OAuthError
 from fakediscord.activity_rpc import INVALID_COMMAND, INVALID_EVENT, PARTICIPANTS_UPDATE
+from fakediscord.errors import Refusal
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -79,7 +80,15 @@ def _client_page(config: dict[str, Any]) -> str:
         "<link rel='icon' href='data:,'>"
         "<title>Discord (fakediscord)</title><style>"
         "html,body{margin:0;height:100%;background:#1e1f22}"
-        "iframe{border:0;width:100%;height:100%;display:block}</style></head>"
+        "body{display:flex;flex-direction:column}"
+        "iframe{border:0;width:100%;flex:1 1 auto;min-height:0;display:block}"
+        # What the Discord client would show around the Activity (the playground's): the
+        # person's status, the dialog an Activity opened, the link shared.
+        "#discord{flex:none;max-height:35%;overflow:auto;padding:6px 10px;color:#dbdee1;"
+        "font:13px/1.4 system-ui,sans-serif;border-top:1px solid #3f4147;background:#2b2d31}"
+        "#discord p{margin:2px 0}#discord .dialog{padding:6px 8px;margin-top:4px;"
+        "border-radius:6px;background:#383a40;overflow-wrap:anywhere}"
+        "#discord button{margin-left:8px}</style></head>"
         f"<body data-client='{data}'><script src='/.fakediscord/client.js'></script>"
         "</body></html>"
     )
@@ -103,6 +112,11 @@ class ActivityHost:
         self.refusing = False
         #: What each stand-in client was told by its Activity with ``CLOSE`` (for tests).
         self.closed: list[dict[str, Any]] = []
+        #: Whether the stand-in client shows, under the Activity, what the Discord client
+        #: would around it: the person's status as the app set it, the invite or share dialog
+        #: the Activity opened, the link shared (the playground's, so that a newcomer sees game
+        #: night work; off for the tests, whose pages are the Activity's size alone).
+        self.shows_discord = False
 
     @property
     def origin(self) -> str:
@@ -186,6 +200,7 @@ class ActivityHost:
             "frame_id": frame_id,
             "query": self._fd.activities.frame_query(instance, frame_id, platform),
             "user": {"id": str(user.id), "username": user.name, "discriminator": "0"},
+            "shows": self.shows_discord,
         }
         return web.Response(text=_client_page(config), content_type="text/html")
 
@@ -213,7 +228,8 @@ class ActivityHost:
         token = str(body.get("access_token", ""))
         access = self._fd.activities.bearer(f"Bearer {token}")
         if access is None:
-            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+            refused = Refusal.UNAUTHORIZED
+            return web.json_response(refused.error().body(), status=refused.status)
         info = self._fd.activities.authorization_info(access)
         user = info.get("user") or {}
         return web.json_response(

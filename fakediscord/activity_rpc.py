@@ -10,6 +10,12 @@ RPC error code (the SDK's ``RPCErrorCodes``), or, for presence updates past Disc
 ``{"close": {"code": 4002, ...}}`` (the RPC close code RATELIMITED): the page the client
 hosts is then answered no more.
 
+Each answer taken also carries ``shown``: what the Discord client would show the person (their
+status as their profile reads it, the invite dialog it opens, the link it shares), which the
+stand-in client shows under the Activity when asked to (:attr:`ActivityHost.shows_discord
+<fakediscord.activity_client.ActivityHost.shows_discord>`, the playground's) and never hands to
+the Activity.
+
 What the people did is kept for the tests: :attr:`ActivityCommands.presences` (each person's
 presence as the app last set it; cleared when they leave the Activity), every update in order
 (:attr:`ActivityCommands.presence_log`), the invite dialogs opened, the links shared (and
@@ -244,7 +250,20 @@ class ActivityCommands:
         # the default one, the app's name alone).
         shown: dict[str, Any] = {"name": self._fd.bot_user.name, "type": 0, **(activity or {})}
         shown["application_id"] = str(self._fd.application_id)
-        return {"data": shown}
+        return {"data": shown, "shown": self._status_line(user, activity)}
+
+    def _status_line(self, user: User, activity: dict[str, Any] | None) -> str:
+        """``user``'s status as the Discord client shows it on their profile and in the member
+        list: "Playing Cribbage", what it details, its state and its party ("(2 of 4)")."""
+        app = self._fd.bot_user.name
+        if activity is None:
+            return f"{user.name}'s Discord status: {app}'s status cleared (no game shown)."
+        verb = {0: "Playing", 2: "Listening to", 3: "Watching", 5: "Competing in"}
+        said = [f"{verb.get(activity.get('type', 0), 'Playing')} {app}"]
+        said += [str(activity[k]) for k in ("details", "state") if activity.get(k)]
+        size = (activity.get("party") or {}).get("size")
+        party = f" ({size[0]} of {size[1]})" if size else ""
+        return f"{user.name}'s Discord status: {' · '.join(said)}{party}"
 
     def _invite(self, user: User, instance: Instance) -> dict[str, Any]:
         channel: Channel = instance.channel
@@ -254,7 +273,12 @@ class ActivityCommands:
             return _error(INVALID_PERMISSIONS, "Missing permission: Create Invite")
         self.invites.append((user, instance))
         self._fd._notify()
-        return {"data": None}
+        where = f"#{channel.name}" if not channel.is_voice else f"🔊 {channel.name}"
+        shown = (
+            f"Discord's invite dialog, opened for {user.name}: invite friends to {where} in"
+            f" {channel.guild.name}, with a link that opens the Activity there."
+        )
+        return {"data": None, "shown": shown}
 
     def _share(self, user: User, instance: Instance, args: dict[str, Any]) -> dict[str, Any]:
         message = args.get("message")
@@ -276,10 +300,16 @@ class ActivityCommands:
         done = {"send": "sent", "copy": "copied", "cancel": "cancelled"}[outcome]
         self.shares.append(Share(user, instance, message, custom_id, link_id, link, done))
         self._fd._notify()
+        what = {
+            "send": "sent to the chat they chose",
+            "copy": "copied the link",
+            "cancel": "closed it, sharing nothing",
+        }[outcome]
         return {
             "data": {
                 "success": outcome != "cancel",
                 "didCopyLink": outcome == "copy",
                 "didSendMessage": outcome == "send",
-            }
+            },
+            "shown": f"Discord's share dialog, {user.name} {what}: “{message}” {link}",
         }

@@ -29,6 +29,38 @@
   frame.src = "/?" + config.query;
   document.body.appendChild(frame);
 
+  // What the Discord client shows around the Activity, when asked to (the playground's):
+  // the person's status line, and the dialog last opened (an invite, a link shared).
+  var discord = null, statusLine = null, dialog = null;
+  if (config.shows) {
+    discord = document.createElement("div");
+    discord.id = "discord";
+    discord.setAttribute("aria-label", "Discord");
+    statusLine = document.createElement("p");
+    statusLine.id = "discord-status";
+    statusLine.textContent = config.user.username + "'s Discord status: none set by the Activity yet.";
+    discord.appendChild(statusLine);
+    document.body.appendChild(discord);
+  }
+  function showDiscord(cmd, text) {
+    if (!discord || !text) { return; }
+    if (cmd === "SET_ACTIVITY") { statusLine.textContent = text; return; }
+    if (dialog) { dialog.remove(); }
+    dialog = document.createElement("div");
+    dialog.className = "dialog";
+    dialog.id = "discord-dialog";
+    dialog.setAttribute("role", "dialog");
+    var said = document.createElement("span");
+    said.textContent = text;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "Close";
+    close.addEventListener("click", function () { dialog.remove(); dialog = null; });
+    dialog.appendChild(said);
+    dialog.appendChild(close);
+    discord.appendChild(dialog);
+  }
+
   function send(opcode, payload) {
     frame.contentWindow.postMessage([opcode, payload], location.origin);
   }
@@ -140,6 +172,7 @@
         refuse(cmd, nonce, reply.error.code, reply.error.message);
       } else {
         if (then) { then(); }
+        showDiscord(cmd, reply.shown);
         answer(cmd, nonce, reply.data);
       }
     });

@@ -1,13 +1,14 @@
 """Errors the emulator answers with, and errors its test API raises.
 
 `DiscordError` is what a REST handler raises to send Discord's own error body
-(`{"message", "code"}`) with an HTTP status; the codes are the ones Discord documents, so the
-real client turns them into the same exceptions (`NotFound`, `Forbidden`, ...) it would in
-production.
+(`{"message", "code"}`) with an HTTP status, made from `Refusal`, the table of Discord's
+refusals; the codes are the ones Discord documents, so the real client turns them into the
+same exceptions (`NotFound`, `Forbidden`, ...) it would in production.
 """
 
 from __future__ import annotations
 
+from enum import Enum, unique
 from typing import Any
 
 
@@ -31,81 +32,90 @@ class DiscordError(Exception):
         return body
 
 
-def unknown_interaction() -> DiscordError:
-    """10062: the interaction was answered too late or never existed."""
-    return DiscordError(404, 10062, "Unknown interaction")
+@unique
+class Refusal(Enum):
+    """What Discord refuses a request with: its HTTP status, its JSON code and its message,
+    as Discord answers them (`error()` is what a handler raises). Each is in the table of
+    fakediscord/README.md's "Discord's refusals" with its source (a test holds the two
+    alike); in order of code."""
 
-
-def already_acknowledged() -> DiscordError:
-    """40060: a second initial response to the same interaction."""
-    return DiscordError(400, 40060, "Interaction has already been acknowledged.")
-
-
-def unknown_message() -> DiscordError:
-    """10008: the message does not exist, was deleted, or is not reachable this way."""
-    return DiscordError(404, 10008, "Unknown Message")
-
-
-def unknown_channel() -> DiscordError:
-    """10003: the channel does not exist."""
-    return DiscordError(404, 10003, "Unknown Channel")
-
-
-def unknown_user() -> DiscordError:
-    """10013: no such user."""
-    return DiscordError(404, 10013, "Unknown User")
-
-
-def unknown_member() -> DiscordError:
-    """10007: the user is not a member of that server (or thread)."""
-    return DiscordError(404, 10007, "Unknown Member")
-
-
-def wrong_channel_type() -> DiscordError:
-    """50024: the action is not one this kind of channel takes."""
-    return DiscordError(400, 50024, "Cannot execute action on this channel type")
-
-
-def unknown_webhook() -> DiscordError:
-    """10015: no interaction webhook for this token (or it was never acknowledged)."""
-    return DiscordError(404, 10015, "Unknown Webhook")
-
-
-def invalid_webhook_token() -> DiscordError:
-    """50027: the interaction token expired (15 minutes) or is wrong."""
-    return DiscordError(401, 50027, "Invalid Webhook Token")
-
-
-def too_many_followups() -> DiscordError:
-    """40094: a sixth follow-up of an interaction only a user install authorised."""
-    return DiscordError(
-        400, 40094, "This interaction has hit the maximum number of follow up messages"
+    #: The bot's token is wrong (or an OAuth2 bearer token unknown, revoked or expired).
+    UNAUTHORIZED = (401, 0, "401: Unauthorized")
+    #: A route Discord does not have, or an Activity instance unknown or ended.
+    NOT_FOUND = (404, 0, "404: Not Found")
+    #: The channel does not exist.
+    UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
+    #: The server does not exist.
+    UNKNOWN_GUILD = (404, 10004, "Unknown Guild")
+    #: The user is not a member of that server (or thread).
+    UNKNOWN_MEMBER = (404, 10007, "Unknown Member")
+    #: The message does not exist, was deleted, or is not reachable this way.
+    UNKNOWN_MESSAGE = (404, 10008, "Unknown Message")
+    #: No such user.
+    UNKNOWN_USER = (404, 10013, "Unknown User")
+    #: No interaction webhook for this token (or it was never acknowledged).
+    UNKNOWN_WEBHOOK = (404, 10015, "Unknown Webhook")
+    #: The interaction was answered too late or never existed.
+    UNKNOWN_INTERACTION = (404, 10062, "Unknown interaction")
+    #: No such scheduled event in that server.
+    UNKNOWN_EVENT = (404, 10070, "Unknown Guild Scheduled Event")
+    #: More than 10 attachments on one message (`uploads.MAX_FILES`).
+    TOO_MANY_FILES = (400, 30015, "Maximum number of attachments in a message reached (10)")
+    #: A server's 101st scheduled event not yet over (`events.MOST_UNDER_WAY`).
+    TOO_MANY_EVENTS = (
+        400,
+        30038,
+        "Maximum number of uncompleted guild scheduled events reached (100)",
     )
+    #: A file over the upload limit.
+    TOO_LARGE = (413, 40005, "Request entity too large")
+    #: A second initial response to the same interaction.
+    ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
+    #: A sixth follow-up of an interaction only a user install authorised.
+    TOO_MANY_FOLLOWUPS = (
+        400,
+        40094,
+        "This interaction has hit the maximum number of follow up messages",
+    )
+    #: The bot cannot see that channel, or is not in that server.
+    MISSING_ACCESS = (403, 50001, "Missing Access")
+    #: Deleting someone else's message in a DM.
+    DM_CHANNEL = (403, 50003, "Cannot execute action on a DM channel")
+    #: Editing a message the bot did not write.
+    NOT_THE_AUTHOR = (403, 50005, "Cannot edit a message authored by another user")
+    #: A message with no content, embeds, components or files.
+    EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
+    #: The user does not accept direct messages from the bot.
+    CANNOT_DM = (403, 50007, "Cannot send messages to this user")
+    #: The bot lacks a permission it needs here (Send Messages, Attach Files, Manage ...).
+    MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+    #: The action is not one this kind of channel takes.
+    WRONG_CHANNEL_TYPE = (400, 50024, "Cannot execute action on this channel type")
+    #: The interaction token expired (15 minutes) or is wrong.
+    INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
+    #: A DM opened with someone who is no user.
+    INVALID_RECIPIENT = (400, 50033, "Invalid Recipient(s)")
+    #: The body breaks one of Discord's limits; its `errors` tree says where (`form_error`).
+    INVALID_FORM = (400, 50035, "Invalid Form Body")
+    #: An operation an archived thread does not take (editing a message, adding a member,
+    #: changing it without reopening it).
+    ARCHIVED_THREAD = (400, 50083, "Thread is archived")
+    #: A body that is not JSON.
+    INVALID_JSON = (400, 50109, "The request body contains invalid JSON.")
+    #: A second thread started from one message.
+    THREAD_ALREADY_MADE = (400, 160004, "A thread has already been created for this message")
+    #: A locked thread takes messages only from those with Manage Threads (Discord gives the
+    #: code, not the status: 403, as for the other refusals by permission).
+    THREAD_LOCKED = (403, 160005, "Thread is locked")
 
+    def __init__(self, status: int, code: int, message: str) -> None:
+        self.status = status
+        self.code = code
+        self.message = message
 
-def cannot_dm() -> DiscordError:
-    """50007: the user does not accept direct messages from the bot."""
-    return DiscordError(403, 50007, "Cannot send messages to this user")
-
-
-def missing_access() -> DiscordError:
-    """50001: the bot cannot see that channel."""
-    return DiscordError(403, 50001, "Missing Access")
-
-
-def missing_permissions() -> DiscordError:
-    """50013: the bot lacks a permission it needs here (Attach Files, Manage Messages)."""
-    return DiscordError(403, 50013, "Missing Permissions")
-
-
-def unauthorized() -> DiscordError:
-    """401 with code 0: the bot token is wrong."""
-    return DiscordError(401, 0, "401: Unauthorized")
-
-
-def invalid_form(errors: dict[str, Any]) -> DiscordError:
-    """50035: the request body breaks one of Discord's limits; `errors` says where."""
-    return DiscordError(400, 50035, "Invalid Form Body", errors)
+    def error(self, errors: dict[str, Any] | None = None) -> DiscordError:
+        """This refusal, to raise (with `errors`: Discord's tree of what is wrong where)."""
+        return DiscordError(self.status, self.code, self.message, errors)
 
 
 def error_tree(path: str, code: str, message: str) -> dict[str, Any]:
@@ -140,12 +150,7 @@ def errors_at(tree: dict[str, Any], path: str) -> list[dict[str, Any]]:
 
 def form_error(path: str, code: str, message: str) -> DiscordError:
     """50035 for one field: `path` (dotted) names it, `code` and `message` say what is wrong."""
-    return invalid_form(error_tree(path, code, message))
-
-
-def empty_message() -> DiscordError:
-    """50006: a message with no content, embeds, components or files."""
-    return DiscordError(400, 50006, "Cannot send an empty message")
+    return Refusal.INVALID_FORM.error(error_tree(path, code, message))
 
 
 class EmulatorUsageError(Exception):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.errors import empty_message, error_tree, invalid_form, merge_trees
+from fakediscord.errors import Refusal, error_tree, merge_trees
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -102,9 +102,9 @@ def check_message(
     else:
         errors.update(_check_rows(components))
     if errors:
-        raise invalid_form(errors)
+        raise Refusal.INVALID_FORM.error(errors)
     if not editing and not has_files and not (content or embeds or components or body.get("poll")):
-        raise empty_message()
+        raise Refusal.EMPTY_MESSAGE.error()
 
 
 def check_choices(choices: list[Any]) -> None:
@@ -139,7 +139,7 @@ def check_choices(choices: list[Any]) -> None:
                 )
             )
     if errors:
-        raise invalid_form(errors)
+        raise Refusal.INVALID_FORM.error(errors)
 
 
 def command_size(command: dict[str, Any]) -> int:
@@ -175,7 +175,7 @@ def check_command_sizes(commands: list[Any]) -> None:
                 )
             )
     if errors:
-        raise invalid_form(errors)
+        raise Refusal.INVALID_FORM.error(errors)
 
 
 def check_laid_out(content: str, embeds: list[dict[str, Any]]) -> None:
@@ -192,7 +192,7 @@ def check_laid_out(content: str, embeds: list[dict[str, Any]]) -> None:
                 )
             )
     if errors:
-        raise invalid_form(errors)
+        raise Refusal.INVALID_FORM.error(errors)
 
 
 def _embed_size(embed: dict[str, Any]) -> int:

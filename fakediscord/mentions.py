@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakediscord.errors import error_tree, form_error, invalid_form, merge_trees
+from fakediscord.errors import Refusal, error_tree, form_error, merge_trees
 
 __all__ = ["Pings", "check_allowed_mentions", "pings"]
 
@@ -55,7 +55,7 @@ def check_allowed_mentions(allowed: Any) -> None:
         if listed and kind in parse:
             refuse(kind, "SET_TYPE_ALREADY_CONTAINS_VALUE", f"parse already has {kind}.")
     if errors:
-        raise invalid_form(errors)
+        raise Refusal.INVALID_FORM.error(errors)
 
 
 def pings(text: str, allowed: dict[str, Any] | None) -> Pings:

@@ -79,6 +79,15 @@ USE_EMBEDDED_ACTIVITIES = 1 << 39
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+#: Scheduled events (Discord's *Events* list): Manage Events lets a member change and delete
+#: anyone's; Create Events lets them make events and change or delete their own (Permissions,
+#: "Permission Flags": MANAGE_EVENTS ``1 << 33``, CREATE_EVENTS ``1 << 44``).
+MANAGE_EVENTS = 1 << 33
+CREATE_EVENTS = 1 << 44
+#: What a stage channel's event needs besides (Guild Scheduled Event, "Permissions for events
+#: with entity_type: STAGE_INSTANCE").
+MUTE_MEMBERS = 1 << 22
+MOVE_MEMBERS = 1 << 24
 #: Lets user-installed apps answer publicly where the app is not installed (else their
 #: responses are ephemeral).
 USE_EXTERNAL_APPS = 1 << 50
@@ -145,14 +154,31 @@ class Clock:
     def __init__(self, source: Callable[[], float] = time.monotonic) -> None:
         self._source = source
         self._offset = 0.0
+        #: The wall clock's offset: how far `advance` moved Discord's date and time on (its
+        #: scheduled events start and end by it: `wall`).
+        self._wall_offset = 0.0
+        self._moved: list[Callable[[], None]] = []
 
     def now(self) -> float:
         """Current time in seconds."""
         return self._source() + self._offset
 
+    def wall(self) -> float:
+        """Discord's date and time, as a Unix time: this machine's, moved on as far as
+        `advance` moved the clock (a scheduled event starts and ends by it)."""
+        return time.time() + self._wall_offset
+
     def advance(self, seconds: float) -> None:
-        """Move the clock forward by `seconds`."""
+        """Move the clock forward by `seconds` (the wall clock too: what waits on a date,
+        such as a scheduled event's automatic start, is looked at again)."""
         self._offset += seconds
+        self._wall_offset += seconds
+        for moved in list(self._moved):
+            moved()
+
+    def on_advance(self, moved: Callable[[], None]) -> None:
+        """Call `moved` each time the clock is advanced."""
+        self._moved.append(moved)
 
     def freeze(self) -> None:
         """Stop the clock where it is: from now on only `advance` moves it.
@@ -639,7 +665,26 @@ class Guild:
     moderator_role: Role
     members: dict[int, Member] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
+    #: Roles beyond @everyone and the moderators' (the bot's own role, made by its invite).
+    roles: list[Role] = field(default_factory=list)
+    #: Its scheduled events (``fakediscord.events.ScheduledEvent``), in the order made.
+    events: list[Any] = field(default_factory=list)
     _world: World | None = None
+
+    def give_bot(self, permissions: int) -> Role:
+        """Give the bot a role of its own with ``permissions``, as an invite that asks for
+        them does (Discord makes the app a managed role with the permissions its invite link
+        asked for). Give it before the bot starts, as a server invites a bot with its role: the
+        bot reads its roles from GUILD_CREATE (the interactions carry them in
+        ``app_permissions`` whenever they are given)."""
+        assert self._world is not None
+        bot = self._world.owner.bot_user
+        member = self.members.get(bot.id)
+        assert member is not None, "the bot is not a member of this server"
+        role = Role(id=self._world.ids.next(), name=bot.name, permissions=permissions, position=2)
+        self.roles.append(role)
+        member.roles.append(role)
+        return role
 
     def add_text_channel(self, name: str, *, kind: int = GUILD_TEXT) -> Channel:
         """Create a text channel (``kind``: or an announcement channel, or a voice or stage

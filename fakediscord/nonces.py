@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.errors import invalid_form
+from fakediscord.errors import Refusal
 from fakediscord.limits import _error
 from fakediscord.model import Clock
 
@@ -37,10 +37,12 @@ class Nonces:
         if nonce is None:
             return None
         if isinstance(nonce, bool) or not isinstance(nonce, int | str):
-            raise invalid_form(_error("nonce", "BASE_TYPE_REQUIRED", "Must be a string or int."))
+            raise Refusal.INVALID_FORM.error(
+                _error("nonce", "BASE_TYPE_REQUIRED", "Must be a string or int.")
+            )
         text = str(nonce)
         if isinstance(nonce, str) and len(text) > MAX_NONCE:
-            raise invalid_form(
+            raise Refusal.INVALID_FORM.error(
                 _error("nonce", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_NONCE} or fewer in length.")
             )
         return text

@@ -29,7 +29,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from fakediscord.errors import invalid_form
+from fakediscord.errors import Refusal
 
 #: The description the emulator judges by unless `FAKEDISCORD_OPENAPI` names another file.
 BUILT = Path(__file__).with_name("discord_api.json")
@@ -310,7 +310,7 @@ def check(
     tree = judge.errors(operation, values, query, body)
     if tree:
         verdicts.refused.append((f"{method} {path}", tree))
-        raise invalid_form(tree)
+        raise Refusal.INVALID_FORM.error(tree)
 
 
 @cache

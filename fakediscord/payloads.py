@@ -170,7 +170,7 @@ def guild_create(g: Guild) -> dict[str, Any]:
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
-        "roles": [role(g.everyone), role(g.moderator_role)],
+        "roles": [role(g.everyone), role(g.moderator_role), *(role(r) for r in g.roles)],
         "emojis": [],
         "stickers": [],
         "features": [],
@@ -197,7 +197,7 @@ def guild_create(g: Guild) -> dict[str, Any]:
         "threads": threads,
         "presences": [],
         "stage_instances": [],
-        "guild_scheduled_events": [],
+        "guild_scheduled_events": [e.payload() for e in g.events if e.under_way],
         "soundboard_sounds": [],
     }
 

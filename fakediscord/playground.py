@@ -29,6 +29,7 @@ from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
 from fakediscord.limits import COMPONENTS_V2, CONTAINER, SEPARATOR, TEXT_DISPLAY
 from fakediscord.model import (
+    CREATE_EVENTS,
     GUILD_STAGE_VOICE,
     GUILD_VOICE,
     Attachment,
@@ -68,6 +69,9 @@ HELP = """\
   say TEXT                   post an ordinary message
   launch                     open the app's Activity here (its Entry Point command); a
                              table's Play at the table does too: open the printed address
+  events                     the server's Events list (what /club night schedules)
+  interested [N] | uninterested [N]
+                             mark event N (else the latest) Interested, or take it back
   channel NAME | thread NAME switch to a channel, or a thread of it (names may have spaces:
                              thread Round 1 · Al vs Bea)
   voice NAME | stage NAME    switch to a voice or stage channel's text chat (made if new)
@@ -88,6 +92,8 @@ USAGE = {
     "dm": "dm (your DM with the bot), or dm NAME",
     "group": "group NAME NAME ... (3 to 10 people with you)",
     "launch": "launch (no words after it)",
+    "interested": "interested, or interested N (the number `events` gives it)",
+    "uninterested": "uninterested, or uninterested N (the number `events` gives it)",
 }
 
 #: How many of a channel's messages `as NAME` shows on arrival (`look` shows more).
@@ -462,6 +468,25 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         await fd.say(pg.user, pg.channel, line.split(None, 1)[1])
         await fd.quiet(0.05)
         pg.show_new()
+    elif command == "events" and len(words) == 1:
+        _show_events(pg)
+    elif command in ("interested", "uninterested") and len(words) <= 2:
+        events = fd.scheduled.of(pg.guild)
+        under_way = [e for e in events if e.under_way]
+        if not under_way:
+            raise EmulatorUsageError("the server has no event to mark: a moderator's /club night")
+        if len(words) == 2:
+            if not words[1].isdecimal() or not 1 <= int(words[1]) <= len(events):
+                raise EmulatorUsageError(f"choose 1 to {len(events)} (`events` lists them)")
+            event = events[int(words[1]) - 1]
+        else:
+            event = under_way[-1]
+        mark = fd.scheduled.interested if command == "interested" else fd.scheduled.uninterested
+        await mark(pg.user, event)
+        said = "is interested in" if command == "interested" else "is no longer interested in"
+        pg.say(f"{pg.user.name} {said} {event.name!r}")
+        await fd.quiet(0.2)
+        pg.show_new()
     elif command == "launch" and len(words) == 1:
         await _answer(pg, await fd.launch(pg.user, pg.channel), stream)
     elif command == "click":
@@ -549,8 +574,13 @@ async def playground(
     stream = stdin or sys.stdin
     out = stdout or sys.stdout
     async with FakeDiscord() as fd:
+        # The stand-in client shows what Discord would around the Activity (a status, the
+        # invite and share dialogs), so that game night can be seen to work.
+        fd.activity_host.shows_discord = True
         guild = fd.add_guild("Playground")
         guild.add_text_channel("general")
+        # (Invited with every permission its link asks for: its Events entries too.)
+        guild.give_bot(CREATE_EVENTS)
         for name in users:
             user = fd.add_user(name)
             fd.install_app(user)
@@ -635,6 +665,34 @@ _RELATIVE = (
     (320 * 86400, "", 30 * 86400, "months"),
     (548 * 86400, "a year", 0, ""),
 )
+
+
+#: How each of a scheduled event's statuses reads.
+_EVENT_STATUS = {1: "scheduled", 2: "under way", 3: "over", 4: "cancelled"}
+
+
+def _show_events(pg: Playground) -> None:
+    """The server's Events list, as a member sees it: each event numbered, its status, its
+    start in this machine's time, who is interested, and whether you are."""
+    events = pg.fd.scheduled.of(pg.guild)
+    if not events:
+        pg.say("no events: a moderator schedules a club night with /club night")
+        return
+    for number, event in enumerate(events, 1):
+        start = discord_time(int(event.start.timestamp()), "F", pg.now())
+        people = [
+            m.user.name
+            for m in pg.guild.members.values()
+            if m.user.id in event.interested and not m.user.bot
+        ]
+        yours = " (you're interested)" if pg.user.id in event.interested else ""
+        recurs = " · recurring" if event.recurring else ""
+        pg.say(
+            f"[e{number}] {event.name} · {_EVENT_STATUS.get(event.status, '?')} · {start}"
+            f"{recurs} · interested: {', '.join(people) or 'nobody'}{yours}"
+        )
+        if event.description:
+            pg.say(f"      {event.description}")
 
 
 def discord_time(seconds: int, style: str, now: float) -> str:

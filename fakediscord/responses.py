@@ -1,7 +1,8 @@
 """What the bot does through REST: messages created, edited and deleted, interaction responses.
 
 Each operation enforces Discord's rules (limits, deadlines, tokens, visibility) and raises
-`DiscordError` with Discord's code; the REST handlers in `rest.py` call these.
+Discord's refusal (`errors.Refusal`) where one is broken; the REST handlers in `rest.py` call
+these.
 """
 
 from __future__ import annotations
@@ -11,16 +12,8 @@ from typing import TYPE_CHECKING, Any
 from fakediscord import payloads
 from fakediscord.counters import Counters
 from fakediscord.errors import (
-    already_acknowledged,
-    empty_message,
+    Refusal,
     form_error,
-    invalid_form,
-    invalid_webhook_token,
-    too_many_followups,
-    unknown_channel,
-    unknown_interaction,
-    unknown_message,
-    unknown_webhook,
 )
 from fakediscord.interactions import (
     ALLOWED_CALLBACKS,
@@ -159,7 +152,7 @@ class BotSide(SharedState):
         flags: int | None = None,
     ) -> Message:
         if channel.deleted:
-            raise unknown_channel()
+            raise Refusal.UNKNOWN_CHANNEL.error()
         check_message(body, has_files=bool(files) or flags is not None)
         check_allowed_mentions(body.get("allowed_mentions"))
         if check_post(channel, author):
@@ -204,7 +197,7 @@ class BotSide(SharedState):
         check_message(body, editing=True, was_v2=bool(message.flags & COMPONENTS_V2))
         check_allowed_mentions(body.get("allowed_mentions"))
         if message.deleted:
-            raise unknown_message()
+            raise Refusal.UNKNOWN_MESSAGE.error()
         check_edit(message.channel, message.author)
         attachments = attachment_list(
             self.world,
@@ -221,7 +214,7 @@ class BotSide(SharedState):
         if int(body.get("flags") or 0) & COMPONENTS_V2 and not message.flags & COMPONENTS_V2:
             check_laid_out(content, embeds)  # a plain message laid out loses its text
         if not (content or embeds or components or attachments):
-            raise empty_message()
+            raise Refusal.EMPTY_MESSAGE.error()
         check_references(components, embeds, attachments)
         message.history.append(message.version())
         message.content, message.embeds, message.components = content, embeds, components
@@ -239,7 +232,7 @@ class BotSide(SharedState):
     def _delete_message(self, message: Message, *, way: str) -> None:
         """Delete `message`; `way` (rest, webhook) is how, for `fd.counters.deletes`."""
         if message.deleted:
-            raise unknown_message()
+            raise Refusal.UNKNOWN_MESSAGE.error()
         message.deleted = True
         self.counters.deletes[way] += 1
         self._notify()
@@ -256,17 +249,17 @@ class BotSide(SharedState):
     ) -> dict[str, Any]:
         interaction = self.interactions.get(interaction_id)
         if interaction is None or interaction.token != token:
-            raise unknown_interaction()
+            raise Refusal.UNKNOWN_INTERACTION.error()
         if interaction.response is not None:
-            raise already_acknowledged()
+            raise Refusal.ALREADY_ACKNOWLEDGED.error()
         if self.clock.now() - interaction.created_at > self.response_deadline:
             interaction.late = True
             self._notify()
-            raise unknown_interaction()
+            raise Refusal.UNKNOWN_INTERACTION.error()
         kind = int(body.get("type", 0))
         data = dict(body.get("data") or {})
         if kind not in ALLOWED_CALLBACKS.get(interaction.type, set()):
-            raise invalid_form(
+            raise Refusal.INVALID_FORM.error(
                 {
                     "type": {
                         "_errors": [
@@ -289,7 +282,7 @@ class BotSide(SharedState):
         elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
             message = interaction.source_message
             if message is None:
-                raise invalid_form(
+                raise Refusal.INVALID_FORM.error(
                     {
                         "type": {
                             "_errors": [{"code": "NO_MESSAGE", "message": "No message to update"}]
@@ -351,15 +344,15 @@ class BotSide(SharedState):
     def _interaction_by_token(self, token: str) -> Interaction:
         interaction = self._by_token.get(token)
         if interaction is None:
-            raise unknown_webhook()
+            raise Refusal.UNKNOWN_WEBHOOK.error()
         if interaction.token_lapsed:
-            raise invalid_webhook_token()
+            raise Refusal.INVALID_WEBHOOK_TOKEN.error()
         return interaction
 
     def _followup(self, token: str, body: dict[str, Any], files: list[Upload]) -> Message:
         interaction = self._interaction_by_token(token)
         if interaction.response is None:
-            raise unknown_webhook()
+            raise Refusal.UNKNOWN_WEBHOOK.error()
         if (
             self.limits.followups
             and interaction.user_installed_only
@@ -367,7 +360,7 @@ class BotSide(SharedState):
         ):
             # Discord: "Apps are limited to 5 followup messages per interaction if it was
             # initiated from a user-installed app and isn't installed in the server".
-            raise too_many_followups()
+            raise Refusal.TOO_MANY_FOLLOWUPS.error()
         original = interaction.original
         if (
             interaction.response.type == DEFERRED_MESSAGE
@@ -395,7 +388,7 @@ class BotSide(SharedState):
         interaction = self._interaction_by_token(token)
         if interaction.response is None:
             # Until the interaction is answered its webhook has nothing (as for a follow-up).
-            raise unknown_webhook()
+            raise Refusal.UNKNOWN_WEBHOOK.error()
         if message_id == "@original":
             message = interaction.original
         else:
@@ -404,5 +397,5 @@ class BotSide(SharedState):
                 (m for m in candidates if m is not None and str(m.id) == message_id), None
             )
         if message is None or message.deleted:
-            raise unknown_message()
+            raise Refusal.UNKNOWN_MESSAGE.error()
         return message

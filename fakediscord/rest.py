@@ -18,20 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from fakediscord import openapi, payloads, threads
+from fakediscord import events, openapi, payloads, threads
 from fakediscord.activities import OAuthError, check_commands
 from fakediscord.errors import (
     DiscordError,
-    cannot_dm,
+    Refusal,
     form_error,
-    missing_access,
-    missing_permissions,
-    unauthorized,
-    unknown_channel,
-    unknown_member,
-    unknown_message,
-    unknown_user,
-    wrong_channel_type,
 )
 from fakediscord.invalid_requests import cloudflare_ban
 from fakediscord.limits import check_command_sizes
@@ -81,7 +73,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
             # Get Current User with an OAuth2 token: the token's user, with `identify`.
             access = fd.activities.bearer(header)
             if access is None or "identify" not in access.scopes:
-                raise unauthorized()
+                raise Refusal.UNAUTHORIZED.error()
             return json_response(payloads.user(access.user) | {"mfa_enabled": False})
         return json_response(payloads.user(fd.bot_user) | {"verified": True, "mfa_enabled": False})
 
@@ -89,7 +81,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         # Get Current Authorization Information: a bearer token's app, scopes and user.
         access = fd.activities.bearer(request.headers.get("Authorization", ""))
         if access is None:
-            raise unauthorized()
+            raise Refusal.UNAUTHORIZED.error()
         return json_response(fd.activities.authorization_info(access))
 
     async def oauth_token(request: web.Request) -> web.Response:
@@ -163,7 +155,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
             return None
         guild = fd.world.guilds.get(int(guild_id))
         if guild is None or guild.member(fd.bot_user) is None:
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         return guild.id
 
     async def put_commands(request: web.Request) -> web.Response:
@@ -226,20 +218,20 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         body, _ = await body_of(request)
         user = fd.world.users.get(int(body.get("recipient_id", 0)))
         if user is None:
-            raise DiscordError(400, 50033, "Invalid Recipient(s)")
+            raise Refusal.INVALID_RECIPIENT.error()
         return json_response(payloads.channel(fd.world.dm_channel(user)))
 
     def may_attach(channel: Channel, files: list[Upload]) -> None:
         # Uploading with the bot token needs Attach Files in a server channel.
         if files and fd.limits.uploads and not channel.permissions_for(fd.bot_user) & ATTACH_FILES:
-            raise missing_permissions()
+            raise Refusal.MISSING_PERMISSIONS.error()
 
     def channel_of(request: web.Request) -> Any:
         channel = fd.world.channels.get(int(request.match_info["channel"]))
         if channel is None:
-            raise unknown_channel()
+            raise Refusal.UNKNOWN_CHANNEL.error()
         if not channel.visible_to(fd.bot_user):
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         return channel
 
     def message_of(request: web.Request) -> Any:
@@ -247,7 +239,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         message = channel.message(int(request.match_info["message"]))
         # Ephemeral messages are reachable only through their interaction token.
         if message is None or message.deleted or message.ephemeral:
-            raise unknown_message()
+            raise Refusal.UNKNOWN_MESSAGE.error()
         return message
 
     async def get_channel(request: web.Request) -> web.Response:
@@ -259,10 +251,10 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         # thread, Send Messages in Threads is what counts.
         needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         if channel.guild is not None and not channel.permissions_for(fd.bot_user) & needed:
-            raise missing_permissions()
+            raise Refusal.MISSING_PERMISSIONS.error()
         body, files = await body_of(request)
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
-            raise cannot_dm()
+            raise Refusal.CANNOT_DM.error()
         may_attach(channel, files)
         nonce = fd.nonces.of(body)
         earlier = fd.nonces.earlier(fd.bot_user.id, nonce, bool(body.get("enforce_nonce")))
@@ -295,7 +287,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def edit_message(request: web.Request) -> web.Response:
         message = message_of(request)
         if message.author is not fd.bot_user:
-            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+            raise Refusal.NOT_THE_AUTHOR.error()
         body, files = await body_of(request)
         may_attach(message.channel, files)
         fd._edit_message(message, body, files, way="rest")
@@ -305,9 +297,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         message = message_of(request)
         if message.author is not fd.bot_user:
             if message.channel.is_dm:
-                raise DiscordError(403, 50003, "Cannot execute action on a DM channel")
+                raise Refusal.DM_CHANNEL.error()
             if not message.channel.permissions_for(fd.bot_user) & MANAGE_MESSAGES:
-                raise missing_permissions()
+                raise Refusal.MISSING_PERMISSIONS.error()
         fd._delete_message(message, way="rest")
         return web.Response(status=204)
 
@@ -318,25 +310,25 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def get_user(request: web.Request) -> web.Response:
         user = fd.world.users.get(int(request.match_info["user"]))
         if user is None:
-            raise unknown_user()
+            raise Refusal.UNKNOWN_USER.error()
         return json_response(payloads.user(user))
 
     async def get_member(request: web.Request) -> web.Response:
         guild = guild_of(request)
         if guild.member(fd.bot_user) is None:
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         user = fd.world.users.get(int(request.match_info["user"]))
         member = guild.member(user) if user is not None else None
         if member is None:
-            raise unknown_member()
+            raise Refusal.UNKNOWN_MEMBER.error()
         return json_response(payloads.member(member))
 
     def guild_of(request: web.Request) -> Any:
         guild = fd.world.guilds.get(int(request.match_info["guild"]))
         if guild is None:
-            raise DiscordError(404, 10004, "Unknown Guild")
+            raise Refusal.UNKNOWN_GUILD.error()
         if guild.member(fd.bot_user) is None:
-            raise missing_access()  # a server that did not invite the bot
+            raise Refusal.MISSING_ACCESS.error()  # a server that did not invite the bot
         return guild
 
     async def get_guild(request: web.Request) -> web.Response:
@@ -360,7 +352,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         channel = channel_of(request)
         from_message = "message" in request.match_info
         if channel.type != GUILD_TEXT and not (channel.type == GUILD_ANNOUNCEMENT and from_message):
-            raise wrong_channel_type()
+            raise Refusal.WRONG_CHANNEL_TYPE.error()
         body, _ = await body_of(request)
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
@@ -369,9 +361,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         private = int(body.get("type", 11)) == 12 and start is None
         needed = CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS
         if not channel.permissions_for(fd.bot_user) & needed:
-            raise missing_permissions()
+            raise Refusal.MISSING_PERMISSIONS.error()
         if start is not None and start.thread is not None:
-            raise DiscordError(400, 160004, "A thread has already been created for this message")
+            raise Refusal.THREAD_ALREADY_MADE.error()
         thread = channel.add_thread(name, private=private, start=start, creator=fd.bot_user)
         return json_response(payloads.channel(thread))
 
@@ -417,6 +409,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.post(channel + "/threads", create_thread),
         web.post(message + "/threads", create_thread),
         *threads.routes(fd, API, channel_of),
+        *events.routes(fd, API, guild_of),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
         web.get(r"/media/attachments/{attachment:\d+}/{filename}", attachment),
     ]
@@ -503,7 +496,7 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
                     route, template, fault.response(), scope=scope, peer=peer, arrived=arrived
                 )
             if not authorized and not interaction and not oauth:
-                raise unauthorized()
+                raise Refusal.UNAUTHORIZED.error()
             token = None if interaction else fd.bot_token
             if not oauth:
                 verdict = fd.ratelimits.check(token, template, request.match_info)
@@ -526,7 +519,7 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
             )
         except web.HTTPNotFound:
             fd.unhandled.append(route)
-            response = json_response({"message": "404: Not Found", "code": 0}, status=404)
+            response = error_response(Refusal.NOT_FOUND.error())
             return fd._answered(route, template, response, peer=peer, arrived=arrived)
         response.headers.update(verdict.headers)
         answered = fd._answered(route, template, response, peer=peer, arrived=arrived)

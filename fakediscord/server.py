@@ -29,6 +29,7 @@ from fakediscord.errors import (
     BotFailure,
     BotStalled,
 )
+from fakediscord.events import ScheduledEvents
 from fakediscord.faults import Delay, Fault, FaultBook, Hold, Hook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
@@ -126,6 +127,8 @@ class FakeDiscord(UserActions, BotSide):
         self.invalid_requests = InvalidRequests(self.clock, lambda: self.limits.invalid_requests)
         self.counters = Counters()
         self.nonces = Nonces(self.clock)
+        #: The servers' scheduled events (their *Events* lists), and what people do with them.
+        self.scheduled = ScheduledEvents(self)
         #: Discord's OpenAPI description, the first judge of every request (`Limits.openapi`),
         #: and what it decided (`spec_verdicts.refused`: each request it refused, with Discord's
         #: `errors` tree).

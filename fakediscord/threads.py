@@ -14,13 +14,8 @@ from aiohttp import web
 
 from fakediscord import payloads
 from fakediscord.errors import (
-    DiscordError,
+    Refusal,
     form_error,
-    missing_access,
-    missing_permissions,
-    unknown_member,
-    unknown_user,
-    wrong_channel_type,
 )
 from fakediscord.model import (
     ARCHIVE_DURATIONS,
@@ -34,20 +29,7 @@ from fakediscord.model import (
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
 
-__all__ = ["archived_thread", "check_edit", "check_post", "routes", "thread_locked"]
-
-
-def archived_thread() -> DiscordError:
-    """50083: an operation an archived thread does not take (editing a message, adding a
-    member, changing it without reopening it)."""
-    return DiscordError(400, 50083, "Thread is archived")
-
-
-def thread_locked() -> DiscordError:
-    """160005: a locked thread takes messages only from those with Manage Threads (Discord's
-    documentation gives the code, not the status: 403 here, as for the other refusals by
-    permission)."""
-    return DiscordError(403, 160005, "Thread is locked")
+__all__ = ["check_edit", "check_post", "routes"]
 
 
 def _manages(channel: Channel, user: User) -> bool:
@@ -61,7 +43,7 @@ def check_post(channel: Channel, author: User) -> bool:
     if not channel.is_thread:
         return False
     if channel.locked and not _manages(channel, author):
-        raise thread_locked()
+        raise Refusal.THREAD_LOCKED.error()
     channel.join(author)
     if not channel.archived:
         return False
@@ -75,9 +57,9 @@ def check_edit(channel: Channel, author: User) -> None:
     if not channel.is_thread:
         return
     if channel.archived:
-        raise archived_thread()
+        raise Refusal.ARCHIVED_THREAD.error()
     if channel.locked and not _manages(channel, author):
-        raise thread_locked()
+        raise Refusal.THREAD_LOCKED.error()
 
 
 def _modify_thread(fd: FakeDiscord, thread: Channel, body: dict[str, Any]) -> None:
@@ -88,16 +70,16 @@ def _modify_thread(fd: FakeDiscord, thread: Channel, body: dict[str, Any]) -> No
     archived = body.get("archived")
     reopening = archived is False
     if thread.archived and not reopening:
-        raise archived_thread()
+        raise Refusal.ARCHIVED_THREAD.error()
     if ("locked" in body or "rate_limit_per_user" in body) and not manages:
-        raise missing_permissions()
+        raise Refusal.MISSING_PERMISSIONS.error()
     changes_own = "name" in body or archived is True or "auto_archive_duration" in body
     if changes_own and not (manages or creator):
-        raise missing_permissions()
+        raise Refusal.MISSING_PERMISSIONS.error()
     # A locked thread reopens only for Manage Threads; an unlocked one for its members too.
     stays_shut = thread.locked or bot.id not in thread.thread_members
     if reopening and thread.archived and not manages and stays_shut:
-        raise missing_permissions()
+        raise Refusal.MISSING_PERMISSIONS.error()
     if "name" in body and not 1 <= len(str(body["name"] or "")) <= 100:
         raise form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
     duration = body.get("auto_archive_duration")
@@ -129,7 +111,7 @@ def routes(
     def thread_of(request: web.Request) -> Channel:
         channel = channel_of(request)
         if not channel.is_thread:
-            raise wrong_channel_type()
+            raise Refusal.WRONG_CHANNEL_TYPE.error()
         return channel
 
     async def modify_channel(request: web.Request) -> web.Response:
@@ -138,11 +120,11 @@ def routes(
         if channel.is_thread:
             _modify_thread(fd, channel, body)
         elif channel.is_dm or channel.is_private or channel.guild is None:
-            raise wrong_channel_type()
+            raise Refusal.WRONG_CHANNEL_TYPE.error()
         else:
             # A server channel's settings need Manage Channels; only its name is modelled.
             if not channel.permissions_for(fd.bot_user) & MANAGE_CHANNELS:
-                raise missing_permissions()
+                raise Refusal.MISSING_PERMISSIONS.error()
             if "name" in body:
                 name = str(body["name"] or "")
                 if not 1 <= len(name) <= 100:
@@ -156,15 +138,16 @@ def routes(
     async def add_member(request: web.Request) -> web.Response:
         thread = thread_of(request)
         if thread.archived:
-            raise archived_thread()
+            raise Refusal.ARCHIVED_THREAD.error()
         if not thread.permissions_for(fd.bot_user) & SEND_MESSAGES_IN_THREADS:
-            raise missing_permissions()  # "requires the ability to send messages in the thread"
+            # "requires the ability to send messages in the thread"
+            raise Refusal.MISSING_PERMISSIONS.error()
         user = fd.world.users.get(int(request.match_info["user"]))
         if user is None:
-            raise unknown_user()
+            raise Refusal.UNKNOWN_USER.error()
         assert thread.guild is not None
         if thread.guild.member(user) is None:
-            raise unknown_member()
+            raise Refusal.UNKNOWN_MEMBER.error()
         if thread.join(user):
             fd._announce_thread_members(thread, user)
         return web.Response(status=204)
@@ -174,7 +157,7 @@ def routes(
         assert thread.guild is not None
         if not fd._members_intent(thread.guild):
             # Restricted to apps with the GUILD_MEMBERS privileged intent.
-            raise missing_access()
+            raise Refusal.MISSING_ACCESS.error()
         members = [
             payloads.thread_member(thread, user_id, joined)
             for user_id, joined in thread.thread_members.items()
@@ -188,7 +171,7 @@ def routes(
         user_id = int(request.match_info["user"])
         joined = thread.thread_members.get(user_id)
         if joined is None:
-            raise unknown_member()
+            raise Refusal.UNKNOWN_MEMBER.error()
         return _json(payloads.thread_member(thread, user_id, joined))
 
     members = api + r"/channels/{channel:\d+}/thread-members"

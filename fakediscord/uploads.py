@@ -19,7 +19,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from fakediscord.errors import DiscordError, form_error
+from fakediscord.errors import Refusal, form_error
 from fakediscord.model import Attachment, World
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -40,18 +40,6 @@ class Upload:
     data: bytes
 
 
-def too_large() -> DiscordError:
-    """40005: a file over the upload limit."""
-    return DiscordError(413, 40005, "Request entity too large")
-
-
-def too_many_files() -> DiscordError:
-    """30015: more than 10 attachments on one message."""
-    return DiscordError(
-        400, 30015, f"Maximum number of attachments in a message reached ({MAX_FILES})"
-    )
-
-
 async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, list[Upload]]:
     """The JSON body, or `payload_json` and the file parts of a multipart upload."""
     if request.content_type.startswith("multipart/"):
@@ -66,7 +54,7 @@ async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, lis
                 continue
             data = bytes(await part.read(decode=False))
             if limit_size and len(data) > MAX_FILE_BYTES:
-                raise too_large()
+                raise Refusal.TOO_LARGE.error()
             numbered = _FILE_PART.match(part.name or "")
             index = int(numbered.group(1)) if numbered else len(uploads)
             uploads.append(Upload(index, part.filename or "file", data))
@@ -82,7 +70,7 @@ def _json(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
-        raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
+        raise Refusal.INVALID_JSON.error() from None
 
 
 def attachment_list(
@@ -128,7 +116,7 @@ def attachment_list(
         # Parts the array does not describe are still uploaded, as Discord does.
         result.extend(_attachment(world, base_url, u, {}) for u in uploads if u.index not in used)
     if limit_count and len(result) > MAX_FILES:
-        raise too_many_files()
+        raise Refusal.TOO_MANY_FILES.error()
     return result
 
 

@@ -98,7 +98,6 @@ LONGEST = {
     "tests/e2e/test_tournaments.py::test_a_round_robin_of_four": 17,
     "tests/e2e/test_startup.py::test_a_start_discord_refuses_leaves_an_older_database_as_it_wa": 17,
     "tests/e2e/test_tournaments.py::test_deadline_forfeits_withdrawal_and_a_moderators_result": 17,
-    "tests/bot/store/test_store_legacy.py::test_every_sqlite_database_an_earlier_release_made_": 17,
     "tests/engine/test_hint.py::test_the_hint_is_the_experts_choice_in_every_variant": 17,
     "tests/e2e/test_private_tables.py::test_a_count_left_too_long_in_a_dm_is_made_by_the_clock": 17,
     "tests/engine/test_data_builds.py::test_the_show_tables_are_what_their_builder_makes_and_a": 17,

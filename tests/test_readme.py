@@ -69,7 +69,7 @@ def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
 def test_the_commands_table_names_every_subcommand() -> None:
     from discord import app_commands
 
-    from tests.helpers.commands import the_commands
+    from tests.helpers.commands import the_club, the_commands
 
     table = section("Commands")
 
@@ -83,7 +83,7 @@ def test_the_commands_table_names_every_subcommand() -> None:
                 found.append(path)
         return found
 
-    for name in names(the_commands(), "/cribbage"):
+    for name in [*names(the_commands(), "/cribbage"), *names(the_club(), "/club")]:
         assert f"`{name}`" in table, name
 
 
@@ -92,14 +92,17 @@ def test_the_commands_table_says_where_each_command_works_as_the_resolver_does()
     # table's Where column says it of every command in a row.
     from bot.core.base.places import Ask
 
-    rows = [line for line in section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    rows = [line for line in section("Commands").splitlines() if line.startswith(_COMMAND_ROW)]
     assert rows
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
-        for name in re.findall(r"`/cribbage ([^`]+)`", cells[0]):
-            assert cells[-1] == Ask(name).scope.reach.where, (name, cells[-1])
+        for root, name in re.findall(r"`/(cribbage|club) ([^`]+)`", cells[0]):
+            ask = Ask(name if root == "cribbage" else f"club {name}")
+            assert cells[-1] == ask.scope.reach.where, (name, cells[-1])
 
 
+#: A row of the commands' table: a ``/cribbage`` command's, or a ``/club`` one's.
+_COMMAND_ROW = ("| `/cribbage", "| `/club")
 #: An option as the Options column writes it: its name, then its value (an example, or the
 #: choices split by escaped pipes), in brackets when it may be left out.
 _WRITTEN_OPTION = re.compile(r"(\[)?([a-z_]+):([^\]\s`]*)")
@@ -121,18 +124,21 @@ def test_the_commands_table_gives_each_command_its_options_and_choices() -> None
     # list of choices is the option's (or the first of them, ending in "…").
     from discord import app_commands
 
-    from tests.helpers.commands import the_commands
+    from tests.helpers.commands import the_club, the_commands
 
-    group = the_commands()
-    rows = [line for line in section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    groups = {"cribbage": the_commands(), "club": the_club()}
+    rows = [line for line in section("Commands").splitlines() if line.startswith(_COMMAND_ROW)]
     checked = 0
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
-        names = re.findall(r"`/cribbage ([^`]+)`", cells[0])
+        found = re.findall(r"`/(cribbage|club) ([^`]+)`", cells[0])
+        names = [name for _, name in found]
         parts = cells[1].split(" · ")
         assert len(parts) in (1, len(names)), row
-        for name, part in zip(names, parts * len(names) if len(parts) == 1 else parts, strict=True):
-            command = group.get_command(name.split()[0])
+        for (root, name), part in zip(
+            found, parts * len(names) if len(parts) == 1 else parts, strict=True
+        ):
+            command = groups[root].get_command(name.split()[0])
             for word in name.split()[1:]:
                 assert isinstance(command, app_commands.Group), name
                 command = command.get_command(word)
@@ -151,4 +157,4 @@ def test_the_commands_table_gives_each_command_its_options_and_choices() -> None
                 else:
                     assert sorted(values) == sorted(choices), (name, option, values)
             checked += 1
-    assert checked >= 30, checked
+    assert checked >= 35, checked

@@ -6,9 +6,13 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const LANE = 26;
 const PAD = 14;
-// A colour per side (five players, each for themselves, are five sides); the seats wear
-// their side's colour too (app.css: .team.s0 ...).
-const COLOURS = ["#f0b232", "#5865f2", "#23a55a", "#eb459e", "#00a8fc", "#f23f43"];
+// A colour per side (five players, each for themselves, are five sides), said once, in
+// app.css (--side-0 ...): the seats wear their side's colour from there too (.team.s0 ...).
+const SIDE_COLOURS = 6;
+
+function sideColour(i) {
+  return getComputedStyle(document.documentElement).getPropertyValue("--side-" + (i % SIDE_COLOURS)).trim();
+}
 
 function svg(tag, attributes) {
   const element = document.createElementNS(SVG, tag);
@@ -66,8 +70,8 @@ export class Board {
         this.element.append(svg("circle", { cx: x(hole, target), cy: middle, r: hole % 30 === 0 ? 1.8 : 1.1, class: "hole" }));
       }
       const label = svg("text", { x: PAD, y: top + 9, class: "lane-name" });
-      const back = svg("circle", { cx: 0, cy: middle, r: 4, class: "peg back", fill: COLOURS[i % COLOURS.length] });
-      const front = svg("circle", { cx: 0, cy: middle, r: 5.5, class: "peg", fill: COLOURS[i % COLOURS.length] });
+      const back = svg("circle", { cx: 0, cy: middle, r: 4, class: "peg back", fill: sideColour(i) });
+      const front = svg("circle", { cx: 0, cy: middle, r: 5.5, class: "peg", fill: sideColour(i) });
       this.element.append(label, back, front);
       this.pegs.push([front, back, label]);
     });

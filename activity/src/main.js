@@ -106,7 +106,7 @@ function redraw() {
     draw.newGame(state, ui, actions),
     side.length ? h("div", { class: "side" }, side) : null,
     draw.hand(state, ui, actions),
-  ].filter(Boolean));
+  ].flat().filter(Boolean));
   // The newest call in sight.
   const calls = body.querySelector(".calls ol");
   if (calls) { calls.scrollTop = calls.scrollHeight; }

@@ -55,11 +55,15 @@ export function seats(state) {
       if (seat.dealer) { badges.push(h("span", { class: "badge", title: "Dealer", text: "Dealer" })); }
       if (seat.waiting) { badges.push(h("span", { class: "badge turn", text: seat.you ? "Your move" : "To move" })); }
       const held = seat.held === undefined ? null : h("span", { class: "held", text: seat.held + (seat.held === 1 ? " card" : " cards") });
+      // Every seat wears its side's colour, the colour of its pegs on the board (a team's
+      // seats alike).
+      const colour = side
+        ? h("span", { class: "team s" + seat.side, role: "img", title: side.name, "aria-label": teams ? "Team " + (seat.side + 1) + ": " + side.name : "Pegs of this colour on the board" })
+        : null;
       return h(
         "li",
         { class: "seat" + (seat.waiting ? " waiting" : "") + (seat.you ? " you" : "") },
-        h("span", { class: "pic" }, avatar(seat),
-          teams && side ? h("span", { class: "team s" + seat.side, role: "img", title: side.name, "aria-label": "Team " + (seat.side + 1) + ": " + side.name }) : null),
+        h("span", { class: "pic" }, avatar(seat), colour),
         h("span", { class: "who" },
           h("span", { class: "name", text: seat.name + (seat.you ? " (you)" : "") }),
           h("span", { class: "meta" }, side ? h("span", { class: "score", text: side.score + (side.score === 1 ? " pt" : " pts") }) : null, held, badges)
@@ -95,10 +99,14 @@ function kindLine(options) {
   return options.kind || (options.players + " players, to " + options.target);
 }
 
-// The variant, at the top of a dealt game's table.
+// The variant, at the top of a dealt game's table, and the series the game continues (a
+// rematch's, as the chat's tables say it; over, its result says it with the game).
 export function kind(state) {
   if (!state.options || state.status === "lobby") { return null; }
-  return h("p", { class: "kind", text: kindLine(state.options) });
+  const series = state.series_line
+    ? h("p", { class: "series", "data-key": "series-line", html: state.series_line })
+    : null;
+  return [h("p", { class: "kind", text: kindLine(state.options) }), series];
 }
 
 export function caption(state) {
@@ -212,7 +220,8 @@ function controls(state, ui, actions) {
   if (!act) { return null; }
   if (act.kind === "discard") {
     const left = act.pick - ui.chosen.size;
-    const text = left > 0 ? "Choose " + left + " more for the crib (tap or drag)" : "Put them in the crib";
+    const them = act.pick === 1 ? "Put it in the crib" : "Put them in the crib";
+    const text = left > 0 ? "Choose " + left + " more for the crib (tap or drag)" : them;
     return h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "discard", disabled: left !== 0 || ui.busy, onclick: () => actions.discard(), text: text }),
       ...hinting(state, ui, actions));

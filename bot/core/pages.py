@@ -5,6 +5,8 @@ which lay them out as HTML or JSON and serve them.
 - a game's page: its table as the channel shows it (:meth:`GamePages.seen`), the replay of one
   that ended (:meth:`GamePages.replay`) and its reviews, every page of each
   (:meth:`GamePages.review_pages`);
+- a club's league (:meth:`GamePages.league`), and the night a game was played for
+  (:meth:`GamePages.league_of`), which its page names with a link to the league;
 - the Activity: a channel's game (:meth:`GamePages.open_game`, :meth:`GamePages.last_game`) as
   each reader at its table sees it (:meth:`GamePages.activity`:
   :func:`~bot.core.messages.activity.activity_state`).
@@ -20,10 +22,11 @@ from bot.core.base.refusals import Refused
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text, series_text
 from bot.core.messages.activity import Html, activity_state, no_game_of_its_own
 from bot.core.messages.game_messages import result_lines
-from bot.core.messages.spectator import TableSeen, table_seen
+from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
+from bot.core.nights.leagues import LeagueBoard, Leagues
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view, players_only
 from bot.core.store import CoreStore
@@ -36,12 +39,30 @@ class GamePages:
     finished game's reviews from ``reviews``; each reader's coach as ``coach`` keeps it."""
 
     def __init__(
-        self, games: Games, store: CoreStore, coach: CoachSettings, reviews: Reviews
+        self,
+        games: Games,
+        store: CoreStore,
+        coach: CoachSettings,
+        reviews: Reviews,
+        leagues: Leagues | None = None,
     ) -> None:
+        """``leagues``: the club nights' leagues (a night's game's page names its league)."""
         self._games = games
         self._store = store
         self._coach = coach
         self._reviews = reviews
+        self._history = DealHistory()
+        self._leagues = leagues
+
+    async def league(self, club_id: int) -> LeagueBoard | None:
+        """A club's league, for its page (None: no such league)."""
+        return None if self._leagues is None else await self._leagues.league_board(club_id)
+
+    async def league_of(self, record: GameRecord) -> tuple[int, str] | None:
+        """The club (and the words naming the night) a game was played for, if a night's."""
+        if self._leagues is None or record.guild_id is None:
+            return None
+        return await self._leagues.night_of_game(record.channel_id)
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
@@ -64,13 +85,18 @@ class GamePages:
 
     async def _loaded(self, record: GameRecord | None) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        return None if record is None else await self._games.for_page(record, self._store)
+        return None if record is None else await self._games.loaded.for_page(record, self._store)
 
     async def seen(self, record: GameRecord) -> TableSeen:
-        """The game as its channel shows it now: its messages, its board, its ratings and the
-        series it is part of (a rematch's), as the channel's own messages say them."""
-        ratings, series = await result_lines(self._store, record)
-        return table_seen(record, await self._loaded(record), ratings, series)
+        """The game as its channel shows it now: its messages (every deal's table, the cut
+        for deal above the first: :class:`~bot.core.messages.spectator.DealHistory`), its
+        board, its ratings and the series it is part of (a rematch's), as the channel's own
+        messages say them."""
+        lines = await result_lines(self._store, record)
+        loaded = await self._loaded(record)
+        # Every deal's table, as the channel keeps them, not the stored log's last three.
+        whole = None if loaded is None else self._history.whole(loaded)
+        return table_seen(record, whole, *lines)
 
     async def replay(self, record: GameRecord) -> GameReplay | None:
         """The ended game told again, deal by deal (made on a worker thread: a whole game);
@@ -119,6 +145,7 @@ class GamePages:
         ``can_open``, ``bots_dm``, ``page`` and ``shareable`` as it takes them)."""
         loaded = await self._loaded(record)
         series = "" if record is None else await series_text(self._store, record)
+        continues = "" if record is None else await continued_text(self._store, record)
         people = sorted({reader for reader in readers if reader})
         off = await self._coach.off(people) if people else set()
         return {
@@ -134,6 +161,7 @@ class GamePages:
                 page=page,
                 shareable=shareable,
                 series=series,
+                continues=continues,
             )
             for reader in readers
         }

@@ -2,7 +2,7 @@
 
 | part | its job |
 | --- | --- |
-| ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
+| ``games`` | finds, loads and saves games, one sequence a game; publishes each change on ``feed`` |
 | ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
 | ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
 | ``rematches`` | a result's *Rematch* (or *Play again*): the game opened again at its table |
@@ -16,7 +16,12 @@
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
 | ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
+| ``cancellations`` | ``/cribbage tournament cancel``: asked first, then the Yes or No |
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
+| ``nights`` | ``/club``: club nights scheduled, skipped, moved, ended; the server's time zone |
+| ``attendance`` | who comes to a night: its check-in, a late arrival, Interested on its event |
+| ``leagues`` | ``/club league``, a club's league page, its champions, the stats' lines |
+| ``night_director`` | runs each club night at its times and keeps its Discord event true |
 | ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
 | ``auto_reviews`` | reviews every finished game's people in the background (the sender) |
@@ -36,7 +41,7 @@ the parts above, one call each (a part's own parts are the core's), send each
 else they need of the core is a method of :class:`Services` here (an answer carried at a
 private table, a DM answered, an autocomplete's choices, a fault said, a person's stats).
 :class:`Sending` is what the process that sends runs: the keeper following the feed and asking
-the ledger alone, the clock, the director, the referee.
+the ledger alone, the clock, the director, the nights' director, the referee.
 """
 
 from __future__ import annotations
@@ -75,6 +80,11 @@ from bot.core.ledger.tokens import DmLinks
 from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
+from bot.core.nights.attendance import Attendance
+from bot.core.nights.board import NightBoards
+from bot.core.nights.director import NightDirector
+from bot.core.nights.leagues import Leagues
+from bot.core.nights.nights import Nights, NightStore
 from bot.core.pages import GamePages
 from bot.core.play.clock import GameClock
 from bot.core.play.dealing import FirstDeals
@@ -98,9 +108,17 @@ from bot.core.review.verify import ShuffleChecks
 from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
+from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.director import TournamentDirector
-from bot.core.tournaments.threads import Threads
-from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, TournamentStore
+from bot.core.tournaments.threads import (
+    EventPlan,
+    EventRefused,
+    Events,
+    EventSeen,
+    EventStatus,
+    Threads,
+)
+from bot.core.tournaments.tournaments import TournamentMessages, Tournaments
 from bot.core.which_game import WhichGame
 from bot.core.worker.thinking import WorkerThinking
 
@@ -110,11 +128,11 @@ log = logging.getLogger(__name__)
 
 #: The parts the process that sends runs in the background, as :meth:`Sending.background`
 #: names them (and ``/readyz`` and ``cribbage_background`` after it).
-DIRECTOR, REFEREE = "director", "referee"
-BACKGROUND = ("keeper", "clock", DIRECTOR, REFEREE, "ranked_sweep", "reviews")
+DIRECTOR, REFEREE, NIGHTS = "director", "referee", "nights"
+BACKGROUND = ("keeper", "clock", DIRECTOR, NIGHTS, REFEREE, "ranked_sweep", "reviews")
 
 
-class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
+class ServicesStore(CoreStore, NightStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
     """A store as the core, its tournaments and ranked play use it (``bot.store.Store`` is
     one)."""
 
@@ -138,7 +156,12 @@ class Services:
     housekeeping: Housekeeping
     clock: GameClock
     tournaments: Tournaments
+    cancellations: Cancellations
     director: TournamentDirector
+    nights: Nights
+    attendance: Attendance
+    leagues: Leagues
+    night_director: NightDirector
     seasons: Seasons
     reviews: Reviews
     daily: DailyDiscard
@@ -175,6 +198,7 @@ class Services:
         retention: timedelta = RETENTION,
         thinking: WorkerThinking | None = None,
         page_link: Callable[[int], str | None] | None = None,
+        league_link: Callable[[int], str | None] | None = None,
         activity: bool = False,
         meters: Meters = NO_METERS,
         left_server_grace: timedelta = GRACE,
@@ -188,6 +212,7 @@ class Services:
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages;
+        ``league_link``: a club's league page, for ``/club league``;
         ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
         the table*); ``meters``: what the core counts for the operator's metrics;
         ``left_server_grace``: how long a server's data outlives the bot's leaving it;
@@ -208,6 +233,7 @@ class Services:
             retention=retention,
             thinking=thinking,
             page_link=page_link,
+            league_link=league_link,
             activity=activity,
             meters=meters,
             left_server_grace=left_server_grace,
@@ -361,7 +387,8 @@ class Services:
         # reviewed as a server's are); the discard of the day is a server's alone.
         answer = await self.reviews.with_stats(answer, guild_id, user.id)
         daily = await self.daily.stats_line(guild_id, user.id)
-        return add_lines(answer, [daily] if daily else [])
+        leagues = [] if guild_id is None else await self.leagues.stats_lines(guild_id, user.id)
+        return add_lines(answer, [*([daily] if daily else []), *leagues])
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:
@@ -385,6 +412,7 @@ class _Options:
     retention: timedelta
     thinking: WorkerThinking | None
     page_link: Callable[[int], str | None] | None
+    league_link: Callable[[int], str | None] | None
     activity: bool
     meters: Meters
     left_server_grace: timedelta
@@ -423,7 +451,7 @@ class _Wiring:
             meters=options.meters,
             faults=faults,
         )
-        self.coach = CoachSettings(store, options.now)
+        self.coach = CoachSettings(store, options.now, self.feed)
         self.computers = ComputerPlayers(options.computer_rng, options.thinking)
         self.moves = Moves(
             self.games,
@@ -434,6 +462,18 @@ class _Wiring:
         )
         self.deals = FirstDeals(self.games, self.computers)
         self.lobbies = Lobbies(self.games, self.deals, launch=options.activity)
+        # A club night's tournament starts itself at its time: not by hand.
+        self.tournaments = Tournaments(
+            store, self.feed, options.stamp, self.games.faults, held=self._held
+        )
+        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.games.faults)
+        self.attendance = Attendance(store, self.nights, options.stamp, self.games.faults)
+        self.leagues = Leagues(
+            store, options.stamp, self.games.faults, league_link=options.league_link
+        )
+
+    async def _held(self, tournament_id: int) -> str | None:
+        return await self.nights.held(tournament_id)
 
     def messages(self) -> GameMessages:
         """The games' and the tournaments' messages, drawn for the ledger."""
@@ -449,7 +489,8 @@ class _Wiring:
             launch=options.activity,
         )
         self.ledger.add(OwnerKind.GAME, drawn)
-        self.ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(self.store, options.stamp))
+        boards = TournamentMessages(self.store, options.stamp)
+        self.ledger.add(OwnerKind.TOURNAMENT, NightBoards(boards, self.store, self.leagues))
         return drawn
 
     def ranked(self) -> tuple[Ranked, RankedPlay]:
@@ -509,7 +550,7 @@ class _Wiring:
             ledger.forget(owner)
             drawn.forget(owner.id)
 
-        tournaments = Tournaments(store, self.feed, options.stamp, games.faults)
+        tournaments = self.tournaments
         table = TableInfo(games, self.coach, store)
         reviews = Reviews(games, store, options.now, options.thinking, options.membership)
         which = WhichGame(games, store)
@@ -535,6 +576,7 @@ class _Wiring:
             ),
             clock=GameClock(self.moves, self.feed, clock=options.stamp),
             tournaments=tournaments,
+            cancellations=Cancellations(tournaments, store, options.stamp),
             director=TournamentDirector(
                 store,
                 self.feed,
@@ -542,6 +584,12 @@ class _Wiring:
                 self.lobbies,
                 clock=options.stamp,
                 settled=ledger.settled,
+            ),
+            nights=self.nights,
+            attendance=self.attendance,
+            leagues=self.leagues,
+            night_director=NightDirector(
+                store, self.nights, self.attendance, tournaments, self.feed, clock=options.stamp
             ),
             seasons=Seasons(store, options.now, games.faults, options.membership),
             reviews=reviews,
@@ -557,7 +605,7 @@ class _Wiring:
             ranked_play=ranked_wing,
             resume=PrivateResume(games, self.copies, store),
             which=which,
-            pages=GamePages(games, store, self.coach, reviews),
+            pages=GamePages(games, store, self.coach, reviews, self.leagues),
             _answers=self.answers,
             _copies=self.copies,
             _dm_links=ledger.dm_links,
@@ -568,7 +616,8 @@ class Sending:
     """What the process that sends runs (one process of the bot at a time: the one that holds
     the sender's lease): its keeper sends what every owner owes, following the feed; the game
     clock makes the moves time makes; the director runs the tournaments (their threads
-    through ``threads``), the referee the ranked matches, and finished games are reviewed.
+    through ``threads``), the nights' director the club nights (their Discord events through
+    ``events``), the referee the ranked matches, and finished games are reviewed.
     Each is started and stopped here, and what the messages show brought up to date at a
     start or a takeover."""
 
@@ -578,14 +627,17 @@ class Sending:
         keeper: MessageKeeper,
         threads: Threads,
         *,
+        events: Events | None = None,
         retry_after: float = RETRY_AFTER,
     ) -> None:
         """``retry_after``: how long after a failed start (the director's, the referee's: each
-        reads the store) it is made again."""
+        reads the store) it is made again; ``events``: the club nights' Discord events (None:
+        the nights are run without one)."""
         self._services = services
         #: Sends what every owner owes (the keeper of :mod:`bot.core.ledger`).
         self.keeper = keeper
         self._threads = threads
+        self._events = events
         self._retry_after = retry_after
         #: Whether this process sends (started, and not stopped since).
         self._sending = False
@@ -607,6 +659,7 @@ class Sending:
         loop = asyncio.get_running_loop()
         starts = {
             DIRECTOR: lambda: services.director.start(self._threads),
+            NIGHTS: lambda: services.night_director.start(self._events or _NO_EVENTS),
             REFEREE: services.ranked_play.start,
         }
         self._starting = {
@@ -645,6 +698,7 @@ class Sending:
             "keeper": self._sending,
             "clock": services.clock.running,
             DIRECTOR: services.director.running,
+            NIGHTS: services.night_director.running,
             REFEREE: services.ranked_play.referee.running,
             "ranked_sweep": services.ranked_play.sweeping,
             "reviews": services.auto_reviews.running,
@@ -675,6 +729,7 @@ class Sending:
         services = self._services
         services.clock.stop()
         services.director.stop()
+        services.night_director.stop()
         services.ranked_play.stop()
         services.auto_reviews.stop()
 
@@ -703,6 +758,8 @@ class Sending:
         else:
             owners = await self.keeper.reconcile()
         self._services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)
+        # (Those who marked a club's event Interested meanwhile: read again.)
+        await self._services.night_director.again()
         return len(owners)
 
     async def caught_up(self) -> None:
@@ -710,7 +767,7 @@ class Sending:
         await self.keeper.caught_up()
 
     async def cancel_starts(self) -> None:
-        """Cancel the director's and the referee's start, if still under way (a stop: each
+        """Cancel the directors' and the referee's start, if still under way (a stop: each
         reads the store, which closes at the end of the stop; the next start does it again)."""
         for task in self._starting.values():
             task.cancel()
@@ -721,3 +778,46 @@ class Sending:
         what is owed is sent within ``timeout`` seconds; the owners still owed something."""
         self._stop_parts()
         return await self.keeper.flush(timeout, last=True)
+
+
+class _NoEvents:
+    """A bot whose club nights have no Discord events (its tests): every event refused."""
+
+    async def create(self, guild_id: int, plan: EventPlan) -> int:
+        raise EventRefused("no events here", permission=True)
+
+    async def find(self, guild_id: int, name: str, start: float) -> int | None:
+        return None
+
+    async def read(self, guild_id: int, event_id: int) -> EventSeen:
+        raise EventRefused("no events here", gone=True)
+
+    async def edit(
+        self,
+        guild_id: int,
+        event_id: int,
+        *,
+        description: str | None = None,
+        status: EventStatus | None = None,
+        start: float | None = None,
+        end: float | None = None,
+    ) -> EventSeen:
+        raise EventRefused("no events here", gone=True)
+
+    async def except_occurrence(
+        self,
+        guild_id: int,
+        event_id: int,
+        original: float,
+        *,
+        skip: bool = False,
+        start: float | None = None,
+        end: float | None = None,
+    ) -> None:
+        raise EventRefused("no events here", gone=True)
+
+    async def interested(self, guild_id: int, event_id: int) -> list[tuple[int, str]]:
+        return []
+
+
+_NO_EVENTS = _NoEvents()

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from bot.core.base import refusals
+from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.owners import Owner
@@ -89,17 +90,36 @@ class WhichGame:
             if mine and lesson is not None and lesson.is_open:
                 return replace(facts, here=Here.OPEN, lesson_here=True)
             if reach is Reach.PLAYS:
+                # The hands of their games in servers come here: a command here is about
+                # the game whose hand it is.
+                hands = await self._hands_by_dm(user_id)
                 last = await self._ranked_last(place.channel_id, user_id)
                 if last is None and mine:
-                    return replace(facts, here=Here.OVER, lesson_here=True)
-                return replace(facts, ranked_last=last)
+                    return replace(facts, here=Here.OVER, lesson_here=True, hands_here=hands)
+                return replace(facts, ranked_last=last, hands_here=hands)
             return facts
         here = await self._here(place.channel_id)
         if here is not Here.OPEN and reach in (Reach.PLAYS, Reach.LOOKS_UP):
             last = await self._ranked_last(place.channel_id, user_id)
             if last is not None:
                 return replace(facts, here=Here.OVER, ranked_last=last)
+        if here is not Here.OPEN and reach is Reach.PLAYS:
+            # A learner who left their lesson means it (read only when nothing is here).
+            waits = await self._games.store.open_lesson(user_id) is not None
+            return replace(facts, here=here, lesson_waits=waits)
         return replace(facts, here=here)
+
+    async def _hands_by_dm(self, user_id: int) -> tuple[tuple[int, int | None], ...]:
+        """Where each game ``user_id`` plays now whose hand comes to their DM with the bot is
+        played (its channel and server): a game of a server's channel, thread or voice chat,
+        the bot a member there (not a private table's, whose hands come as answers, nor a
+        ranked game's, played from its places, nor their lesson, played in the DM itself)."""
+        found = await self._games.store.played_now(user_id)
+        return tuple(
+            (r.channel_id, r.guild_id)
+            for r in found
+            if r.guild_id is not None and not r.private and not is_apart(r.channel_id)
+        )
 
     async def _ranked_last(self, channel_id: int, user_id: int) -> int | None:
         """The channel of the last game of ``user_id``'s latest ranked match played from
@@ -161,6 +181,10 @@ class WhichGame:
         found = await self.resolved(ask, place, user_id)
         if found.refusal is not None:
             raise Refused(found.refusal)
+        if place.spot is Spot.BOT_DM and found.guild_id is not None:
+            # A server's game, from the DM its hand came to: its player must still be a
+            # member there, as for a press of that hand's controls.
+            await self._games.check_member_by_dm(found.channel_id, user_id)
         return await act(found)
 
     @answers

@@ -35,6 +35,7 @@ from bot.discord.clicks import Clicks
 from bot.discord.command_sync import CommandSync
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
+from bot.discord.interest import InterestHeard
 from bot.discord.operations import Operations
 from bot.settings import Settings
 from bot.store import Store
@@ -81,6 +82,8 @@ class Assembled:
     clicks: Clicks
     #: The ``/cribbage`` group.
     commands: app_commands.Group
+    #: The ``/club`` group (club nights: a command of its own beside ``/cribbage``).
+    club: app_commands.Group
     #: The Entry Point command's interaction: opens the Activity (as *Play at the table*).
     launch: Callable[[discord.Interaction[Any]], Awaitable[None]]
     #: Paces every request to Discord (Discord's limits, per route and in all).
@@ -159,6 +162,9 @@ class CribbageBot(commands.AutoShardedBot):
         #: cancels the start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
+        #: Who marks a club night's event Interested (or takes it back), heard as it comes.
+        self._interest = InterestHeard(self)
+        self._interest.listen(self._connection.parsers)
 
     @property
     def _running(self) -> Assembled:
@@ -180,9 +186,11 @@ class CribbageBot(commands.AutoShardedBot):
         settings = self.settings
         self.store = self._given_store or await Store.open(settings.database)
         self.parts = parts = await self._assemble(self, self.store)
+        self._interest.start(parts.services)
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(parts.commands)
+        self.tree.add_command(parts.club)
         assert isinstance(self.tree, CribbageTree)
         self.tree.launch = parts.launch
         self._sync.entry_point = parts.activity
@@ -405,9 +413,16 @@ class CribbageBot(commands.AutoShardedBot):
 
     async def _stop_reconciling(self) -> None:
         """Cancel a reconciliation still under way (a stop during start-up or a takeover), a
-        sync tried again later, and the director's and referee's start: each reads the store,
-        which closes at the end of the stop; the next start does it again."""
-        running = (self._reconciling, self._taking_over, self._caught_up, self._sync.again)
+        sync tried again later, someone's interest in an event being noted, and the director's
+        and referee's start: each reads the store, which closes at the end of the stop; the
+        next start does it again."""
+        running = (
+            self._reconciling,
+            self._taking_over,
+            self._caught_up,
+            self._sync.again,
+            self._interest.stop(),
+        )
         tasks_ = [t for t in running if t is not None]
         for task in tasks_:
             task.cancel()
@@ -419,10 +434,12 @@ class CribbageBot(commands.AutoShardedBot):
 
 def _client_options(settings: Settings) -> dict[str, Any]:
     """discord.py's options for the bot's client, as the settings say."""
-    # Only the guilds intent: commands and components arrive as interactions, so the bot
-    # needs neither message content nor the member list (no privileged intents).
+    # The guilds intent, and the scheduled events' (a club night's event, and who marks it
+    # Interested): commands and components arrive as interactions, so the bot needs neither
+    # message content nor the member list (no privileged intents).
     intents = discord.Intents.none()
     intents.guilds = True
+    intents.guild_scheduled_events = True
     return {
         "command_prefix": commands.when_mentioned,
         "help_command": None,
@@ -456,7 +473,8 @@ def _shard_ids(settings: Settings) -> dict[str, Any]:
 def _warm_engine() -> None:
     """Build the engine's lazily made tables now, at start-up.
 
-    The coach's first review builds them (about 100 ms measured): done in the middle of
+    The coach's first review builds them (about 100 ms measured; its first near the end of a
+    game, the chance to win's, as many again): done in the middle of
     the first deal's show, that held the event loop while every other game's clicks waited
     (the worst latencies in benchmarks/bot_load.py).
 
@@ -471,6 +489,8 @@ def _warm_engine() -> None:
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     review_view(game.view(0))
+    # Near the end the coach weighs the chance to win, from tables of its own.
+    review_view(game.view(0), scores=(100, 100))
     for variant in listed():
         rules = variant.rules()
         for crib in (False, True):

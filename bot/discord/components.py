@@ -429,11 +429,13 @@ class PageButton(_Control, formats=(ids.BOARD, ids.BOARD_VARIANT)):
 
 
 class EntryButton(_ActionButton, formats=(ids.ENTRY,)):
-    """Join or Leave on a tournament's message while it takes entrants."""
+    """Join or Leave on a tournament's message while it takes entrants; a club night's Check
+    in."""
 
     looks: ClassVar[_Looks] = {
         "join": ("Join", discord.ButtonStyle.primary),
         "leave": ("Leave", discord.ButtonStyle.secondary),
+        "checkin": ("Check in", discord.ButtonStyle.success),
     }
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
@@ -442,8 +444,11 @@ class EntryButton(_ActionButton, formats=(ids.ENTRY,)):
 
 def _entry_buttons(entry: EntryControls) -> discord.ui.View:
     made = discord.ui.View(timeout=None)
-    made.add_item(EntryButton(entry.tournament_id, "join"))
-    made.add_item(EntryButton(entry.tournament_id, "leave"))
+    if entry.check_in:
+        made.add_item(EntryButton(entry.tournament_id, "checkin"))
+    if entry.join:
+        made.add_item(EntryButton(entry.tournament_id, "join"))
+        made.add_item(EntryButton(entry.tournament_id, "leave"))
     return made
 
 

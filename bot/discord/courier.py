@@ -55,7 +55,7 @@ from bot.discord.custom_ids import game_prefix
 from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
 
-__all__ = ["Courier", "fence_trace", "fenced", "unavailable"]
+__all__ = ["Courier", "fence_trace", "fenced", "first_line", "unavailable"]
 
 #: How far before a post's recorded time its message may be dated (clocks differ a little).
 CLOCK_SLACK = 60.0
@@ -354,6 +354,8 @@ class Courier:
         for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:
                 continue
+            if post.first_line and first_line(message) != post.first_line:
+                continue  # (another message of the owner's: another deal's table, say)
             ids = list(_custom_ids(message.components))
             if any(i.startswith(prefix) for i in ids) or (not ids and _follows(message, kept)):
                 found.append(message.id)
@@ -365,6 +367,14 @@ class Courier:
         with _answered(), contextlib.suppress(discord.NotFound):  # (gone already)
             async with self._turn(None, RequestKind.POST, fence):
                 await dm.get_partial_message(message_id).delete()
+
+
+def first_line(message: discord.Message) -> str:
+    """The first line a message shows: its content's, or its first text display's (a
+    Components V2 layout has no content)."""
+    texts = _texts(message.components)
+    words = texts[0] if texts else message.content
+    return words.split("\n", 1)[0]
 
 
 def _follows(message: discord.Message, kept: set[int]) -> bool:

@@ -164,9 +164,11 @@ BOARD = IdFormat("crib:board:{table}:{page}", _BOARD_FIELDS)
 BOARD_VARIANT = IdFormat(
     "crib:board:{table}:{page}:{variant}", {**_BOARD_FIELDS, "variant": "[a-z_]{1,32}"}
 )
-#: ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave.
+#: ``crib:tournament:<id>:<join|leave|checkin>``: a tournament message's Join and Leave, and
+#: a club night's Check in.
 ENTRY = IdFormat(
-    "crib:tournament:{tournament}:{action}", {"tournament": _GAME_ID, "action": "join|leave"}
+    "crib:tournament:{tournament}:{action}",
+    {"tournament": _GAME_ID, "action": "join|leave|checkin"},
 )
 #: ``crib:<game>:rematch``: *Rematch* (or *Play again*) on a game's result: the game opened
 #: again at its table (each of its players takes their seat with it).

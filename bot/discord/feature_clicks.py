@@ -76,10 +76,16 @@ class FeatureClicks:
     async def tournament_click(
         self, interaction: discord.Interaction[Any], tournament_id: int, action: str
     ) -> None:
-        """A tournament message's Join or Leave button (answered privately; the message is
-        edited by the keeper)."""
+        """A tournament message's Join or Leave button, or a club night's Check in (answered
+        privately; the message is edited by the keeper)."""
         user, guild_id = user_of(interaction), interaction.guild_id
-        tournaments = self._services.tournaments
+        tournaments, attendance = self._services.tournaments, self._services.attendance
+        if action == "checkin":
+            await self._io.click(
+                interaction,
+                lambda: attendance.check_in_click(tournament_id, user, guild_id=guild_id),
+            )
+            return
         await self._io.click(
             interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
         )
@@ -213,7 +219,7 @@ class FeatureClicks:
             call = lambda: services.ranked.confirm_leave(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
-            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
+            call = lambda: services.cancellations.confirm_cancel(  # noqa: E731
                 subject, user, yes, moderator=organiser, guild_id=guild_id
             )
         await self._io.click(interaction, call)

@@ -71,6 +71,8 @@ _COUNTING = [
 
 #: A player's command's call to the core, on the game in a channel, as a user.
 Act = Callable[[Services, int, User], Awaitable[Answer]]
+#: A move by command: the same, and whether its answer copies the mover's hand.
+Moved = Callable[[Services, int, User, bool], Awaitable[Answer]]
 #: What an autocomplete offers a user in the game a command would act on.
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 
@@ -220,12 +222,22 @@ class GameCommands(app_commands.Group):
 
         await self._game.own_hand(interaction, call)
 
+    async def _moved(self, interaction: discord.Interaction[Any], act: Moved) -> None:
+        """A move by command, on the game it acts on here: answered with the mover's hand,
+        unless it was typed beside that hand (the bot's DM, where it came)."""
+        user, core = user_of(interaction), self._core
+        await self._io.run_here(
+            interaction,
+            lambda found: act(core, found.channel_id, user, not found.beside_hand),
+        )
+
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        await self._by_player(
-            interaction, lambda core, ch, user: core.moves.discard(ch, user, cards)
+        await self._moved(
+            interaction,
+            lambda core, ch, user, copy: core.moves.discard(ch, user, cards, mirror=copy),
         )
 
     @discard.autocomplete("cards")
@@ -238,7 +250,9 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        await self._by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
+        await self._moved(
+            interaction, lambda core, ch, user, copy: core.moves.play(ch, user, card, mirror=copy)
+        )
 
     @play.autocomplete("card")
     async def _play_card(
@@ -258,8 +272,9 @@ class GameCommands(app_commands.Group):
         points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
-        await self._by_player(
-            interaction, lambda core, ch, user: core.moves.count(ch, user, points)
+        await self._moved(
+            interaction,
+            lambda core, ch, user, copy: core.moves.count(ch, user, points, mirror=copy),
         )
 
     @app_commands.command(

@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import BUTTON_ASKS, Ask
-from bot.core.base.replies import Click
+from bot.core.base.places import BUTTON_ASKS
+from bot.core.base.replies import Click, Clicked
 from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
 from bot.core.services import Services
 from bot.discord.interactions import (
@@ -143,18 +143,12 @@ class GameIO:
         )
 
     async def _resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """A private table's *Resign*: the question `/cribbage resign` asks the clicker here,
-        privately, about the table's game (Yes resigns it; someone not seated is told so)."""
-        user, moves = user_of(interaction), self._services.moves
-        which, place = self._services.which, place_of(interaction)
+        """A private table's *Resign*: the question `/cribbage resign` asks, privately, about
+        the table's game (Yes resigns it; someone who may not is told why, as every control
+        of the game tells them)."""
+        user, moves, guild_id = user_of(interaction), self._services.moves, interaction.guild_id
         await self._io.click(
-            interaction,
-            lambda: which.run(
-                Ask.RESIGN,
-                place,
-                user.id,
-                lambda found: moves.ask_resign(found.channel_id, user, game_id=game_id),
-            ),
+            interaction, lambda: moves.ask_resign_at(game_id, user, guild_id=guild_id)
         )
 
     async def launch(self, interaction: discord.Interaction[Any]) -> None:
@@ -182,6 +176,14 @@ class GameIO:
             log.warning("the Activity could not be launched (%s)", error)
             if not interaction.response.is_done():
                 await send_error(interaction, LAUNCH_REFUSED)
+            return
+        # Where the bot is not a member the chat's table follows the moves made at the table
+        # through interactions' tokens alone, and those moves are none of Discord's: opening
+        # the table is one, whose token brings the chat's table back after a pause and keeps
+        # it following for its 15 minutes. (Its answer is no message: it only carries.)
+        if interaction.channel is not None:
+            shown = Clicked(interaction.channel.id, 0, interaction.token)
+            await self._io.carry(interaction, None, moved=False, shown=shown)
 
     async def _own_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A private table's *Your hand*: the click is answered by a deferred update of the

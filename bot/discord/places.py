@@ -140,10 +140,12 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
 
 def ask_of(interaction: discord.Interaction[Any]) -> Ask:
     """The command ``interaction`` uses (or completes an option of), by its name under
-    ``/cribbage``: every command has its scope (:data:`bot.core.base.places.SCOPES`)."""
+    ``/cribbage`` (``/club``'s by its whole name): every command has its scope
+    (:data:`bot.core.base.places.SCOPES`)."""
     command = interaction.command
     assert command is not None, "an application command's interaction names its command"
-    return Ask(command.qualified_name.partition(" ")[2])
+    root, _, under = command.qualified_name.partition(" ")
+    return Ask(under if root == "cribbage" else command.qualified_name)
 
 
 def cannot_post(interaction: discord.Interaction[Any]) -> str | None:

@@ -18,6 +18,7 @@ import discord
 
 from bot.core.base.views import (
     MAX_LAID_OUT,
+    MAX_LAID_OUT_PARTS,
     MAX_MESSAGE,
     TABLE_BUTTON,
     BoardPicture,
@@ -71,7 +72,7 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
 #: core lays its tables out within).
 MAX_PANEL_TEXT = MAX_LAID_OUT
 #: Components Discord takes in a Components V2 message, nested ones counted.
-MAX_PANEL_COMPONENTS = 40
+MAX_PANEL_COMPONENTS = MAX_LAID_OUT_PARTS
 
 
 def _fit(groups: tuple[tuple[str, ...], ...]) -> list[list[str]]:

@@ -201,7 +201,9 @@ class TournamentCommands(app_commands.Group):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
         mod = is_organiser(interaction)
-        await self._here(interaction, lambda s, c, u: s.tournaments.ask_cancel(c, u, moderator=mod))
+        await self._here(
+            interaction, lambda s, c, u: s.cancellations.ask_cancel(c, u, moderator=mod)
+        )
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"

@@ -9,6 +9,7 @@ from bot.core.base.apart import game_owners
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
+from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
 from bot.store.queries import Queries, people_acting
 
@@ -130,19 +131,47 @@ class ArchiveTables(Queries):
         )
         return {row[0] for row in rows}
 
-    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
-        """Turn the coach on or off for a user (kept across servers and games): their act,
-        which moves their row's version on (made if it is not there)."""
+    async def coach_settings(self, user_ids: Iterable[int]) -> dict[int, tuple[int, bool]]:
+        """Each of ``user_ids``' coach setting at its version: (version, whether they turned
+        it off); (0, False) for one who never changed it."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._read(
+            f"SELECT user_id, version, coach FROM user_settings WHERE user_id IN ({marks})", wanted
+        )
+        found = {int(row[0]): (int(row[1]), not row[2]) for row in rows}
+        return {user: found.get(user, (0, False)) for user in wanted}
+
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> int:
+        """Turn the coach on or off for a user (kept across servers and games): the setting's
+        new version, announced on PostgreSQL as the person's change (``person:<id>``), so that
+        every process moves what it keeps of it on. Their act: their row made if it is not
+        there, its version moved on."""
         acting = people_acting([user_id], changed=True)
         assert acting is not None
         async with self._writing() as tx:
             await acting.run(tx)
-            await tx.execute(
-                "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-                " updated_at = excluded.updated_at",
+            rows = await tx.fetch(
+                "INSERT INTO user_settings (user_id, coach, updated_at, version)"
+                " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+                " updated_at = excluded.updated_at, version = user_settings.version + 1"
+                " RETURNING version",
                 (user_id, int(on), now),
             )
+            version = int(rows[0][0])
+            if self.dialect is Dialect.POSTGRES:
+                payload = f"{Owner.person(user_id)}:{version}:0"
+                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        return version
+
+    async def settings_changed_since(self, since: float) -> list[tuple[int, int]]:
+        """(user id, version) of every coach setting changed since ``since``."""
+        rows = await self._read(
+            "SELECT user_id, version FROM user_settings WHERE updated_at >= ?", (since,)
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
 
     async def offer_learn(self, user_id: int, *, now: float) -> bool:
         """Note that ``/cribbage learn`` was offered to ``user_id`` now (as they asked for

@@ -381,8 +381,9 @@ class Cluster:
     async def _sweep(self) -> None:
         """Every few seconds, the games with a click's answer that the process that answered
         never said had landed (it may have died first): their messages are drawn again. Less
-        often, the games changed since the last look (an announcement may have been missed: a
-        dropped connection, a process that changed a game while this one was taking over)."""
+        often, the games and the players' settings changed since the last look (an
+        announcement may have been missed: a dropped connection, a process that changed a game
+        while this one was taking over)."""
         now = self._clock()
         if now - self._checked_at >= UNCONFIRMED_EVERY:
             self._checked_at = now
@@ -400,6 +401,9 @@ class Cluster:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
                 # Heard late, not as it happened: what was sent of its messages is read again.
                 self._heard_late(Change(Owner.game(game_id), version, channel_id))
+            for user_id, version in await self._store.settings_changed_since(since):
+                # (A person's setting: no message is theirs, only what is kept of it moves on.)
+                self._feed.publish(Change(Owner.person(user_id), version, 0))
             self._troubles.discard("look for games changed lately")
         except Exception as error:
             self._failed("look for games changed lately", error)

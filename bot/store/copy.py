@@ -3,7 +3,15 @@
 For a bot moving from one process on SQLite to several on PostgreSQL (docs/running.md, "Running at
 scale"). Stop the bot first. The SQLite file is brought to the current schema (the bot would do
 the same at its next start), the PostgreSQL database must be new or empty, and every row of
-every table is copied in one transaction (a copy that fails part-way leaves nothing behind).
+every table is copied in one transaction (a copy that fails part-way leaves nothing behind, and
+says why in one line: :class:`CopyRefused`).
+
+The tables are copied parents first, in the order PostgreSQL's own foreign keys give (read from
+the database, so a table or a reference a migration adds is ordered with no list to keep: see
+:func:`copy_order`). References that go round in a circle (a table that refers to itself, or
+two that refer to each other) can be satisfied by no order: those constraints are dropped for
+the copy and added again, in the same transaction, before it commits; adding one checks every
+row copied, so a broken reference still fails the copy and leaves nothing behind.
 
 Then the copy is checked, and the command fails (exit status 1) on any difference:
 
@@ -22,16 +30,19 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from graphlib import TopologicalSorter
 from typing import Any
+
+import asyncpg
 
 from bot.core.games import archive
 from bot.core.games.snapshot import SnapshotError, decode
-from bot.store.database import Database, Transaction
+from bot.store.database import Database, Transaction, UniqueViolation
 from bot.store.store import Store
 
-__all__ = ["CopyReport", "copy_database", "verify_copy"]
+__all__ = ["CopyRefused", "CopyReport", "Reference", "copy_database", "copy_order", "verify_copy"]
 
 #: Rows inserted per statement batch.
 BATCH = 1000
@@ -40,7 +51,7 @@ BATCH = 1000
 #: which migrations each database applied, which it records itself): not copied.
 _NOT_COPIED = frozenset({"leases", "bot_processes", "schema_migrations"})
 #: Tables the database writes itself, from the rows copied (who is present in each place:
-#: migration 033's triggers): not copied, and checked like the rest.
+#: migration 041's triggers): not copied, and checked like the rest.
 _MADE_BY_THE_DATABASE = frozenset({"presence"})
 
 
@@ -53,11 +64,107 @@ class CopyReport:
     differences: list[str] = field(default_factory=list)
 
 
+class CopyRefused(ValueError):
+    """PostgreSQL refused a row of the copy (a reference to a row that is not there, a value
+    its schema does not allow): nothing was copied; ``str()`` says which, in one line."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A foreign key of the PostgreSQL schema: ``child``'s rows refer to ``parent``'s."""
+
+    name: str
+    child: str
+    parent: str
+    #: Its definition, as ``ALTER TABLE ... ADD CONSTRAINT name`` takes it.
+    definition: str
+
+
+def copy_order(
+    tables: Iterable[str], references: Iterable[Reference]
+) -> tuple[list[str], list[Reference]]:
+    """``tables`` in an order that copies every row after the rows it refers to (by
+    ``references``, those between two of ``tables``), and the references no order satisfies:
+    each one inside a circle of references (a table that refers to itself, two or more that
+    refer round to each other), to be lifted while the rows go in.
+    """
+    names = sorted(set(tables))
+    known = set(names)
+    inside = [r for r in references if r.child in known and r.parent in known]
+    parents: dict[str, set[str]] = {name: set() for name in names}
+    for ref in inside:
+        parents[ref.child].add(ref.parent)
+    circle = _circles(parents)
+    lifted = [r for r in inside if circle[r.child] == circle[r.parent]]
+    sorter: TopologicalSorter[str] = TopologicalSorter()
+    for name in names:
+        sorter.add(name, *sorted(p for p in parents[name] if circle[p] != circle[name]))
+    return list(sorter.static_order()), lifted
+
+
+def _circles(parents: dict[str, set[str]]) -> dict[str, int]:
+    """Each table's strongly connected component of ``parents`` (Tarjan's algorithm): tables
+    with the same number refer round to each other; a table alone in its own refers to no
+    table that refers back to it (except, perhaps, to itself)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    component: dict[str, int] = {}
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        on_stack.add(name)
+        for parent in sorted(parents[name]):
+            if parent not in index:
+                visit(parent)
+                low[name] = min(low[name], low[parent])
+            elif parent in on_stack:
+                low[name] = min(low[name], index[parent])
+        if low[name] == index[name]:
+            number = len(set(component.values()))
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component[member] = number
+                if member == name:
+                    break
+
+    for name in sorted(parents):
+        if name not in index:
+            visit(name)
+    return component
+
+
+async def _references(tx: Transaction) -> list[Reference]:
+    """The PostgreSQL schema's foreign keys, from its catalogue."""
+    rows = await tx.fetch(
+        "SELECT c.conname, child.relname, parent.relname, pg_get_constraintdef(c.oid)"
+        " FROM pg_constraint c"
+        " JOIN pg_class child ON child.oid = c.conrelid"
+        " JOIN pg_class parent ON parent.oid = c.confrelid"
+        " JOIN pg_namespace n ON n.oid = child.relnamespace"
+        " WHERE c.contype = 'f' AND n.nspname = current_schema()"
+        " ORDER BY child.relname, c.conname"
+    )
+    return [Reference(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+
+def _refused(table: str, error: asyncpg.PostgresError) -> CopyRefused:
+    """What PostgreSQL said of a row of ``table`` it would not take, as one line."""
+    detail = getattr(error, "detail", None) or str(error).splitlines()[0]
+    return CopyRefused(
+        f"Nothing was copied: PostgreSQL refused a row of {table} ({detail.rstrip('.')});"
+        " mend or delete that row in the SQLite file, then copy again."
+    )
+
+
 async def _tables(db: Database) -> list[tuple[str, list[str], list[str]]]:
-    """The SQLite file's tables to copy, games first (the others refer to it): each with its
-    columns and its primary key's columns."""
+    """The SQLite file's tables to copy (alphabetically): each with its columns and its
+    primary key's columns."""
     found = []
-    for name in sorted(await db.table_names() - _NOT_COPIED, key=lambda t: (t != "games", t)):
+    for name in sorted(await db.table_names() - _NOT_COPIED):
         if name.startswith("sqlite_"):
             continue
         info = await db.fetch(f"PRAGMA table_info({name})")
@@ -73,26 +180,50 @@ def _select(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
 
 async def copy_database(source: Store, target: Store) -> CopyReport:
     """Copy every row of ``source`` (SQLite) into ``target`` (PostgreSQL, empty), in one
-    transaction; the rows copied per table."""
+    transaction, parents before the rows that refer to them (:func:`copy_order`); the rows
+    copied per table. Raises :class:`CopyRefused` (and copies nothing) when PostgreSQL refuses
+    a row, and :class:`ValueError` when it is not empty."""
     report = CopyReport()
     if await target.db.fetch("SELECT 1 FROM games LIMIT 1"):
         raise ValueError("The PostgreSQL database already has games: copy into an empty one.")
-    tables = [t for t in await _tables(source.db) if t[0] not in _MADE_BY_THE_DATABASE]
-    async with target.db.transaction() as tx:
-        for table, columns, key in tables:
-            rows = [tuple(row) for row in await source.db.fetch(_select(table, columns, key))]
-            marks = ", ".join("?" for _ in columns)
-            insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
-            for start in range(0, len(rows), BATCH):
-                await tx.executemany(insert, rows[start : start + BATCH])
-            report.rows[table] = len(rows)
-        # New rows continue the numbering after the copied ones, in every numbered table
-        # (games, tournaments, ranked searches and matches...), as PostgreSQL's schema says.
-        for table, column in await _numbered(tx):
-            await tx.fetch(
-                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
-                f" (SELECT COALESCE(MAX({column}), 0) + 1 FROM {table}), false)"
-            )
+    tables = {
+        table: (columns, key)
+        for table, columns, key in await _tables(source.db)
+        if table not in _MADE_BY_THE_DATABASE
+    }
+    table = ""
+    try:
+        async with target.db.transaction() as tx:
+            order, circles = copy_order(tables, await _references(tx))
+            for ref in circles:
+                await tx.execute(f"ALTER TABLE {ref.child} DROP CONSTRAINT {ref.name}")
+            for table in order:
+                columns, key = tables[table]
+                rows = [tuple(row) for row in await source.db.fetch(_select(table, columns, key))]
+                marks = ", ".join("?" for _ in columns)
+                insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+                for start in range(0, len(rows), BATCH):
+                    await tx.executemany(insert, rows[start : start + BATCH])
+                report.rows[table] = len(rows)
+            for ref in circles:
+                table = ref.child
+                await tx.execute(
+                    f"ALTER TABLE {ref.child} ADD CONSTRAINT {ref.name} {ref.definition}"
+                )
+            # New rows continue the numbering after the copied ones, in every numbered table
+            # (games, tournaments, ranked searches and matches...), as PostgreSQL's schema says.
+            for numbered, column in await _numbered(tx):
+                await tx.fetch(
+                    f"SELECT setval(pg_get_serial_sequence('{numbered}', '{column}'),"
+                    f" (SELECT COALESCE(MAX({column}), 0) + 1 FROM {numbered}), false)"
+                )
+    except asyncpg.IntegrityConstraintViolationError as error:
+        raise _refused(table, error) from None
+    except UniqueViolation:
+        raise ValueError(
+            f"Nothing was copied: the PostgreSQL database already has rows in {table}:"
+            " copy into an empty one."
+        ) from None
     return report
 
 

@@ -126,9 +126,9 @@ class NewerSchema(UnusableStore):
     """The database was made by a newer release: it has applied migrations this release does
     not have (this release would misread it, or read its rules as something else).
 
-    ``unknown`` names them; a database whose history is only a number (from before migrations
-    were recorded by name, or changed since by such a release) has ``found``, the number past
-    ``known``, the last this release has.
+    ``unknown`` names them; a database whose number (kept as builds from before migrations
+    were recorded by name kept it) is past what its names say has ``found``, that number, and
+    ``known``, the highest its names say.
     """
 
     def __init__(

@@ -818,6 +818,14 @@ class GameTables(Queries):
         )
         return found[0] if found else None
 
+    async def played_now(self, user_id: int) -> list[GameRecord]:
+        """The games being played (dealt, not over) with ``user_id`` in a seat, oldest first
+        (by the index of seats by player)."""
+        return await self._games(
+            "g.status = ? AND g.id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            (str(GameStatus.ACTIVE), user_id),
+        )
+
     async def has_played(self, user_id: int) -> bool:
         """Whether ``user_id`` has sat at any game (a lobby's seat counts)."""
         rows = await self._read("SELECT 1 FROM seats WHERE user_id = ? LIMIT 1", (user_id,))

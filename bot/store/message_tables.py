@@ -11,7 +11,7 @@ a move's one statement on PostgreSQL), an answer that becomes an owner's first m
 
 A ranked card's record (its player's DM or place, their interaction's token) names the search it
 was drawn from and that search's player as the write reads them (``card_entry``, ``card_user``,
-which reference the search: migration 032); a search whose player had their data deleted names a
+which reference the search: migration 040); a search whose player had their data deleted names a
 former player and keeps no record, and a write read before the deletion and committed after it
 finds the search renamed, and keeps nothing, in whichever process it was made. What is known of a
 player (their DM link, the servers they were seen in) is kept only while they are a person the

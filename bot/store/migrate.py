@@ -1,11 +1,11 @@
 """Migrations applied by name, all or nothing.
 
 A database records each migration it has applied in ``schema_migrations`` (its name, the
-file's name without ``.sql``, and when: seconds since the epoch, NULL for one found applied in
-a database from before names were recorded). At start-up every migration of this release
-that is not recorded is applied, in order of number and then name, so one merged after a
-higher-numbered one is still applied, and two written in parallel under the same number both
-apply (``bot/store/migrations/README.md`` has the rules for writing one).
+file's name without ``.sql``, and when: seconds since the epoch, NULL for one an earlier build
+found applied in a database from before names were recorded). At start-up every migration of
+this release that is not recorded is applied, in order of number and then name, so one merged
+after a higher-numbered one is still applied, and two written in parallel under the same
+number both apply (``bot/store/migrations/README.md`` has the rules for writing one).
 
 The pending migrations and their records go in one transaction (:meth:`Database.migrating
 <bot.store.database.Database.migrating>`): a start-up stopped part-way (a SIGTERM, a script
@@ -24,13 +24,15 @@ so (``schema_migrations.beside_older``, from migration 021); a database whose mi
 release does not have are all recorded so is opened, and the migrations it lacks are named in
 the log (:data:`BESIDE_OLDER`, :func:`newer_beside`). Any other unknown migration refuses it.
 
-Releases before names were recorded kept only the number of the last migration applied
-(SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table). Such a database is
-read by what its migrations made (:mod:`bot.store.legacy`) and recorded by name once. The
-number is still kept, as the highest number applied, for those releases: one that opens a
-database a newer release migrated finds a number past its own and refuses it rather than
-misread it; and a number past what the names say means such a release migrated it since,
-which is refused here the same way.
+Builds from before names were recorded (before 12:00 UTC on 23 November 2026; none was
+released) kept only the number of the last migration applied (SQLite's ``PRAGMA
+user_version``, PostgreSQL's ``schema_version`` table). A database with such a number and no
+names is refused (:data:`BEFORE_NAMES`), changing nothing: the builds up to commit 1a6c3ced
+read it by what its migrations made and record the names (docs/running.md). The number is
+still kept, as the highest number applied, for those builds: one that opens a database a
+newer release migrated finds a number past its own and refuses it rather than misread it;
+and a number past what the names say means such a build migrated it since, which is refused
+here as newer.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.store import legacy
+from bot.core.base.store_errors import UnusableStore
 from bot.store.database import (
     Database,
     Dialect,
@@ -49,6 +51,7 @@ from bot.store.database import (
 )
 
 __all__ = [
+    "BEFORE_NAMES",
     "BESIDE_OLDER",
     "TABLE",
     "applied_migrations",
@@ -76,6 +79,14 @@ _HAS_TABLE = {
     Dialect.SQLITE: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)",
     Dialect.POSTGRES: "SELECT to_regclass(?) IS NOT NULL",
 }
+
+
+#: Why a database with a number and no names is refused (after the setting that names it).
+BEFORE_NAMES = (
+    "it was made by a build of the bot from before 12:00 UTC on 23 November 2026, whose"
+    " databases this release no longer reads: start the bot at commit 1a6c3ced on it once"
+    " (that build brings such a database forward), or start on a new database."
+)
 
 
 #: The first line of a migration that a release without it may run beside: it only adds
@@ -142,21 +153,19 @@ async def _recorded(tx: MigrationTransaction, dialect: Dialect) -> list[str]:
     return names
 
 
-async def _adopted(tx: MigrationTransaction, dialect: Dialect, known: list[Migration]) -> list[str]:
-    """For a database without the table of names: make it, and record what was applied (by
-    what the migrations made, for a database that kept only a number; nothing for a new one)."""
-    number = await _number(tx, dialect)
-    names: list[str] = []
-    if number > 0:
-        last = max((migration.number for migration in known), default=0)
-        if number > last:
-            raise NewerSchema.numbered(number, last)
-        names = await legacy.adopt(tx, dialect, [migration.name for migration in known])
+async def _refuse_before_names(tx: MigrationTransaction, dialect: Dialect) -> None:
+    """Refuse a database without the table of names that has a number: a build from before
+    names were recorded made it (:data:`BEFORE_NAMES`)."""
+    if await _number(tx, dialect) > 0:
+        raise UnusableStore(BEFORE_NAMES)
+
+
+async def _adopted(tx: MigrationTransaction, dialect: Dialect) -> list[str]:
+    """For a database without the table of names: make it (a new database has applied
+    nothing), or refuse one from before names were recorded."""
+    await _refuse_before_names(tx, dialect)
     await tx.script(_CREATE[dialect])
-    await tx.executemany(
-        f"INSERT INTO {TABLE} (name, applied_at) VALUES (?, NULL)", [(name,) for name in names]
-    )
-    return names
+    return []
 
 
 async def _beside_older(tx: MigrationTransaction, dialect: Dialect) -> set[str]:
@@ -183,19 +192,17 @@ def _refuse_unknown(applied: list[str], known: list[Migration], beside: set[str]
 
 async def check(db: Database, directory: Path) -> None:
     """Refuse, as :func:`migrate` would, a database made by a newer release than the one
-    whose migrations are in ``directory`` (:class:`~bot.store.database.NewerSchema`), and
-    change nothing: this only reads, so a start-up can check the database before it knows
-    it will run, and :func:`migrate` it after."""
+    whose migrations are in ``directory`` (:class:`~bot.store.database.NewerSchema`) or one
+    from before names were recorded (:data:`BEFORE_NAMES`), and change nothing: this only
+    reads, so a start-up can check the database before it knows it will run, and
+    :func:`migrate` it after."""
     known = migrations(directory)
     async with db.migrating() as tx:
         if await _has_table(tx, db.dialect, TABLE):
             applied = await _recorded(tx, db.dialect)
             _refuse_unknown(applied, known, await _beside_older(tx, db.dialect))
             return
-        number = await _number(tx, db.dialect)
-        last = max((migration.number for migration in known), default=0)
-        if number > last:
-            raise NewerSchema.numbered(number, last)
+        await _refuse_before_names(tx, db.dialect)
 
 
 async def migrate(db: Database, directory: Path) -> list[str]:
@@ -203,14 +210,16 @@ async def migrate(db: Database, directory: Path) -> list[str]:
     transaction; the names of those applied now, in the order they were.
 
     Raises :class:`~bot.store.database.NewerSchema` (nothing changed) when the database has
-    applied one this release does not have.
+    applied one this release does not have, and
+    :class:`~bot.core.base.store_errors.UnusableStore` (:data:`BEFORE_NAMES`, nothing
+    changed) for one from before names were recorded.
     """
     known = migrations(directory)
     async with db.migrating() as tx:
         if await _has_table(tx, db.dialect, TABLE):
             applied = await _recorded(tx, db.dialect)
         else:
-            applied = await _adopted(tx, db.dialect, known)
+            applied = await _adopted(tx, db.dialect)
         _refuse_unknown(applied, known, await _beside_older(tx, db.dialect))
         pending = [migration for migration in known if migration.name not in applied]
         for migration in pending:

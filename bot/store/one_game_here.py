@@ -3,7 +3,7 @@ over in a place where their ranked search waits or their match is played, nor qu
 ranked match from a place where they sit at such a game (:mod:`bot.core.base.places`).
 
 The resolver refuses both before anything is written; the store's guard is a constraint, not a
-lock and a read: ``presence`` (migration 033) holds a row for each person present in a place,
+lock and a read: ``presence`` (migration 041) holds a row for each person present in a place,
 (the channel, the person) its primary key, one for each seat taken at a game not over there and
 one for each live ranked search from there (searching or matched), written by the database
 itself as the seats, the games and the searches change (its triggers). A seat and a search of

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -35,15 +36,15 @@ from bot.store.database import (
 )
 from bot.store.outages import on_postgres, translated
 
-__all__ = ["PostgresDatabase"]
+__all__ = ["OutOfReach", "PostgresDatabase", "out_of_reach"]
 
 #: The advisory lock key migrations take (any number no other part of the bot uses).
 MIGRATION_LOCK = 0x0C1B_0001
 #: Connections each process keeps open to the database.
 POOL_MIN, POOL_MAX = 2, 10
 #: What this release's connections say (a setting of their own, from the start): that they write
-#: the row of each person their writes name (``people``, migration 032). A release before it
-#: says nothing, and the database makes those rows for its writes (032's triggers), so that it
+#: the row of each person their writes name (``people``, migration 040). A release before it
+#: says nothing, and the database makes those rows for its writes (040's triggers), so that it
 #: may run beside this one during an upgrade.
 WRITES_PEOPLE = {"cribbage.writes_people": "on"}
 
@@ -118,6 +119,42 @@ class _PostgresMigration(_PostgresTransaction):
         await self._connection.execute(sql)
 
 
+#: What asyncpg raises when no server answers at the URL's address (refused, no such host, no
+#: answer in time, a server starting or shutting down).
+_NO_ANSWER: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+)
+
+
+def out_of_reach(url: str, error: BaseException) -> str:
+    """The one sentence that says the PostgreSQL server ``url`` names is out of reach (asyncpg's
+    ``error``), as ``copy``, ``health`` and the bot's start-up all say it: where it was looked
+    for (never the URL itself, which may hold a password) and what to check.
+
+    >>> said = out_of_reach("postgresql://crib:secret@db.example/crib", OSError("refused"))
+    >>> said.startswith("Cannot reach the PostgreSQL database at db.example:5432 (refused):")
+    True
+    """
+    parts = urlsplit(url)
+    try:
+        port = parts.port or 5432
+    except ValueError:
+        port = 5432
+    where = f" at {parts.hostname}:{port}" if parts.hostname else ""
+    said = str(error) or type(error).__name__
+    return (
+        f"Cannot reach the PostgreSQL database{where} ({said}): check that its server runs"
+        " there and that the URL (DATABASE_URL, or the one given to the command) is right."
+    )
+
+
+class OutOfReach(OSError):
+    """No PostgreSQL server answered as the store opened: its message is :func:`out_of_reach`'s
+    sentence, said as it is wherever it stops a command or a start."""
+
+
 class PostgresDatabase:
     """A pool of connections to the bot's PostgreSQL database. Open with
     ``await PostgresDatabase.open(url)``."""
@@ -134,7 +171,8 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
-        """Connect to the database at ``url`` (``postgresql://user@host:port/name``)."""
+        """Connect to the database at ``url`` (``postgresql://user@host:port/name``); a
+        server out of reach raises :class:`OutOfReach`."""
         # The server's process ids of this process's connections: a notification one of them
         # sent is this process's own (see listen).
         own: set[int] = set()
@@ -142,14 +180,17 @@ class PostgresDatabase:
         async def note(connection: asyncpg.Connection) -> None:
             own.add(connection.get_server_pid())
 
-        pool = await asyncpg.create_pool(
-            url,
-            min_size=POOL_MIN,
-            max_size=POOL_MAX,
-            init=note,
-            reset=_as_it_is,
-            server_settings=WRITES_PEOPLE,
-        )
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=POOL_MIN,
+                max_size=POOL_MAX,
+                init=note,
+                reset=_as_it_is,
+                server_settings=WRITES_PEOPLE,
+            )
+        except _NO_ANSWER as error:
+            raise OutOfReach(out_of_reach(url, error)) from None
         assert pool is not None  # create_pool returns the pool once it is awaited
         database = cls(pool, url)
         database._own = own

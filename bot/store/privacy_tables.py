@@ -8,7 +8,7 @@ What is kept about a person, table by table and column by column, is said once, 
   tokens of their interactions: a credential, dead within 15 minutes).
 - :meth:`PrivacyTables.forget_player`: in one transaction, the person's row moved to a
   former player's id (:data:`bot.core.games.records.FORMER_PLAYERS`), which every row naming
-  them follows by the schema (migration 032: each such column references ``people`` ON UPDATE
+  them follows by the schema (migration 040: each such column references ``people`` ON UPDATE
   CASCADE, as the inventory says and ``tests/bot/store/test_inventory.py`` checks); then,
   under that id nobody else knows, the rows the inventory deletes, the columns it clears
   (their picture and places), the name given in place of theirs in what stays whole for
@@ -334,7 +334,7 @@ class PrivacyTables(Queries):
         the games people played there through their own user installs, which are theirs)."""
         rows = await self._read(
             "SELECT guild_id FROM games WHERE guild_id IS NOT NULL AND private_table = 0"
-            " UNION SELECT guild_id FROM tournaments"
+            " UNION SELECT guild_id FROM tournaments UNION SELECT guild_id FROM server_settings"
         )
         return {int(r[0]) for r in rows if r[0] is not None}
 
@@ -372,6 +372,7 @@ class PrivacyTables(Queries):
             if rows:
                 for forgotten in forget_owners([Owner.tournament(int(r[0])) for r in rows]):
                     await forgotten.run(tx)
-            for table in ("tournaments", "daily_answers", "daily_secrets", "members_seen"):
+            tables = ("clubs", "tournaments", "server_settings", "daily_answers", "daily_secrets")
+            for table in (*tables, "members_seen"):
                 await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
         return gone

@@ -3,7 +3,7 @@
 (:class:`Statement`: the part whose tables they are writes them, in the transaction of the change
 they go with), and a person's row as the writes of their acts make it (:func:`people_acting`).
 
-A person is a row (``people``, migration 032), which every column holding a person's id
+A person is a row (``people``, migration 040), which every column holding a person's id
 references: an act of theirs (a seat taken, a search, a setting) makes their row if it is not
 there; what is made from a row already kept (a result from a seat, a card's record from a
 search, a DM link from a click) never does, and finds nobody once the person's data was deleted

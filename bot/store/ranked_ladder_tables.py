@@ -4,7 +4,8 @@ player's matches with the change each made to their rating (written when a match
 
 from __future__ import annotations
 
-from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord
+from bot.core.games.endings import Ending
+from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord, Unrated
 from bot.store.queries import Queries
 from bot.store.ranked_rows import R_RATING_COLUMNS, RATING_COLUMNS, read_line, read_rating
 
@@ -28,6 +29,14 @@ _LINE = (
 #: The opponent's entry ``o`` of match ``m`` (its parameter: the player's id).
 _OPPONENT = (
     "JOIN ranked_entries o ON o.id = CASE WHEN m.player_a = ? THEN m.entry_b ELSE m.entry_a END"
+)
+
+#: Why match ``m``, which ended without a result, was not rated, as
+#: :func:`~bot.core.ranked.records.unrated_why` says it from its games (its parameters: the
+#: clock's ending, then the two :class:`~bot.core.ranked.records.Unrated` values).
+_UNRATED_WHY = (
+    "CASE WHEN EXISTS (SELECT 1 FROM ranked_games rg JOIN games g ON g.id = rg.game_id"
+    " WHERE rg.match_id = m.id AND rg.winner IS NULL AND g.ending = ?) THEN ? ELSE ? END"
 )
 
 
@@ -101,14 +110,19 @@ class LadderTables(Queries):
         ratings read 0)."""
         return await self._all(
             read_line,
-            f"{_LINE} c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, m.ended_at"
+            f"{_LINE} c.mu_before, c.sigma_before, c.mu_after, c.sigma_after, m.ended_at,"
+            " CAST(NULL AS TEXT)"
             f" FROM ranked_changes c JOIN ranked_matches m ON m.id = c.match_id {_OPPONENT}"
-            f" WHERE c.user_id = ? UNION ALL {_LINE} 0, 0, 0, 0, m.ended_at"
+            f" WHERE c.user_id = ? UNION ALL {_LINE} 0, 0, 0, 0, m.ended_at, {_UNRATED_WHY}"
             f" FROM ranked_matches m {_OPPONENT} WHERE m.how = ? AND (m.player_a = ?"
             " OR m.player_b = ?) ORDER BY 1 DESC LIMIT ?",
             (
                 *(user_id,) * 6,
-                *(user_id,) * 5,
+                *(user_id,) * 4,
+                str(Ending.CLOCK),
+                str(Unrated.BOTH_LATE),
+                str(Unrated.DOWN),
+                user_id,
                 str(NOT_RATED),
                 user_id,
                 user_id,

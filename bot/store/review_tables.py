@@ -29,7 +29,7 @@ class ReviewTables(Queries):
         is no longer its player's: their data was deleted while it was made (a review takes
         seconds, from the game as it was read), and it would keep theirs again. The review
         refers to the seat as it was read (its game, its number and its player: migration
-        032), so the write finds nothing to refer to once the deletion renamed the seat, or
+        040), so the write finds nothing to refer to once the deletion renamed the seat, or
         deleted the game with its server's data, whichever process made it and whenever it
         commits; nothing is kept then."""
         try:

@@ -265,12 +265,21 @@ class StandingTables(Queries):
 
     async def game_channels(self, game_ids: Sequence[int]) -> dict[int, int]:
         """The channel each of ``game_ids`` was played in (those that exist)."""
+        return await self._of_games("channel_id", game_ids)
+
+    async def game_targets(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The target each of ``game_ids`` was played to (those that exist)."""
+        return await self._of_games("target", game_ids)
+
+    async def _of_games(self, column: str, game_ids: Sequence[int]) -> dict[int, int]:
+        """``column`` (a name written in this module, never input) of each of ``game_ids``
+        that exists, in one query."""
         wanted = sorted(set(game_ids))
         if not wanted:
             return {}
         marks = ", ".join("?" for _ in wanted)
         rows = await self._read(
-            f"SELECT id, channel_id FROM games WHERE id IN ({marks})", tuple(wanted)
+            f"SELECT id, {column} FROM games WHERE id IN ({marks})", tuple(wanted)
         )
         return {int(row[0]): int(row[1]) for row in rows}
 

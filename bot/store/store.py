@@ -8,6 +8,8 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
 | :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
+| :mod:`~bot.store.night_tables` | club nights: clubs, nights; time zones |
+| :mod:`~bot.store.night_people_tables` | who was interested in a night, who checked in |
 | :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
 | :mod:`~bot.store.review_tables` | the reviews of games' decisions |
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
@@ -33,6 +35,7 @@ from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, check, migrate, newer_beside, number_of
+from bot.store.night_tables import NightTables
 from bot.store.ops_tables import OpsTables
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
@@ -63,6 +66,7 @@ class Store(
     ReviewTables,
     DailyTables,
     TournamentTables,
+    NightTables,
     SeasonTables,
     OpsTables,
     PrivacyTables,

@@ -21,13 +21,13 @@ from bot.core.tournaments.records import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.store.database import UniqueViolation
+from bot.store.database import Transaction, UniqueViolation
 from bot.store.pairing_tables import PairingTables
 from bot.store.queries import people_acting
 from bot.store.rows import columns, reader
 from engine.formats import TournamentFormat
 
-__all__ = ["TournamentTables"]
+__all__ = ["TournamentTables", "insert_entrant", "insert_tournament"]
 
 #: Each record's columns (its fields, in order) and what reads it from a row of them.
 _COLUMNS, _tournament = columns(TournamentRecord), reader(TournamentRecord)
@@ -38,41 +38,71 @@ _ENTRANT_COLUMNS, _entrant = columns(EntrantRecord), reader(EntrantRecord)
 _ONE_PER_CHANNEL = frozenset({"tournaments_one_per_channel", "tournaments.channel_id"})
 
 
+async def insert_tournament(
+    tx: Transaction, plan: TournamentPlan, *, now: float
+) -> TournamentRecord:
+    """The tournament ``plan`` says, opened (taking entrants) at ``now`` in ``tx`` (its version
+    is for the caller to move on; the organiser's act: their row made if it is not there).
+    Raises :class:`TournamentBusy`."""
+    acting = people_acting([plan.organiser_id])
+    assert acting is not None
+    await acting.run(tx)
+    try:
+        rows = await tx.fetch(
+            "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
+            " target, scoring, round_hours, created_at, match_games, playoff, variant)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+            (
+                plan.guild_id,
+                plan.channel_id,
+                plan.organiser_id,
+                plan.format.name,
+                plan.rounds,
+                plan.target,
+                plan.scoring,
+                plan.round_hours,
+                now,
+                plan.match_games,
+                plan.playoff,
+                plan.variant,
+            ),
+        )
+    except UniqueViolation as broken:
+        if broken.names in _ONE_PER_CHANNEL:
+            raise TournamentBusy() from None
+        raise
+    return _tournament(rows[0])
+
+
+async def insert_entrant(
+    tx: Transaction, tournament_id: int, user_id: int, name: str, *, status: str = "open"
+) -> bool:
+    """Add an entrant in ``tx`` to a tournament whose status is ``status`` (taking entrants,
+    or, for a club night's late arrival, being played), after the others (False: already in,
+    or the tournament is not so). The tournament's version is for the caller to move on. The
+    entrant's act: their row made if it is not there."""
+    acting = people_acting([user_id])
+    assert acting is not None
+    await acting.run(tx)
+    rows = await tx.fetch(
+        "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed)"
+        " SELECT ?, ?, ?, (SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants"
+        " WHERE tournament_id = ?)"
+        " WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = ?)"
+        " ON CONFLICT DO NOTHING RETURNING seed",
+        (tournament_id, user_id, name, tournament_id, tournament_id, status),
+    )
+    return bool(rows)
+
+
 class TournamentTables(PairingTables):
     """Tournaments and their entrants, and (:class:`PairingTables`) their rounds' pairings."""
 
     async def create_tournament(self, plan: TournamentPlan, *, now: float) -> TournamentRecord:
         """Open the tournament ``plan`` says, taking entrants, at ``now``. Raises
         :class:`TournamentBusy`."""
-        acting = people_acting([plan.organiser_id])
-        assert acting is not None
         async with self._writing() as tx:
-            await acting.run(tx)
-            try:
-                rows = await tx.fetch(
-                    "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
-                    " target, scoring, round_hours, created_at, match_games, playoff, variant)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
-                    (
-                        plan.guild_id,
-                        plan.channel_id,
-                        plan.organiser_id,
-                        plan.format.name,
-                        plan.rounds,
-                        plan.target,
-                        plan.scoring,
-                        plan.round_hours,
-                        now,
-                        plan.match_games,
-                        plan.playoff,
-                        plan.variant,
-                    ),
-                )
-            except UniqueViolation as broken:
-                if broken.names in _ONE_PER_CHANNEL:
-                    raise TournamentBusy() from None
-                raise
-            record = _tournament(rows[0])
+            record = await insert_tournament(tx, plan, now=now)
             await self._bumped(tx, record.id)
         return record
 
@@ -122,21 +152,11 @@ class TournamentTables(PairingTables):
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
         """Add an entrant to a tournament taking entrants (their act: their row made if it
         is not there; False: already in, or it no longer takes entrants)."""
-        acting = people_acting([user_id])
-        assert acting is not None
         async with self._writing() as tx:
-            await acting.run(tx)
-            rows = await tx.fetch(
-                "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed)"
-                " SELECT ?, ?, ?, (SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants"
-                " WHERE tournament_id = ?)"
-                " WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')"
-                " ON CONFLICT DO NOTHING RETURNING seed",
-                (tournament_id, user_id, name, tournament_id, tournament_id),
-            )
-            if rows:
+            entered = await insert_entrant(tx, tournament_id, user_id, name)
+            if entered:
                 await self._bumped(tx, tournament_id)
-        return bool(rows)
+        return entered
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Take an entrant out of a tournament still taking entrants (False: not in it)."""

@@ -19,6 +19,7 @@ from typing import Any
 from bot.core.base.store_errors import StoreUnavailable, UnusableStore
 from bot.settings import Settings, SettingsError
 from bot.store import is_postgres_url
+from bot.store.postgres import OutOfReach
 from bot.store.preflight import check_readable
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "FAILED",
     "TO_FIX",
     "ToFix",
+    "counted",
     "database_label",
     "plain",
     "run_on",
@@ -50,6 +52,13 @@ EXIT_STATUSES = (
 class ToFix(Exception):
     """A command cannot run as it is asked: ``str()`` is one sentence saying what to fix (exit
     status :data:`TO_FIX`)."""
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """How a command's line counts things, the plural right: ``1 game``, ``2,048 games``
+    (``many``: a plural not made with an s, ``1 match``, ``3 matches``)."""
+    word = one if n == 1 else (many or f"{one}s")
+    return f"{n:,} {word}"
 
 
 def plain(doc: str | None) -> str:
@@ -127,7 +136,8 @@ def run_on(
     named = database_label(databases[0]) if len(databases) == 1 else "a database"
     try:
         return asyncio.run(work())
-    except ToFix as err:
+    except (ToFix, OutOfReach) as err:
+        # (A PostgreSQL server out of reach: said as the bot's start-up says it.)
         print(err, file=sys.stderr)
     except UnusableStore as err:
         print(f"{named[:1].upper()}{named[1:]} cannot be used: {err}", file=sys.stderr)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store import is_postgres_url
-from bot.tools import DONE, FAILED, ToFix, run_on_database, tool_parser
+from bot.tools import DONE, FAILED, ToFix, counted, run_on_database, tool_parser
 
 __all__ = ["PG_DUMP", "copy_sqlite", "main", "run"]
 
@@ -132,7 +132,8 @@ async def run(database: str, target: Path, *, replace: bool) -> int:
         )
         return FAILED
     seconds = time.perf_counter() - started
-    print(f"Backed up {source} to {target}: {size / 1e6:.1f} MB, {games} games, {seconds:.1f} s.")
+    said = f"{size / 1e6:.1f} MB, {counted(games, 'game')}, {seconds:.1f} s"
+    print(f"Backed up {source} to {target}: {said}.")
     return DONE
 
 

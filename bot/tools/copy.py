@@ -2,8 +2,9 @@
 nothing was lost (every row compared, every game replayed, every rating recomputed: see
 :mod:`bot.store.copy`). Stop the bot first; the PostgreSQL database must be new or empty.
 
-The copy is whole: exit status 0; any difference: 1; a database that is not there or cannot
-be used, or a PostgreSQL database that is not empty: 2.
+The copy is whole: exit status 0; any difference, or a row PostgreSQL refuses (one that refers
+to a row the file does not have: nothing is copied then, and the line names it): 1; a database
+that is not there or cannot be used, or a PostgreSQL database that is not empty: 2.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ import sys
 from collections.abc import Sequence
 
 from bot.core.base.store_errors import UnusableStore
-from bot.store.copy import copy_database, verify_copy
+from bot.store.copy import CopyRefused, copy_database, verify_copy
 from bot.store.store import Store, is_postgres_url
-from bot.tools import DONE, FAILED, TO_FIX, ToFix, database_label, run_on, tool_parser
+from bot.tools import (
+    DONE,
+    FAILED,
+    TO_FIX,
+    ToFix,
+    counted,
+    database_label,
+    run_on,
+    tool_parser,
+)
 
 __all__ = ["main", "run"]
 
@@ -34,19 +44,23 @@ async def run(sqlite_path: str, postgres_url: str) -> int:
     async with await _open(sqlite_path) as source, await _open(postgres_url) as target:
         try:
             report = await copy_database(source, target)
+        except CopyRefused as error:
+            print(error, file=sys.stderr)
+            return FAILED
         except ValueError as error:
             raise ToFix(str(error)) from None
         copied = ", ".join(f"{table} {count:,}" for table, count in report.rows.items())
-        print(f"Copied {sum(report.rows.values()):,} rows: {copied}.")
+        print(f"Copied {counted(sum(report.rows.values()), 'row')}: {copied}.")
         await verify_copy(source, target, report)
     if report.differences:
-        print(f"{len(report.differences)} differences found:", file=sys.stderr)
+        print(f"{counted(len(report.differences), 'difference')} found:", file=sys.stderr)
         for line in report.differences[:20]:
             print(f"  {line}", file=sys.stderr)
         return FAILED
+    replayed = counted(report.games_replayed, "game")
     print(
-        f"Checked: every row of every table is equal in both; {report.games_replayed:,} games"
-        " replayed from the copy; the ratings recomputed from its results are the ones copied."
+        f"Checked: every row of every table is equal in both; {replayed} replayed from the"
+        " copy; the ratings recomputed from its results are the ones copied."
     )
     return DONE
 

@@ -31,9 +31,16 @@ from bot.store import Store
 from bot.store.cluster import SENDER_LEASE
 from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
-from bot.tools import DONE, FAILED, run_on_database, tool_parser
+from bot.tools import DONE, FAILED, counted, run_on_database, tool_parser
 
-__all__ = ["main", "run"]
+__all__ = ["main", "migrations_line", "run"]
+
+
+def migrations_line(count: int | str, last: str) -> str:
+    """What ``health`` says of a database with every migration of this release (``count`` of
+    them, ``last`` the last): docs/running.md's example is drawn from it, with the figures
+    that differ by release and database left as ``N`` and ``NNN_name``."""
+    return f"Migrations: all {count} of this release applied ({last} the last)."
 
 
 def _running(pid: int) -> bool:
@@ -82,11 +89,11 @@ async def run(database: str, *, here: bool = False) -> int:
         pending = [name for name in known if name not in applied]
         if pending:
             problems.append(
-                f"the database lacks {len(pending)} migrations of this release ({pending[-1]}"
-                " the last): start the bot of this release, which applies them"
+                f"the database lacks {counted(len(pending), 'migration')} of this release"
+                f" ({pending[-1]} the last): start the bot of this release, which applies them"
             )
         else:
-            print(f"Migrations: all {len(known)} of this release applied ({known[-1]} the last).")
+            print(migrations_line(len(known), known[-1]))
         rows = await store.processes()
         shared = store.db.dialect.value == "postgres"
         lease = await store.lease_holder(SENDER_LEASE) if shared else None

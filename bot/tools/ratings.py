@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.store import Store
 from bot.store.standings import Replayed
-from bot.tools import DONE, FAILED, run_on_database, tool_parser
+from bot.tools import DONE, FAILED, counted, run_on_database, tool_parser
 
 
 def differences(stored: Replayed, recomputed: Replayed) -> list[str]:
@@ -47,14 +47,14 @@ async def run(database: str | Path, *, write: bool) -> int:
         differ = differences(stored, recomputed)
         games = len({c.game_id for c in recomputed.changes})
         print(
-            f"{games} rated games: {len(recomputed.standings)} standings,"
-            f" {len(recomputed.changes)} rating changes,"
-            f" {len(recomputed.rivals)} head-to-head rows."
+            f"{counted(games, 'rated game')}: {counted(len(recomputed.standings), 'standing')},"
+            f" {counted(len(recomputed.changes), 'rating change')},"
+            f" {counted(len(recomputed.rivals), 'head-to-head row')}."
         )
         if not differ:
             print("The stored numbers are reproduced exactly.")
         else:
-            print(f"{len(differ)} differences from the stored numbers:")
+            print(f"{counted(len(differ), 'difference')} from the stored numbers:")
             for line in differ[:20]:
                 print(f"  {line}")
         if write:

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of
-from bot.tools import DONE, FAILED, TO_FIX, tool_parser
+from bot.tools import DONE, FAILED, TO_FIX, counted, tool_parser
 from engine.cards import Card, cards_str, parse_cards
 from engine.variants import STANDARD, listed, named
 
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{variant.title} is for {variant.seats_text} players.", file=sys.stderr)
         return TO_FIX
     if len(shown) > players:
-        print(f"{len(shown)} hands given for {players} players.", file=sys.stderr)
+        print(f"{counted(len(shown), 'hand')} given for {players} players.", file=sys.stderr)
         return TO_FIX
     good = True
     if seal_of(seed.hex()) == seal:

@@ -1,4 +1,5 @@
-"""Unguessable addresses for the game pages: ``/g/<game id>/<signature>``.
+"""Unguessable addresses for the game pages: ``/g/<game id>/<signature>``, and a club's league
+page: ``/l/<club id>/<signature>``.
 
 The signature is an HMAC-SHA256 of the game's id under the bot's ``WEB_SECRET``, cut to 128
 bits and written in URL-safe base64 (22 characters): knowing one game's link tells nothing
@@ -35,14 +36,15 @@ class PageLinks:
         self._key = secret.encode()
         self.public_url = None if public_url is None else public_url.rstrip("/")
 
-    def signature(self, game_id: int) -> str:
-        """The signature of ``game_id``'s page."""
-        mac = hmac.new(self._key, f"game:{game_id}".encode(), hashlib.sha256).digest()
+    def signature(self, game_id: int, *, kind: str = "game") -> str:
+        """The signature of ``game_id``'s page (``kind`` "league": a club's league's)."""
+        mac = hmac.new(self._key, f"{kind}:{game_id}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac[:_SIGNATURE_BYTES]).rstrip(b"=").decode()
 
-    def check(self, game_id: int, signature: str) -> bool:
-        """Whether ``signature`` is ``game_id``'s."""
-        return hmac.compare_digest(self.signature(game_id).encode(), signature.encode())
+    def check(self, game_id: int, signature: str, *, kind: str = "game") -> bool:
+        """Whether ``signature`` is ``game_id``'s (a ``kind``'s)."""
+        mine = self.signature(game_id, kind=kind)
+        return hmac.compare_digest(mine.encode(), signature.encode())
 
     def path(self, game_id: int) -> str:
         """The page's path on the server."""
@@ -51,3 +53,11 @@ class PageLinks:
     def url(self, game_id: int) -> str | None:
         """The page's address for people (None without a public URL)."""
         return None if self.public_url is None else self.public_url + self.path(game_id)
+
+    def league_path(self, club_id: int) -> str:
+        """A club's league page's path on the server: ``/l/<club id>/<signature>``."""
+        return f"/l/{club_id}/{self.signature(club_id, kind='league')}"
+
+    def league_url(self, club_id: int) -> str | None:
+        """A club's league page's address for people (None without a public URL)."""
+        return None if self.public_url is None else self.public_url + self.league_path(club_id)

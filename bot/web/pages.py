@@ -36,6 +36,7 @@ __all__ = [
     "SCRIPT",
     "document",
     "home_page",
+    "league_page",
     "markdown_html",
     "markdown_line",
     "message_html",
@@ -43,6 +44,7 @@ __all__ = [
     "replay_page",
     "spectator_page",
     "table_fragment",
+    "with_league",
 ]
 
 _STYLE = """
@@ -267,6 +269,8 @@ def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> s
     ]
     if seen.board is not None:
         parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))
+    if seen.earlier_deals:
+        parts.append(f'<p class="status">{_earlier(seen.earlier_deals)}</p>')
     for view in seen.messages:
         parts.append(f'<article class="msg">{message_html(view, people)}</article>')
     parts.append("</div>")
@@ -443,19 +447,82 @@ def _replay_body(
         parts.append("</section>")
     parts.append('<h2 id="channel">What the channel saw</h2>')
     if seen.earlier_deals:
-        shown = "deal" if seen.earlier_deals == 1 else f"{seen.earlier_deals} deals"
-        parts.append(
-            f'<p class="status">The channel\'s messages as they stand: the tables of the first '
-            f"{shown} are further up its history (and step by step in the replay above), "
-            "not here.</p>"
-            if replay is not None and replay.steps
-            else f'<p class="status">The channel\'s messages as they stand: the tables of the '
-            f"first {shown} are further up its history, not here.</p>"
-        )
+        above = " (and step by step in the replay above)" if replay and replay.steps else ""
+        parts.append(f'<p class="status">{_earlier(seen.earlier_deals, above)}</p>')
     parts.extend(
         f'<article class="msg">{message_html(view, people)}</article>' for view in seen.messages
     )
     return "".join(parts)
+
+
+def _earlier(deals: int, above: str = "") -> str:
+    """What a page says of the first ``deals`` deals, whose tables it cannot show (a game
+    begun before its shuffles were recorded, whose deals the stored log let go cannot be
+    dealt again): they are in the channel's history."""
+    shown = "deal" if deals == 1 else f"{deals} deals"
+    return (
+        f"The channel's messages as they stand: the tables of the first {shown} are further "
+        f"up its history{above}, not here."
+    )
+
+
+#: One player's line of a league's table: name, league points, nights played and won, game
+#: points.
+LeagueRow = tuple[str, int, int, int, int]
+
+
+def league_page(
+    name: str,
+    seasons: Sequence[tuple[str, int, Sequence[LeagueRow]]],
+    champions: Sequence[tuple[str, str, int]],
+) -> str:
+    """A club's league page: this season's table and the last's (each with its name and the
+    nights played), and each season's champion; everyone's names escaped."""
+    title = f"{name} league"
+    parts = [f"<h1>{html.escape(title)}</h1>"]
+    parts.append(
+        '<p class="status">A night\'s winner scores as many league points as the night had'
+        " players, the last 1; the season's champion has the most (then nights won, then game"
+        " points). A season is a calendar quarter.</p>"
+    )
+    for index, (season, played, rows) in enumerate(seasons):
+        heading = "This season" if index == 0 else "Last season"
+        nights = f"{played} night{'s' if played != 1 else ''} played"
+        parts.append(f"<h2>{heading}: {html.escape(season)} ({nights})</h2>")
+        if not rows:
+            parts.append("<p>No night played yet.</p>")
+            continue
+        body = "".join(
+            f'<tr><td>{place}</td><th scope="row">{html.escape(who)}</th><td>{points}</td>'
+            f"<td>{played_nights} ({won} won)</td><td>{game_points}</td></tr>"
+            for place, (who, points, played_nights, won, game_points) in enumerate(rows, 1)
+        )
+        parts.append(
+            '<table><thead><tr><th scope="col">#</th><th scope="col">Player</th>'
+            '<th scope="col">Points</th><th scope="col">Nights</th>'
+            '<th scope="col">Game points</th></tr></thead>'
+            f"<tbody>{body}</tbody></table>"
+        )
+    parts.append("<h2>Champions</h2>")
+    if champions:
+        listed = "".join(
+            f"<li>{html.escape(season)}: {html.escape(who)} ({points} league points)</li>"
+            for season, who, points in champions
+        )
+        parts.append(f"<ul>{listed}</ul>")
+    else:
+        parts.append("<p>None yet: the first is crowned when a season ends.</p>")
+    return _document(title, "".join(parts))
+
+
+def with_league(page: str, night: str, href: str) -> str:
+    """A game's page naming the club night it was played for, with its league's link, under
+    its heading."""
+    note = (
+        f'<p class="status">Played for {html.escape(night)}:'
+        f' <a href="{html.escape(href)}">its league table</a>.</p>'
+    )
+    return page.replace("</h1>", "</h1>" + note, 1)
 
 
 def not_found_page(reason: str) -> str:

@@ -3,6 +3,7 @@
 | route | what it serves |
 | --- | --- |
 | ``/g/<id>/<signature>`` | the game's page: live while it is played, the replay once over |
+| ``/l/<club>/<signature>`` | a club's league page: this season's table, the last's, the champions |
 | ``…/board.png?v=<version>`` | the board as the pegs stand (``?step=<n>``: after a replay's step) |
 | ``…/live`` | server-sent events: the page's live part, each time the game changes |
 | ``/page.js`` | the pages' one script |
@@ -25,23 +26,19 @@ malformed request is logged as one line at most (no traceback), and not more tha
 minute. Every answer, aiohttp's own 400 and 405 included, carries the pages' security headers
 and no ``Server`` header.
 
-Live updates come from the change feed, not from the database: the server subscribes once,
-and a change of a game somebody watches is drawn once (one read of the game, usually from
-memory) and handed to every page open on it. Each page keeps only the latest look it has not
-yet sent, so a slow reader costs one string, however many moves it missed.
+Live updates come from the change feed, not from the database: a change of a game somebody
+watches is drawn once and handed to every page open on it (:mod:`bot.web.live`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import io
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from aiohttp import hdrs, web
@@ -49,9 +46,8 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 from PIL import Image, ImageDraw
 
-from bot.core.base.feed import Change, ChangeFeed
-from bot.core.base.patrol import Patrol
-from bot.core.base.recent import Recent
+from bot.core.base.feed import ChangeFeed
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.views import MessageView
 from bot.core.games.records import GameRecord
 from bot.core.messages.boards import draw_board
@@ -60,16 +56,18 @@ from bot.core.review.replay import GameReplay
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
-from bot.web.capacity import SEND_SECONDS, Admission, Capacity, no_room
+from bot.web.capacity import Admission, Capacity, no_room
 from bot.web.links import PageLinks
+from bot.web.live import LivePages, people_of
 from bot.web.pages import (
     SCRIPT,
     home_page,
+    league_page,
     message_html,
     not_found_page,
     replay_page,
     spectator_page,
-    table_fragment,
+    with_league,
 )
 from bot.web.policy import PolicyFacts, privacy_page, terms_page
 
@@ -83,8 +81,6 @@ BAD_LINK = (
 )
 #: What it says for a game that is not kept (any more).
 GONE = "There is no such game (an old one may no longer be kept)."
-#: How often an open live page hears something (a comment), so proxies keep it open.
-KEEP_ALIVE_SECONDS = 20.0
 #: A connection that has not sent a whole request within this many seconds is closed (headers
 #: trickled in, or nothing sent), and so is one kept alive this long after its last answer
 #: (aiohttp's keep-alive timer starts when the connection is made, and again after each answer).
@@ -132,7 +128,7 @@ def review_source(pages: Pages) -> ReviewSource:
     about paging on Discord."""
 
     async def source(record: GameRecord) -> str | None:
-        people = _people(record)
+        people = people_of(record)
         parts = []
         for content in await pages.review_pages(record):
             kept = "\n".join(
@@ -144,27 +140,6 @@ def review_source(pages: Pages) -> ReviewSource:
         return "".join(parts) or None
 
     return source
-
-
-@dataclass(eq=False, slots=True)
-class _Viewer:
-    """One open live page: the newest look not yet sent to it."""
-
-    waiting: asyncio.Event = field(default_factory=asyncio.Event)
-    latest: str | None = None
-    version: int = -1
-    over: bool = False
-
-    def give(self, version: int, text: str, over: bool) -> None:
-        if version <= self.version and not over:
-            return
-        self.version, self.latest, self.over = version, text, over
-        self.waiting.set()
-
-
-def _people(record: GameRecord) -> dict[int, str]:
-    """User id -> name, for the mentions in the channel's messages."""
-    return {s.user_id: s.name for s in record.seats if s.user_id is not None}
 
 
 @functools.cache
@@ -251,9 +226,43 @@ class _Closed(asyncio.Protocol):
         transport.close()
 
 
+class LeagueLine(Protocol):
+    """One player's line of a club's league table, as the page reads it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def nights(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def game_points(self) -> int: ...
+
+
+class League(Protocol):
+    """A club's league, as its page reads it (the core's ``LeagueBoard``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def seasons(self) -> tuple[tuple[str, int, tuple[LeagueLine, ...]], ...]: ...
+    @property
+    def champions(self) -> tuple[tuple[str, str, int], ...]: ...
+
+
 class Pages(Protocol):
     """What the pages read of the games (the core's ``services.pages``,
     :class:`bot.core.pages.GamePages`)."""
+
+    async def league(self, club_id: int) -> League | None:
+        """A club's league (None: no such league)."""
+        ...
+
+    async def league_of(self, record: GameRecord) -> tuple[int, str] | None:
+        """The club (and the words naming the night) a game was played for, if a night's."""
+        ...
 
     async def record(self, game_id: int) -> GameRecord | None:
         """The game as it is now (None: no such game)."""
@@ -305,13 +314,11 @@ class WebServer:
         self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
-        self._viewers: dict[int, set[_Viewer]] = {}
-        # One drawing at a time per game, for all its pages; a change heard meanwhile draws
-        # it once more after.
-        self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
+        #: The live pages open on each game.
+        self.live = LivePages(pages, feed, self._board_src)
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
-        self._replays: Recent[int, tuple[_Edition, GameReplay | None]] = Recent(REPLAYS_KEPT)
-        self._closing = asyncio.Event()
+        # game id -> its replay and the edition it was made of, at the game's version.
+        self._replays: Newest[int, tuple[_Edition, GameReplay | None]] = Newest(REPLAYS_KEPT)
         #: What the server lets in within its share of open files.
         self.admission = Admission(limits)
         self.activity = activity
@@ -327,7 +334,7 @@ class WebServer:
     @property
     def watching(self) -> int:
         """How many live pages are open (the Activity's too)."""
-        pages = sum(len(v) for v in self._viewers.values())
+        pages = self.live.watching
         return pages + (self.activity.watching if self.activity is not None else 0)
 
     def _room(self) -> bool:
@@ -346,6 +353,7 @@ class WebServer:
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
+        app.router.add_get("/l/{club}/{signature}", self._league)
         if self.activity is not None:
             self.activity.add_routes(app)
         if self._health is not None:
@@ -385,7 +393,7 @@ class WebServer:
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._connection, self._host, self.port)
         self.port = int(self._server.sockets[0].getsockname()[1])
-        self._patrol.follow()
+        self.live.follow()
         if self.activity is not None:
             self.activity.start()
         log.info(
@@ -406,42 +414,15 @@ class WebServer:
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""
-        self._closing.set()
-        self._patrol.stop()
+        self.live.stop()
         if self.activity is not None:
             self.activity.stop()
         if self._server is not None:
             self._server.close()
             self._server = None
-        for viewers in self._viewers.values():
-            for viewer in viewers:
-                viewer.waiting.set()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-
-    # -- the feed -----------------------------------------------------------------------------
-    def _changed(self, change: Change) -> None:
-        """A game changed: if a page watches it, draw its new look once for all of them."""
-        game_id = change.game_id
-        if game_id is None or game_id not in self._viewers:
-            return
-        self._patrol.ask(game_id)
-
-    async def _draw(self, game_id: int) -> float | None:
-        """Draw the game's look once for all the pages that watch it; never again by a timer
-        (the feed says when it changes)."""
-        try:
-            record = await self._pages.record(game_id)
-            viewers = self._viewers.get(game_id)
-            if record is not None and viewers:
-                seen = await self._pages.seen(record)
-                text = table_fragment(seen, self._board_src(seen), _people(record))
-                for viewer in tuple(viewers):
-                    viewer.give(seen.version, text, seen.over)
-        except Exception:
-            log.exception("could not draw game %d's page", game_id)
-        return None
 
     # -- what a page shows --------------------------------------------------------------------
     async def _replay(self, record: GameRecord) -> GameReplay | None:
@@ -450,7 +431,8 @@ class WebServer:
         if kept is not None and kept[0] == _edition(record):
             return kept[1]
         told = await self._pages.replay(record)
-        self._replays.keep(record.id, (_edition(record), told))
+        # (Made of an older version than one made meanwhile, it is not kept over it.)
+        self._replays.keep(record.id, record.version, (_edition(record), told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:
@@ -513,14 +495,39 @@ class WebServer:
         record = await self._record(request)
         path = self.links.path(record.id)
         seen = await self._pages.seen(record)
-        people = _people(record)
+        people = people_of(record)
         if not seen.over:
-            return _html(spectator_page(seen, path, people))
-        step_text = request.query.get("step", "")
-        step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
-        told = await self._replay(record)
-        review = None if self._reviews is None else await self._reviews(record)
-        return _html(replay_page(seen, told, path, people, step=step, review=review))
+            page = spectator_page(seen, path, people)
+        else:
+            step_text = request.query.get("step", "")
+            step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
+            told = await self._replay(record)
+            review = None if self._reviews is None else await self._reviews(record)
+            page = replay_page(seen, told, path, people, step=step, review=review)
+        night = await self._pages.league_of(record)
+        if night is not None:
+            club_id, named = night
+            page = with_league(page, named, self.links.league_path(club_id))
+        return _html(page)
+
+    async def _league(self, request: web.Request) -> web.Response:
+        """A club's league page (the same short 404 for a link not ours, or no league)."""
+        text, signature = request.match_info["club"], request.match_info["signature"]
+        canonical = text.isascii() and text.isdecimal() and text == str(int(text))
+        if (
+            not canonical
+            or len(text) > 18
+            or not self.links.check(int(text), signature, kind="league")
+        ):
+            raise _not_found(BAD_LINK)
+        board = await self._pages.league(int(text))
+        if board is None:
+            raise _not_found(GONE)
+        seasons = [
+            (name, played, [(x.name, x.points, x.nights, x.won, x.game_points) for x in lines])
+            for name, played, lines in board.seasons
+        ]
+        return _html(league_page(board.name, seasons, board.champions))
 
     async def _board(self, request: web.Request) -> web.Response:
         record = await self._record(request)
@@ -555,7 +562,6 @@ class WebServer:
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        heard = self._patrol.changes_heard
         record = await self._record(request)
         if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
@@ -568,57 +574,14 @@ class WebServer:
                 **_HEADERS,
             }
         )
-        await response.prepare(request)
-        shown = request.query.get("v", "")
-        viewer = _Viewer(version=int(shown) if shown.isdecimal() and len(shown) < 12 else -1)
-        viewers = self._viewers.setdefault(record.id, set())
-        viewers.add(viewer)
-        if not record.is_open:
-            viewer.give(record.version, "", True)
-        elif record.version != viewer.version or self._patrol.changes_heard != heard:
-            # It changed since the page was drawn: draw it for the page now. (So too when a
-            # change was heard before the page watched it, the game read maybe before it.)
-            self._patrol.ask(record.id)
         try:
-            await self._send(response, b"retry: 3000\n\n")
-            while not self._closing.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(viewer.waiting.wait(), KEEP_ALIVE_SECONDS)
-                if self._closing.is_set():
-                    break
-                if not viewer.waiting.is_set():
-                    await self._send(response, b": still here\n\n")
-                    continue
-                viewer.waiting.clear()
-                text, viewer.latest = viewer.latest, None
-                if text:
-                    await self._send(response, _event("table", text))
-                if viewer.over:
-                    await self._send(response, _event("over", "the game is over"))
-                    break
-        except TimeoutError:
-            # It stopped reading: drop it, so nothing waits on it any more.
-            if request.transport is not None:
-                request.transport.abort()
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            viewers.discard(viewer)
-            if not viewers:
-                self._viewers.pop(record.id, None)
+            # (The headers go at once: a reader gone while the game was read, as a loaded
+            # server hears late, leaves a closing connection. Leaving is no error.)
+            await response.prepare(request)
+        except ConnectionResetError:
+            return response
+        await self.live.serve(request, response, record)
         return response
-
-    @staticmethod
-    async def _send(response: web.StreamResponse, data: bytes) -> None:
-        """Write to a live page; a page that takes nothing for :data:`SEND_SECONDS` raises
-        :class:`TimeoutError` (and is closed)."""
-        await asyncio.wait_for(response.write(data), SEND_SECONDS)
-
-
-def _event(name: str, data: str) -> bytes:
-    """One server-sent event (each line of ``data`` on a ``data:`` line of its own)."""
-    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
-    return f"event: {name}\n{lines}\n".encode()
 
 
 def _html(text: str, *, status: int = 200) -> web.Response:

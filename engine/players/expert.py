@@ -36,21 +36,12 @@ from __future__ import annotations
 import random
 
 from engine.cards import Card
-from engine.players.base import crib_sign, playable
+from engine.players.base import playable
 from engine.players.deliberation import Deliberating, Deliberation, Part, Weighed, ranked
-from engine.players.discard_ev import unseen_starters
-from engine.players.endgame import play_end_chance, split_chance
-from engine.players.expert_discard import (
-    ENDGAME_CANDIDATES,
-    ENDGAME_NEED,
-    PEGGING_WEIGHT,
-    Split,
-    crib_weighed,
-    discard_splits,
-)
+from engine.players.endgame import play_end_chance
 from engine.players.expert_play import GuessOutcome, play_values
+from engine.players.judge import DiscardJudgement, SplitWorth, judge_view, needs_of
 from engine.players.pegging_ai import immediate_points
-from engine.players.win_chance import holds
 from engine.views import SeatView
 
 __all__ = ["CROWDED_HANDS", "CROWDED_SAMPLES", "SAMPLES", "ExpertPlayer", "endgame_outcome"]
@@ -67,24 +58,16 @@ CROWDED_HANDS = 4
 CROWDED_SAMPLES = 32
 
 
-def _needs(view: SeatView) -> tuple[int, int] | None:
-    """(my side's points to go, the other side's) in a two-sided game near its end."""
-    if view.num_sides != 2:
-        return None
-    mine = view.sides[view.seat]
-    needs = (view.target - view.scores[mine], view.target - view.scores[1 - mine])
-    return needs if min(needs) <= ENDGAME_NEED else None
-
-
 def endgame_outcome(view: SeatView) -> GuessOutcome | None:
     """Near the end of a two-player game: what a play-out against a guess is worth is the
     chance to win from the scores it leaves, through the show and the next deal, with the
     seat's own hand, the guessed hand and the crib's chances
     (:func:`engine.players.endgame.play_end_chance`; 1 for pegging out, 0 for the opponent
     pegging out). None otherwise."""
-    if not holds(view.rules) or _needs(view) is None:
-        return None
-    return play_end_chance(view)
+    needs = needs_of(
+        view.scores, sides=view.sides, seat=view.seat, target=view.target, rules=view.rules
+    )
+    return None if needs is None else play_end_chance(view)
 
 
 class ExpertPlayer(Deliberating):
@@ -99,31 +82,11 @@ class ExpertPlayer(Deliberating):
 
     def weigh_discards(self, view: SeatView, rng: random.Random) -> Deliberation[tuple[Card, ...]]:
         """Every split by its expected points (hand, crib, play), best first; or near the end
-        the few best splits by the chance to win."""
-        sign = crib_sign(view, view.seat)
-        splits = discard_splits(view.hand, view.discard_count, crib_sign=sign, rules=view.rules)
-        needs = _needs(view)
-        if needs is None or not holds(view.rules):
-            return ranked([_weighed(split, split.total, view) for split in splits], "points")
-        unseen = unseen_starters(view.hand)
-        chances = [
-            _weighed(
-                split,
-                split_chance(
-                    split,
-                    view.hand,
-                    unseen,
-                    dealer=sign > 0,
-                    my_needs=needs[0],
-                    their_needs=needs[1],
-                    rules=view.rules,
-                ),
-                view,
-            )
-            for split in splits[:ENDGAME_CANDIDATES]
-        ]
-        best = max(range(len(chances)), key=lambda i: chances[i].value)
-        return ranked(chances, "chance", best)
+        the few best splits by the chance to win: the one judge of a discard's judgement
+        (:func:`engine.players.judge.judge_view`), which the coach and the review say too."""
+        judged = judge_view(view)
+        options = tuple(_weighed(split, judged) for split in judged.weighed)
+        return Deliberation(options, judged.measure)
 
     def samples_for(self, view: SeatView) -> int:
         """The guesses each card is played out against: fewer when four other hands or more
@@ -144,12 +107,13 @@ class ExpertPlayer(Deliberating):
         return ranked(options, "points" if outcome is None else "chance", chosen)
 
 
-def _weighed(split: Split, value: float, view: SeatView) -> Weighed[tuple[Card, ...]]:
-    """A split as an option worth ``value``, with its parts: the hand, the crib where a table
-    weighs it for the rules, and the play where the pegging table does."""
+def _weighed(split: SplitWorth, judged: DiscardJudgement) -> Weighed[tuple[Card, ...]]:
+    """A split as an option worth its value in the judgement's measure, with its parts: the
+    hand, the crib where a table weighs it for the rules, and the play where the pegging
+    table does."""
     parts: list[tuple[Part, float]] = [("hand", split.hand)]
-    if crib_weighed(view.rules, view.discard_count):
+    if judged.crib_weighed:
         parts.append(("crib", split.crib))
-    if split.pegging:
-        parts.append(("play", PEGGING_WEIGHT * split.pegging))
-    return Weighed(split.thrown, value, tuple(parts))
+    if split.play:
+        parts.append(("play", split.play))
+    return Weighed(split.thrown, judged.value(split), tuple(parts))

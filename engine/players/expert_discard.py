@@ -17,8 +17,9 @@ The hand's value and the tables' fitness are read from the game's rules.
 Far from the end the best split is the one with the best ``total``. Near the end of a
 two-player game (either side needing :data:`ENDGAME_NEED` or fewer) the expert weighs the
 :data:`ENDGAME_CANDIDATES` splits with the best totals by its chance to win instead
-(:func:`engine.players.endgame.split_chance`). The coach's figures are the same hand and
-crib values (:func:`coach_choices`).
+(:func:`engine.players.endgame.split_chance`). :mod:`engine.players.judge` puts both
+together: it is the one judge of a discard, which the expert, its hint, the coach, the review
+and the discard of the day all draw from.
 
 The pone's six below: by the average crib alone (:func:`~engine.players.discard_ev.
 discard_choices`) it would keep J Q 10 K and throw 3 7 (4.35 to the crib against 3.57 from
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.players import crib_table, role_crib
-from engine.players.discard_ev import DiscardChoice, check_split, split_places, unseen_starters
+from engine.players.discard_ev import check_split, split_places, unseen_starters
 from engine.players.fastscore import RANK, fast_show
 from engine.players.peg_table import pegging_value
 from engine.players.role_crib import role_crib_value
@@ -50,7 +51,6 @@ __all__ = [
     "ENDGAME_NEED",
     "PEGGING_WEIGHT",
     "Split",
-    "coach_choices",
     "crib_weighed",
     "discard_splits",
 ]
@@ -130,28 +130,3 @@ def crib_weighed(rules: Rules, discard_count: int) -> bool:
     them: the role tables for two cards thrown, the one-card table): where none does, every
     split's crib is 0 and nothing can be said of it."""
     return (role_crib.holds(rules) and discard_count == 2) or crib_table.holds(rules)
-
-
-def coach_choices(
-    hand: Sequence[Card], discard_count: int, *, crib_sign: int, rules: Rules
-) -> list[DiscardChoice]:
-    """Every split of ``hand`` as the coach shows it, best first: the expert's hand average
-    and crib value (the role tables where they hold for ``rules``, the one-card table for
-    one card thrown), whose sum the coach's line adds up; the pegging value, which the line
-    has no room for, is left out."""
-    splits = discard_splits(hand, discard_count, crib_sign=crib_sign, rules=rules)
-    # Where no table holds for the rules the crib is not weighed, and the line says so.
-    weighed = crib_weighed(rules, discard_count)
-    choices = [
-        DiscardChoice(
-            kept=split.kept,
-            thrown=split.thrown,
-            hand=split.hand,
-            crib=abs(split.crib),
-            crib_sign=crib_sign if weighed else 0,
-        )
-        for split in splits
-    ]
-    order = {split.thrown: i for i, split in enumerate(splits)}
-    # Best sum first; equal sums in the order of the expert's own preference.
-    return sorted(choices, key=lambda choice: (-choice.total, order[choice.thrown]))

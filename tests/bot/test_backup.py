@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.replies import User
 from bot.store import Store
 from bot.tools import FAILED, TO_FIX, backup, health
 from bot.tools.backup import copy_sqlite
+from tests.helpers.service_driver import Clock, make_service
 
 
 async def test_copies_made_while_the_bot_writes_are_whole(
@@ -113,3 +115,18 @@ def test_a_copy_that_fails_leaves_no_partial_and_says_why_in_one_sentence(
         f" {target} was not written.\n"
     )
     assert _left(target.parent) == set()
+
+
+async def test_a_backup_counts_its_games_with_the_plural_right(
+    migrated_sqlite_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 68, item 19: ``backup`` said "1 games"."""
+    async with await Store.open(migrated_sqlite_path) as store:
+        service = make_service(store, Clock())
+        opened = await service.lobbies.new_game(1, 10, User(1001, "Al"), vs_computer=True)
+        assert opened.ok
+        await service.ledger.writes.flush()
+    target = tmp_path / "copy.db"
+    assert await backup.run(str(migrated_sqlite_path), target, replace=False) == 0
+    said = capsys.readouterr().out
+    assert ", 1 game, " in said and "1 games" not in said, said

@@ -1,11 +1,11 @@
 """Every table survives a backup and its restore, on both databases, the tables drawn from the
 schema (what every migration together makes), never from a list: a bot's database with rows in
-each (games played and in play, ratings, reviews, the discard of the day, tournaments, ranked
-searches, matches and blocks, a deletion's keyed block and the bot's secret...), copied as
-``docs/running.md`` says (SQLite: ``python -m bot backup``'s online copy; PostgreSQL:
-``pg_dump``, then ``pg_restore`` into a new database), reads back the same, row for row, in
-every table. A table a new migration adds, left empty here, fails the check until it is given
-a row."""
+each (games played and in play, ratings, reviews, the discard of the day, tournaments, club
+nights, ranked searches, matches and blocks, a deletion's keyed block and the bot's
+secret...), copied as ``docs/running.md`` says (SQLite: ``python -m bot backup``'s online
+copy; PostgreSQL: ``pg_dump``, then ``pg_restore`` into a new database), reads back the same,
+row for row, in every table. A table a new migration adds, left empty here, fails the check
+until it is given a row."""
 
 from __future__ import annotations
 
@@ -61,6 +61,19 @@ async def _every_kind_of_row(service: Services, store: Store, clock: Clock) -> N
     assert tournament is not None
     await store.start_tournament(tournament.id, rounds=1)
     assert await store.pair_round(tournament.id, 1, [(AL.id, BEA.id)], now=3.0)
+    # A weekly club night in the server's own time zone (its club, its night with its
+    # tournament), its event made, and Al marking it Interested.
+    assert (await service.nights.time_zone(500, mo, moderator=True, zone="Europe/Paris")).ok
+    scheduled = await service.nights.schedule(
+        500, 4100, mo, moderator=True, when="Friday 20:00", events_refusal=None, repeat="weekly"
+    )
+    assert scheduled.ok, scheduled.reply.text
+    club = await store.club_in_channel(4100)
+    assert club is not None
+    await store.set_event(club.id, 9100)
+    await service.attendance.interest(500, 9100, AL.id, AL.name, yes=True)
+    night = await store.latest_night(club.id)
+    assert night is not None and [p.user_id for p in await store.night_people(night.id)] == [AL.id]
     # A ranked match played and rated, and another being played.
     for user, place in ((AL, 7001), (BEA, 7002)):
         await search_ranked(service, user, place)

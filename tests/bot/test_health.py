@@ -7,7 +7,11 @@ machine that runs but has gone quiet; 2 for a database that is not there."""
 from __future__ import annotations
 
 import os
+import re
 import socket
+import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +19,9 @@ import pytest
 
 from bot.store import Store
 from bot.store.cluster import SENDER_LEASE
+from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
+from bot.store.postgres import out_of_reach
 from bot.tools import health
 
 
@@ -92,3 +98,63 @@ def test_a_directory_is_no_database(tmp_path: Path, capsys: pytest.CaptureFixtur
         f"The database {tmp_path} cannot be used: it is a directory, not a file: give the path"
         f" of the database file, such as {tmp_path / 'cribbage.db'}.\n"
     )
+
+
+async def test_the_migrations_line_is_the_one_running_md_shows(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 68, item 19: running.md's example named 25 migrations where the release prints
+    33 (SQLite) and 28 (PostgreSQL). Its line is drawn from the code's, with the figures that
+    differ by release and database left as they are named, so it cannot go stale as
+    migrations are added."""
+    await health.run(store.db.location)
+    said = capsys.readouterr().out
+    known = migrations(store.db.dialect.migrations_dir)
+    assert health.migrations_line(len(known), known[-1].name) in said.splitlines(), said
+    running = (Path(__file__).parents[2] / "docs" / "running.md").read_text(encoding="utf-8")
+    example = running.split("$ .venv/bin/python -m bot health\n")[1].split("```")[0]
+    assert health.migrations_line("N", "NNN_name") in example.splitlines(), example
+    # No figure of a release is typed in the docs' words for it.
+    assert not re.search(r"all \d+ of this release", running)
+    assert not re.search(r"release \d{3}_\w+", example)
+
+
+def test_an_unreachable_postgresql_is_one_sentence_wherever_it_stops_a_command(
+    tmp_path: Path,
+) -> None:
+    """Issue 68, item 19: ``copy``, ``health`` and the bot's start-up each worded a PostgreSQL
+    server out of reach their own way ("Cannot reach the PostgreSQL database (…)", "Cannot
+    reach a database (…)", "DATABASE_URL (PostgreSQL): cannot connect (…)"): one sentence,
+    from one place (bot.store.postgres.out_of_reach)."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]  # (closed again: nothing listens there)
+    url = f"postgresql://crib:secret@127.0.0.1:{port}/crib"
+    source = tmp_path / "bot.db"
+    sqlite3.connect(source).close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    env["PYTHONPATH"] = str(Path(__file__).parents[2])
+    runs = {
+        "health": ["health", "--database", url],
+        "copy": ["copy", str(source), url],
+        "start": [],
+    }
+    lines = {}
+    for name, args in runs.items():
+        extra = {"DISCORD_TOKEN": "not-used", "DATABASE_URL": url} if name == "start" else {}
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", *args],
+            cwd=tmp_path,
+            env=env | extra,
+            capture_output=True,
+            text=True,
+            timeout=60,  # a bound for a hung run, not a speed
+        )
+        assert done.returncode == 2, (name, done.stderr)
+        [lines[name]] = done.stderr.splitlines()
+    assert len(set(lines.values())) == 1, lines
+    said = lines["health"]
+    assert said.startswith(f"Cannot reach the PostgreSQL database at 127.0.0.1:{port} ("), said
+    # (What follows asyncpg's own words is the one function's.)
+    assert said.endswith(out_of_reach(url, OSError("x")).split("(x)")[1]), said
+    assert "secret" not in said

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -371,3 +373,23 @@ def test_a_ranked_turn_is_never_set_longer_than_a_waiting_players_token_reaches_
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert f"5 to {longest:g}, default 60" in " ".join(running.split())
     assert f"a ranked move has {longest:g} s there" in " ".join(readme.split())
+
+
+def test_the_env_file_is_read_from_the_working_directory(tmp_path: Path) -> None:
+    """Issue 68, item 9: ``.env`` was read from the package's folder (python-dotenv's
+    ``load_dotenv()`` looks beside the code that calls it), while ``DATABASE_PATH`` is
+    relative to the working directory: it is read where the bot is run from, as python-dotenv's
+    own ``dotenv run`` and twelve-factor hosts read it."""
+    (tmp_path / ".env").write_text("DATABASE_PATH=./from-the-env-file.db\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    env["PYTHONPATH"] = str(Path(__file__).parents[2])
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "health"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,  # a bound for a hung run, not a speed
+    )
+    assert done.returncode == 2, done.stderr
+    assert "No database at ./from-the-env-file.db" in done.stderr, done.stderr

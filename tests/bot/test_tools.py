@@ -3,6 +3,7 @@ with one --help that lists them all."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,19 @@ def test_the_exit_statuses_are_said_once_in_the_docs() -> None:
     running = (Path(__file__).parents[2] / "docs" / "running.md").read_text(encoding="utf-8")
     flat = " ".join(running.split())
     assert EXIT_STATUSES[:1].upper() + EXIT_STATUSES[1:] + "." in flat
+
+
+def test_the_commands_count_with_the_plural_right() -> None:
+    # Issue 68, item 19: "1 games" (backup), and copy's, ratings' and verify's counts alike.
+    from bot.tools import counted
+
+    assert counted(1, "game") == "1 game" and counted(0, "game") == "0 games"
+    assert counted(2048, "row") == "2,048 rows"
+    assert counted(1, "match", "matches") == "1 match" and counted(3, "match", "matches") == (
+        "3 matches"
+    )
+    for tool in ("backup", "copy", "ratings", "verify", "health"):
+        source = (Path(__file__).parents[2] / "bot" / "tools" / f"{tool}.py").read_text()
+        assert not re.search(r"\{[^{}]+\} (games|rows|differences|hands|migrations)\b", source), (
+            tool
+        )

@@ -13,7 +13,9 @@ table is open: every page shows a former player in their seat, and no rematch.""
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import aiohttp
 import pytest
 
 from engine.phase import Phase
@@ -25,6 +27,7 @@ from tests.helpers.activity_pages import (
     Person,
     Players,
     all_checked,
+    button,
     dealt_at_the_table,
     launched,
     open_page,
@@ -250,3 +253,81 @@ async def test_a_newcomer_joins_a_group_dms_lobby_at_the_table_in_one_tap(
         assert await cy_page.table.locator('[data-key="join"]').count() == 0
         for page in (al_page, bea_page, cy_page):
             assert not page.errors, (page.user.name, page.errors)
+
+
+async def _at_the_table(port: int, session: str, body: dict[str, object]) -> dict[str, Any]:
+    """A move made at the table inside Discord (``POST api/act``): no interaction of Discord's,
+    so no token reaches the chat's table by it."""
+    async with aiohttp.ClientSession() as client:
+        url = f"http://127.0.0.1:{port}/activity/api/act"
+        headers = {"Authorization": f"Bearer {session}"}
+        async with client.post(url, json=body, headers=headers) as answer:
+            found: dict[str, Any] = await answer.json()
+    assert found.get("ok"), found
+    return found
+
+
+async def _signed_in(fd: Any, port: int, user: Any, instance: Any) -> str:
+    """The session the table's page gets for ``user`` in ``instance`` (the SDK's code
+    exchanged by the bot's server, as the page does it)."""
+    code = fd.activities.authorize(user, str(fd.application_id), ["identify"])
+    async with aiohttp.ClientSession() as client:
+        url = f"http://127.0.0.1:{port}/activity/api/token"
+        body = {"code": code, "instance_id": instance.id}
+        async with client.post(url, json=body) as answer:
+            found = await answer.json()
+    assert found.get("ok"), found
+    return str(found["session"])
+
+
+def _with_table_button(driver: PrivateDriver) -> Message | None:
+    """The game's table once it offers *Play at the table*."""
+    found = driver.table_now()
+    labels = [] if found is None else [b.get("label") for b in found.buttons()]
+    return found if "Play at the table" in labels else None
+
+
+async def test_opening_the_table_brings_a_group_dms_chat_table_back_after_a_pause(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 67, item 5: in a group DM the game is played at the table inside Discord, whose
+    moves are no interactions of Discord's: the chat's table follows them through the token of
+    the latest interaction on it, for its 15 minutes. After a longer pause nothing reaches it;
+    opening the table again (*Play at the table*, an interaction) brings it back, saying where
+    the game stands, and it follows the table's moves again, where it stayed as it was."""
+    fd, db = world.fd, world.database
+    al, bea, cy = world.players[:3]
+    port = await with_the_activity(fd, bots, db, None)
+    group = conversation(fd, al, bea, cy)
+    driver = PrivateDriver(fd, group, [al, bea], db, random.Random(3))
+    table = await driver.open(target=61)
+    game_id = driver.game_id
+    play = button(await until(fd, lambda: _with_table_button(driver)), "Play at the table")
+    opened = await fd.click(al, driver.table(), play)
+    instance = opened.activity_instance
+    assert instance is not None and fd.activities.join(bea, group) is instance
+    sessions = {u.id: await _signed_in(fd, port, u, instance) for u in (al, bea)}
+    fd.clock.advance(16 * 60)  # (no click in the chat meanwhile: no token reaches its table)
+    snap = read_game(db, game_id)
+    assert snap.game is not None
+    for seat, user in enumerate((al, bea)):
+        cards = [c.code for c in snap.game.hand(seat)[:2]]
+        body = {"action": "discard", "game": game_id, "stamp": 1, "values": cards}
+        await _at_the_table(port, sessions[user.id], body)
+    again = await fd.click(al, driver.table(), play)  # the table opened again, a click
+    assert again.response is not None and again.response.type == 12
+
+    def back() -> Message | None:
+        found = driver.table_now()
+        shown = found is not None and found.id != table.id and "Starter:" in found.words()
+        return found if shown else None
+
+    copy = await until(fd, back)
+    assert copy in again.followups, "posted again through the opening's token"
+    snap = read_game(db, game_id)
+    assert snap.game is not None and snap.game.turn is not None
+    turn = snap.game.turn
+    card = snap.game.playable_cards(turn)[0]
+    body = {"action": "play", "game": game_id, "stamp": snap.version, "values": [card.code]}
+    await _at_the_table(port, sessions[(al, bea)[turn].id], body)
+    await until(fd, lambda: f"plays {card}" in copy.words() or None)  # it follows again

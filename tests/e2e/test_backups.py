@@ -73,7 +73,7 @@ async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
     bot, player = await _under_way(world, bots, 23)
     copy = tmp_path / "backup.db"
     status, said = await _backup(Path(world.database), copy)
-    assert status == 0 and "Backed up" in said and "1 games" in said, said
+    assert status == 0 and "Backed up" in said and ", 1 game, " in said, said
     assert not Path(f"{copy}-wal").exists(), "the copy stands alone"
     # A second backup to the same name is refused, and changes nothing.
     status, said = await _backup(Path(world.database), copy)

@@ -110,6 +110,33 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
     assert await fd.autocomplete(world.players[0], dm, "/cribbage play card:") == []
 
 
+async def test_moves_typed_in_the_dm_act_on_the_game_whose_hand_is_there(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 68, item 7: ``/cribbage discard`` and ``/cribbage play`` typed in the bot's DM,
+    where the hand comes and where ``/cribbage help`` suggests typing them, were refused
+    ("You have no game in my DMs"): they act on the game whose hand is there, its autocomplete
+    offering that hand's cards."""
+    await bots.process(database=world.database)
+    fd, al = world.fd, world.players[0]
+    await fd.slash(al, world.general, "/cribbage new vs_computer:True")
+    dm = fd.dm_channel(al)
+    await until(fd, lambda: any("Your hand" in m.words() for m in fd.dms(al)) or None)
+    game_id = latest_game_id(world.database, world.general.id)
+    before = read_game(world.database, game_id)
+    assert before.game is not None
+    choices = await fd.autocomplete(al, dm, "/cribbage discard cards:")
+    held = {c.code for c in before.game.hand(0)}
+    assert choices and all(set(c["value"].split()) <= held for c in choices), choices
+    thrown = await fd.slash(al, dm, f"/cribbage discard cards:{choices[0]['value']}")
+    assert thrown.words().startswith("You put "), thrown.words()
+    # (A sentence: the hand it changed is right there, not copied again below it.)
+    assert thrown.original is not None and not list(thrown.original.buttons())
+    await until(fd, lambda: read_game(world.database, game_id).version > before.version or None)
+    after = read_game(world.database, game_id).game
+    assert after is not None and len(after.hand(0)) == 4
+
+
 async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     world: World, bot: BotProcess
 ) -> None:

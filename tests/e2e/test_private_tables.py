@@ -867,12 +867,13 @@ async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_th
     world: World, bots: BotLauncher
 ) -> None:
     """Bea thinks over a card for more than a quarter of an hour: every token of Al's has
-    lapsed, and his hand cannot be brought to his turn. The table calls him, and after the
-    reminder's delay so does a message of its own, posted through her move's token, which
-    notifies him; he presses *Your hand* and plays on."""
+    lapsed, and his hand cannot be brought to his turn. No token reaches the table either: it
+    comes back through her move's token, a new message that calls him and notifies him, the
+    one message that does (issue 67: where a call of its own followed it, saying it again);
+    he presses *Your hand* and plays on."""
     driver, since = await _two_in_a_dm(world, bots, 21, env={"TURN_REMINDER_SECONDS": "5"})
     await driver.open(target=61)
-    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    fd, dm, (al, _) = driver.fd, driver.channel, driver.players
     snap = driver.snapshot()
     while not (
         snap.game is not None
@@ -894,13 +895,10 @@ async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_th
 
     [call] = await until(fd, calls)
     assert call in hers.followups and not call.ephemeral, call
-    assert call.words() == f"<@{al.id}> {CALLED}.", call.words()
-    assert bea.id not in call.pinged.users
-    # (No token reached the table either: it came back through her move's token, naming Al
-    # without notifying him a second time for the turn.)
-    table = driver.table()
-    assert table in hers.followups and f"<@{al.id}> {CALLED}" in table.words()
-    assert not table.pinged.users, table.pinged
+    assert f"<@{al.id}> {CALLED}" in call.words(), call.words()
+    await until(fd, lambda: driver.table_now() == call or None)  # (kept as the table)
+    assert call.pinged.users == {al.id}
+    assert [m for m in hers.followups if not m.ephemeral] == [call], "the one message"
     final = await driver.play_out()
     assert final.status == "finished"
     await _settled_unseen_and_tokens_only(driver, since)
@@ -934,3 +932,56 @@ async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
     assert driver.table().id == again.id, "the newer copy stays the table"
     final = await driver.play_out()
     assert final.status == "finished"
+
+
+async def test_a_refusal_after_a_lapse_in_a_group_dm_posts_one_table_that_calls_each_once(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    """Issue 67, item 3: in a group DM of three, everyone opened their hand and Al threw to the
+    crib; a quarter of an hour later no token reaches the table nor Bea's and Cy's hands, and
+    Al types `/cribbage play` (refused: it is the discard). Its token brings the table back, a
+    new message, which names Bea and Cy and notifies each of them, and nothing else is posted:
+    one public message for the refusal, each called once, where the table came back naming
+    them and two more messages called them again."""
+    fd = fake_discord
+    al, bea, cy = (fd.add_user(name) for name in ("Al", "Bea", "Cy"))
+    now = [datetime.now(UTC)]
+    database = tmp_path / "bot.db"
+    async with everywhere(bots, database, lambda store: clocked_service(store, now)):
+        group = conversation(fd, al, bea, cy)
+        driver = PrivateDriver(fd, group, [al, bea, cy], database, random.Random(7))
+        await _called_once_after_a_lapse(driver, now)
+
+
+async def _called_once_after_a_lapse(driver: PrivateDriver, now: list[datetime]) -> None:
+    fd, group = driver.fd, driver.channel
+    al, bea, cy = driver.players
+    table = await driver.open(target=61)
+    await until(fd, lambda: any(b["label"] == "Your hand" for b in table.buttons()) or None)
+    for user in (bea, cy):
+        opened = await fd.click(user, table, label="Your hand")
+        await opened.wait_followups(1)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    await driver.move(snap, seat=0)  # Al throws to the crib (from his hand, opened to do so)
+    await until(fd, lambda: "Waiting for Bea and Cy" in table.words() or None)
+    assert CALLED not in table.words(), "everyone's hand is within a token's reach"
+    public = [m for m in fd.messages(group) if not m.ephemeral]
+
+    def called(user: User) -> list[Message]:
+        return [m for m in fd.messages(group) if user.id in m.pinged.users]
+
+    assert not called(bea) and not called(cy)
+    fd.clock.advance(16 * 60)  # (Discord's clock, and the bot's)
+    now[0] += timedelta(minutes=16)
+    refused = await fd.slash(al, group, "/cribbage play card:5H")
+    back = await _table_back(driver, table, refused)
+    assert f"<@{bea.id}> <@{cy.id}> {CALLED}" in back.words(), back.words()
+    assert back.pinged.users == {bea.id, cy.id}, "the table that came back calls them"
+
+    def one_table_each_called_once() -> None:
+        posted = [m for m in fd.messages(group) if not m.ephemeral and m not in public]
+        assert posted == [back], [m.words() for m in posted]
+        assert called(bea) == called(cy) == [back]
+
+    fd.at_the_end(one_table_each_called_once)

@@ -15,9 +15,11 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 from bot.core.base.owners import Owner
+from bot.core.base.places import OTHERS_RANKED
 from bot.core.ranked.matching import SEARCH_AT_MOST
+from bot.core.ranked.records import Unrated
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
-from bot.core.ranked.words import BLOCK_SELF
+from bot.core.ranked.words import BLOCK_SELF, both_late_game, match_not_rated, not_rated
 from bot.core.services import Services
 from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
@@ -84,6 +86,26 @@ def _said_once(table: Message, line: str) -> None:
     assert table.words().count(line) == 1, table.words()
 
 
+async def _throws(driver: RankedDriver, seat: int) -> None:
+    """The match's next game is dealt, and ``seat`` alone throws for the crib (with
+    ``/cribbage discard`` at their place, which acts on their ranked game)."""
+    snap = await driver.next_game()
+    assert snap.game is not None
+    place = driver.places[seat]
+    cards = " ".join(c.code for c in snap.game.hand(seat)[:2])
+    thrown = await driver.fd.slash(place.user, place.channel, f"/cribbage discard cards:{cards}")
+    assert "crib" in thrown.words(), thrown.words()
+    await until(driver.fd, lambda: driver.snapshot().version > snap.version or None)
+
+
+def _time_runs_out(core: Services, clock: _Clock, driver: RankedDriver) -> int:
+    """A turn's time passes in the game being played, and the referee is asked to look: the
+    game's id."""
+    clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+    core.ranked_play.referee.look(driver.match_id)
+    return driver.game_id
+
+
 async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
     world: World, bots: BotLauncher
 ) -> None:
@@ -94,11 +116,9 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         driver = await matched_across_servers(world)
         match_id, lounge = driver.match_id, driver.places[0].channel
 
-        # Game 1: nobody throws; a turn's time passes; Bea's clock runs out.
-        await driver.next_game()
-        first = driver.game_id
-        clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-        core.ranked_play.referee.look(match_id)
+        # Game 1: Al throws, Bea does not; a turn's time passes; Bea's clock runs out.
+        await _throws(driver, 1)
+        first = _time_runs_out(core, clock, driver)
         ran_out = "Bea's clock ran out — 🏆 Al wins"
         for seat in (0, 1):
             table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))
@@ -137,6 +157,41 @@ async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
         assert mine.ephemeral and mine.words() == BLOCK_SELF
         typed = await fd.slash(al, world.general, "/cribbage ranked block player:bea")
         assert typed.ephemeral and "won't be matched with **Bea** again" in typed.words()
+
+
+async def test_both_clocks_run_out_at_the_crib_and_neither_player_is_the_loser(
+    world: World, bots: BotLauncher
+) -> None:
+    # Neither throws for the crib: "Bea's clock ran out — 🏆 Al wins (Al: 0, Bea: 0)" (the
+    # first seated lost, every time), twice, then "Al wins the ranked match 2–0" with ratings
+    # moved, though Al never moved either. Now both are treated alike, said once: the game
+    # counts for neither, the match ends there, not rated, and nobody waits to search again.
+    async with _on_a_clock(world, bots) as (core, clock):
+        fd = world.fd
+        al, bea = world.players[:2]
+        driver = await matched_across_servers(world)
+        match_id, lounge = driver.match_id, driver.places[0].channel
+        await driver.next_game()
+        first = _time_runs_out(core, clock, driver)
+        ended = both_late_game("Bea", "Al")
+        why = match_not_rated(Unrated.BOTH_LATE)
+        for seat in (0, 1):
+            table = await until(fd, _table_saying(driver, seat, first, why))
+            _said_once(table, ended)
+            for version in [*table.history, table.version()]:
+                words = version.words()
+                assert "clock ran out —" not in words and "🏆" not in words, words
+                assert words.count(why) <= 1, words
+            assert "Resign" not in [b.get("label") for b in table.buttons()]
+        assert [(g[2], g[3]) for g in match_games(world.database, match_id)] == [(None, "clock")]
+        for player in (al, bea):
+            await until(fd, functools.partial(_card_saying, world, player, why))
+        ladder = (await fd.slash(al, world.general, "/cribbage ranked ladder")).words()
+        assert "Not rated against **Bea** (both clocks ran out)" in ladder, ladder
+        # Nobody abandoned it: each searches again at once, told why the match was not rated.
+        searched = await fd.slash(bea, lounge, "/cribbage ranked play")
+        assert not_rated("Al", Unrated.BOTH_LATE) in searched.words(), searched.words()
+        driver.check_now()
 
 
 async def test_a_decided_match_offers_another_search_a_tap_away(
@@ -221,3 +276,27 @@ async def test_resigning_a_ranked_game_says_what_it_is_worth_in_the_match(
     assert "game point" not in resign.words(), resign.words()
     await fd.click(al, resign.original, label="No, play on")
     assert resign.original.words() == "You play on.", resign.original.words()
+
+
+async def test_every_control_of_a_live_ranked_table_tells_a_non_player_whose_game_it_is(
+    world: World, bots: BotLauncher
+) -> None:
+    # Di, at Bea's place, pressed Resign on Bea's live ranked table in deal 1 and was told
+    # "That game is over." (the place's game was looked for, not the table's); Your hand
+    # already said whose game it is. Every control of the table now says it the same way, at
+    # either place, changing nothing.
+    await bots.process(database=world.database)
+    fd = world.fd
+    driver = await matched_across_servers(world)
+    snap = await driver.next_game()
+    onlookers = {0: driver.places[0].watchers[0], 1: driver.places[1].watchers[0]}
+    pressed = []
+    for seat, onlooker in onlookers.items():
+        table = driver.table_now(seat)
+        assert table is not None
+        for label in [b["label"] for b in table.buttons() if "custom_id" in b]:
+            answer = await fd.click(onlooker, table, label=label)
+            assert answer.ephemeral and answer.words() == OTHERS_RANKED, (label, answer.words())
+            pressed.append(label)
+    assert {"Your hand", "Resign"} <= set(pressed), pressed
+    assert driver.snapshot().version == snap.version

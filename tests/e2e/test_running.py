@@ -95,6 +95,20 @@ def test_the_readmes_walk_through_the_playground_works_as_written(tmp_path: Path
         assert step in said, (step, said[-3000:])
 
 
+def test_the_walk_throughs_ranked_step_works_whoever_the_step_before_left_you(
+    tmp_path: Path,
+) -> None:
+    """Issue 68, item 8: step 6 ("`as Al` and `/cribbage ranked play`") only worked if step 4
+    had left you as Bea: typed first thing, as Al, Al searched twice and met nobody. The step
+    says whom it starts as, so it works typed alone in a new playground."""
+    lines = walk_through(6)
+    assert lines[:2] == ["channel ranked", "as Bea"], lines
+    done = _run(["--local"], tmp_path, stdin="\n".join([*lines, "quit", ""]), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "**Ranked match: Al against Bea**" in done.stdout, done.stdout[-3000:]
+    assert "**Ranked ladder" in done.stdout
+
+
 async def test_a_wrong_token_is_one_clear_line(
     fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:

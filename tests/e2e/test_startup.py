@@ -19,15 +19,26 @@ from pathlib import Path
 import pytest
 
 from bot.store import Dialect, Store, migrations
+from bot.store.migrate import BEFORE_NAMES
 from fakediscord import FakeDiscord
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from fakediscord.warm import WarmStarts
-from tests.helpers.bot_runs import bot_environment, refused_a_taken_port, run_to_end, spawn_bot
-from tests.helpers.old_releases import release, sqlite_made_by
+from tests.helpers.bot_runs import (
+    REPO,
+    bot_environment,
+    refused_a_taken_port,
+    run_to_end,
+    spawn_bot,
+)
+from tests.helpers.migrated import migrations_before
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
 LAST = SQLITE_MIGRATIONS[-1][0]
+#: What an older database has applied: the migrations before the ratings (006).
+OLDER = [m.name for m in SQLITE_MIGRATIONS if m.number < 6]
+#: Where an operator reads what to do with a database the bot refuses.
+RUNNING = REPO / "docs" / "running.md"
 #: discord.py's two warnings about voice support (discord/client.py, discord.py 2.7).
 VOICE_WARNINGS = ("PyNaCl is not installed", "davey is not installed")
 
@@ -45,6 +56,13 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
+async def _older_database(path: Path) -> None:
+    """A database as a release before the ratings left it: migrations 001-005 applied and
+    recorded by name, schema version 5 (the folder of those migrations made beside it)."""
+    older = migrations_before(Dialect.SQLITE, 6, path.with_name(f"{path.stem}-migrations"))
+    await (await Store.open(path, migrations_dir=older)).close()
+
+
 async def test_a_database_from_a_newer_release_is_refused(
     fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
 ) -> None:
@@ -60,6 +78,24 @@ async def test_a_database_from_a_newer_release_is_refused(
     assert f"version {LAST + 1}" in line and f"up to {LAST}" in line
     assert len(lines) == 1, lines
     assert _files(tmp_path) == before
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+async def test_a_database_from_before_names_were_recorded_is_refused_saying_what_to_do(
+    fake_discord: FakeDiscord, warm_starts: WarmStarts, tmp_path: Path
+) -> None:
+    # Builds before 23 November 2026 kept only the number, not the migrations' names.
+    path = tmp_path / "bot.db"
+    await _older_database(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE schema_migrations")
+    before = _files(tmp_path)
+    status, lines = await run_to_end(fake_discord, path, warm=warm_starts)
+    assert status == 2
+    assert _refusal(lines) == f"DATABASE_PATH={path}: {BEFORE_NAMES}"
+    assert "commit 1a6c3ced" in BEFORE_NAMES and "1a6c3ced" in RUNNING.read_text()
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before, "the database is byte for byte as it was"
     assert fake_discord.gateway.identify_count == 0, "it never logged in"
 
 
@@ -236,7 +272,7 @@ async def test_a_start_discord_refuses_leaves_an_older_database_as_it_was(
 ) -> None:
     # The migrations wait until Discord has taken the token: this file stays at schema 5.
     path = tmp_path / "bot.db"
-    sqlite_made_by(path, release(Dialect.SQLITE, "a759045"))
+    await _older_database(path)
     before = _files(tmp_path)
     if refusal == "token refused":
         extra, said = {"DISCORD_TOKEN": "not-the-token"}, "Discord refused the token"
@@ -263,11 +299,10 @@ async def test_no_warning_about_voice_support(
 
 
 async def _old_database(path: Path, games: int) -> None:
-    """A database as the release before the ratings left it (migrations 001-005, schema
-    version 5, no names recorded) with ``games`` finished games: opening it applies six
-    migrations and rates every game, which takes a while, so a SIGTERM can land in the middle
-    of it."""
-    sqlite_made_by(path, release(Dialect.SQLITE, "a759045"))
+    """A database as a release before the ratings left it (:func:`_older_database`) with
+    ``games`` finished games: opening it applies every later migration and rates every game,
+    which takes a while, so a SIGTERM can land in the middle of it."""
+    await _older_database(path)
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.executemany(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
@@ -383,11 +418,11 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
             assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
             number = db.execute("PRAGMA user_version").fetchone()[0]
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            applied = [row[0] for row in db.execute("SELECT name FROM schema_migrations")]
             if number == 5:
-                assert "schema_migrations" not in tables and "standings" not in tables, where
+                assert sorted(applied) == OLDER and "standings" not in tables, where
             else:
                 assert number == LAST, f"{where}: schema version {number}"
-                applied = [row[0] for row in db.execute("SELECT name FROM schema_migrations")]
                 assert sorted(applied) == sorted(m.name for m in SQLITE_MIGRATIONS), where
 
 

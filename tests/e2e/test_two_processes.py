@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 from typing import Any
 
@@ -19,7 +20,13 @@ import pytest
 
 from fakediscord import Channel, Interaction, User
 from fakediscord.runner import BotProcess
-from tests.helpers.bot_db import logged_actions, rows
+from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages, read_game, rows
+from tests.helpers.final_tables import (
+    FullSpeed,
+    channel_tables,
+    recorded_deals,
+    table_problems,
+)
 from tests.helpers.pair import Pair, said_it_sends, sends
 from tests.helpers.table_driver import TableDriver, start_again, until
 
@@ -262,3 +269,106 @@ async def test_a_follow_up_that_waited_while_the_sender_was_frozen_is_never_post
     assert await fd.wait_for(outcome, timeout=30, stall=None) == "refused at the fence"
     await driver.play_out(stop_after=driver.steps + 4)
     await driver.expect_current(timeout=TAKEOVER)
+
+
+async def _against_the_computer(pair: Pair) -> tuple[User, int, str]:
+    """Al's game against the computer in #general, opened on the process that sends, its first
+    table kept: Al, the game's id, and the route of a follow-up of the command that opened it
+    (the tables are: its token carries them, outside the bot's global limit)."""
+    fd, world = pair.world.fd, pair.world
+    al = world.players[0]
+    opened = await fd.slash(al, world.general, "/cribbage new vs_computer:True target:121")
+    assert opened.original is not None and sends(pair.server) and not sends(pair.dms)
+    game_id = latest_game_id(world.database, world.general.id)
+    await until(fd, lambda: "table:1" in owned_messages(world.database, game_id) or None)
+    return al, game_id, rf"^POST /webhooks/\d+/{re.escape(opened.token)}$"
+
+
+def _dealt(pair: Pair, game_id: int, deal: int) -> bool:
+    """Whether the game has reached ``deal``."""
+    game = read_game(pair.world.database, game_id).game
+    return game is not None and game.deal_number >= deal
+
+
+async def test_two_tables_posted_a_moment_apart_and_never_kept_are_each_kept_as_itself(
+    pair: Pair,
+) -> None:
+    """Issue 67, item 4: the sender posts two deals' tables through the token of the command
+    that opened the game a few milliseconds apart (Discord took neither post of the first for a
+    while, and the game went on meanwhile) and is frozen before it keeps either id. The process
+    taking over looks for both: each is found as itself (by the line that names its deal),
+    where the search took the later for the earlier, deleted the real earlier table and edited
+    the later one back a deal, then posted it again."""
+    fd, world = pair.world.fd, pair.world
+    al, game_id, posts = await _against_the_computer(pair)
+    down = fd.fail(posts, status=503, times=1_000)  # deal 2's table: not taken for now
+    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: _dealt(pair, game_id, 3), hints=False)
+    await player.play()
+    await fd.wait_for(lambda: down.hits, timeout=60)
+    frozen = pair.server.proc
+    assert frozen is not None
+    made: list[str] = []
+
+    def second_freezes(route: str) -> None:
+        made.append(route)
+        if len(made) == 2:
+            os.kill(frozen.pid, signal.SIGSTOP)
+
+    fd.after_request(posts, second_freezes, times=2)
+    down.times = down.hits  # Discord takes them again: both go in the sender's next pass
+    try:
+        await until(fd, lambda: sends(pair.dms), stall=None)
+        recorded = recorded_deals(world.database, game_id)
+
+        def looked_for() -> bool:
+            # The posts left unkept were looked for, and each kept (or posted again).
+            kept = owned_messages(world.database, game_id)
+            pending = rows(world.database, "SELECT key FROM pending_posts")
+            return not pending and {"table:2", "table:3"} <= set(kept)
+
+        await until(fd, lambda: looked_for() or None)
+        deleted = [m for m in fd.messages(world.general) if m.deleted and not m.ephemeral]
+        assert deleted == [], [m.words()[:80] for m in deleted]
+        await until(fd, lambda: not table_problems(fd, world.general, recorded) or None)
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    assert len(made) == 2, "the sender was frozen right after posting both"
+    tables = channel_tables(fd, world.general)
+    for deal in (1, 2, 3):
+        [table] = tables[deal]
+        looks = [v.words() for v in [*table.history, table.version()]]
+        assert all(f"**Deal {deal}** —" in look for look in looks), (deal, looks)
+
+
+async def test_a_table_posted_with_its_nonce_and_never_kept_is_not_posted_again(
+    pair: Pair,
+) -> None:
+    """Issue 67, item 4: the token that carries the tables reaches nothing for a while, so the
+    sender posts a deal's table with the bot's token and its nonce, and is frozen the moment
+    Discord made it, before keeping its id (such a post leaves no pending post to look for).
+    The process taking over posts it with the same nonce first, and Discord gives back the
+    table it made: one table, where it was posted again through the token (which takes no
+    nonce), two tables of the deal in the channel."""
+    fd, world = pair.world.fd, pair.world
+    al, game_id, posts = await _against_the_computer(pair)
+    unreachable = fd.fail(posts, status=404, code=10015, times=1_000)
+    frozen = pair.server.proc
+    assert frozen is not None
+    posted = fd.after_request(
+        rf"^POST /channels/{world.general.id}/messages$",
+        lambda _: os.kill(frozen.pid, signal.SIGSTOP),
+    )
+
+    player = FullSpeed(fd, al, lambda: fd.dms(al), lambda: _dealt(pair, game_id, 2), hints=False)
+    await player.play()
+    try:
+        await fd.wait_for(lambda: posted.routes, timeout=60)
+        unreachable.times = unreachable.hits  # the token reaches the channel again
+        await until(fd, lambda: sends(pair.dms), stall=None)
+        await until(fd, lambda: "table:2" in owned_messages(world.database, game_id) or None)
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    tables = channel_tables(fd, world.general)
+    assert len(tables[2]) == 1, [m.words()[:60] for m in tables[2]]
+    [table] = tables[2]
+    assert owned_messages(world.database, game_id)["table:2"].message_id == table.id

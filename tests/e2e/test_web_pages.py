@@ -147,6 +147,48 @@ async def test_a_watched_game_live_then_replayed(
     assert status == 200 and picture.startswith(b"\x89PNG")
 
 
+async def test_a_live_page_shows_every_deal_the_channel_shows(
+    world: World, bots: BotLauncher
+) -> None:
+    """The page said "Live: this page shows what the channel sees" above the last three deals'
+    tables alone (what the stored game keeps to draw its messages): the cut for deal and the
+    first deals were missing, though the channel keeps every deal's table. Five deals in, the
+    page shows the channel's messages, every one of them in the channel's order, the cut for
+    deal above the first deal's table, and follows the next move as the channel does."""
+    _, base = await _start(world, bots, public=False)
+    player: TableDriver = world.driver(world.players[:1], 37, command_rate=0.0)
+    snap = await player.open_against_computer("easy", target=121)
+    page_url = base + LINKS.path(player.game_id)
+    async with open_browser() as browser:
+        page = await browser.new_page(viewport=DESKTOP)
+        await page.goto(page_url)
+        while snap.game is not None and snap.game.deal_number < 5:
+            snap = await player.step(snap)
+        assert snap.status == "active", "the game went on past its fifth deal"
+        await player.settle(snap)
+        await page.wait_for_function(
+            "v => +document.querySelector('#table > div').dataset.version >= v", arg=snap.version
+        )
+        shown = _articles(await page.inner_html("#table"))
+        channel = _channel_html(world)
+        assert shown == channel, "the page shows the channel's messages, all of them"
+        assert len([a for a in shown if "Cut for deal" in a]) == 1
+        first = next(i for i, a in enumerate(shown) if "Cut for deal" in a)
+        assert "deals" in shown[first] and first <= 1, shown[first]
+        assert "further up its history" not in await page.inner_text("#table")
+        # The next move: the page follows it, every deal still there.
+        version = await page.get_attribute("#table > div", "data-version")
+        snap = await player.step(snap)
+        await page.wait_for_function(
+            "v => document.querySelector('#table > div').dataset.version !== v", arg=version
+        )
+        await player.settle(snap)
+        await page.wait_for_function(
+            "v => +document.querySelector('#table > div').dataset.version >= v", arg=snap.version
+        )
+        assert _articles(await page.inner_html("#table")) == _channel_html(world)
+
+
 async def _check_layout(page: Page, shot: Path, *, dark: bool) -> None:
     """The page fits its width, its board picture shows with alt text, its text is readable
     in its theme; the screenshot's background says the theme too."""

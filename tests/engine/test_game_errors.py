@@ -94,7 +94,11 @@ def discard(seat: int, cards: str) -> Action:
 
 CRIB_OF_2 = "You must put 2 cards in the crib."
 CRIB_OF_1 = "You must put 1 card in the crib."
-NO_PLAY_YET = "Everyone must discard before the play starts."
+# Issue 68, item 17: "Everyone must discard before the play starts." told the player nothing
+# of what they owed.
+NO_PLAY_YET = "Put your 2 cards in the crib first: the play starts once the crib is made."
+ONE_OWED = "Put your 1 card in the crib first: the play starts once the crib is made."
+THROWN_ALREADY = "The play starts once the crib is made: waiting for Bea to throw."
 DISCARDED = "You have already discarded."
 SHORT = "You were dealt 4 cards and put none in the crib: the others make it."
 CASES: list[tuple[str, Callable[[], Game], Action, type[RuleError], str]] = [
@@ -107,6 +111,8 @@ CASES: list[tuple[str, Callable[[], Game], Action, type[RuleError], str]] = [
     ("card already played", count_26, play(0, "7C"), CardNotHeld, "You don't hold 7♣."),
     ("card put in the crib", at_play, play(1, "2C"), CardNotHeld, "You don't hold 2♣."),
     ("play before the crib", after_first_discard, play(1, "KH"), WrongPhase, NO_PLAY_YET),
+    ("play after throwing", after_first_discard, play(0, "7C"), WrongPhase, THROWN_ALREADY),
+    ("play owing one card", three_at_discard, play(1, "AH"), WrongPhase, ONE_OWED),
     ("too few cards for the crib", at_discard, discard(0, "5H"), BadDiscard, CRIB_OF_2),
     ("too many cards for the crib", at_discard, discard(0, "5H 10C 7C"), BadDiscard, CRIB_OF_2),
     ("no cards for the crib", at_discard, discard(0, ""), BadDiscard, CRIB_OF_2),

@@ -138,7 +138,10 @@ async def test_the_invite_dialog_opens_in_a_servers_channel_for_who_may_invite(
     fd = table.fd
     al = Client(fd, table.al, instance)
     al.sign_in("identify")
-    assert (await al.command("OPEN_INVITE_DIALOG")) == {"data": None}
+    opened = await al.command("OPEN_INVITE_DIALOG")
+    assert opened["data"] is None
+    # What the client shows (the playground's stand-in), beside the SDK's answer.
+    assert opened["shown"].startswith("Discord's invite dialog, opened for Al: invite friends")
     assert fd.activities.commands.invites == [(table.al, instance)]
     table.general.deny(CREATE_INSTANT_INVITE)
     assert _code(await al.command("OPEN_INVITE_DIALOG")) == INVALID_PERMISSIONS
@@ -156,7 +159,8 @@ async def test_a_link_is_shared_as_the_person_chooses(table: TinyWorld, instance
     al = Client(fd, table.al, instance)
     al.sign_in("identify")
     sent = await al.command("SHARE_LINK", {"message": "🏆 Al wins 121-98 — 1 game point"})
-    assert sent == {"data": {"success": True, "didCopyLink": False, "didSendMessage": True}}
+    assert sent["data"] == {"success": True, "didCopyLink": False, "didSendMessage": True}
+    assert "Al sent to the chat they chose: “🏆 Al wins 121-98" in sent["shown"]
     fd.activities.commands.will_share(table.al, "copy")
     copied = await al.command("SHARE_LINK", {"message": "hi", "custom_id": "g"})
     assert copied["data"] == {"success": True, "didCopyLink": True, "didSendMessage": False}

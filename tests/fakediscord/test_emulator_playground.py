@@ -6,7 +6,7 @@ import asyncio
 import io
 import re
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -382,3 +382,52 @@ def test_every_file_is_saved_not_only_pictures(tmp_path: Path) -> None:
     assert line == f"file: my-data.zip ({len(data)} bytes)"
     path = Path(saved.strip().removeprefix("saved to "))
     assert path.parent == tmp_path and path.read_bytes() == data
+
+
+async def test_the_servers_events_are_listed_and_marked_interested() -> None:
+    """``events`` lists the server's scheduled events (a club night's), and ``interested``
+    and ``uninterested`` are the current person pressing Interested and taking it back."""
+
+    async def start_with_an_event(fd: FakeDiscord) -> TinyBot:
+        bot = await start_tiny(fd)
+        guild = next(iter(fd.world.guilds.values()))
+        start = datetime.now(UTC) + timedelta(days=2)
+        fd.scheduled.create(
+            guild,
+            {
+                "name": "Friday cribbage night",
+                "privacy_level": 2,
+                "entity_type": 3,
+                "entity_metadata": {"location": "#general"},
+                "scheduled_start_time": start.isoformat(),
+                "scheduled_end_time": (start + timedelta(hours=2)).isoformat(),
+                "description": "Mark Interested to play.",
+            },
+        )
+        return bot
+
+    text = await play(
+        "events\ninterested\nevents\nas Bea\ninterested 1\nas Al\nuninterested\nevents\nquit\n",
+        start=start_with_an_event,
+    )
+    assert "[e1] Friday cribbage night · scheduled" in text, text
+    assert "Al is interested in 'Friday cribbage night'" in text
+    assert "interested: Al (you're interested)" in text
+    assert "Bea is interested in" in text and "Al is no longer interested in" in text
+    assert "interested: Bea\n      Mark Interested to play.\nAl #general>" in text
+
+
+async def test_the_playgrounds_client_shows_what_discord_would_around_the_activity() -> None:
+    """Issue 68, item 10: game night's status, Invite and Share showed nothing in the
+    playground. Its stand-in client shows them (the tests' clients are the Activity's size
+    alone): here its setting, and tests/e2e/test_activity_words.py the page."""
+    seen: list[bool] = []
+
+    async def start(fd: FakeDiscord) -> TinyBot:
+        seen.append(fd.activity_host.shows_discord)
+        return await start_tiny(fd)
+
+    await play("quit\n", start=start)
+    assert seen == [True]
+    async with FakeDiscord() as fd:  # (the default, for the tests: off)
+        assert fd.activity_host.shows_discord is False

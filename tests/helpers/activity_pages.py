@@ -34,10 +34,10 @@ Device = Literal["phone", "desktop"]
 
 async def with_the_activity(
     fd: FakeDiscord, bots: BotLauncher, database: Database, guild: Guild | None, **env: str
-) -> None:
+) -> int:
     """Start the bot with the Activity on: its web server on a free port, the Activity's URL
     mapped to it in fakediscord, the OAuth2 secret fakediscord knows; ``env`` added; its
-    commands synced to ``guild`` (None: globally, for DMs and group DMs too)."""
+    commands synced to ``guild`` (None: globally, for DMs and group DMs too). The port."""
     port = free_port()
     await fd.enable_activity(f"127.0.0.1:{port}/activity")
     settings = {
@@ -48,6 +48,7 @@ async def with_the_activity(
     }
     dev_guild = None if guild is None else guild.id
     await bots.process(database=database, dev_guild=dev_guild, env=settings)
+    return port
 
 
 #: How long a page may take to show a move (a busy machine: generous; the wait ends at once).

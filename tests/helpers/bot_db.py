@@ -26,7 +26,7 @@ from typing import Any
 import asyncpg
 
 from bot.core.base.keys import MessageKey
-from bot.core.base.text import shown
+from bot.core.base.text import RATINGS_WHY, shown
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.games.deal_log import DealLog
 from bot.core.games.snapshot import decode
@@ -246,7 +246,8 @@ def dm_refusals(db: Database, game_id: int) -> dict[int, int]:
 def ratings_line(db: Database, game_id: int) -> str:
     """The line a finished game's result ends with, from the rating changes the bot stored:
     each person's new rating and its change ("Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"; a
-    variant's are named: "Five-card cribbage ratings — …")."""
+    variant's are named: "Five-card cribbage ratings — …"), then the line that says why they
+    are what they are (the bot's own words for it, ``RATINGS_WHY``)."""
     found = rows(
         db,
         "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
@@ -263,4 +264,4 @@ def ratings_line(db: Database, game_id: int) -> str:
         change = shown(after) - shown(before)
         signed = f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
         parts.append(f"{name}: {shown(after):,} ({signed})")
-    return f"{label} — " + " · ".join(parts) if parts else ""
+    return f"{label} — " + " · ".join(parts) + f"\n{RATINGS_WHY}" if parts else ""

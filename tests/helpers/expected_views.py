@@ -27,6 +27,7 @@ from bot.core.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card, cards_str
 from engine.events import Dealt, Event, Shown
 from engine.game import Game
+from engine.outcome import final_scores
 from engine.phase import Phase
 from engine.players.win_chance import holds
 from engine.views import PublicView
@@ -294,7 +295,10 @@ def table_views(
             laid_out(deal_layout(text)).content, controls=opens, board=board
         )
         if text.result:
-            final = tuple(zip(sides, view.scores, strict=True))
+            # (The winner's peg in the game hole, as the result says the win.)
+            winner = None if view.result is None else view.result.winner
+            scores = final_scores(view.scores, winner, view.target)
+            final = tuple(zip(sides, scores, strict=True))
             found["result"] = Rendering(text.result, board=final)
     return found
 

@@ -93,10 +93,10 @@ def migrations_before(dialect: Dialect, number: int, folder: Path) -> Path:
 
 
 async def people_for_todays_code(store: Store) -> None:
-    """The table of people (migration 032) in a database from before it, as today's store
+    """The table of people (migration 040) in a database from before it, as today's store
     code writes it (a person's act makes their row), without the references to it: for a test
     that writes rows as an older release's schema holds them through today's code, then takes
-    it away again (:func:`people_taken_away`) for 032 to make."""
+    it away again (:func:`people_taken_away`) for 040 to make."""
     await store.db.execute(
         "CREATE TABLE people (id BIGINT NOT NULL PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0)"
     )

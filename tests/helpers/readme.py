@@ -38,11 +38,15 @@ def playground_commands() -> list[str]:
     return commands
 
 
-def walk_through() -> list[str]:
-    """What "A first walk through it" has a newcomer type, in its order: each quoted line
-    that is a slash command or one of the playground's commands (a quoted choice such as
-    `seven_card` is not typed alone)."""
+def walk_through(step: int | None = None) -> list[str]:
+    """What "A first walk through it" has a newcomer type, in its order (``step``: in that
+    numbered step alone): each quoted line that is a slash command or one of the playground's
+    commands (a quoted choice such as `seven_card` is not typed alone)."""
     first_words = {command.split()[0] for command in playground_commands()}
-    quoted = re.findall(r"`([^`]+)`", section("A first walk through it", "###"))
+    text = section("A first walk through it", "###")
+    if step is not None:
+        steps = re.split(r"\n(?=\d+\. )", text)
+        text = next(part for part in steps if part.startswith(f"{step}. "))
+    quoted = re.findall(r"`([^`]+)`", text)
     lines = [" ".join(q.split()) for q in quoted]  # (a line wrapped inside its quotes)
     return [line for line in lines if line.startswith("/") or line.split()[0] in first_words]

@@ -56,6 +56,8 @@ class Replay:
     dealt: dict[tuple[int, int], set[Card]] = field(default_factory=dict)
     #: (deal, seat) -> the coach's line about that seat's discard, as the engine reviews it.
     coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: deal -> the sides' scores as it was dealt (those its discards were made at).
+    began: dict[int, tuple[int, ...]] = field(default_factory=dict)
     resigned: int | None = None
     #: The computer seats that answer a person's move in a version of their own, saved after
     #: the person's (levels that think at length: see ``bot.core.games.computer.answers_later``).
@@ -81,6 +83,7 @@ class Replay:
         if snap.seeds is not None:
             first = cls._first_deal(snap, actions)
             replay = cls(people, game, {0: cut, 1: first}, len(actions))
+            replay.began[1] = tuple(game.scores)
             replay.seeds = snap.seeds
             replay._remember_dealt(game)
             return replay
@@ -94,6 +97,7 @@ class Replay:
         discards = [Discarded(seat=a["seat"], count=len(a["cards"])) for a in actions]
         assert list(log.events(1)) == [dealt, *discards], log.events(1)
         replay = cls(people, game, {0: cut, 1: [dealt, *discards]}, len(actions))
+        replay.began[1] = tuple(game.scores)
         replay.seeds = snap.seeds
         replay._remember_dealt(game)
         return replay
@@ -166,6 +170,8 @@ class Replay:
                 step = game.apply(action)
                 if any(isinstance(e, Shown) for e in step):
                     self._review(deal, views)
+                if any(isinstance(e, Dealt) for e in step):
+                    self.began[game.deal_number] = tuple(game.scores)
                 dealt = dealt or any(isinstance(e, Dealt) for e in step)
                 answer_apart = person and self._answers_apart(game)
             if action["type"] == "resign" and any(isinstance(e, GameOver) for e in step):
@@ -233,7 +239,7 @@ class Replay:
 
     def _review(self, deal: int, views: dict[int, SeatView]) -> None:
         for seat, view in views.items():
-            review = review_view(view)
+            review = review_view(view, scores=self.began.get(deal))
             if review is not None:
                 self.coach_lines[(deal, seat)] = review.line()
 

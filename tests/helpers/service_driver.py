@@ -79,6 +79,23 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
     return (record, tuple(await store.actions(game_id)))
 
 
+class Members:
+    """Who is still a member of the servers, as the core asks (``membership``): everyone but
+    those in :attr:`gone`, who left."""
+
+    def __init__(self) -> None:
+        self.gone: set[int] = set()
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        return user_id not in self.gone
+
+    async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+        return True
+
+    async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
+        return True
+
+
 def make_service(
     store: Store,
     clock: Clock,

@@ -196,15 +196,17 @@ def _check_chances(text: str) -> None:
     assert int(first) + int(second) == 100 and 1 <= int(first) <= 99, text
 
 
-def check_result(event: GameOver, text: str) -> None:
+def check_result(event: GameOver, text: str, target: int | None = None) -> None:
     """The result line says the winner's score first, then the others' (highest first; with
-    three players each after its name: "61 to Cy's 53 and Bea's 34"), and the game points."""
+    three players each after its name: "61 to Cy's 53 and Bea's 34"), and the game points;
+    with ``target``, a win pegged past it said at the game hole ("61", never "62")."""
     result = event.result
     losers = sorted(
         (s for s in range(len(result.scores)) if s != result.winner),
         key=lambda s: (-result.scores[s], s),
     )
-    won = str(result.scores[result.winner])
+    pegged = result.scores[result.winner]
+    won = str(pegged if target is None or result.reason == "resigned" else min(pegged, target))
     if result.reason == "resigned":
         # After a resignation each score is named, the winner's first, as they stood:
         # "(Al: 7, Bea: 9)", "(Bea: 40, Cy: 30, Al: 20)".

@@ -93,12 +93,14 @@ class Owed:
 class Drawing:
     """What an owner's messages should show now, in sending order, drawn at the owner's
     ``version``, and when to draw them again because time alone changes them (a reminder
-    falls due), if ever."""
+    falls due), if ever; ``again``: once what is owed now shows, the owner owes another look
+    (a private table showing the deals its last look missed, a few at a time)."""
 
     channel_id: int
     version: int
     owed: tuple[Owed, ...]
     check_at: float | None = None
+    again: bool = False
 
 
 class Projector:

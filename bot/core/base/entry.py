@@ -51,7 +51,7 @@ def answers(
     async def entered(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer:
         try:
             # Another process changed the game between this call's read and its write (the
-            # channel's lock only orders the calls of this one): read it again and decide once
+            # game's sequence only orders the calls of this one): read it again and decide once
             # more.
             return await decided_again(lambda: call(self, *args, **kwargs))
         except Fault as fault:

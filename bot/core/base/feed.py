@@ -90,6 +90,12 @@ class ChangeFeed:
         """The newest version of ``owner`` this process has heard of (None: none yet)."""
         return self._latest.get(owner)
 
+    def heard_after(self, game_id: int, version: int) -> bool:
+        """Whether a version of game ``game_id`` newer than ``version`` has been heard of: a
+        read of it at ``version`` was overtaken by a change."""
+        latest = self._latest.get(Owner.game(game_id))
+        return latest is not None and latest > version
+
     def forget(self, owner: Owner) -> None:
         """Stop remembering ``owner`` (it has ended and was pruned)."""
         self._latest.pop(owner, None)

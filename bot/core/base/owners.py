@@ -20,7 +20,8 @@ __all__ = ["PLACE_IDS_PER_GAME", "Owner", "OwnerKind", "is_row_id"]
 
 
 class OwnerKind(StrEnum):
-    """The kinds of things that keep messages on Discord."""
+    """The kinds of things that keep messages on Discord, and the person, who keeps none but
+    changes too."""
 
     GAME = "game"
     TOURNAMENT = "tournament"
@@ -29,6 +30,10 @@ class OwnerKind(StrEnum):
     #: One seat's place at a game played apart (:mod:`bot.core.base.apart`): the table and
     #: the hand that seat's player sees where they play from.
     PLACE = "place"
+    #: A person: what the bot keeps of them beside their games (their coach setting), whose
+    #: changes the feed carries so that every process moves what it keeps of it on. No
+    #: message is theirs.
+    PERSON = "person"
 
 
 #: A place's id is its game's id times this, plus its seat (a game has six seats at most), so
@@ -79,6 +84,11 @@ class Owner:
         if not 0 <= seat < PLACE_IDS_PER_GAME:
             raise ValueError(f"No seat {seat} has a place.")
         return cls(OwnerKind.PLACE, game_id * PLACE_IDS_PER_GAME + seat)
+
+    @classmethod
+    def person(cls, user_id: int) -> Owner:
+        """The owner that is the person ``user_id`` (their settings: no message is theirs)."""
+        return cls(OwnerKind.PERSON, user_id)
 
     @property
     def game_id(self) -> int | None:

@@ -9,21 +9,57 @@ each id's next visit, at the time its visit returned. :class:`OnPatrol` is what 
 three share: a visit takes the steps that are due (``_advance``) and says when to come back;
 one that fails is logged, in the runner's own words and log, and tried again after
 :data:`RETRY_AFTER`.
+
+:class:`Sequences` is the patrol's one-at-a-time made a queue: the work asked of a key is done
+one piece at a time, in the order it was asked, by one task of the key's own (lichess's round
+actor is the model: every message that can change a game goes through its one ``process``, in
+order). Every call that changes a game (a click, a command, the turn clock, the referee, the
+tournament director, housekeeping) queues on the game's sequence
+(:class:`~bot.core.games.games.Games`), and each finds the game as the work before it left
+it: nothing races for a lock and reads the game again. Across processes the games' version
+compare-and-set in the store is the guard.
+
+>>> async def demo() -> list[str]:
+...     sequences: Sequences[int] = Sequences("demo")
+...     done: list[str] = []
+...     async def step(name: str) -> str:
+...         await asyncio.sleep(0)
+...         done.append(name)
+...         return name
+...     said = await asyncio.gather(*(sequences.run(7, lambda n=n: step(n)) for n in "abc"))
+...     return [*said, *done]
+>>> asyncio.run(demo())
+['a', 'b', 'c', 'a', 'b', 'c']
 """
 
 from __future__ import annotations
 
 import abc
 import asyncio
+import collections
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from bot.core.base.feed import Change, ChangeFeed
 
-__all__ = ["RETRY_AFTER", "OnPatrol", "Patrol", "Running", "running", "well"]
+__all__ = [
+    "RETRY_AFTER",
+    "OnPatrol",
+    "Patrol",
+    "Running",
+    "SelfWait",
+    "Sequences",
+    "running",
+    "well",
+]
+
+log = logging.getLogger(__name__)
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 
 #: A visit that failed (the store out of reach, Discord refusing a thread) is made again after
 #: this many seconds. One figure for every runner: short enough that a player waiting on the
@@ -82,13 +118,6 @@ class Patrol:
     _again: set[int] = dataclasses.field(default_factory=set, init=False)
     _timers: dict[int, asyncio.TimerHandle] = dataclasses.field(default_factory=dict, init=False)
     _unsubscribe: Callable[[], None] | None = dataclasses.field(default=None, init=False)
-    _changes_heard: int = dataclasses.field(default=0, init=False)
-
-    @property
-    def changes_heard(self) -> int:
-        """How many changes it has been told of: taken as a read begins and compared as it
-        ends, a change heard meanwhile may be missing from what was read."""
-        return self._changes_heard
 
     @property
     def running(self) -> bool:
@@ -98,11 +127,7 @@ class Patrol:
     def follow(self) -> None:
         """Follow the feed from now on (again after a stop)."""
         if self._unsubscribe is None:
-            self._unsubscribe = self.feed.subscribe(self._hear)
-
-    def _hear(self, change: Change) -> None:
-        self._changes_heard += 1
-        self.heard(change)
+            self._unsubscribe = self.feed.subscribe(self.heard)
 
     def ask(self, key: int) -> None:
         """Look at ``key`` soon (after the visit under way, if there is one)."""
@@ -216,3 +241,78 @@ class OnPatrol(abc.ABC):
     async def idle(self) -> None:
         """Wait until no visit is under way (tests, shutdown)."""
         await self._patrol.idle()
+
+
+class SelfWait(RuntimeError):
+    """Work on a key's sequence waited for work queued after it on the same sequence, which
+    could never begin (a mistake in the code, raised rather than left hanging)."""
+
+
+@dataclasses.dataclass(eq=False, slots=True)
+class _Asked:
+    """One piece of work queued, and where its outcome goes."""
+
+    work: Callable[[], Awaitable[Any]]
+    outcome: asyncio.Future[Any]
+
+
+class Sequences(Generic[K]):
+    """The sequences of every key with work queued: each key's work is done by one task of its
+    own, one piece at a time, in order; a key with nothing queued holds nothing."""
+
+    def __init__(self, name: str) -> None:
+        """``name`` names the keys' tasks (``<name>-<key>``)."""
+        self._name = name
+        self._queues: dict[K, collections.deque[_Asked]] = {}
+        self._runners: dict[K, asyncio.Task[None]] = {}
+
+    def __len__(self) -> int:
+        """How many keys have work queued or under way."""
+        return len(self._queues)
+
+    def busy(self, key: K) -> bool:
+        """Whether ``key`` has work queued or under way."""
+        return key in self._queues
+
+    async def run(self, key: K, work: Callable[[], Awaitable[T]]) -> T:
+        """Do ``work`` on ``key``'s sequence, after all the work asked of it before; its
+        outcome (its result, or what it raised). A caller that stops waiting (cancelled) before
+        its work began has it left out; once begun, the work is done whole all the same."""
+        if asyncio.current_task() is self._runners.get(key):
+            raise SelfWait(f"work on {self._name} {key!r} asked its own sequence for more")
+        loop = asyncio.get_running_loop()
+        asked = _Asked(work, loop.create_future())
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = collections.deque()
+            self._runners[key] = loop.create_task(
+                self._process(key, queue), name=f"{self._name}-{key}"
+            )
+        queue.append(asked)
+        result: T = await asked.outcome
+        return result
+
+    async def _process(self, key: K, queue: collections.deque[_Asked]) -> None:
+        """Do the work queued on ``key``, in order, until none is left."""
+        try:
+            while queue:
+                asked = queue[0]
+                if not asked.outcome.done():
+                    try:
+                        result = await asked.work()
+                    except Exception as error:
+                        if not asked.outcome.done():
+                            asked.outcome.set_exception(error)
+                        else:  # (nobody waits for it any more: said here, or never)
+                            said = "work on %s %r failed after its caller went: %r"
+                            log.info(said, self._name, key, error)
+                    else:
+                        if not asked.outcome.done():
+                            asked.outcome.set_result(result)
+                queue.popleft()
+        finally:
+            # (Cancelled itself, at a stop: whoever still waits is told so.)
+            for asked in queue:
+                asked.outcome.cancel()
+            del self._queues[key]
+            del self._runners[key]

@@ -16,7 +16,9 @@ What the scopes say, in short:
   ``start``, ``cancel``) act on; the bot's DM holds none of those (only a ranked match, and a
   person's lesson, ``/cribbage learn``, are played there).
 - **A player's commands act on their game here**: their ranked game where they play it from
-  (they searched from here), else the place's game. A ranked match is known as a whole: before
+  (they searched from here), else the place's game; in their DM with the bot, where the hands
+  of their games in servers come, the game whose hand is there (one being played: with
+  several, they are told where each is played). A ranked match is known as a whole: before
   its first game is dealt, and between two games (the last over, the next being dealt, or the
   match being decided), its player is told so, not that the place has no game; a review or a
   check then acts on the game just over. Once the match is over, its last game is the place's
@@ -48,6 +50,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
 
@@ -56,6 +59,7 @@ from bot.core.base.refusals import (
     OTHER_SERVER,
     busy,
     game_over,
+    lesson_waits,
     no_game,
     nothing_to_look_up,
 )
@@ -95,6 +99,7 @@ __all__ = [
     "Scope",
     "Spot",
     "control_refusal",
+    "hands_in_my_dms",
     "resolve",
 ]
 
@@ -226,7 +231,8 @@ _WHERE = {
     Reach.OPENS: "any place but the bot's DM",
     Reach.SEATS: "any place but the bot's DM",
     Reach.ENDS: "any place but the bot's DM",
-    Reach.PLAYS: "your game here: the place's, or your ranked game",
+    Reach.PLAYS: "your game here: the place's, or your ranked game; in the bot's DM, the game "
+    "whose hand is there",
     Reach.LOOKS_UP: "anywhere: by number, or your game here",
     Reach.RECORDS: "anywhere: a server's, or outside servers the DMs'",
     Reach.SERVER: "a server",
@@ -238,7 +244,8 @@ _WHERE = {
 
 
 class Ask(StrEnum):
-    """Every ``/cribbage`` command, by its name under ``/cribbage``."""
+    """Every ``/cribbage`` command, by its name under ``/cribbage``; and ``/club``'s, by its
+    whole name (``club night``)."""
 
     NEW = "new"
     JOIN = "join"
@@ -276,6 +283,13 @@ class Ask(StrEnum):
     RANKED_LADDER = "ranked ladder"
     RANKED_BLOCK = "ranked block"
     RANKED_UNBLOCK = "ranked unblock"
+    CLUB_NIGHT = "club night"
+    CLUB_CHECKIN = "club checkin"
+    CLUB_SKIP = "club skip"
+    CLUB_MOVE = "club move"
+    CLUB_END = "club end"
+    CLUB_LEAGUE = "club league"
+    CLUB_TIMEZONE = "club timezone"
 
     @property
     def scope(self) -> Scope:
@@ -295,6 +309,18 @@ NO_GAME_IN_MY_DMS = (
     "You have no game in my DMs (only a ranked match searched for here is played here): use "
     "this command where your game is, its server channel or thread, or its DM or group DM."
 )
+
+
+def hands_in_my_dms(channels: Sequence[int]) -> str:
+    """A player's command in the bot's DM, where the hands of several games of theirs being
+    played came (``channels``: where each is played): which one it means is theirs to say."""
+    where = ", ".join(f"<#{channel}>" for channel in channels)
+    return (
+        f"Your hands of {len(channels)} games are in my DMs: use this command where the game "
+        f"is played ({where}), or the controls on its hand here."
+    )
+
+
 #: A player's command in the bot's DM, their ranked game played from another place.
 RANKED_ELSEWHERE = (
     "Your ranked game is played where you searched for it: use this command there, below your card."
@@ -420,6 +446,8 @@ SCOPES: dict[Ask, Scope] = {
     Ask.DAILY: Scope(Reach.SERVER, DAILY_NEEDS_A_SERVER),
     Ask.TOURNAMENT_NEW: Scope(Reach.TOURNAMENT_HOME),
     Ask.TOURNAMENT_START: Scope(Reach.TOURNAMENT_HOME),
+    Ask.CLUB_NIGHT: Scope(Reach.TOURNAMENT_HOME),
+    Ask.CLUB_TIMEZONE: Scope(Reach.SERVER, TOURNAMENTS_NEED_A_CHANNEL),
     **{
         ask: _TOURNAMENT
         for ask in (
@@ -429,6 +457,11 @@ SCOPES: dict[Ask, Scope] = {
             Ask.TOURNAMENT_STANDINGS,
             Ask.TOURNAMENT_WITHDRAW,
             Ask.TOURNAMENT_RESULT,
+            Ask.CLUB_CHECKIN,
+            Ask.CLUB_SKIP,
+            Ask.CLUB_MOVE,
+            Ask.CLUB_END,
+            Ask.CLUB_LEAGUE,
         )
     },
     Ask.RANKED_PLAY: Scope(Reach.SEARCH),
@@ -470,7 +503,10 @@ class Facts:
     their lesson is played there, or was its last game (``lesson_here``; ``here`` says
     which), and the channel of the last game of their
     latest ranked match played from here, over, where no game was opened since
-    (``ranked_last``: the place's last game, for them)."""
+    (``ranked_last``: the place's last game, for them); in their DM with the bot, the games
+    being played whose hands came there (``hands_here``: each one's channel and server);
+    elsewhere, where no game of theirs is open, whether their lesson waits in that DM
+    (``lesson_waits``)."""
 
     ranked_from: int | None = None
     matched: bool = False
@@ -481,6 +517,8 @@ class Facts:
     here: Here | None = None
     lesson_here: bool = False
     ranked_last: int | None = None
+    hands_here: tuple[tuple[int, int | None], ...] = ()
+    lesson_waits: bool = False
 
 
 #: Nothing known of the person (nothing read).
@@ -496,6 +534,9 @@ class Resolved:
     channel_id: int
     guild_id: int | None = None
     refusal: str | None = None
+    #: The command was typed where the game's hand message is (the bot's DM, where the hands
+    #: of a server's game and of a lesson come): a move's answer need not copy the hand there.
+    beside_hand: bool = False
 
     @property
     def server_id(self) -> int:
@@ -547,6 +588,12 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
                 # (A review or a check acts on the game just over.)
                 return _refused(place, RANKED_DECIDED if facts.decided else RANKED_NEXT_GAME)
             return Resolved(facts.ranked_game, None)
+        if reach is Reach.PLAYS and place.spot is Spot.BOT_DM and facts.hands_here:
+            # The DM where the hands of their games in servers come: the game whose hand is
+            # there (with several, where each is played).
+            if len(facts.hands_here) == 1:
+                return Resolved(*facts.hands_here[0], beside_hand=True)
+            return _refused(place, hands_in_my_dms([c for c, _ in facts.hands_here]))
         if facts.ranked_last is not None and (reach is Reach.LOOKS_UP or ask is Ask.STATUS):
             # (As on the place's last game over; a move there says it is over.)
             return Resolved(facts.ranked_last, None)
@@ -554,7 +601,10 @@ def _game(ask: Ask, place: Place, facts: Facts) -> Resolved:
             if ranked_here:
                 return _refused(place, SEARCH_WAITS)  # (as anywhere a search waits)
             return _refused(place, RANKED_ELSEWHERE if facts.matched else NO_GAME_IN_MY_DMS)
-        return _places_game(ask, place, facts)
+        found = _places_game(ask, place, facts)
+        if place.spot is Spot.BOT_DM and facts.lesson_here and found.refusal is None:
+            return Resolved(found.channel_id, found.guild_id, beside_hand=True)  # (the lesson's)
+        return found
     if reach is Reach.OPENS and place.only_private:
         return _refused(place, NO_PUBLIC_TABLE)
     if place.spot is Spot.BOT_DM:
@@ -585,6 +635,9 @@ def _places_game(ask: Ask, place: Place, facts: Facts) -> Resolved:
         return _refused(place, nothing_to_look_up(place.named))
     if facts.ranked_from == place.channel_id:
         return _refused(place, SEARCH_WAITS)  # (a match played here is decided before)
+    if facts.lesson_waits and reach is Reach.PLAYS:
+        # (Their lesson, left in our DM, is what a learner's command here means.)
+        return _refused(place, lesson_waits(place.named, over=held is Here.OVER))
     if held is Here.OVER:
         return _refused(place, game_over(place.named, lesson=facts.lesson_here))
     return _refused(place, no_game(place.named))

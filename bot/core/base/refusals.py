@@ -19,6 +19,7 @@ __all__ = [
     "StaleControl",
     "busy",
     "game_over",
+    "lesson_waits",
     "misread",
     "no_game",
     "nothing_to_look_up",
@@ -98,6 +99,16 @@ def game_over(where: str, *, lesson: bool = False) -> str:
     return (
         f"The game in {where} is over: `/cribbage status` shows how it ended, and "
         "`/cribbage new` opens another."
+    )
+
+
+def lesson_waits(where: str, *, over: bool) -> str:
+    """A player's command where no game of theirs is open (``over``: the place's last game is
+    over), their lesson (``/cribbage learn``) waiting in their DM with the bot."""
+    none = f"The game in {where} is over" if over else f"There's no game in {where}"
+    return (
+        f"{none}, but your lesson waits in our DM: play on there, or `/cribbage learn` here "
+        "shows your hand of it, privately."
     )
 
 
@@ -258,17 +269,17 @@ LESSON_MATCH_IN_DM = (
     "lesson there."
 )
 LESSON_DMS_CLOSED = (
-    "Your lesson is dealt in our DM, but Discord won't let me message you: allow direct "
-    "messages from this server's members (the server's name, then Privacy Settings), then "
-    "`/cribbage learn` again."
+    "Nothing was dealt: a lesson is played in our DM, and Discord won't let me message you. "
+    "Allow direct messages from this server's members (the server's name, then Privacy "
+    "Settings), then `/cribbage learn` again."
 )
 #: The same, asked where there is no server of the bot's to allow it from: a DM or group DM
 #: between people, or a server that did not invite the bot (whose members' DMs the bot is
 #: not among).
 LESSON_DMS_CLOSED_ELSEWHERE = (
-    "Your lesson is dealt in our DM, but Discord won't let me message you: in a server that "
-    "invited me, allow direct messages from its members (the server's name, then Privacy "
-    "Settings), then `/cribbage learn` again."
+    "Nothing was dealt: a lesson is played in our DM, and Discord won't let me message you. "
+    "In a server that invited me, allow direct messages from its members (the server's name, "
+    "then Privacy Settings), then `/cribbage learn` again."
 )
 HINTS_RANKED = "There are no hints in ranked play: a ranked match is the players' own play alone."
 HINTS_TOURNAMENT = "There are no hints in tournament games: each is the players' own play alone."

@@ -14,6 +14,7 @@ from engine.rules import Rules
 from engine.views import PublicView
 
 __all__ = [
+    "RATINGS_WHY",
     "Names",
     "and_list",
     "card_labels",
@@ -284,24 +285,33 @@ def change_text(before: float, after: float, *, from_: bool = False) -> str:
     return f"{moved}{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
 
 
+#: Why the changes under a result are what they are, said under them (a loss that costs less
+#: than the win gains, a runner-up who gains): docs/players.md says it at length.
+RATINGS_WHY = (
+    "*A rating rises as the bot grows surer of a player: a win gains more than a loss costs, "
+    "and a runner-up can gain too.*"
+)
+
+
 def ratings_text(
     label: str, changes: Iterable[tuple[str, float, float]], *, from_: bool = False
 ) -> str:
     """The one way a line of rating changes is written (after a game's result, a ranked
     match's, and docs/players.md quotes it): each person's new rating and its change, set
     apart from their name as a score is, ``changes`` giving each name (escaped) with its
-    conservative rating (ordinal) before and after; empty when there is none. ``from_``: each
-    with the rating it moved from (a ranked match's, rated once per match).
+    conservative rating (ordinal) before and after, then :data:`RATINGS_WHY`; empty when
+    there is none. ``from_``: each with the rating it moved from (a ranked match's, rated once
+    per match).
 
-    >>> ratings_text("Ratings", [("Al", 3.45, 3.0), ("Bea", 0.0, 3.25)])
+    >>> ratings_text("Ratings", [("Al", 3.45, 3.0), ("Bea", 0.0, 3.25)]).splitlines()[0]
     'Ratings — Al: 1,060 (−9) · Bea: 1,065 (+65)'
-    >>> ratings_text("Ranked ratings", [("Al", 0.0, 3.25)], from_=True)
+    >>> ratings_text("Ranked ratings", [("Al", 0.0, 3.25)], from_=True).splitlines()[0]
     'Ranked ratings — Al: 1,000 → 1,065 (+65)'
     """
     said = [
         tagged(name, change_text(before, after, from_=from_)) for name, before, after in changes
     ]
-    return f"{label} — {' · '.join(said)}" if said else ""
+    return f"{label} — {' · '.join(said)}\n{RATINGS_WHY}" if said else ""
 
 
 #: How the ordinal is shown: a newcomer (ordinal 0) is 1,000.

@@ -28,6 +28,7 @@ __all__ = [
     "LOBBY_LABELS",
     "MARKDOWN_SPECIAL",
     "MAX_LAID_OUT",
+    "MAX_LAID_OUT_PARTS",
     "MAX_MESSAGE",
     "RESIGN_BUTTON",
     "TABLE_BUTTON",
@@ -117,6 +118,10 @@ ESCAPED_CHARACTERS = MARKDOWN_SPECIAL + "-+."
 #: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
 #: displays of a Components V2 message).
 MAX_LAID_OUT = 4000
+#: Components a laid-out message may hold, nested ones counted (Discord: 40 in a Components V2
+#: message): each group is a container of its own (framed) or set apart by a separator, and
+#: each of its texts a text display.
+MAX_LAID_OUT_PARTS = 40
 
 #: The two pools of a server's standings (the games a leaderboard ranks): games between people,
 #: and with a computer seat.
@@ -217,9 +222,19 @@ class PageControls:
 
 @dataclass(frozen=True, slots=True)
 class EntryControls:
-    """The Join and Leave buttons of a tournament taking entrants."""
+    """The Join and Leave buttons of a tournament taking entrants (``join``), and a club
+    night's Check in (``check_in``: its last minutes, or a late arrival's once it runs)."""
 
     tournament_id: int
+    join: bool = True
+    check_in: bool = False
+
+    def __repr__(self) -> str:
+        # A field added later is named only where it is not as before (a tournament's Join and
+        # Leave), so that the digests stored before club nights still say such a message
+        # shows its view, and an upgrade edits none of them (the digests read repr).
+        more = ("" if self.join else ", join=False") + (", check_in=True" if self.check_in else "")
+        return f"EntryControls(tournament_id={self.tournament_id}{more})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,11 @@
 """The discard of the day: six cards and a seat, the same for everyone in a server that day.
 
 ``/cribbage daily`` deals them (privately) with a menu to choose the two for the crib; each
-person answers once a day. The answer is the choice's expected points (the kept hand's average
-over every starter, plus the crib's by role as the coach counts it, or minus it for the pone)
-against the best, its rank among the fifteen splits, and the full table of all fifteen; then
+person answers once a day. The answer is the choice's expected points, as the one judge of a
+discard counts them (:mod:`engine.players.judge`: the kept hand's average over every starter,
+plus the crib's by role, or minus it for the pone, and the kept cards' worth in the play; a
+day's hand has no score, so its points decide) against the best, its rank among the fifteen
+splits, and the full table of all fifteen, part by part; then
 the server's board of the day's answers, which nobody sees before answering. ``/cribbage
 stats`` shows the streak of days in a row answered.
 
@@ -39,8 +41,7 @@ from bot.core.deck.seeded import deck_from_seed
 from engine.cards import Card, cards_str
 from engine.coach import as_shown, shown_total
 from engine.coach import one_decimal as _number
-from engine.players.discard_ev import DiscardChoice
-from engine.players.expert_discard import coach_choices
+from engine.players.judge import SplitWorth, judge_discard
 from engine.rules import Rules
 
 __all__ = ["DailyDiscard", "DailyHand", "daily_hand", "day_of", "streaks"]
@@ -114,27 +115,31 @@ def _seat(hand: DailyHand) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _choices(hand: DailyHand) -> tuple[DiscardChoice, ...]:
-    """The fifteen splits, best first, as the coach values them (about 4 ms: kept for the
+def _choices(hand: DailyHand) -> tuple[SplitWorth, ...]:
+    """The fifteen splits, best first, as the judge values them (about 4 ms: kept for the
     day's hands, so each answer after the first in a server costs nothing)."""
     rules = hand.rules
     sign = 1 if hand.dealer else -1
-    choices = coach_choices(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules)
+    judged = judge_discard(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules)
     # Ranked by the totals the table shows (the sums of their rounded parts), so that no row
-    # reads more than the one above it; splits that show the same total keep the order of
-    # their exact values.
-    return tuple(sorted(choices, key=lambda choice: -round(shown_total(choice), 1)))
+    # reads more than the one above it; splits that show the same total keep the judge's
+    # order.
+    return tuple(sorted(judged.splits, key=lambda split: -round(shown_total(split), 1)))
 
 
-def _worth(choice: DiscardChoice) -> str:
-    sign = "+" if choice.crib_sign > 0 else "−"
-    total = _number(shown_total(choice))
-    return f"{_number(choice.hand)} {sign} {_number(choice.crib)} = **{total}**"
+def _part(value: float) -> str:
+    """A part added to the sum: ``+ 3.4``, ``− 0.5``."""
+    return f"{'−' if as_shown(value) < 0 else '+'} {_number(abs(value))}"
 
 
-def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> list[str]:
+def _worth(split: SplitWorth) -> str:
+    total = _number(shown_total(split))
+    return f"{_number(split.hand)} {_part(split.crib)} {_part(split.play)} = **{total}**"
+
+
+def _table(choices: Sequence[SplitWorth], chosen: frozenset[Card]) -> list[str]:
     """All fifteen splits, best first; the chosen one marked."""
-    lines = ["Rank · throw · keep · hand ± crib = expected"]
+    lines = ["Rank · throw · keep · hand ± crib ± play = expected"]
     for rank, choice in enumerate(choices, start=1):
         mark = " ◀ yours" if frozenset(choice.thrown) == chosen else ""
         thrown = cards_str(sorted(choice.thrown, key=Card.sort_key))

@@ -97,6 +97,16 @@ class ScriptedRandom(random.Random):
         """Not used by a replay: the engine only shuffles."""
         raise ShufflesExhausted("A replay only shuffles.")
 
+    def more(self, record: Sequence[str]) -> None:
+        """Hand back ``record`` too, after the shuffles given before (a game still being
+        played, replayed as it goes: the shuffle of each deal it deals next)."""
+        self._record.extend(record)
+
+    @property
+    def recorded(self) -> int:
+        """How many shuffles it was given."""
+        return len(self._record)
+
     @property
     def used_all(self) -> bool:
         """Whether every recorded shuffle was handed back."""

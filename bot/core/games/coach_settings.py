@@ -1,56 +1,64 @@
 """Each player's coach setting: whether the coach's line about their discard is shown to them.
 
-Asked at every move (the clicked hand's new look has the line, or not), so the answers are
-kept in memory for a while: a setting changes rarely, and when it does in this process it is
-forgotten at once.
+Asked at every move (the clicked hand's new look has the line, or not), so each setting is kept
+in memory with its version (:class:`~bot.core.base.recent.Newest`): a change moves it on, here
+as it is written and in every other process as the change feed tells them (the person's
+change, announced by the store), and a read that such a change overtook on its way is older
+than it, so it is never kept over it.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from bot.core.base.recent import Recent
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.recent import Newest
 from bot.core.base.replies import Answer, User
 from bot.core.games.storage import UserSettings
 
-__all__ = ["COACH_CACHE_SECONDS", "CoachSettings"]
+__all__ = ["CoachSettings"]
 
-#: How long a user's coach setting is taken as known (in this process) before it is asked again.
-COACH_CACHE_SECONDS = 60.0
 #: How many players' settings are kept in memory at most (the least recently asked go).
 SETTINGS_KEPT = 10_000
 
 
 class CoachSettings:
-    """The players' coach settings: read (kept a while), shown and changed."""
+    """The players' coach settings: read (kept by version), shown and changed."""
 
-    def __init__(self, store: UserSettings, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: UserSettings, clock: Callable[[], datetime], feed: ChangeFeed
+    ) -> None:
+        """``feed``: where a change is published, and whence changes made in other processes
+        are heard (the person's version)."""
         self._store = store
         self._clock = clock
-        # user id -> (until when, coach off?), for the players seen lately.
-        self._cache: Recent[int, tuple[float, bool]] = Recent(SETTINGS_KEPT)
+        self._feed = feed
+        # user id -> (the setting's version, coach off?), for the players seen lately.
+        self._cache: Newest[int, bool] = Newest(
+            SETTINGS_KEPT, heard=lambda user: feed.latest(Owner.person(user))
+        )
 
     async def off(self, user_ids: Sequence[int]) -> frozenset[int]:
         """Which of these users turned the coach off."""
-        now = time.monotonic()
         known = {u: self._cache.get(u) for u in user_ids}
-        missing = [u for u, kept in known.items() if kept is None or kept[0] < now]
+        missing = [u for u, kept in known.items() if kept is None]
         if missing:
-            # (A setting changed while the read was on its way may be missing from it: such a
-            # read is not kept, or the old setting would stand for the next minute.)
-            began = self._cache.changes()
-            off = await self._store.coach_off(missing)
+            read = await self._store.coach_settings(missing)
             for user in missing:
-                known[user] = read = (now + COACH_CACHE_SECONDS, user in off)
-                self._cache.keep_read(user, read, began)
-        return frozenset(u for u, kept in known.items() if kept is not None and kept[1])
+                version, off = read.get(user, (0, False))
+                known[user] = off
+                # (A setting changed while the read was on its way is newer than what was
+                # read: the read is not kept over it.)
+                self._cache.keep(user, version, off)
+        return frozenset(u for u, off in known.items() if off)
 
     def forget(self, user_id: int) -> None:
-        """Let go of what is kept in memory of ``user_id``'s setting (their data was deleted:
-        the default is theirs again)."""
+        """Let go of what is kept in memory of ``user_id``'s setting, its versions too (their
+        data was deleted: the default is theirs again, its row gone)."""
         self._cache.forget(user_id)
+        self._feed.forget(Owner.person(user_id))
 
     async def coach(self, user: User, on: bool | None = None) -> Answer:
         """``/cribbage coach``: turn the coach's lines on or off for ``user``; None just says
@@ -62,8 +70,10 @@ class CoachSettings:
                 "line about your discard. Change it with `/cribbage coach setting:on` or "
                 "`setting:off`."
             )
-        await self._store.set_coach(user.id, on, now=self._clock().timestamp())
-        self._cache.forget(user.id)
+        version = await self._store.set_coach(user.id, on, now=self._clock().timestamp())
+        self._cache.keep(user.id, version, not on)
+        # (No channel: a person keeps no message.)
+        self._feed.publish(Change(Owner.person(user.id), version, 0))
         if on:
             return Answer.say(
                 "Coach on: after each show, your next hand carries a line about your discard."

@@ -4,7 +4,11 @@ The engine's events say what each action did; the messages a game owns are drawn
 stored game, so the events of the current deal, and of the two deals before, are kept with the
 snapshot: a finished deal's table still has to show its end, and the channel's pacing may hold
 that last edit for a few seconds while quick players (or computers) start the next deals.
-Events are public, so this holds no hidden card. Also kept: where each side's pegs stand (front
+Events are public, so this holds no hidden card. A deal's table must still show its end however
+far the game has gone on meanwhile (a backlog of tables): the version of the game each deal was
+dealt at is kept for every deal, so the table of a deal the log dropped is known to be final or
+not, and drawn again from the game told again when it is not (:mod:`bot.core.messages.finals`).
+Also kept: where each side's pegs stand (front
 and back, for the board picture) and the coach's line for each person about the deal just shown
 (private: it is never drawn on the table, only on that person's own hand message), and the
 deal each rule a lesson explains first came up in (:mod:`bot.core.messages.lesson`), which the
@@ -66,14 +70,22 @@ class DealLog:
     coach_deal: int = 0
     #: The deal each kind of event and of score first came up in (:func:`kinds_of`).
     firsts: dict[str, int] = field(default_factory=dict)
+    #: The version of the game each deal was dealt at, of every deal the game saved dealt
+    #: (however many the log drops): a deal's table drawn at a version from its next deal's on
+    #: is its final table (:mod:`bot.core.messages.finals`).
+    began: dict[int, int] = field(default_factory=dict)
+    #: How many deals' events are kept (None: every deal, for a game told again or
+    #: a game's page, :class:`~bot.core.messages.spectator.DealHistory`).
+    keep: int | None = field(default=_KEPT, compare=False)
     #: The events as JSON-ready data, made once per event (the snapshot is written after
     #: every move, and turning every event of two deals into data each time was costly).
     _data: dict[int, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
 
     @classmethod
-    def start(cls, num_sides: int) -> DealLog:
-        """An empty log for a new game."""
-        return cls(pegs=[(0, 0)] * num_sides)
+    def start(cls, num_sides: int, *, every_deal: bool = False) -> DealLog:
+        """An empty log for a new game (``every_deal``: keeping every deal's events, for a game
+        told again)."""
+        return cls(pegs=[(0, 0)] * num_sides, keep=None if every_deal else _KEPT)
 
     @property
     def deal(self) -> int:
@@ -88,15 +100,19 @@ class DealLog:
         """The cut for first deal, while the first deal's table is kept."""
         return next((e for e in self.events(0) if isinstance(e, CutForDeal)), None)
 
-    def add(self, events: Iterable[Event]) -> None:
-        """Record the events of one action (a new deal's ``Dealt`` starts a new list)."""
+    def add(self, events: Iterable[Event], *, version: int | None = None) -> None:
+        """Record the events of one action (a new deal's ``Dealt`` starts a new list), saved as
+        the game's ``version`` (when known: a deal dealt then began at it)."""
         for event in events:
             if isinstance(event, Dealt):
                 if self.deal >= 1:
                     self.shown[self.deal] = list(self.pegs)
                 self.deals[event.deal_number] = []
                 self._data[event.deal_number] = []
-                for old in sorted(d for d in self.deals if d >= 1)[:-_KEPT]:
+                if version is not None:
+                    self.began[event.deal_number] = version
+                dealt = sorted(d for d in self.deals if d >= 1)
+                for old in [] if self.keep is None else dealt[: -self.keep]:
                     del self.deals[old]
                     self._data.pop(old, None)
                     self.shown.pop(old, None)
@@ -118,6 +134,21 @@ class DealLog:
         that moment is not kept."""
         return list(self.pegs) if deal == self.deal else self.shown.get(deal)
 
+    def scores_began(self, deal: int) -> list[int] | None:
+        """Each side's score as ``deal`` was dealt, which is its score at every discard of
+        that deal (nothing scores before the last card is thrown): for the first deal what
+        the cut for deal gave (five-card's points for last), else the pegs the deal before
+        left; None when that moment is not kept."""
+        if deal <= 1:
+            began = [0] * len(self.pegs)
+            for event in self.events(0):
+                scored = points_scored(event)
+                if scored is not None:
+                    began[scored.side] = scored.total
+            return began
+        pegs = self.shown.get(deal - 1)  # (kept as the deal was dealt)
+        return None if pegs is None else [front for front, _ in pegs]
+
     def set_coach(self, deal: int, lines: Mapping[int, str]) -> None:
         """The coach's line for each person (by seat) about ``deal``'s discard."""
         self.coach_deal = deal
@@ -138,6 +169,9 @@ class DealLog:
         if self.firsts:
             # (A log read back from before lessons, with none yet, is written as it was.)
             data["firsts"] = dict(self.firsts)
+        if self.began:
+            # (Likewise a log from before the deals' versions were kept.)
+            data["began"] = {str(n): v for n, v in self.began.items()}
         return data
 
     @classmethod
@@ -156,4 +190,6 @@ class DealLog:
             coach_deal=int(data["coach_deal"]),
             # Logs saved before lessons noted none.
             firsts={str(rule): int(deal) for rule, deal in data.get("firsts", {}).items()},
+            # Logs saved before the deals' versions were kept have none.
+            began={int(n): int(v) for n, v in data.get("began", {}).items()},
         )

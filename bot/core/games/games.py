@@ -1,10 +1,14 @@
-"""Games as the core works on them: found under their channel's lock, loaded, saved, announced.
+"""Games as the core works on them: each changed on its own sequence, loaded, saved, announced.
 
-Every call on a game goes through :class:`Games`: it takes the channel's lock (one per channel,
-weakly held, as RoboDanny's stars cog does per guild), reads the game, and once the call's
+Every call that may change a game goes through :class:`Games`: it is queued on the game's own
+sequence (:class:`~bot.core.base.patrol.Sequences`: one task a game does its calls one at a
+time, in the order they came, whether a click, a command, the turn clock, the referee or the
+tournament director asked), finds the game as the call before it left it, and once the call's
 engine actions are applied saves them in one transaction (the action log, the snapshot, the
-version check) and publishes the change on the feed (:mod:`bot.core.base.feed`), where the keeper,
-the clock and whatever else follows the games hear of it.
+version check) and publishes the change on the feed (:mod:`bot.core.base.feed`), where the
+keeper, the clock and whatever else follows the games hear of it. Across processes the
+version check is the guard: a save made on a copy another process moved on is refused, and
+the call made again on the game as stored (:func:`bot.core.base.entry.answers`).
 
 Rebuilding a game from its JSON snapshot costs more than the rest of an action, and a version
 names exactly one state, so the most recently used games are kept by id with the version they
@@ -18,8 +22,7 @@ import contextlib
 import dataclasses
 import json
 import random
-import weakref
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeAlias, TypeVar
@@ -32,8 +35,9 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, is_row_id
+from bot.core.base.patrol import Sequences
 from bot.core.base.places import control_refusal
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.games import archive, snapshot
@@ -70,8 +74,6 @@ CACHED_GAMES = 512
 #: The versions last saved are kept for this many times as many games as are kept themselves
 #: (a version is a few bytes; a game's objects are kilobytes).
 SAVED_KEPT_PER_GAME = 4
-#: Games whose channel is remembered (to take a click's channel lock without a read).
-CHANNELS_KEPT = 10_000
 
 #: Why a game that is no longer open refuses a click.
 _CLOSED = {
@@ -81,7 +83,7 @@ _CLOSED = {
 }
 
 _T = TypeVar("_T")
-#: A call's work on a game, given its record under the channel's lock.
+#: A call's work on a game, given its record on the game's sequence.
 _Body: TypeAlias = Callable[[GameRecord], Awaitable[_T]]
 
 
@@ -119,22 +121,26 @@ def _about(game_id: int) -> Iterator[None]:
 
 
 class LoadedGames:
-    """The recently used started games, by id, each at the version it was saved at."""
+    """Loads a started game for whoever asks (a call, the messages drawn, a page), and keeps
+    the recently used ones by id, each at the version it was saved at."""
 
-    def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
+    def __init__(
+        self, rng_factory: RngFactory, size: int = CACHED_GAMES, faults: Faults | None = None
+    ) -> None:
+        """``faults``: where a game that cannot be drawn is noted (the games')."""
         self._rng_factory = rng_factory
-        self._kept: Recent[int, tuple[int, Loaded]] = Recent(size)
-        #: The newest version of each game saved in this process lately: a game read from the
-        #: store while a change of it was being saved is of the version before, and is never
-        #: kept over the one saved (alone, the kept game is taken as current: see
-        #: :meth:`Games.current`).
-        self._saved: Recent[int, int] = Recent(size * SAVED_KEPT_PER_GAME)
+        self._faults = faults or Faults()
+        #: Each game at its version. A version saved in this process is told as the change is
+        #: saved: a game read from the store while it was being saved is of the version
+        #: before, and is never kept over the one saved (alone, the kept game is taken as
+        #: current: see :meth:`Games.current`).
+        self._kept: Newest[int, Loaded] = Newest(size, told_kept=size * SAVED_KEPT_PER_GAME)
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game).
 
         Raises :class:`~bot.core.base.faults.UnreadableGame` when its snapshot cannot be read."""
-        kept = self._kept.get(record.id)
+        kept = self._kept.at(record.id)
         if kept is not None and kept[0] == record.version:
             found = kept[1]
             return dataclasses.replace(found, record=record)
@@ -150,42 +156,78 @@ class LoadedGames:
         loaded = Loaded(
             record, decoded.game, decoded.tally, decoded.log, decoded.shuffles, decoded.seeds
         )
-        if record.version >= (self._saved.peek(record.id) or 0):
-            self.keep(record.version, loaded)
+        self.keep(record.version, loaded)  # (unless a newer version is known)
         return loaded
+
+    def started(self, record: GameRecord) -> Loaded:
+        """The game being played, or the refusal for a lobby."""
+        if record.status is GameStatus.LOBBY:
+            raise Refused(refusals.NOT_STARTED)
+        return self.load(record)
+
+    def seated(self, record: GameRecord, user: User) -> tuple[Loaded, int]:
+        """The started game and ``user``'s seat in it (refused for someone not seated)."""
+        loaded = self.started(record)
+        seat = record.seat_of(user.id)
+        if seat is None:
+            raise Refused(refusals.NOT_A_PLAYER)
+        return loaded, seat
+
+    def drawable(self, record: GameRecord) -> Loaded | None:
+        """The game of ``record`` loaded to draw its messages (None before its deal: no
+        snapshot). One whose snapshot cannot be read is noted in the games' faults (once) and
+        its :class:`~bot.core.base.faults.UnreadableGame` raised: nothing of it can be drawn."""
+        if record.snapshot is None:
+            return None
+        try:
+            return self.load(record)
+        except UnreadableGame as fault:
+            self._faults.note(fault)
+            raise
+
+    async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:
+        """The started game of ``record``, for a page (None for a lobby, or a pruned game with
+        no archive): from its snapshot, or from its archive in ``archives`` once it was pruned
+        (restored on a worker thread: a whole game is replayed; not kept)."""
+        if record.status is GameStatus.LOBBY:
+            return None
+        if record.snapshot is not None:
+            return self.load(record)
+        kept = await archives.archived(record.id)
+        if kept is None:
+            return None
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
     def keep(self, version: int, loaded: Loaded) -> None:
         """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
-        ``version``."""
-        self._kept.keep(loaded.record.id, (version, loaded))
+        ``version``, unless a newer version of it is known."""
+        self._kept.keep(loaded.record.id, version, loaded)
 
     def saved(self, game_id: int, version: int) -> None:
         """A change of the game was saved at ``version`` in this process: a copy of an earlier
         version, read from the store while the change was being saved, is forgotten, and none
         is kept from now on. (Kept, a game that ended with that change was drawn as it was
         before it, for good: its table's last look and its result were never sent.)"""
-        self._saved.keep(game_id, max(version, self._saved.peek(game_id) or 0))
-        kept = self._kept.peek(game_id)
-        if kept is not None and kept[0] < version:
-            self._kept.forget(game_id)
+        self._kept.told(game_id, version)
 
     def version(self, game_id: int) -> int | None:
         """The version a kept game was saved at (None when it is not kept, or is changing)."""
-        kept = self._kept.peek(game_id)
-        return None if kept is None else kept[0]
+        return self._kept.version(game_id)
 
     def record(self, game_id: int) -> GameRecord | None:
         """The record of a kept game as it was saved (None when it is not kept)."""
-        kept = self._kept.peek(game_id)
+        kept = self._kept.at(game_id)
         return None if kept is None or kept[1].record.version != kept[0] else kept[1].record
 
     def drop(self, game_id: int) -> None:
         """Forget a game about to change: until it is saved, its objects must not be reused."""
-        self._kept.forget(game_id)
+        self._kept.drop(game_id)
 
 
 class Games:
-    """Finds, locks, loads and saves games, and publishes each saved change."""
+    """Finds games, changes each on its own sequence, saves the changes, and publishes each
+    saved change (a game is loaded by :attr:`loaded`, its :class:`LoadedGames`)."""
 
     def __init__(
         self,
@@ -213,39 +255,77 @@ class Games:
         self.rng_factory = rng_factory
         self.clock = clock
         self.departures = departures or Departures()
-        self.loaded = LoadedGames(rng_factory)
-        # One lock per channel, dropped when no call holds it.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Game id -> channel id (which never changes), to find a click's lock without a read:
-        # the games clicked lately (a game played on is kept; one gone quiet is read again).
-        self._channels: Recent[int, int] = Recent(CHANNELS_KEPT)
-        # Games with a move being applied and saved in this process right now.
-        self._moving: set[int] = set()
         #: Where the faults met on games are noted, once per cause and game.
         self.faults = faults or Faults()
+        #: The started games loaded, the recently used kept by their version.
+        self.loaded = LoadedGames(rng_factory, faults=self.faults)
+        # Each game's sequence: the calls that may change it, one at a time, in order.
+        self._sequences: Sequences[int] = Sequences("crib-game")
+        # Games with a move being applied and saved in this process right now.
+        self._moving: set[int] = set()
 
-    # -- time and locks ---------------------------------------------------------------------
+    # -- time -------------------------------------------------------------------------------
     def now(self) -> float:
         """The time now, as a Unix time."""
         return self.clock().timestamp()
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The lock every call on the channel's game holds."""
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[channel_id] = lock
-        return lock
+    # -- finding a game, on its sequence ----------------------------------------------------
+    async def on(self, game_id: int, body: _Body[_T], *, read: GameRecord | None = None) -> _T:
+        """Run ``body`` on game ``game_id``'s sequence, given the game as it is then (the
+        clock's, the referee's, the director's and housekeeping's calls; a person's go through
+        :meth:`in_channel` and :meth:`by_id`, which check the place too). ``read``: the game as
+        the caller read it before, taken as it is if no newer version was heard of meanwhile.
+        Refused (``UNKNOWN_GAME``) for a game that does not exist."""
 
-    # -- finding a game ---------------------------------------------------------------------
-    async def in_channel(self, channel_id: int, body: _Body[_T]) -> _T:
-        """Run ``body`` on the channel's open game, holding the channel's lock."""
-        async with self.lock(channel_id):
-            record = await self.store.open_game_in_channel(channel_id)
+        async def work() -> _T:
+            record = await self._as_now(game_id, read)
             if record is None:
-                raise Refused(refusals.NO_GAME)
-            with _about(record.id):
+                raise Refused(refusals.UNKNOWN_GAME)
+            return await body(record)
+
+        with _about(game_id):
+            return await self._sequences.run(game_id, work)
+
+    async def _as_now(self, game_id: int, read: GameRecord | None) -> GameRecord | None:
+        """On the game's sequence: the game as it is now, without a read where that is known
+        (kept in memory and current, or ``read`` with no newer version heard of since)."""
+        kept = self.current(game_id)
+        if kept is not None and (read is None or kept.version >= read.version):
+            return kept
+        if read is not None and not self.feed.heard_after(game_id, read.version):
+            return read
+        return await self.store.get_game(game_id)
+
+    async def as_now(self, game_id: int) -> GameRecord:
+        """The game as it is now, as a call on its sequence finds it after a change it saved
+        (kept in memory when current, else read)."""
+        found = await self._as_now(game_id, None)
+        assert found is not None  # (games are never deleted)
+        return found
+
+    async def in_channel(self, channel_id: int, body: _Body[_T]) -> _T:
+        """Run ``body`` on the channel's open game, on its sequence (a game that ended while
+        the call waited its turn is not the channel's any more: the channel's open game is
+        looked for again)."""
+        for _ in range(2):
+            found = await self.store.open_game_in_channel(channel_id)
+            if found is None:
+                break
+            ended = False
+
+            async def work(record: GameRecord) -> _T:
+                nonlocal ended
+                if not record.is_open:
+                    ended = True
+                    raise Refused(refusals.NO_GAME)
                 return await body(record)
+
+            try:
+                return await self.on(found.id, work, read=found)
+            except Refused:
+                if not ended:
+                    raise
+        raise Refused(refusals.NO_GAME)
 
     async def by_id(
         self,
@@ -255,8 +335,8 @@ class Games:
         user: User,
         guild_id: int | None,
     ) -> _T:
-        """Run ``body`` on an open game found by id (a component's), holding its channel's
-        lock, for a click made in the server ``guild_id`` (None: in a DM).
+        """Run ``body`` on an open game found by id (a component's), on its sequence, for a
+        click made in the server ``guild_id`` (None: in a DM).
 
         A custom id is not proof of anything: the game must exist, be of the server the click
         came from, and a click in a DM must come from someone seated there who is still a
@@ -264,26 +344,24 @@ class Games:
         """
         if not is_row_id(game_id):
             raise Refused(refusals.UNKNOWN_GAME)
+
+        async def work() -> _T:
+            # The game as kept in memory when it is known to be current; else read.
+            kept = self.current(game_id)
+            record = kept or await self.store.get_game(game_id)
+            if record is None:
+                raise Refused(refusals.UNKNOWN_GAME)
+            try:
+                return await self._on(record, body, user, guild_id)
+            except (Refused, RuleError):
+                if kept is None or not self._shared:
+                    raise
+            # Another process may have moved the game before its announcement arrived:
+            # what was refused is asked again of the game as it is stored.
+            return await self._on(await self.reread(game_id), body, user, guild_id)
+
         with _about(game_id):
-            channel_id = self._channels.get(game_id)
-            if channel_id is None:
-                found = await self.store.get_game(game_id)
-                if found is None:
-                    raise Refused(refusals.UNKNOWN_GAME)
-                channel_id = found.channel_id
-                self._channels.keep(game_id, channel_id)
-            async with self.lock(channel_id):
-                # The game as kept in memory when it is known to be current; else read again
-                # under the lock (the first read only told us which lock to take).
-                kept = self.current(game_id)
-                try:
-                    return await self._on(kept or await self.reread(game_id), body, user, guild_id)
-                except (Refused, RuleError):
-                    if kept is None or not self._shared:
-                        raise
-                # Another process may have moved the game before its announcement arrived:
-                # what was refused is asked again of the game as it is stored.
-                return await self._on(await self.reread(game_id), body, user, guild_id)
+            return await self._sequences.run(game_id, work)
 
     def current(self, game_id: int) -> GameRecord | None:
         """The game as kept in memory, if it is current: in this process alone, whenever it is
@@ -311,6 +389,14 @@ class Games:
             await self._check_member(record, user)
         return await body(record)
 
+    async def check_member_by_dm(self, channel_id: int, user_id: int) -> None:
+        """A command typed in the bot's DM about the game being played in ``channel_id`` (the
+        one whose hand came there): refused, as a press of its hand's controls would be, for a
+        player who has left its server (and the table told, once)."""
+        record = await self.store.open_game_in_channel(channel_id)
+        if record is not None:
+            await self._check_member(record, User(user_id, ""))
+
     async def _check_member(self, record: GameRecord, user: User) -> None:
         """Refuse a move by DM from a player who has left the game's server, and have the
         table told, once, how the game can end."""
@@ -330,51 +416,11 @@ class Games:
             return None
         return self.current(game_id) or await self.store.get_game(game_id)
 
-    async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:
-        """The started game of ``record``, for a page (None for a lobby, or a pruned game with
-        no archive): from its snapshot, or from its archive in ``archives`` once it was pruned
-        (restored on a worker thread: a whole game is replayed)."""
-        if record.status is GameStatus.LOBBY:
-            return None
-        if record.snapshot is not None:
-            return self.loaded.load(record)
-        kept = await archives.archived(record.id)
-        if kept is None:
-            return None
-        found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
-
-    def drawable(self, record: GameRecord) -> Loaded | None:
-        """The game of ``record`` loaded to draw its messages (None before its deal: no
-        snapshot). One whose snapshot cannot be read is noted in :attr:`faults` (once) and its
-        :class:`~bot.core.base.faults.UnreadableGame` raised: nothing of it can be drawn."""
-        if record.snapshot is None:
-            return None
-        try:
-            return self.loaded.load(record)
-        except UnreadableGame as fault:
-            self.faults.note(fault)
-            raise
-
     async def reread(self, game_id: int) -> GameRecord:
         """The game as stored now (games are never deleted)."""
         found = await self.store.get_game(game_id)
         assert found is not None
         return found
-
-    def started(self, record: GameRecord) -> Loaded:
-        """The game being played, or the refusal for a lobby."""
-        if record.status is GameStatus.LOBBY:
-            raise Refused(refusals.NOT_STARTED)
-        return self.loaded.load(record)
-
-    def seated(self, record: GameRecord, user: User) -> tuple[Loaded, int]:
-        """The started game and ``user``'s seat in it."""
-        loaded = self.started(record)
-        seat = record.seat_of(user.id)
-        if seat is None:
-            raise Refused(refusals.NOT_A_PLAYER)
-        return loaded, seat
 
     def moving(self, game_id: int) -> bool:
         """Whether a change of the game (moves, the lobby's seats, its end) is being applied
@@ -420,13 +466,14 @@ class Games:
         its result (:mod:`bot.core.games.endings`; by default a resignation, or played out).
         """
         record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
+        people = {seat.seat for seat in record.seats if not seat.is_computer}
         # The moves change these objects: until they are saved they must not be reused.
         self.loaded.drop(record.id)
         with self._saving(record):
             for step in steps:
                 tally.add(step.events)
-                log.add(step.events)
-                _coach_after_show(log, step)
+                log.add(step.events, version=record.version + 1)
+                _coach_after_show(log, step, people)
             finished = game.phase is Phase.OVER
             change = GameChange(
                 GameStatus.FINISHED if finished else GameStatus.ACTIVE,
@@ -508,13 +555,17 @@ class Games:
         status: GameStatus,
         line: str,
         answered: AnswerKept | None = None,
+        *,
+        ending: Ending | None = None,
     ) -> GameRecord:
-        """End a game without a result (cancelled or expired); ``line`` tells the channel."""
+        """End a game without a result (cancelled or expired); ``line`` tells the channel;
+        ``ending``: what ended it, kept when a match must know (a ranked game both clocks
+        ended: :mod:`bot.core.ranked.referee`)."""
         with self._saving(record):
             version = await self.store.save(
                 record.id,
                 record.version,
-                GameChange(status, end_note=line),
+                GameChange(status, end_note=line, ending=ending),
                 now=self.now(),
                 answered=answered,
             )
@@ -570,19 +621,25 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
         raise Refused(refusal)
 
 
-def _coach_after_show(log: DealLog, step: Step) -> None:
+def _coach_after_show(log: DealLog, step: Step, people: Collection[int]) -> None:
     """When a step ended the play and showed the deal (or, with manual counting, opened the
-    show), keep the coach's line about each seat's discard (judged from its view just before
-    the play ended; a person only ever sees their own)."""
+    show), keep the coach's line about each person's discard (``people``: their seats;
+    judged from its view just before the play ended, at the scores the deal began with, as
+    the seat knew it when it threw: :func:`engine.coach.review_view`; a person only ever
+    sees their own)."""
     shown = any(isinstance(e, Shown) for e in step.events) or step.table.phase is Phase.SHOW
     if not shown or not step.before:
         return
+    deal = next(iter(step.before.values())).deal_number
+    began = log.scores_began(deal)
     lines = {}
     for seat, view in step.before.items():
-        review = review_view(view)
+        if seat not in people:
+            continue  # (a computer reads no coach)
+        review = review_view(view, scores=began)
         if review is not None:
             lines[seat] = review.line()
-    log.set_coach(next(iter(step.before.values())).deal_number, lines)
+    log.set_coach(deal, lines)
 
 
 class OnGames:

@@ -81,10 +81,10 @@ class Housekeeping:
     async def _expire(self, stale: GameRecord, cutoff: float, line: str) -> bool:
         """End one idle game, unless a move came since it was listed (or the store failed:
         noted, and left for the next pass)."""
-        async with self._games.lock(stale.channel_id):
-            record = await self._games.store.get_game(stale.id)
+
+        async def expire(record: GameRecord) -> bool:
             # A move may have arrived since the list was read: then it is not idle.
-            if record is None or not record.is_open or record.updated_at >= cutoff:
+            if not record.is_open or record.updated_at >= cutoff:
                 return False
             try:
                 await self._games.close(record, GameStatus.EXPIRED, line)
@@ -94,6 +94,8 @@ class Housekeeping:
             except Refused:
                 return False  # it moved on between the read and the write: not idle
             return True
+
+        return await self._games.on(stale.id, expire, read=stale)
 
     async def prune(self, now: datetime | None = None) -> int:
         """Prune every game that ended longer ago than the retention period: keep its results

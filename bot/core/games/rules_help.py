@@ -9,9 +9,11 @@ from engine.outcome import Scoring
 __all__ = [
     "FOLLOWING_DEAL",
     "HELP",
+    "HELP_LEARN",
     "RULES_TOPICS",
     "RULE_NAMES",
     "WHO_MAY_CANCEL",
+    "help_text",
     "rules_text",
 ]
 
@@ -183,17 +185,25 @@ RULES_TOPICS: dict[str, str] = {
 #: The computer's levels, weakest first, as ``/cribbage help`` offers them.
 _LEVELS = ", ".join(f"`{level}`" for level in LEVEL_BLURBS)
 
-#: ``/cribbage help``: the commands a player needs first, as they are typed.
-HELP = "\n".join(
-    [
+#: ``/cribbage help``'s line for ``/cribbage learn``: left out where the lesson's offer
+#: (:data:`~bot.core.play.lessons.LESSON_OFFER`) stands above the commands, which names it.
+HELP_LEARN = (
+    "`/cribbage learn` — never played? A first game against a gentle computer, in DM, "
+    "explaining each rule as it comes up."
+)
+
+
+def help_text(*, offered: bool = False) -> str:
+    """``/cribbage help``: the commands a player needs first, as they are typed (``offered``:
+    under the lesson's offer, which names ``/cribbage learn`` already)."""
+    lines = [
         "**Cribbage: the commands you need first**",
         "`/cribbage new` — open a game in this channel; friends press **Join**, you press "
         "**Start**.",
         "`/cribbage new vs_computer:True` — play the computer at once: the "
         f"{DEFAULT_LEVEL} one, unless you add `difficulty:` "
         f"({_LEVELS}; `easy` is the gentlest).",
-        "`/cribbage learn` — never played? A first game against a gentle computer, in DM, "
-        "explaining each rule as it comes up.",
+        *(() if offered else (HELP_LEARN,)),
         f"Your hand comes by DM (in a DM or group DM, press **{_HAND}** on the table): "
         "choose your crib cards and play with its buttons (or `/cribbage discard cards:5H JD`, "
         "`/cribbage play card:7C`).",
@@ -208,7 +218,11 @@ HELP = "\n".join(
         "`/cribbage rules` — how to play and score; `/cribbage rules topic:commands` — more "
         "commands.",
     ]
-)
+    return "\n".join(lines)
+
+
+#: ``/cribbage help`` as everyone but a newcomer offered the lesson reads it.
+HELP = help_text()
 
 
 def rules_text(topic: str | None) -> str:

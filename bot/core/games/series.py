@@ -21,8 +21,10 @@ before and opened within :data:`SERIES_GAP` of its end, make a series: a change 
 table's people, or a day's pause, begins a new one. Whether a finished game continues one is
 decided with its result (:func:`continued`) and kept (``games.series``, its first game); the
 score is drawn from the results of its games alone (:func:`standings`), in game points as
-each game's rule counts them (a lurch 2), and said on each rematch's lobby and each result
-of the series (:func:`series_line`).
+each game's rule counts them (a lurch 2), and said on each result of the series (with it)
+and on every lobby and table of a game that continues one, from its opening to its end (as it
+stood when the game was opened: :func:`continued_text`), a rematch dealt at once against the
+computer too (:func:`series_line`).
 
 >>> series_line([Standing("Al", 2, 1), Standing("Bea", 1, 1)])
 'Al leads the series 2–1 in game points (1–1 in games).'
@@ -49,6 +51,8 @@ __all__ = [
     "Standing",
     "again_of",
     "continued",
+    "continued_said",
+    "continued_text",
     "following_dealer",
     "match_thread",
     "member",
@@ -180,13 +184,9 @@ def continued(record: GameRecord, before: Sequence[SeriesResult]) -> int | None:
 
 
 def shown_series(record: GameRecord, rows: Sequence[SeriesResult]) -> Sequence[SeriesResult]:
-    """What of a series ``record``'s messages say: a rematch's lobby, the series it would
-    continue (``rows``: the results of the series of the game it replays); a finished game
-    that continued one, that series with it (``rows``: its own series' results). Nothing
-    otherwise: a game being played, or one that is no series' (a series of one game is
-    none)."""
-    if record.status is GameStatus.LOBBY:
-        return rows if continued(record, rows) is not None else ()
+    """What of a series ``record``'s result says: a finished game that continued one, that
+    series with it (``rows``: its own series' results). Nothing otherwise: a game not over,
+    or one that is no series' (a series of one game is none)."""
     if record.status is GameStatus.FINISHED and record.series is not None:
         return rows
     return ()
@@ -243,19 +243,35 @@ def series_line(sides: Sequence[Standing]) -> str:
 
 
 async def series_text(store: GameRecords, record: GameRecord) -> str:
-    """The line of the series ``record``'s lobby or result says (empty: none), read from the
-    results of the series' games (:func:`shown_series`)."""
-    if record.status is GameStatus.LOBBY and record.rematch_of is not None:
-        rows = await store.series_results(record.rematch_of)
-    elif record.status is GameStatus.FINISHED and record.series is not None:
-        rows = await store.series_results(record.id)
-    else:
+    """The line of the series ``record``'s result says, with its own game (empty: none), read
+    from the results of the series' games (:func:`shown_series`)."""
+    if record.status is not GameStatus.FINISHED or record.series is None:
         return ""
-    return series_said(record, rows)
+    return series_said(record, await store.series_results(record.id))
 
 
 def series_said(record: GameRecord, rows: Sequence[SeriesResult]) -> str:
-    """The line of the series ``record``'s lobby or result says, given ``rows`` (as
+    """The line of the series ``record``'s result says, given ``rows`` (as
     :func:`shown_series` takes them), or empty."""
     shown = shown_series(record, rows)
     return series_line(standings(record, shown)) if shown else ""
+
+
+async def continued_text(store: GameRecords, record: GameRecord) -> str:
+    """The line of the series ``record``'s game continues, as it stood when the game was
+    opened (empty: none), said on its lobby and its tables from its opening to its end, so
+    they never change with it: read from the results of the series of the game it replays
+    (:func:`continued_said`)."""
+    if record.rematch_of is None:
+        return ""
+    return continued_said(record, await store.series_results(record.rematch_of))
+
+
+def continued_said(record: GameRecord, rows: Sequence[SeriesResult]) -> str:
+    """The line of the series ``record``'s game continues, given ``rows`` (the results of the
+    series of the game it replays, up to it): said while its people are the same and it was
+    opened soon enough (:func:`continued`), whatever its status (a lobby, a rematch dealt at
+    once against the computer, a game being played or over), else empty."""
+    if continued(record, rows) is None:
+        return ""
+    return series_line(standings(record, rows))

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bot.core.base.delivery import Owed
+from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
@@ -29,7 +30,7 @@ from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.routes import Facts, Route, route, through
 from bot.core.ledger.shown import Shown
-from bot.core.ledger.tokens import DmLinks, FollowupBudget
+from bot.core.ledger.tokens import DmLinks, FollowupBudget, LapsedTokens
 from bot.core.ledger.touches import Touches
 from bot.core.ledger.transport import (
     Attempt,
@@ -112,6 +113,7 @@ class Crew:
     touches: Touches
     dm_links: DmLinks
     followups: FollowupBudget
+    lapsed: LapsedTokens
     transport: Transport
     pacer: Pacer
     lanes: Lanes
@@ -136,6 +138,7 @@ class Crew:
             ledger.touches,
             ledger.dm_links,
             ledger.followups,
+            ledger.lapsed,
             transport,
             pacer,
             lanes,
@@ -151,6 +154,31 @@ class Attempts:
         self._lease = lease
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
+        #: Owners another process, or this one before a stop, may have been posting to, and
+        #: the lanes whose first pass since is still to come (see :meth:`doubt_posts`).
+        self._unsure: dict[Owner, set[Lane]] = {}
+
+    def doubt_posts(self, owner: Owner) -> None:
+        """The sender before this one (another process, or this one before a stop) may have
+        posted a message of ``owner``'s with the bot's token and its nonce and stopped before
+        keeping its id (a post with the bot's token leaves no pending post to look for): in
+        each lane's first pass from now on, a message never kept is posted with its nonce
+        first, which gives back the message Discord made then, where a post through an
+        interaction's token (which takes no nonce) made a second one."""
+        self._unsure[owner] = {Lane.TABLE, Lane.HANDS}
+
+    def passed(self, owner: Owner, lane: Lane) -> None:
+        """A pass of ``owner``'s messages in ``lane`` sent all it owed: its posts go their
+        usual ways from now on."""
+        lanes = self._unsure.get(owner)
+        if lanes is not None:
+            lanes.discard(lane)
+            if not lanes:
+                del self._unsure[owner]
+
+    def forget_doubts(self) -> None:
+        """Another process sends now: it doubts what this one may have posted."""
+        self._unsure.clear()
 
     def closed(self, channel_id: int) -> bool:
         """Whether the bot may not post in this channel (gone, or no permission)."""
@@ -264,6 +292,12 @@ class Attempts:
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
         chosen, link = await self._route(owing, owed, known)
+        lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
+        if known is None and not owed.private and lane in self._unsure.get(owing.owner, ()):
+            # Never kept, and maybe posted with the nonce before a stop: the nonce first.
+            nonce = [a for a in chosen.attempts if a.way is Way.POST_AS_BOT]
+            others = [a for a in chosen.attempts if a.way is not Way.POST_AS_BOT]
+            chosen = dataclasses.replace(chosen, attempts=(*nonce, *others))
         self._crew.shown.sending_look(owing.owner, owed.key, owing.version)
         epoch = self.epoch()
         # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
@@ -284,9 +318,13 @@ class Attempts:
                 return await self._kept(owing, attempt, carried, link)
             raise _Hold(chosen.hold)
         finally:
-            if tried.lapsed and owed.private:
+            if tried.lapsed:
                 # Discord says these tokens are past their 15 minutes (clocks differ):
-                # nothing is tried through them again, and the table says who to wake.
+                # nothing is tried through them again, for any owner (a Start's token
+                # carries the next deal's table; a DM click's, the hands of every game), and
+                # the messages they reached are kept without them (a private table says who
+                # to wake).
+                self._crew.lapsed.lapsed(tried.lapsed)
                 await self._crew.copies.tokens_lapsed(owing.owner, tried.lapsed)
 
     async def _route(
@@ -309,6 +347,7 @@ class Attempts:
             mine=lambda record: crew.answers.sends_answer(owner, record),
             may_carry=crew.followups.may_carry,
             link=link,
+            lapsed=crew.lapsed.dead(),
         )
         return route(owed, sent.get(owed.key) if owed.private else known, facts), link
 
@@ -322,10 +361,13 @@ class Attempts:
             return False
         if attempt.way is not Way.POST_THROUGH:
             return True
-        if owed.private:
-            return self._crew.followups.may_carry(token or "")
+        if owed.private and not self._crew.followups.may_carry(token or ""):
+            return False
+        if owed.private and not owed.once:
+            return True  # (a table posted again twice leaves an older copy, closed when clicked)
         # A follow-up takes no nonce: if the process stops before its id is kept, the next
-        # one to send looks for it (Transport.lost_posts).
+        # one to send looks for it (Transport.lost_posts); where the bot is not a member it
+        # cannot look, and a call posted once is then taken as posted (Takeover._recover).
         assert attempt.channel_id is not None
         await self._crew.writes.posting(owing.owner, owed.key, attempt.channel_id)
         return True

@@ -14,6 +14,7 @@ token's own, so a player who moves by command gets their turn where they typed, 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 from bot.core.base.delivery import Owed, live, token_lives
@@ -108,35 +109,67 @@ class Hands:
         click already updated the mover's hand: an older state must not overwrite it), or one
         shows something else (an earlier copy Discord gave back). What gives a player their
         turn goes before what does not (a hand a private copy of which shows it already is no
-        longer what its player waits on)."""
+        longer what its player waits on), each player's at once: they are in their own DMs (or
+        go through their own tokens), and no player's turn waits for another's message (at a
+        deal's end every player's new hand is posted; one after another, the last waited a
+        round trip for each before it)."""
         mirrored = self._mirrored(owing)
         records: list[MessageRecord] = []
         prompts = {
             o.key: o.key not in mirrored and self._prompts(owing.owner, o, k) for o, k in due
         }
-        ordered = sorted(due, key=lambda item: not prompts[item[0].key])
+        first = [(o, k) for o, k in due if prompts[o.key]]
+        rest = [(o, k) for o, k in due if not prompts[o.key]]
         try:
-            for owed, known in ordered:
+            if first:
                 if self._crew.ledger.moved_on(owing):
                     return False
-                if not prompts[owed.key] and self._redraw_waits(owing, owed, known):
-                    continue
-                if await self._dm_waits(owing, owed, known):
-                    continue
+                went = await asyncio.gather(
+                    *(self._one(owing, o, k, prompt=True) for o, k in first),
+                    return_exceptions=True,
+                )
+                failed = [g for g in went if isinstance(g, BaseException)]
+                records += [g for g in went if isinstance(g, MessageRecord)]
+                if any(not isinstance(f, Superseded) for f in failed):
+                    raise next(f for f in failed if not isinstance(f, Superseded))
+                if failed or not self._shows_owed(records, owing):
+                    return False
+            for owed, known in rest:
+                if self._crew.ledger.moved_on(owing):
+                    return False
                 try:
-                    record = await self._attempts.deliver(owing, owed, known)
+                    record = await self._one(owing, owed, known, prompt=False)
                 except Superseded:
                     return False  # it moved on while the DM waited for its turn
                 if record is not None:
                     records.append(record)
-                    self._crew.ledger.offered(
-                        owing.owner, owed.key, record.digest, owed.view.offers()
-                    )
-                    if record.digest != owed.view.digest():
+                    if not self._shows_owed([record], owing):
                         return False
             return True
         finally:
             await self._crew.shown.sent(owing.owner, records)
+
+    async def _one(
+        self, owing: Owing, owed: Owed, known: MessageRecord | None, *, prompt: bool
+    ) -> MessageRecord | None:
+        """Send one DM (``prompt``: it gives its player their turn; a redraw waits while its
+        message's count is low): the record to keep of it (None: it waits, looked at again
+        later). :class:`Superseded` if the owner moved on while it waited for its turn."""
+        if not prompt and self._redraw_waits(owing, owed, known):
+            return None
+        if await self._dm_waits(owing, owed, known):
+            return None
+        record = await self._attempts.deliver(owing, owed, known)
+        if record is not None:
+            self._crew.ledger.offered(owing.owner, owed.key, record.digest, owed.view.offers())
+        return record
+
+    @staticmethod
+    def _shows_owed(records: list[MessageRecord], owing: Owing) -> bool:
+        """Whether every record sent shows what is owed (not an earlier copy Discord gave
+        back, which the next pass edits)."""
+        owed = {o.key: o.view.digest() for o in owing.owed}
+        return all(r.digest == owed.get(r.key) for r in records)
 
     def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether sending ``owed`` gives its player something new to act on (live controls

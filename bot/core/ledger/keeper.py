@@ -127,8 +127,11 @@ class MessageKeeper:
         self._held_back.clear()
         self._lanes.forget_timers()
         self._takeover.forget()
+        self._attempts.forget_doubts()
 
     def _heard(self, change: Change) -> None:
+        if not self._ledger.draws(change.owner):
+            return  # (a person's change: no message is theirs)
         if not change.more_coming:
             self.touch(change.owner, change.channel_id)
             return
@@ -151,6 +154,9 @@ class MessageKeeper:
         """Bring every open or recently ended owner up to date (start-up); which they were."""
         owners = await self._ledger.to_reconcile()
         for owner, channel_id in owners:
+            # What the sender before posted with the bot's token and never kept is posted
+            # again with its nonce first (Discord gives back the same message).
+            self._attempts.doubt_posts(owner)
             with contextlib.suppress(NotSender):
                 # (If not, looked for when this process sends again: see Takeover.recovered.)
                 await self._takeover.recovered(owner)
@@ -199,7 +205,8 @@ class MessageKeeper:
     # -- the work -------------------------------------------------------------------------------
     async def _sync_safely(self, owner: Owner, channel_id: int, lane: Lane) -> None:
         try:
-            await self._sync(owner, channel_id, lane)
+            if await self._sync(owner, channel_id, lane):
+                self._attempts.passed(owner, lane)
             self._lanes.succeeded(owner, lane)
         except asyncio.CancelledError:
             raise
@@ -230,12 +237,14 @@ class MessageKeeper:
                 exc_info=True,
             )
 
-    async def _sync(self, owner: Owner, channel_id: int, lane: Lane) -> None:
+    async def _sync(self, owner: Owner, channel_id: int, lane: Lane) -> bool:
+        """Bring the owner's messages in ``lane`` up to date; whether all it owed went (False:
+        some wait on a timer, a change, or another pass)."""
         await self._takeover.recovered(owner)
         for _ in range(MAX_PASSES):
             owing = await self._ledger.owed(owner)
             if owing is None:
-                return
+                return True
             if lane is Lane.HANDS:
                 self._lanes.remind(owner, channel_id, owing.check_in)
             if self._ledger.changing(owner):
@@ -243,13 +252,13 @@ class MessageKeeper:
                 # hold it already while what is kept of the messages does not yet hold its
                 # click's answer (heard once the save returns), and an edit now would land
                 # before that answer, which Discord then refuses or lays over it.
-                return
+                return False
             if lane is Lane.COPIES:
                 try:
                     await self._hands.send_mirrors(owing)
                 except Superseded:
                     continue  # the owner moved on meanwhile: draw it again
-                return
+                return True
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed
@@ -260,13 +269,13 @@ class MessageKeeper:
             if lane is Lane.TABLE:
                 await self._close_older(owing)
             if not due:
-                return
+                return True
             if lane is Lane.HANDS:
                 if not await self._hands.send(owing, due):
                     continue  # the owner moved on meanwhile: draw it again
-                return
+                return True
             if self._attempts.closed(owing.channel_id):
-                return
+                return True
             # Posts and edits have their own counts in a channel: what may go now goes (a
             # deal's last edit does not wait behind the next deal's post), the rest waits.
             waits = {
@@ -282,14 +291,17 @@ class MessageKeeper:
                 # shutting down, waiting here is what sends what is owed).
                 if not self._lanes.stopping:
                     self._lanes.later(owner, channel_id, lane, min(held))
-                    return
+                    return False
                 await asyncio.sleep(min(held))
                 continue
-            if shown:
-                return
-            # Discord gave back an earlier copy (a post retried after a crash): edit it.
+            if shown and not owing.again:
+                return True
+            # Discord gave back an earlier copy (a post retried after a crash): edit it. Or
+            # what went owes another look (a private table catching up on the deals it
+            # missed): draw it again.
         log.info("%s kept changing while it was being sent; looking again", owner)
         self._lanes.touch(owner, channel_id, (lane,))
+        return False
 
     async def _close_older(self, owing: Owing) -> None:
         """Close the older copies of the owner's messages that a live token reaches (a table

@@ -14,8 +14,8 @@ ledger to pass a question on to a part, and nobody reaches a part through it.
   carriers (the port :class:`~bot.core.base.delivery.Carriers`: a private table's resume,
   ranked play), a hand opened (``Services.opened``);
 - ``touches``: when each owner's changes were heard, what a takeover looks at again (the keeper);
-- ``dm_links``, ``followups``: what is known of interactions' tokens (``tokens.py``: the keeper,
-  and the Discord layer for a DM click's link).
+- ``dm_links``, ``followups``, ``lapsed``: what is known of interactions' tokens (``tokens.py``:
+  the keeper, and the Discord layer for a DM click's link).
 
 The ledger itself draws (:meth:`MessageLedger.owed`), says whether an owner is settled, and notes
 what the keeper has on its way.
@@ -36,7 +36,7 @@ from bot.core.ledger.copies import Copies
 from bot.core.ledger.life import Lives, Owing, Send
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.storage import MessageRecords
-from bot.core.ledger.tokens import DmLinks, FollowupBudget
+from bot.core.ledger.tokens import DmLinks, FollowupBudget, LapsedTokens
 from bot.core.ledger.touches import Touches
 from bot.core.ledger.writes import WriteBehind
 
@@ -80,6 +80,8 @@ class MessageLedger:
         self.dm_links = DmLinks(store, shared=shared)
         #: Follow-ups posted through each interaction's token where the bot is not a member.
         self.followups = FollowupBudget()
+        #: The tokens Discord called expired before this process's clock said so.
+        self.lapsed = LapsedTokens()
         feed.subscribe(self._heard)
 
     def add(self, kind: OwnerKind, projector: Projector) -> None:
@@ -89,8 +91,15 @@ class MessageLedger:
     def _now(self) -> float:
         return self._clock().timestamp()
 
+    def draws(self, owner: Owner) -> bool:
+        """Whether ``owner`` is of a kind that keeps messages here (a person keeps none: their
+        changes on the feed are for what the core keeps of them)."""
+        return owner.kind in self._projectors
+
     def _heard(self, change: Change) -> None:
         """A change on the feed: its owner's channel, and when it was heard."""
+        if not self.draws(change.owner):
+            return
         entry = self._lives.of(change.owner)
         entry.channel_id = change.channel_id
         self.touches.heard(entry)
@@ -126,7 +135,16 @@ class MessageLedger:
         check_at = drawn.check_at
         # (Seconds from the moment drawn: the core's clock is not the keeper's in tests.)
         check_in = None if check_at is None else check_at - moment
-        return Owing(owner, drawn.channel_id, drawn.version, drawn.owed, sent, check_at, check_in)
+        return Owing(
+            owner,
+            drawn.channel_id,
+            drawn.version,
+            drawn.owed,
+            sent,
+            check_at,
+            check_in,
+            drawn.again,
+        )
 
     async def settled(self, owner: Owner) -> bool:
         """Whether every message ``owner`` keeps in its channel shows what it should now, as

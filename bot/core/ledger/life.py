@@ -145,7 +145,8 @@ class Owing:
     """What an owner's messages should show now (``owed``, in sending order) beside what was
     last sent (``sent``, by key), and when to look again for a reminder falling due:
     ``check_at`` on the core's clock, ``check_in`` seconds from the moment it was drawn (the
-    keeper times it so, whatever its own clock reads)."""
+    keeper times it so, whatever its own clock reads); ``again``: once this shows, the owner
+    owes another look (:attr:`Drawing.again <bot.core.base.delivery.Drawing.again>`)."""
 
     owner: Owner
     channel_id: int
@@ -154,6 +155,7 @@ class Owing:
     sent: Mapping[MessageKey, MessageRecord]
     check_at: float | None
     check_in: float | None
+    again: bool = False
 
 
 @dataclass(slots=True)

@@ -20,3 +20,15 @@ class DmLink:
     channel_id: int | None
     token: str | None
     token_at: float | None
+
+    @property
+    def version(self) -> int:
+        """Which of two links of a user is the newer: its interaction's time, in microseconds
+        (0: no interaction, only the channel). A link with an older interaction never replaces
+        a newer one, in memory (:class:`~bot.core.ledger.tokens.DmLinks`) as in the store
+        (``bot.store.message_tables``' ``_KEEP_TOKEN``).
+
+        >>> DmLink(1, 2, "t", 1.5).version, DmLink(1, 2, None, None).version
+        (1500000, 0)
+        """
+        return 0 if self.token_at is None or self.token is None else round(self.token_at * 1e6)

@@ -221,6 +221,10 @@ def _edits(owed: Owed, known: MessageRecord, digest: str, facts: Facts) -> list[
     dm = owed.user_id is not None
     if live(known, facts.now) and known.token not in facts.lapsed:
         attempts.append(through(known, dataclasses.replace(known, key=owed.key, digest=digest)))
+    if not known.message_id:
+        # An interaction's answer whose id never came (it landed too late, say): its token
+        # alone could reach it, as its original response; the bot's cannot name it.
+        return attempts
     # (A channel's message is edited in the owner's channel; a DM where it was posted.)
     channel_id = known.channel_id if dm else facts.channel_id
     keep = MessageRecord(owed.key, channel_id, known.message_id, digest)
@@ -248,7 +252,7 @@ def _to_channel(owed: Owed, known: MessageRecord | None, digest: str, facts: Fac
     table is in its learner's DM, the bot's own token is what learns that DM closed, and the
     lesson goes on privately."""
     attempts = [] if known is None else _edits(owed, known, digest, facts)
-    clicked = [r for r in facts.sent.values() if r.key.name != HAND]
+    clicked = [r for r in facts.sent.values() if r.key.name != HAND and r.token not in facts.lapsed]
     carrying = carrier_among(clicked, facts.channel_id, facts.now)
     via = carrying.via
     if via is not None:

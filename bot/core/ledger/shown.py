@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from bot.core.base.keys import MessageKey
+from bot.core.base.keys import VIA, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
@@ -120,13 +120,18 @@ class Shown:
     def _stale(self, entry: OwnerLives) -> bool:
         """Whether what is kept of an owner's messages is to be read from the store first:
         never read, a change heard late, or (other processes answering too) a message's id
-        still to come."""
+        still to come (an answer's, learnt through its token: a call taken as posted after a
+        stop keeps no id, nor does a carrier with no message of its own, and none comes)."""
         return (
             not entry.read
             or entry.again is not None
             or (
                 self._shared
-                and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
+                and any(
+                    life.shown.message_id == 0 and life.shown.token is not None
+                    for key, life in entry.lives.items()
+                    if life.shown and key != VIA
+                )
             )
         )
 

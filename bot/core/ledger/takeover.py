@@ -11,16 +11,18 @@ for the owner's lost posts (:meth:`Takeover.recovered`).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections import OrderedDict
 
+from bot.core.base.delivery import Owed
 from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.timing import CHANNEL_PERIOD, LEASE_SAFETY, REQUEST_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.touches import TOUCHED_KEPT
-from bot.core.ledger.transport import NotSender, RequestKind, Unavailable
+from bot.core.ledger.transport import NotSender, PendingPost, RequestKind, Unavailable
 
 __all__ = ["RECOVERED_KEPT", "Takeover"]
 
@@ -139,7 +141,18 @@ class Takeover:
             return
         fence = self._attempts.fence(self._attempts.epoch())
         kept = {record.message_id for record in (await self._crew.shown.kept(owner)).values()}
+        # Each post found by its first line as the owner is drawn now (the same in every look
+        # of a message): two tables posted through one token a moment apart, both left
+        # unkept, were taken one for the other, and the earlier deleted.
+        owing = await self._crew.ledger.owed(owner)
+        drawn = {o.key: o for o in (owing.owed if owing else ())}
         for post in pending:
+            owed = drawn.get(post.key)
+            if owed is not None and owed.private and owing is not None:
+                await self._unseen(owner, post, owed, owing.version)
+                continue
+            first = "" if owed is None else owed.view.content.split("\n", 1)[0]
+            post = dataclasses.replace(post, first_line=first)
             try:
                 found = await self._crew.transport.lost_posts(owner, post, kept, fence)
                 if found:
@@ -155,3 +168,15 @@ class Takeover:
             except Exception as error:
                 # Left for the next start; the owner is brought up to date all the same.
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)
+
+    async def _unseen(self, owner: Owner, post: PendingPost, owed: Owed, version: int) -> None:
+        """A call posted once at a private table (a player called to press *Your hand*) that
+        may have been posted before the stop: where the bot is not a member it cannot read the
+        conversation to look, and a follow-up is found by its id alone (Discord: Get Followup
+        Message; Execute Webhook takes no nonce: fakediscord/README.md). It is taken as posted:
+        a call said twice notifies twice, where one lost leaves the table's own line naming
+        whom it waits on."""
+        if owed.once:
+            seen = MessageRecord(post.key, post.channel_id, 0, owed.view.digest(), version=version)
+            await self._crew.shown.sent(owner, [seen])
+        await self._crew.writes.looked_for(owner, post.key)

@@ -1,7 +1,7 @@
 """What this process knows of interactions' tokens: each player's DM channel with the bot and
 their latest interaction there (whose token may carry a hand DM), kept in memory and written
-down now and then; and how many follow-ups each token may still carry where the bot is not a
-member.
+down now and then; how many follow-ups each token may still carry where the bot is not a
+member; and the tokens Discord called expired before the bot's clock said so.
 
 Discord takes at most 5 follow-up messages per interaction that only a user install authorised
 ("Create Followup Message": "Apps are limited to 5 followup messages per interaction if it was
@@ -18,13 +18,20 @@ token's life.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.timing import FOLLOWUPS_PER_TOKEN, TOKEN_USABLE
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.storage import MessageRecords
 
-__all__ = ["CARRIED_PER_TOKEN", "DM_LINK_REFRESH_SECONDS", "DmLinks", "FollowupBudget"]
+__all__ = [
+    "CARRIED_PER_TOKEN",
+    "DM_LINK_REFRESH_SECONDS",
+    "DmLinks",
+    "FollowupBudget",
+    "LapsedTokens",
+]
 
 #: Follow-ups the ledger posts through one token at most: the rest is left to the
 #: interaction's own answer.
@@ -43,9 +50,10 @@ class DmLinks:
         """``shared``: other processes answer the DMs' clicks too, and write down theirs."""
         self._store = store
         self._shared = shared
-        # user id -> their link, and until when it need not be written down again (the most
-        # recent players' only: one forgotten is read again, or written again a little early).
-        self._links: Recent[int, DmLink] = Recent(LINKS_KEPT)
+        # user id -> their link at its version (its interaction's time), and until when it
+        # need not be written down again (the most recent players' only: one forgotten is read
+        # again, or written again a little early).
+        self._links: Newest[int, DmLink] = Newest(LINKS_KEPT)
         self._written_until: Recent[int, float] = Recent(LINKS_KEPT)
 
     async def link(self, user_id: int) -> DmLink | None:
@@ -56,21 +64,20 @@ class DmLinks:
         kept = self._links.get(user_id)
         if kept is not None and not (self._shared and not _recent(kept)):
             return kept
-        began = self._links.changes()
-        link = await self._store.dm_link(user_id)
-        if link is not None and not self._links.keep_read(user_id, link, began):
-            # A click was heard while the store was read: the link it told of (this
-            # player's, perhaps) is newer than what the store held, and stands.
-            learnt = self._links.peek(user_id)
-            if learnt is not None and learnt is not kept:
-                return learnt
-        return link
+        read = await self._store.dm_link(user_id)
+        if read is None:
+            return kept
+        # A click heard while the store was read told of a newer interaction than the store
+        # held: the read, older by its version, is not kept over it, and the click's stands.
+        self._links.keep(user_id, read.version, read)
+        return self._links.get(user_id) or read
 
     async def linked(self, link: DmLink) -> None:
         """Remember the DM channel with a user (and their latest interaction there). A click
         refreshes it in the store at most every few minutes: a token lives 15, and this is
-        asked often."""
-        self._links.keep(link.user_id, link)
+        asked often. (A link of an older interaction than the one known is not kept over it:
+        the channel alone, learnt by posting there, with none.)"""
+        self._links.keep(link.user_id, link.version, link)
         now = time.monotonic()
         if link.token is not None:
             if (self._written_until.get(link.user_id) or 0.0) > now:
@@ -113,3 +120,29 @@ class FollowupBudget:
         lapsed = [t for t, (_, at) in self._spent.items() if now - at >= self._life]
         for token in lapsed:
             del self._spent[token]
+
+
+class LapsedTokens:
+    """The interactions' tokens Discord called expired (401 / 50027) while this process still
+    counted them live (Discord's clock runs ahead of the bot's): nothing is tried through them
+    again, whatever message of whatever owner they reach (the Start's token carries a game's
+    tables; a DM click's, the player's hands of every game), for as long as a token lives at
+    most after it was learnt (:data:`~bot.core.base.timing.TOKEN_USABLE`: by then the bot's
+    own clock says so too)."""
+
+    def __init__(self, life: float = TOKEN_USABLE, clock: Callable[[], float] = time.monotonic):
+        self._life = life
+        self._clock = clock
+        self._learnt: dict[str, float] = {}
+
+    def lapsed(self, tokens: Iterable[str]) -> None:
+        """Discord called these tokens expired."""
+        now = self._clock()
+        for token in tokens:
+            self._learnt[token] = now
+        for token in [t for t, at in self._learnt.items() if now - at >= self._life]:
+            del self._learnt[token]
+
+    def dead(self) -> frozenset[str]:
+        """The tokens Discord called expired, as far as this process heard."""
+        return frozenset(self._learnt)

@@ -100,11 +100,15 @@ class Attempt:
 @dataclass(frozen=True, slots=True)
 class PendingPost:
     """A DM that was about to be posted (since ``since``, a Unix time) when last heard of: if
-    its id was never kept, the process died between the post and the keeping."""
+    its id was never kept, the process died between the post and the keeping. ``first_line``:
+    what the message's first line says, the same in every look of it (a deal's table its
+    header, a hand its deal), as the owner is drawn now (empty: not known): what tells it
+    from another message of the owner's posted through the same interaction's token."""
 
     key: MessageKey
     channel_id: int
     since: float
+    first_line: str = ""
 
 
 class RequestKind(Enum):
@@ -208,8 +212,9 @@ class Transport(Protocol):
         self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
     ) -> list[int]:
         """The ids, oldest first, of the bot's messages in the DM ``post`` was about to be
-        posted in, since then, that carry controls of ``owner`` and are not among ``kept``:
-        what a process that stopped between posting and keeping left behind."""
+        posted in, since then, that carry controls of ``owner`` and are not among ``kept``,
+        and whose first line is the post's (when known): what a process that stopped between
+        posting and keeping left behind."""
         ...
 
     async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:

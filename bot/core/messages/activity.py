@@ -372,7 +372,9 @@ def _played_out(
         "starter": None if view.starter is None else card_json(view.starter),
         "crib": {"owner": view.dealer, "size": view.crib_size},
         "calls": [_html(html, line) for line in text.play.split("\n") if line],
-        "caption": _caption(names, events),
+        # (Once the game is over its last call is said no more: the result, and a rematch's
+        # lobby after it, stand alone.)
+        "caption": None if over else _caption(names, events),
         "show": {"deal": shown_deal, "hands": _show(names, view.last_show)},
         **_manual_show(view),
         "chances": _chances(log, view),
@@ -426,6 +428,7 @@ def activity_state(
     page: str | None = None,
     shareable: bool = True,
     series: str = "",
+    continues: str = "",
 ) -> dict[str, Any]:
     """What ``viewer``'s Activity shows of ``record`` (the channel's open game, or its last
     one; None: it never had one), ``loaded`` once it was dealt. ``html``: markdown as HTML for
@@ -438,8 +441,9 @@ def activity_state(
     :func:`no_game_of_its_own` says why, ``open.closed`` says it, and no choices are
     offered. ``presence`` is what the viewer's Discord status says
     (:mod:`bot.core.messages.presence`); a finished game's ``result.share`` what *Share* posts
-    (the result's line, and the page); ``series``: the line of the series a rematch's lobby
-    or a finished game's result says."""
+    (the result's line, and the page); ``series``: the line of the series a finished game's
+    result says, with it; ``continues``: the one the game continues (a rematch's), on its
+    lobby and on its table while it is played (``series_line``), as the chat's say it."""
     known = avatars or {}
     state: dict[str, Any] = {
         "game": None,
@@ -474,8 +478,11 @@ def activity_state(
         # channel's own game), so the page names no one as watching.
         state["apart"] = True
     if record.status is GameStatus.LOBBY:
-        state["lobby"] = _lobby(record, viewer, series, html)
+        state["lobby"] = _lobby(record, viewer, continues, html)
         return state
+    if record.status is GameStatus.ACTIVE:
+        # (Over, the result says the series with this game: rematch.series.)
+        state["series_line"] = _html(html, continues) or None
     if loaded is not None:
         state.update(_played_out(record, loaded, viewer, coach, html))
         state["review"] = record.status is GameStatus.FINISHED and loaded.shuffles is not None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.core.base.views import BoardPicture
 from bot.core.pictures.board import BoardState, Side, board_alt_text, board_picture, picture_size
 from bot.core.pictures.canvas import Picture
-from engine.outcome import Scoring
+from engine.outcome import Scoring, final_scores
 from engine.rules import Rules
 
 __all__ = ["board_alt", "board_lines", "board_size", "draw_board"]
@@ -21,8 +21,12 @@ def board_lines(rules: Rules) -> tuple[tuple[int, str], ...]:
 
 
 def _state(board: BoardPicture) -> BoardState:
+    # The winner's front peg in the game hole (a board has none past it), so its words say
+    # the win as the result does: "won by 14" at 61-47, never by 15 at "62".
+    fronts = final_scores([front for front, _ in board.pegs], board.winner, board.target)
     sides = tuple(
-        Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
+        Side(name, front, back)
+        for name, front, (_, back) in zip(board.sides, fronts, board.pegs, strict=True)
     )
     # The picture names the game's target and scale; the lines are the rules' for them.
     scale = Rules(target=board.target, scoring=Scoring(board.rule))

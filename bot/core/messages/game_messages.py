@@ -13,34 +13,40 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
+from typing import NamedTuple
 
 from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
-from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
+from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
 from bot.core.base.owners import Owner
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest, Recent
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text, series_text
 from bot.core.games.storage import DmRefusals, GameRecords
+from bot.core.messages.finals import behind, finishing, told_again, unseen
 from bot.core.messages.hand import ended_text
 from bot.core.messages.hinting import hints_line
 from bot.core.messages.private_table import (
+    TABLE,
     hand_carrier,
     private_owed,
+    shown_through,
+    table_calls,
     turn_mentions,
     unreadable_table,
     wake_calls,
-    with_mentions,
 )
 from bot.core.messages.projection import (
     TableFacts,
+    final_tables,
     hand_message,
+    in_order,
     noticed,
     owes_move,
     project,
@@ -53,6 +59,7 @@ __all__ = [
     "REMIND_AFTER",
     "SETTLED_KEPT",
     "GameMessages",
+    "ResultLines",
     "ratings_line",
     "result_lines",
 ]
@@ -63,6 +70,8 @@ REMIND_AFTER = timedelta(seconds=60)
 RECONCILE_ENDED = timedelta(days=1)
 #: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
 SETTLED_KEPT = 512
+#: A private table's looks remembered per game (what each shows the end of).
+LOOKS_KEPT = 8
 
 
 class GameMessages(Projector):
@@ -94,13 +103,21 @@ class GameMessages(Projector):
         self._page_link = page_link
         self._launch = launch
         self._asked = asked
-        # game id -> seat -> the deal its DMs were first refused in.
-        self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
-        # game id -> (the version, the ratings line a finished game's result ends with, and
-        # the series line of a rematch's lobby or a result).
-        self._lines: Recent[int, tuple[int, str, str]] = Recent(SETTLED_KEPT)
+        # game id -> seat -> the deal its DMs were first refused in, at its version: how many
+        # seats were refused (a refusal is only ever added, its first deal kept).
+        self._refused: Newest[int, dict[int, int]] = Newest(SETTLED_KEPT)
+        # game id -> (whether it was read while the game was played, the lines beside its play:
+        # a finished game's ratings, the series of its result and the one it continues), at
+        # the game's version.
+        self._lines: Newest[int, tuple[bool, ResultLines]] = Newest(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
+        # game id -> deal -> its final table, drawn from the game told again (a deal the log
+        # dropped before its table showed its end: see bot.core.messages.finals).
+        self._finals: Recent[int, dict[int, Owed]] = Recent(SETTLED_KEPT)
+        # game id -> a private table's looks drawn lately, by digest -> the last deal whose
+        # end each shows (the next look shows the deals after it).
+        self._through: Recent[int, dict[str, int]] = Recent(SETTLED_KEPT)
 
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
@@ -112,7 +129,7 @@ class GameMessages(Projector):
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
-            loaded = self._games.drawable(record)
+            loaded = self._games.loaded.drawable(record)
         except UnreadableGame:
             # Nothing of it can be drawn while it is open (every pass would fail the same
             # way), and once a moderator has ended it, what needs no snapshot.
@@ -128,21 +145,58 @@ class GameMessages(Projector):
         )
         lines = await self._lines_of(record)
         if record.private:
-            return self._private(record, loaded, facts, lines, sent, self._asked(owner))
+            return await self._private(record, loaded, facts, lines, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
             # channel is told how the game can end instead.
             facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
             found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
-        return Drawing(record.channel_id, record.version, found.owed, found.check_at)
+        owed = found.owed
+        if loaded is not None:
+            self._keep_finals(record.id, owed, finishing(loaded.log, sent))
+            late = behind(loaded.log, sent)
+            if late:
+                # Tables the log dropped before their end was sent: each in its deal's place.
+                owed = in_order((*owed, *await self._final_tables(record, loaded, late)))
+        return Drawing(record.channel_id, record.version, owed, found.check_at)
 
-    def _private(
+    def _keep_finals(self, game_id: int, owed: Sequence[Owed], deals: list[int]) -> None:
+        """Keep the final tables of ``deals`` as just drawn from the deal log (their end not
+        sent yet): should the log drop them first, they are sent as kept, the game not told
+        again."""
+        if not deals:
+            return
+        kept = self._finals.get(game_id) or {}
+        for table in owed:
+            deal = table.key.deal
+            if table.key.name == TABLE_OF_DEAL and deal in deals and deal not in kept:
+                kept[deal] = table
+        self._finals.keep(game_id, kept)
+
+    async def _final_tables(
+        self, record: GameRecord, loaded: Loaded, deals: list[int]
+    ) -> list[Owed]:
+        """The final tables of ``deals`` (the log dropped them): drawn once, from the game
+        told again (:func:`~bot.core.messages.finals.told_again`), and kept (a deal's final
+        table never changes)."""
+        kept = self._finals.get(record.id) or {}
+        missing = [deal for deal in deals if deal not in kept]
+        if missing:
+            told = await told_again(loaded)
+            if told is not None:
+                link = None if self._page_link is None else self._page_link(record.id)
+                for owed in final_tables(record, loaded, told, missing, link=link):
+                    kept[owed.key.deal or 0] = owed
+                self._finals.keep(record.id, kept)
+        return [kept[deal] for deal in deals if deal in kept]
+
+    async def _private(
         self,
         record: GameRecord,
         loaded: Loaded | None,
         facts: TableFacts,
-        lines: tuple[str, str],
+        lines: ResultLines,
         sent: Mapping[MessageKey, MessageRecord],
         asked: Collection[MessageKey],
     ) -> Drawing:
@@ -155,8 +209,16 @@ class GameMessages(Projector):
         settled_owed = self._settled_for(record, loaded, facts, lines)
         hands: dict[int, MessageView] = {}
         check_at = None
+        again = False
+        earlier: list[int] = []
         if loaded is not None:
             deal = loaded.game.deal_number
+            # Deals the table shown may have missed the end of: shown above this one.
+            earlier = self._unseen(record, loaded, sent.get(TABLE))
+            dropped = [d for d in earlier if d not in loaded.log.deals]
+            if dropped:
+                finals = await self._final_tables(record, loaded, dropped)
+                settled_owed = (*settled_owed, *finals)
             for seat in record.seats:
                 if seat.is_computer or seat.user_id is None:
                     continue
@@ -167,15 +229,52 @@ class GameMessages(Projector):
                     assert known.token_at is not None
                     lapse = known.token_at + TOKEN_USABLE
                     check_at = lapse if check_at is None else min(check_at, lapse)
-        owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
+        owed = list(
+            private_owed(record, loaded, settled_owed, hands, launch=self._launch, earlier=earlier)
+        )
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now, asked)
-            table = with_mentions(owed[0].view, mentions, notify=False)
+            # The table's own message calls whom it names when it is a new one this turn
+            # (posted again: a new message notifies whom it mentions), those no call of its
+            # own named yet; each is then called by it alone (one message, one ping each).
+            table, pinged = table_calls(record, loaded, sent, owed[0].view, mentions, facts.now)
             owed[0] = dataclasses.replace(owed[0], view=table)
-            calls, due = wake_calls(record, loaded, mentions, facts.now, facts.remind_after)
+            through = shown_through(settled_owed, earlier)
+            # A look that shows only some of the deals missed owes the next, which shows the
+            # deals after the last it showed (a look that shows them all is read by the
+            # version it was drawn at: see _unseen).
+            again = through < deal - 1
+            if again:
+                self._shows(record.id, table, through)
+            unpinged = tuple(u for u in mentions if u not in pinged)
+            calls, due = wake_calls(record, loaded, unpinged, facts.now, facts.remind_after)
             owed += calls
             check_at = min((t for t in (check_at, due) if t is not None), default=None)
-        return Drawing(record.channel_id, record.version, tuple(owed), check_at)
+        return Drawing(record.channel_id, record.version, tuple(owed), check_at, again)
+
+    def _unseen(self, record: GameRecord, loaded: Loaded, shown: MessageRecord | None) -> list[int]:
+        """The deals before the current one whose end the private table's look ``shown`` may
+        not have shown: those after the last it did, for a look this process drew showing
+        some of the deals missed; else every deal from the one it was drawn in
+        (:func:`~bot.core.messages.finals.unseen`: its deal before's end it showed, or the
+        look before it did)."""
+        deal = loaded.game.deal_number
+        if shown is None:
+            return []
+        through = (self._through.get(record.id) or {}).get(shown.digest)
+        if through is not None:
+            return list(range(through + 1, deal))
+        return unseen(loaded.log, deal, shown)
+
+    def _shows(self, game_id: int, table: MessageView, through: int) -> None:
+        """The private table's look ``table`` shows the end of every deal up to ``through``,
+        and not of the deals after it, before the current one: kept for the next draw, should
+        it be the look shown then (the last few such looks of a game)."""
+        looks = self._through.get(game_id) or {}
+        looks[table.digest()] = through
+        while len(looks) > LOOKS_KEPT:
+            del looks[next(iter(looks))]
+        self._through.keep(game_id, looks)
 
     def moving(self, owner: Owner) -> bool:
         """Whether a move of the game is being applied and saved in this process now."""
@@ -215,10 +314,10 @@ class GameMessages(Projector):
         did reads them again, :meth:`sending_again`)."""
         refused = self._refused.get(game_id)
         if refused is None:
-            # (Not kept when a refusal was told while it was read: it may have missed it.)
-            began = self._refused.changes()
             refused = await self._store.dm_refusals(game_id)
-            self._refused.keep_read(game_id, refused, began)
+            # (A read that a refusal overtook on its way holds fewer: it is not kept over the
+            # refusals read since.)
+            self._refused.keep(game_id, len(refused), refused)
         return refused
 
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
@@ -234,30 +333,35 @@ class GameMessages(Projector):
         except UnreadableGame:
             return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)
-        # Read again when next drawn (the store keeps the deal of the first refusal, for a DM
-        # already on its way when it came); a read on its way now, which may have missed it,
-        # is not kept.
-        self._refused.forget(owner.id)
+        # Read again as they are now (the store keeps the deal of the first refusal, for a DM
+        # already on its way when it came), a version on from any read before the refusal.
+        refused = await self._store.dm_refusals(owner.id)
+        self._refused.keep(owner.id, len(refused), refused)
 
-    async def _lines_of(self, record: GameRecord) -> tuple[str, str]:
-        """:func:`ratings_line` and the series' line
-        (:func:`~bot.core.games.series.series_text`), read once for a game's version (a
-        finished game is drawn again whenever a sweep or a click on its result brings it up;
-        its ratings and its series' games do not change, nor those a lobby's continue)."""
-        if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
-            return "", ""
-        kept = self._lines.get(record.id)
-        if kept is None or kept[0] != record.version:
-            kept = (record.version, *await result_lines(self._games.store, record))
-            self._lines.keep(record.id, kept)
-        return kept[1], kept[2]
+    async def _lines_of(self, record: GameRecord) -> ResultLines:
+        """:func:`result_lines`, read once for a lobby's version (its people may change the
+        series it continues), once for a finished game (drawn again whenever a sweep or a
+        click on its result brings it up; its ratings and its series' games do not change),
+        and once while a game is played (the series it continues does not change with its
+        moves)."""
+        if record.rematch_of is None and record.status is not GameStatus.FINISHED:
+            return ResultLines()
+        moves = record.status not in (GameStatus.LOBBY, GameStatus.FINISHED)
+        kept = self._lines.at(record.id)
+        if kept is not None:
+            version, (kept_moving, lines) = kept
+            if version == record.version or (moves and kept_moving and version < record.version):
+                return lines
+        lines = await result_lines(self._games.store, record)
+        self._lines.keep(record.id, record.version, (moves, lines))
+        return lines
 
     def _settled_for(
         self,
         record: GameRecord,
         loaded: Loaded | None,
         facts: TableFacts,
-        lines: tuple[str, str] = ("", ""),
+        lines: ResultLines | None = None,
     ) -> tuple[Owed, ...]:
         """The game's messages but the reminders, drawn once per version (and refusals, coach
         settings and departures)."""
@@ -272,17 +376,18 @@ class GameMessages(Projector):
         if kept is not None and kept[0] == key:
             return kept[1]
         link = None if self._page_link is None else self._page_link(record.id)
-        ratings, series = lines
+        lines = lines or ResultLines()
         drawn = settled(
             record,
             loaded,
             facts.refused,
             facts.coach_off,
-            ratings,
+            lines.ratings,
             departed=facts.departed,
             link=link,
             launch=self._launch,
-            series=series,
+            series=lines.series,
+            continues=lines.continues,
         )
         self._settled.keep(record.id, (key, drawn))
         return drawn
@@ -304,19 +409,32 @@ class GameMessages(Projector):
         self._refused.forget(game_id)
         self._settled.forget(game_id)
         self._lines.forget(game_id)
+        self._finals.forget(game_id)
+        self._through.forget(game_id)
 
 
-async def result_lines(store: GameRecords, record: GameRecord) -> tuple[str, str]:
-    """What a game's lobby and result say beside its tables, read from the store: the line of
-    ratings (:func:`ratings_line`) and the series'
-    (:func:`~bot.core.games.series.series_text`), empty but for a lobby or a finished game;
-    the channel's messages and the game's page draw them from here alike. A ranked match's
-    game says no ratings: its players' places show none for it (their ranked ratings move
-    with the match, on its card and table), so its page shows none either."""
-    if record.status not in (GameStatus.FINISHED, GameStatus.LOBBY):
-        return "", ""
+class ResultLines(NamedTuple):
+    """What a game's messages say beside its play, read from the store: a finished game's
+    ratings (:func:`ratings_line`) and the series its result says, with it
+    (:func:`~bot.core.games.series.series_text`); and the series the game continues, as it
+    stood at its opening, on its lobby and tables (``continues``:
+    :func:`~bot.core.games.series.continued_text`)."""
+
+    ratings: str = ""
+    series: str = ""
+    continues: str = ""
+
+
+async def result_lines(store: GameRecords, record: GameRecord) -> ResultLines:
+    """:class:`ResultLines` of ``record``: the channel's messages and the game's page draw
+    them from here alike. A ranked match's game says no ratings: its players' places show
+    none for it (their ranked ratings move with the match, on its card and table), so its
+    page shows none either."""
+    continues = await continued_text(store, record)
+    if record.status is not GameStatus.FINISHED:
+        return ResultLines(continues=continues)
     ratings = "" if record.in_match else await ratings_line(store, record)
-    return ratings, await series_text(store, record)
+    return ResultLines(ratings, await series_text(store, record), continues)
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:

@@ -1,7 +1,8 @@
 """The rules a lesson explains (``/cribbage learn``), and which of them an event shows.
 
-A first game explains each rule the first time it happens: the deal and the crib, the
-shuffle's seal (the table's 🔒 and 🔓 lines), the starter and his heels, fifteens, pairs,
+A first game explains each rule the first time it happens: the deal and the crib with what
+scores (in one line, before the first discard), the shuffle's seal (the table's 🔒 and 🔓
+lines), the starter and his heels, the play (as it begins), fifteens, pairs,
 runs, go, 31 and the last card, the show in order, flushes, his nobs, and at the end the
 lurch. :func:`rules_met` says which rules one event shows; the
 game's log notes the deal each kind of event and score first came up in (:attr:`DealLog.firsts
@@ -33,6 +34,7 @@ __all__ = [
     "HINT_FIGURES",
     "LESSON_END",
     "LESSON_LEVEL",
+    "LESSON_TARGET",
     "RULES",
     "LessonNotes",
     "coach_for",
@@ -44,6 +46,9 @@ __all__ = [
     "rules_met",
 ]
 
+#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
+LESSON_TARGET = 61
+
 #: Each rule a lesson explains, by name, in the order a game first meets them: its title and
 #: what it says, for someone who has never played.
 RULES: Mapping[str, tuple[str, str]] = {
@@ -53,6 +58,12 @@ RULES: Mapping[str, tuple[str, str]] = {
         "hand that belongs to the dealer and is counted after the hands. Throw the dealer good "
         "cards when the crib is yours, poor ones when it is not. The deal changes hands each "
         "time.",
+    ),
+    "scores": (
+        "What scores",
+        "cards making 15 (2 points), a pair (2), a run of three or more in sequence (1 a "
+        "card), a flush, and the jack of the starter's suit: as the cards go down in the play, "
+        f"and in each hand at the show. The first to {LESSON_TARGET} wins.",
     ),
     "seal": (
         "The seal",
@@ -160,7 +171,8 @@ HINT_FIGURES: Mapping[str, str] = {
 #: What the coach's figures mean, said under its line at a learner's table.
 COACH_FIGURES = (
     "📘 The coach's figures are points on average, over every starter that could be cut: the "
-    "hand you kept at the show, and what your throw added to your crib (or gave the dealer's)."
+    "hand you kept at the show, what your throw added to your crib (or gave the dealer's: −), "
+    "and what the kept cards peg in the play; near the end, your chance to win the game."
 )
 
 
@@ -193,11 +205,15 @@ def hint_figures(kind: str, line: str) -> str:
 #: rule happening, in the order a table says them.
 _KINDS: Mapping[str, tuple[str, ...]] = {
     "deal": ("dealt",),
+    # Said with the deal, before the first discard: what a throw to the crib is weighed by.
+    "scores": ("dealt",),
     # (Said where the table shows the deal's seal: lesson_notes' ``sealed``.)
     "seal": ("dealt",),
     "starter": ("starter_cut",),
     "heels": ("heels",),
-    "play": ("played",),
+    # Said as the play begins (the starter turned up), with the first "Your turn", not after
+    # the first card.
+    "play": ("starter_cut", "played"),
     "fifteen": (ScoreKind.FIFTEEN,),
     "pair": (ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL),
     "run": (ScoreKind.RUN,),

@@ -4,7 +4,9 @@ In a DM between people, a group DM, or a server that did not invite the bot (rea
 someone's user install), the bot's own token may neither post nor edit: a game there lives on
 interactions alone. It keeps one message in the channel, the answer to ``/cribbage new``
 (key ``lobby``): the lobby while seats are taken, then the table of the current deal (with
-the show of the deal before while the crib is being made, so nobody misses it), and at the end
+the show of the deal before while the crib is being made, so nobody misses it, and, played
+faster than the table is edited, every deal the look shown before missed the end of, a few at
+a time: :mod:`bot.core.messages.finals`), and at the end
 the result. Once dealt it carries one button, *Your hand*, whose answer is the clicker's hand
 as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the result's
 *Review*; the keeper edits each of these only through the token of an interaction on it, while
@@ -17,20 +19,23 @@ with, of an edit only that its mentions are worked out again: so once the table 
 such a player for the reminder's delay, the same call is posted as a message of its own (key
 ``away:<turn>:<seat>``, once a turn), through whichever interaction's token still reaches the
 conversation (another player's move, a watcher's click): their own have lapsed, and it is the
-one way left to notify them. That call alone notifies, as a reminder does in a server: the
-table's line does not, even in a copy of the table posted again (a player is not notified
-twice for one turn).
+one way left to notify them. A copy of the table posted again (no token reached it: the next
+interaction posts it) is a new message too: it is then the call, notifying whom it names that
+no call named yet this turn, and no call of its own is posted for them (one message, each
+person notified once: :func:`table_calls`). An edit of the table's line notifies no one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed, live
 from bot.core.base.keys import AWAY, LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
 from bot.core.base.views import (
     HAND_BUTTON,
     MAX_LAID_OUT,
+    MAX_LAID_OUT_PARTS,
     MAX_MESSAGE,
     RESIGN_BUTTON,
     TABLE_BUTTON,
@@ -57,6 +62,8 @@ __all__ = [
     "TABLE",
     "hand_carrier",
     "private_owed",
+    "shown_through",
+    "table_calls",
     "turn_mentions",
     "unreadable_table",
     "wake_calls",
@@ -70,6 +77,9 @@ TABLE = LOBBY
 MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
 #: Between the deal before's text and the current deal's.
 _RULE = "— — —"
+#: Components a table's look keeps for its board's gallery, its controls' row and buttons,
+#: and the line that calls whom it waits on (see :data:`MAX_LAID_OUT_PARTS`).
+_PARTS_KEPT = 10
 
 
 def _hand_keys(deal: int, seat: int) -> tuple[MessageKey, ...]:
@@ -106,30 +116,96 @@ def _unsaid(
     return [g for g in more if not all(t in said for t in g)]
 
 
-def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> MessageView:
-    """The one message of a started game, from what a server's channel would be shown (its
-    deals' tables and result), laid out as they are: the current deal's table (after the deal
-    before's, while the crib is being made), the result once there is one (with its *Review*),
-    the board, and *Your hand* and *Resign* while the game is being played (with *Play at
-    the table* while the Activity is on: ``launch``)."""
-    tables = sorted(
-        (o for o in settled if o.key.name == TABLE_OF_DEAL),
-        key=lambda o: o.key.deal or 0,
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """What the table shows of a started game's deals: the current deal's table (and the
+    result, once there is one), and the tables shown above it (``before``, oldest first: the
+    last of them cut to its tail where it does not fit whole)."""
+
+    tables: dict[int, MessageView]
+    current: MessageView
+    deal: int
+    result: Owed | None
+    groups: list[tuple[str, ...]]
+    before: list[int]
+    rule: tuple[tuple[str, ...], ...]
+
+    @property
+    def playing_on(self) -> bool:
+        """Whether the current deal is being played (its show not yet made, no result)."""
+        return self.current.board is None and self.result is None
+
+
+def _look(settled: Sequence[Owed], earlier: Collection[int]) -> _Look:
+    """The deals' tables a started game's table shows (see :func:`_table_view`): above the
+    current deal's, the deals of ``earlier`` (those the table may have missed the end of)
+    oldest first, each whole, as many as fit, and the deal before's while the current deal is
+    played (its tail, if it does not fit whole)."""
+    ordered = sorted(
+        (o for o in settled if o.key.name == TABLE_OF_DEAL), key=lambda o: o.key.deal or 0
     )
+    tables = {o.key.deal or 0: o.view for o in ordered}
     result = next((o for o in settled if o.key == RESULT), None)
-    current = tables[-1].view if tables else laid_out(())
+    current = ordered[-1].view if ordered else laid_out(())
+    deal = (ordered[-1].key.deal or 0) if ordered else 0
     groups = list(current.layout)
     if result is not None:
         groups += _unsaid(groups, result.view.layout)
+    # (Framed, the deals are set apart by their frames; else by a rule of their own.)
+    rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
+    look = _Look(tables, current, deal, result, groups, [], rule)
+    wanted = sorted({d for d in earlier if d < deal and d in tables})
+    if look.playing_on and deal - 1 in tables and deal - 1 not in wanted:
+        wanted.append(deal - 1)  # the deal before's show, while the crib is being made
+    room = MAX_LAID_OUT - _size(groups)
+    parts = MAX_LAID_OUT_PARTS - _PARTS_KEPT - _parts(groups)
+    for number in wanted:
+        size = _size(tables[number].layout) + _size(rule)
+        more = _parts(tables[number].layout) + _parts(rule)
+        if look.before and (size > room or more > parts):
+            break  # (shown by a later look, once these are)
+        if not look.before and (room - _size(rule) <= 200 or more > parts):
+            break
+        look.before.append(number)
+        room -= size
+        parts -= more
+        if room < 0:
+            break  # (its tail alone fits)
+    return look
+
+
+def _parts(groups: Sequence[Sequence[str]]) -> int:
+    """The components ``groups`` take laid out: a container or a separator each, and a text
+    display for each of its texts."""
+    return sum(1 + len(group) for group in groups)
+
+
+def shown_through(settled: Sequence[Owed], earlier: Collection[int]) -> int:
+    """The last deal whose end the table drawn from ``settled`` and ``earlier`` shows (every
+    deal before it was shown by a look before): the last of those it shows above the current
+    deal, or the deal before the current one when it shows none."""
+    look = _look(settled, earlier)
+    return look.before[-1] if look.before else look.deal - 1
+
+
+def _table_view(
+    record: GameRecord, settled: tuple[Owed, ...], launch: bool, earlier: Collection[int] = ()
+) -> MessageView:
+    """The one message of a started game, from what a server's channel would be shown (its
+    deals' tables and result), laid out as they are: the current deal's table (after the deal
+    before's, while the crib is being made, and after the deals of ``earlier`` the look shown
+    before may have missed the end of: :func:`_look`), the result once there is one (with its
+    *Review*), the board, and *Your hand* and *Resign* while the game is being played (with
+    *Play at the table* while the Activity is on: ``launch``)."""
+    look = _look(settled, earlier)
+    current, result, groups = look.current, look.result, look.groups
     board = result.view.board if result is not None else current.board
-    before = tables[-2].view if len(tables) > 1 else None
-    if before is not None and current.board is None and result is None:
-        # (Framed, the deals are set apart by their frames; else by a rule of their own.)
-        rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
-        room = MAX_LAID_OUT - _size(groups) - _size(rule)
-        if room > 200:
-            groups = [*layout_tail(before.layout, room), *rule, *groups]
-            board = before.board
+    if look.before:
+        before = [g for d in look.before for g in (*look.tables[d].layout, *look.rule)]
+        room = MAX_LAID_OUT - _size(groups)
+        groups = [*layout_tail(before, room), *groups]
+        if look.playing_on:
+            board = look.tables[look.before[-1]].board
     if record.end_note:
         groups += _unsaid(groups, ((record.end_note,),))
     playing = record.status is GameStatus.ACTIVE
@@ -166,18 +242,21 @@ def private_owed(
     hands: Mapping[int, MessageView],
     *,
     launch: bool = False,
+    earlier: Collection[int] = (),
 ) -> tuple[Owed, ...]:
     """What a private table's messages should show: the table (the lobby until the deal) and
     each person's hand of the current deal (``hands``, by seat), edited only where a live
-    token reaches it. ``settled``: the messages a server's channel would get of the game;
-    ``launch``: the Activity is on (*Play at the table* on the lobby and the table)."""
+    token reaches it. ``settled``: the messages a server's channel would get of the game (and
+    the final tables of ``earlier``: the deals the table shown may have missed the end of,
+    shown above the current one); ``launch``: the Activity is on (*Play at the table* on the
+    lobby and the table)."""
     if loaded is None:
         # (The lobby as a server's channel would show it: a rematch's says its series.)
         view = next(o.view for o in settled if o.key == TABLE)
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
         return (Owed(TABLE, view, order=0, private=True),)
-    table = _table_view(record, settled, launch)
+    table = _table_view(record, settled, launch, earlier)
     owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
     deal = loaded.game.deal_number
     for seat in _people(record):
@@ -270,14 +349,49 @@ def wake_calls(
     ], None
 
 
-def with_mentions(view: MessageView, users: tuple[int, ...], *, notify: bool = True) -> MessageView:
-    """The table with a line that mentions each of ``users`` (the table waits on them); with
-    ``notify`` False, a copy of it posted again notifies none of them (:func:`wake_calls`
-    does, once a turn)."""
+def table_calls(
+    record: GameRecord,
+    loaded: Loaded,
+    sent: Mapping[MessageKey, MessageRecord],
+    table: MessageView,
+    called: tuple[int, ...],
+    now: float,
+) -> tuple[MessageView, tuple[int, ...]]:
+    """The table ``table`` with its line naming ``called`` (:func:`turn_mentions`), and whom
+    the table's own message notifies: when it goes as a new message (no live token reaches the
+    one shown, so the next interaction posts it again), or is the one so posted, each named
+    whom no call of their own named yet this turn (``away:<turn>:<seat>``). A new message
+    notifies whom it mentions, an edit may notify no one (see the module): posted again, the
+    table is the call, and no other message is posted for them this turn (each person
+    notified once, by one message)."""
+    quiet = with_mentions(table, called, notify=False)
+    if not called:
+        return quiet, ()
+    turn = turn_name(record, loaded.game)
+    seats = {s.user_id: s.seat for s in _people(record)}
+    unsaid = tuple(
+        user
+        for user in called
+        if user in seats and MessageKey.of(AWAY, turn, seats[user]) not in sent
+    )
+    calling = with_mentions(table, called, notify=unsaid)
+    shown = sent.get(TABLE)
+    anew = shown is None or not live(shown, now)
+    if unsaid and (anew or (shown is not None and shown.digest == calling.digest())):
+        return calling, unsaid
+    return quiet, ()
+
+
+def with_mentions(
+    view: MessageView, users: tuple[int, ...], *, notify: bool | tuple[int, ...] = True
+) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them), which
+    notifies them (``notify``: all, none, or those given: :func:`table_calls`; an edit
+    notifies none of them anyway, and :func:`wake_calls` calls them once a turn)."""
     if not users:
         return view
     line = _call(users)
-    pinged = users if notify else ()
+    pinged = users if notify is True else () if notify is False else notify
     if view.layout:
         groups = (*layout_tail(view.layout, MAX_LAID_OUT - len(line)), (line,))
         return relaid(view, groups, mentions=pinged)

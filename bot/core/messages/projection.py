@@ -73,8 +73,10 @@ __all__ = [
     "board_of",
     "deal_chances",
     "deal_seal",
+    "final_tables",
     "hand_message",
     "hand_view",
+    "in_order",
     "noticed",
     "owes_move",
     "page_line",
@@ -247,7 +249,12 @@ def _tables(
     link: str | None = None,
     launch: bool = False,
     series: str = "",
+    continues: str = "",
+    *,
+    deals: Collection[int] | None = None,
 ) -> list[Owed]:
+    """Each deal's table the log keeps (``deals``: only these), and the result once there is
+    one."""
     names = Names.of(game.public_view())
     view = game.public_view()
     # A game ended without being played out (cancelled, expired, a tournament's forfeit):
@@ -257,7 +264,7 @@ def _tables(
     over = game.phase is Phase.OVER or stopped
     ended = record.ended(game)
     owed: list[Owed] = []
-    for deal in sorted(d for d in log.deals if d >= 1):
+    for deal in sorted(d for d in log.deals if d >= 1 and (deals is None or d in deals)):
         live = deal == game.deal_number and not over
         odds = deal_chances(log, view, deal)
         seal = deal_seal(game, log, seeds, deal)
@@ -279,6 +286,10 @@ def _tables(
         # game's page is its last line, a part of its own (angle brackets: a link without
         # Discord's preview under it).
         ending = () if link is None else ((page_line(link),),)
+        # A game of a series says it on each deal's table, as its lobby does (as it stood
+        # when the game was opened: the same on every table, from the first deal to the last).
+        if continues:
+            ending = ((continues,), *ending)
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
         # While the Activity is on, the live deal's table opens it (*Play at the table*).
         table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
@@ -292,7 +303,7 @@ def _tables(
             (*_noted(text, room, notes), *ending), board=board, framed=True, controls=table
         )
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
-        if text.result:
+        if text.result and deals is None:
             # A lesson's result says the rules it never met, and points at what to play next.
             after = (lesson_end(log.firsts),) if record.lesson else ()
             final = laid_out(
@@ -302,6 +313,20 @@ def _tables(
             )
             owed.append(Owed(RESULT, final, order=_RESULT))
     return owed
+
+
+def final_tables(
+    record: GameRecord,
+    loaded: Loaded,
+    told: DealLog,
+    deals: Collection[int],
+    *,
+    link: str | None = None,
+) -> list[Owed]:
+    """The final tables of ``deals``, drawn as the game's log ``told`` them (the game told
+    again, every deal kept: :mod:`bot.core.messages.finals`): each as it was drawn once the
+    next deal was dealt, and has been since."""
+    return _tables(record, loaded.game, told, seeds=loaded.seeds, link=link, deals=deals)
 
 
 def _noted(text: DealText, room: int, notes: LessonNotes | None) -> tuple[tuple[str, ...], ...]:
@@ -572,8 +597,13 @@ def project(
         owed += reminders
     if loaded is not None and record.status is not GameStatus.LOBBY:
         owed += _reminders_done(record, loaded.game, facts)
-    owed.sort(key=lambda o: (o.user_id is not None, o.order))
-    return Projection(tuple(owed), check_at)
+    return Projection(in_order(owed), check_at)
+
+
+def in_order(owed: Sequence[Owed]) -> tuple[Owed, ...]:
+    """``owed`` in sending order: the channel's messages first, each in its place (a deal's
+    table in its deal's), then the DMs."""
+    return tuple(sorted(owed, key=lambda o: (o.user_id is not None, o.order)))
 
 
 def settled(
@@ -587,15 +617,18 @@ def settled(
     link: str | None = None,
     launch: bool = False,
     series: str = "",
+    continues: str = "",
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
     be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
     ``link``, the game's page, is on each table message when there is one; ``launch``: the
     Activity is on, so the lobby and the live deal's table offer *Play at the table*;
-    ``series``: the line of the series a rematch's lobby, or a result, says."""
+    ``series``: the line of the series a result says, with its game; ``continues``: the line
+    of the series the game continues, as it stood at its opening, on its lobby and every
+    deal's table (unchanged from the lobby to the end: no message is edited for it)."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
-    owed = [Owed(LOBBY, lobby_view(record, launch=launch, series=series), order=_LOBBY)]
+    owed = [Owed(LOBBY, lobby_view(record, launch=launch, series=continues), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
         owed += _tables(
@@ -608,6 +641,7 @@ def settled(
             link,
             launch,
             series,
+            continues,
         )
         owed += _hands(record, loaded, facts)
     if record.is_open:

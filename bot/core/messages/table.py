@@ -22,7 +22,7 @@ from bot.core.games.endings import Ended, said
 from engine import events as ev
 from engine.cards import Card, cards_str
 from engine.counting import Counting
-from engine.outcome import EndReason, GameResult, ResultKind, conceded_to
+from engine.outcome import EndReason, GameResult, ResultKind, conceded_to, final_scores
 from engine.phase import Phase
 from engine.rules import PlayEnd, Rules
 from engine.speech import number_word, say_pegging, say_score
@@ -226,7 +226,9 @@ def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
 
 
 def result_line(names: Names, result: GameResult, ended: Ended | None = None) -> str:
-    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points". A game lost by a
+    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points", the winner's score
+    the game hole however far the last count went past it (:func:`~bot.core.base.text.
+    final_scores`: "🏆 Bea wins 61-47", never 62). A game lost by a
     concession (``ended`` names it and its seat: resigned, the clock, leaving, a deletion)
     ended below the target, so each score is named, the winner's first, after how it ended
     (:func:`bot.core.games.endings.said`): "Bea resigned — 🏆 Al wins, a lurch, 2 game points
@@ -240,13 +242,15 @@ def result_line(names: Names, result: GameResult, ended: Ended | None = None) ->
         (s for s in range(len(result.scores)) if s != result.winner),
         key=lambda s: (-result.scores[s], s),
     )
-    won = result.scores[result.winner]
+    # (The winner's score at the game hole, as players say it: a win at 61, not "62".)
+    final = final_scores(result.scores, result.winner, names.rules.target)
+    won = final[result.winner]
     if len(losers) == 1:
-        scores = f"{won}-{result.scores[losers[0]]}"
+        scores = f"{won}-{final[losers[0]]}"
     else:
-        scores = f"{won} to " + and_list(f"{names.side(s)}'s {result.scores[s]}" for s in losers)
+        scores = f"{won} to " + and_list(f"{names.side(s)}'s {final[s]}" for s in losers)
     # A game resigned ends below the target, where the winner may trail: each score named.
-    standing = ", ".join(tagged(names.side(s), result.scores[s]) for s in [result.winner, *losers])
+    standing = ", ".join(tagged(names.side(s), final[s]) for s in [result.winner, *losers])
     points = plural(result.game_points, "game point")
     kinds = {
         "skunk": "a skunk, ",

@@ -5,7 +5,7 @@ the table inside Discord) asks the expert for its choice in the asker's seat as 
 (:mod:`engine.hint`): one line (at a learner's table, a second says what its figures mean), the
 click's own answer, seen by the asker alone; nothing else is sent, and the game does not
 change. Where hints are given is one decision
-(:mod:`bot.core.messages.hinting`). The seat's view is read under the channel's lock; the
+(:mod:`bot.core.messages.hinting`). The seat's view is read on the game's sequence; the
 expert thinks outside it, in the worker process where its plays are made
 (:meth:`~bot.core.games.computer.ComputerPlayers.hint`), so neither the loop nor the table
 waits on it. The same position gives the same hint (its play-outs are seeded by the game,
@@ -68,7 +68,7 @@ class Hints(OnGames):
             refusal = hint_refusal(record)
             if refusal is not None:
                 raise Refused(refusal)
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             view = loaded.game.view(seat)
             if not _current(click, record, view):
                 raise StaleControl(refusals.STALE_HINT, record.id)

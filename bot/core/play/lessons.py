@@ -21,20 +21,19 @@ from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.games.games import Games, OnGames
-from bot.core.games.rules_help import HELP
+from bot.core.games.rules_help import HELP, help_text
 from bot.core.games.storage import UserSettings
-from bot.core.messages.lesson import LESSON_LEVEL
+from bot.core.messages.lesson import LESSON_LEVEL, LESSON_TARGET
 from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
 
 __all__ = ["LESSON_OFFER", "LESSON_TARGET", "Lessons", "Reach"]
 
-#: How long a lesson is (its computer's level is :data:`LESSON_LEVEL`).
-LESSON_TARGET = 61
 #: What ``/cribbage help`` adds, once, for someone who has never sat at a game.
 LESSON_OFFER = (
-    "📘 **New to cribbage?** `/cribbage learn` deals you a first game to 61 against a gentle "
-    "computer, in our DM, explaining each rule as it comes up (under 10 minutes)."
+    f"📘 **New to cribbage?** `/cribbage learn` deals you a first game to {LESSON_TARGET} "
+    "against a gentle computer, in our DM, explaining each rule as it comes up (under 10 "
+    "minutes)."
 )
 
 #: Posts a line in the learner's DM with the bot: False when Discord refuses it (the learner
@@ -42,10 +41,14 @@ LESSON_OFFER = (
 Reach = Callable[[str], Awaitable[bool]]
 
 
-def _dealt(here: bool) -> str:
+def _dealt(here: bool, *, first: bool) -> str:
+    """What a lesson dealt says, in the DM (``here``) or where it was asked for: a
+    newcomer's ``first`` game, else (a lesson again, or someone who has played) a new
+    lesson."""
     where = "below" if here else "in our DM (the bot's direct messages to you)"
+    what = "Your first game" if first else "A new lesson"
     return (
-        f"📘 Your first game is dealt {where}: you against a gentle computer, to "
+        f"📘 {what} is dealt {where}: you against a gentle computer, to "
         f"{LESSON_TARGET}. Each rule is explained on the table the first time it comes up, "
         "and **💡 Hint** on your hand says what a strong player would do. Leave whenever you "
         "like: `/cribbage learn` picks it up again."
@@ -90,9 +93,12 @@ class Lessons(OnGames):
         why = await self._refusal(dm_channel_id, user.id)
         if why is not None:
             raise Refused(why)
+        # Someone who has sat at a game (a lesson before, say) is dealt a new lesson, not
+        # their first game.
+        first = not await store.has_played(user.id)
         # (One request, and the DM's first line: the table would be refused there just the
         # same, after the learner was told it is dealt.)
-        if not here and not await reach(_dealt(here=True)):
+        if not here and not await reach(_dealt(here=True, first=first)):
             closed = refusals.LESSON_DMS_CLOSED
             raise Refused(closed if in_server else refusals.LESSON_DMS_CLOSED_ELSEWHERE)
         opened = await self._lobbies.new_game(
@@ -105,13 +111,14 @@ class Lessons(OnGames):
             lesson=True,
         )
         # (No interaction answers with the table: the keeper posts it in the DM.)
-        return opened if not opened.ok else Answer.say(_dealt(here))
+        return opened if not opened.ok else Answer.say(_dealt(here, first=first))
 
     async def help(self, user: User) -> Answer:
         """``/cribbage help``: the commands a newcomer needs first, after :meth:`offer`'s
         line the first time someone who never played asks."""
         offer = await self.offer(user)
-        return Answer.say(f"{offer}\n\n{HELP}" if offer else HELP)
+        # (The offer names /cribbage learn: the commands under it do not name it again.)
+        return Answer.say(f"{offer}\n\n{help_text(offered=True)}" if offer else HELP)
 
     async def offer(self, user: User) -> str:
         """What ``/cribbage help`` adds for ``user``: :data:`LESSON_OFFER` the first time it is

@@ -1,7 +1,7 @@
 """The moves of a game being played: a person's discard, play, count, muggins or resignation
 (by command or by a hand's control), the computer seats' answers, and the clock's moves.
 
-Each call finds the game under its channel's lock (:class:`~bot.core.games.games.Games`), validates
+Each call is made on the game's own sequence (:class:`~bot.core.games.games.Games`), validates
 and applies ONE engine action, lets the computer seats make the moves they owe in answer, saves
 them in one transaction and answers the person (:class:`~bot.core.base.replies.Answer`). A move made
 from a hand message is answered by updating that message, and its new look is kept with the
@@ -11,7 +11,8 @@ Two kinds of move are nobody's click, and :meth:`Moves.catch_up` makes them when
 the clock's (manual counting: the muggins window closes, a person who has not counted in time
 is counted for) and the computer's answer that was left for after the person was answered (a
 level that thinks at length) when the Discord layer never made it. The game clock
-(:mod:`bot.core.play.clock`) calls it as the feed says a game changed, and when a move falls due.
+(:mod:`bot.core.play.clock`) calls it as the feed says a game changed, and when a move falls due;
+its moves take their turn on the game's sequence like anyone's.
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ class Moves(OnGames):
         their data was deleted): the game's result says so."""
 
         async def body(record: GameRecord) -> Answer:
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             return await self._apply(
                 loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.", ending=ending
             )
@@ -274,31 +275,36 @@ class Moves(OnGames):
         return await self._games.in_channel(channel_id, body)
 
     @answers
-    async def ask_resign(
-        self, channel_id: int, user: User, *, game_id: int | None = None
-    ) -> Answer:
-        """``/cribbage resign`` (or a private table's *Resign*, about its game ``game_id``):
-        asks the player to confirm, privately, with Yes and No (see :meth:`confirm_resign`);
-        nothing changes yet. In a partners game the resignation is the player's alone, for
-        their side."""
+    async def ask_resign(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
+        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
+        the player's alone, for their side."""
+        return await self._games.in_channel(channel_id, lambda r: self._resign_question(r, user))
 
-        async def body(record: GameRecord) -> Answer:
-            if game_id is not None and record.id != game_id:
-                raise Refused(refusals.GAME_OVER)  # (an older table's: its game is over)
-            loaded, seat = self._games.seated(record, user)
-            game = loaded.game
-            try:
-                game.verify_resign(seat)
-            except RuleError as err:
-                raise Refused(str(err)) from None
-            ranked = is_apart(record.channel_id)  # (a ranked match's game)
-            text = resign_question(
-                Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
-            )
-            view = MessageView(text, controls=ConfirmControls(record.id))
-            return Answer.say(text, view=view)
+    @answers
+    async def ask_resign_at(self, game_id: int, user: User, *, guild_id: int | None) -> Answer:
+        """A private table's *Resign*, about its game ``game_id``: the question
+        :meth:`ask_resign` asks. The game is the button's, as every control's
+        (:meth:`Games.by_id <bot.core.games.games.Games.by_id>`): someone who may not use
+        it is told why as every control tells them (someone else's ranked game, not
+        their game); an older table's game, that it is over."""
+        return await self._games.by_id(
+            game_id, lambda r: self._resign_question(r, user), user=user, guild_id=guild_id
+        )
 
-        return await self._games.in_channel(channel_id, body)
+    async def _resign_question(self, record: GameRecord, user: User) -> Answer:
+        loaded, seat = self._games.loaded.seated(record, user)
+        game = loaded.game
+        try:
+            game.verify_resign(seat)
+        except RuleError as err:
+            raise Refused(str(err)) from None
+        ranked = is_apart(record.channel_id)  # (a ranked match's game)
+        text = resign_question(
+            Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
+        )
+        view = MessageView(text, controls=ConfirmControls(record.id))
+        return Answer.say(text, view=view)
 
     @answers
     async def confirm_resign(
@@ -310,7 +316,7 @@ class Moves(OnGames):
             return Answer.in_place("You play on.")
 
         async def body(record: GameRecord) -> Answer:
-            loaded, seat = self._games.seated(record, user)
+            loaded, seat = self._games.loaded.seated(record, user)
             answer = await self._apply(
                 loaded, lambda g: g.resign(seat), lambda g, e: "You resigned."
             )
@@ -319,24 +325,40 @@ class Moves(OnGames):
         return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
 
     @answers
-    async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
-        """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
+    async def discard(
+        self, channel_id: int, user: User, cards: str | Sequence[Card], *, mirror: bool = True
+    ) -> Answer:
+        """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards); ``mirror``: the
+        answer copies the mover's hand (not where the command was typed beside it, in the
+        bot's DM)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _discarding(g, seat, cards))
+            channel_id,
+            lambda r: self._move(
+                r, user, lambda g, seat: _discarding(g, seat, cards), mirror=mirror
+            ),
         )
 
     @answers
-    async def play(self, channel_id: int, user: User, card: str | Card) -> Answer:
-        """Play one card in the play."""
+    async def play(
+        self, channel_id: int, user: User, card: str | Card, *, mirror: bool = True
+    ) -> Answer:
+        """Play one card in the play (``mirror`` as for :meth:`discard`)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _playing(seat, card))
+            channel_id,
+            lambda r: self._move(r, user, lambda g, seat: _playing(seat, card), mirror=mirror),
         )
 
     @answers
-    async def count(self, channel_id: int, user: User, points: int) -> Answer:
-        """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
+    async def count(
+        self, channel_id: int, user: User, points: int, *, mirror: bool = True
+    ) -> Answer:
+        """Manual counting: claim ``points`` for the hand (or crib) you must count now
+        (``mirror`` as for :meth:`discard`)."""
         return await self._games.in_channel(
-            channel_id, lambda r: self._move(r, user, lambda g, seat: _claiming(g, seat, points))
+            channel_id,
+            lambda r: self._move(
+                r, user, lambda g, seat: _claiming(g, seat, points), mirror=mirror
+            ),
         )
 
     # -- by a hand's control (a game by id) -----------------------------------------------------
@@ -354,7 +376,7 @@ class Moves(OnGames):
         move. A control from an earlier moment of the game (its stamp) gets a clear answer."""
 
         async def body(record: GameRecord) -> Answer:
-            game = self._games.started(record).game
+            game = self._games.loaded.started(record).game
             if click.kind == "discard":
                 if click.stamp != game.deal_number:
                     raise StaleControl(refusals.STALE_DISCARD, click.game_id)
@@ -393,16 +415,20 @@ class Moves(OnGames):
         user: User,
         move: Callable[[Game, int], _Move],
         answering: Answering | None = None,
+        *,
+        mirror: bool = True,
     ) -> Answer:
         """``user``'s ``move`` (made from the game and their seat): by a hand's control
         (``answering``: the click, answered with the hand's new look), or by command
-        (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``)."""
-        loaded, seat = self._games.seated(record, user)
+        (answered with the mover's hand as it is now: :meth:`_apply`'s ``mirror``, unless
+        typed beside that hand)."""
+        loaded, seat = self._games.loaded.seated(record, user)
         act, reply = move(loaded.game, seat)
-        return await self._apply(loaded, act, reply, answering=answering, mirror=answering is None)
+        copied = mirror and answering is None
+        return await self._apply(loaded, act, reply, answering=answering, mirror=copied)
 
     async def _muggins(self, record: GameRecord, user: User, answering: Answering) -> Answer:
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         wrong = False
 
         def reply(game: Game, events: Sequence[Event]) -> str:
@@ -420,16 +446,16 @@ class Moves(OnGames):
     # -- the computer and the clock -------------------------------------------------------------
     async def computer_turn(self, game_id: int) -> None:
         """Make the moves the computer seats owe in a game: the answer to a person's move that
-        was left for after the person was answered, saved in its own transaction. Nothing when
-        none is owed (another call made it first)."""
-        record = await self._games.record(game_id)
-        if record is not None:
-            await self._computer_answers(record, self._games.now(), wait=False)
+        was left for after the person was answered, saved in its own transaction, on the
+        game's sequence. Nothing when none is owed (another call made it first)."""
+        now = self._games.now()
+        await self._games.on(game_id, lambda r: self._computer_answers(r, now, wait=False))
 
     async def catch_up(self, game_id: int, now: float | None = None) -> float | None:
-        """Make the moves nobody clicks for that are due in the game by ``now``: the clock's
-        at a manual show, and the computer's answer left for after a person's move that was
-        never made. Returns when the next one falls due (None: nothing is waiting on time)."""
+        """Make the moves nobody clicks for that are due in the game by ``now``, on the game's
+        sequence: the clock's at a manual show, and the computer's answer left for after a
+        person's move that was never made. Returns when the next one falls due (None:
+        nothing is waiting on time)."""
         if game_id in self._clockless:
             return None
         moment = self._games.now() if now is None else now
@@ -441,8 +467,13 @@ class Moves(OnGames):
             while len(self._clockless) > CLOCKLESS_KEPT:
                 del self._clockless[next(iter(self._clockless))]
             return None
-        record, next_move = await self._clock_moves(record, moment)
-        record, computer_due = await self._computer_answers(record, moment)
+        return await self._games.on(game_id, lambda r: self._caught_up(r, moment), read=record)
+
+    async def _caught_up(self, record: GameRecord, now: float) -> float | None:
+        """On the game's sequence: the clock's moves due, then the computer's; when the next
+        falls due."""
+        record, next_move = await self._clock_moves(record, now)
+        record, computer_due = await self._computer_answers(record, now)
         times = [t for t in (next_move, computer_due) if t is not None]
         return min(times) if times else None
 
@@ -483,44 +514,33 @@ class Moves(OnGames):
     async def _computer_answers(
         self, record: GameRecord, now: float, *, wait: bool = True
     ) -> tuple[GameRecord, float | None]:
-        """Make the computer's owed moves in ``record``'s game; the game as it is then, and
-        (``wait``: the clock looking, not the Discord layer right after the answer) when to
-        look again if the move is so recent that its answer may still be on its way."""
+        """On the game's sequence: make the computer's owed moves in ``record``'s game; the
+        game as it is then, and (``wait``: the clock looking, not the Discord layer right
+        after the answer) when to look again if the move is so recent that its answer may
+        still be on its way."""
         if record.status is not GameStatus.ACTIVE or record.snapshot is None:
             return record, None
         if not any(seat.is_computer for seat in record.seats):
             return record, None
-        if not computer_to_move(record.seats, self._games.loaded.load(record).game):
+        loaded = self._games.loaded.load(record)
+        if not computer_to_move(record.seats, loaded.game):
             return record, None
         if wait and now < record.updated_at + COMPUTER_ANSWER_AFTER:
             return record, record.updated_at + COMPUTER_ANSWER_AFTER
-        async with self._games.lock(record.channel_id):
-            record = await self._games.reread(record.id)
-            if record.status is not GameStatus.ACTIVE or record.snapshot is None:
-                return record, None
-            loaded = self._games.loaded.load(record)
-            if not computer_to_move(record.seats, loaded.game):
-                return record, None
-            await self._apply(loaded, None, lambda g, e: "")
-            return await self._games.reread(record.id), None
+        await self._apply(loaded, None, lambda g, e: "")
+        return await self._games.as_now(record.id), None
 
     async def _clock_moves(self, record: GameRecord, now: float) -> tuple[GameRecord, float | None]:
-        """Make the clock's moves of a manual show that are due (each under the channel's
-        lock, the computer answering as after any move): the game as it is then, and when the
-        next move falls due, if any."""
+        """On the game's sequence: make the clock's moves of a manual show that are due (the
+        computer answering as after any move): the game as it is then, and when the next move
+        falls due, if any."""
         for _ in range(2 * MAX_CLOCK_MOVES):
             if record.counting is not Counting.MANUAL or record.snapshot is None:
                 return record, None
-            due = self._clock_move(record, self._games.loaded.load(record).game)
+            loaded = self._games.loaded.load(record)
+            due = self._clock_move(record, loaded.game)
             if due is None or due[0] > now:
                 return record, None if due is None else due[0]
-            async with self._games.lock(record.channel_id):
-                record = await self._games.reread(record.id)
-                if record.snapshot is None:
-                    continue
-                loaded = self._games.loaded.load(record)
-                due = self._clock_move(record, loaded.game)
-                if due is not None and due[0] <= now:
-                    await self._apply(loaded, due[1], lambda g, e: "")
-                    record = await self._games.reread(record.id)
+            await self._apply(loaded, due[1], lambda g, e: "")
+            record = await self._games.as_now(record.id)
         return record, None

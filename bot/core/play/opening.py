@@ -36,7 +36,7 @@ from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
-from bot.core.games.series import series_text
+from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
 from engine.counting import Counting
@@ -105,30 +105,31 @@ class Lobbies(OnGames):
             variant=variant, players=players, target=target, teams=teams, scoring=scoring
         )
         store = self._games.store
-        async with self._games.lock(channel_id):
-            if await store.open_game_in_channel(channel_id) is not None:
-                raise Refused(refusals.CHANNEL_BUSY)
-            now = self._games.now()
-            creator = SeatRecord(0, user.id, user.name)
-            opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
-            dealt: list[tuple[Loaded, int]] = []
-            options = Options(
-                table.players,
-                table.target,
-                vs_computer=vs_computer,
-                scoring=Scoring(scoring),
-                counting=Counting(counting),
-                variant=table.variant.name,
-                hints=hints,
-            )
-            record = await store.create_game(
-                NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
-                now=now,
-                fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-                deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
-                answered=opening.kept,
-            )
-            self._deals.opened(record, dealt)
+        # (The store keeps one open game a channel, whichever call or process writes first:
+        # a second meets its unique index, ChannelBusy, refused in the same words.)
+        if await store.open_game_in_channel(channel_id) is not None:
+            raise Refused(refusals.CHANNEL_BUSY)
+        now = self._games.now()
+        creator = SeatRecord(0, user.id, user.name)
+        opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
+        dealt: list[tuple[Loaded, int]] = []
+        options = Options(
+            table.players,
+            table.target,
+            vs_computer=vs_computer,
+            scoring=Scoring(scoring),
+            counting=Counting(counting),
+            variant=table.variant.name,
+            hints=hints,
+        )
+        record = await store.create_game(
+            NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+            now=now,
+            fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
+            deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
+            answered=opening.kept,
+        )
+        self._deals.opened(record, dealt)
         return await opening.answer(self._games, record)
 
     async def open_seated(
@@ -161,18 +162,11 @@ class Lobbies(OnGames):
         named(variant).check(2, target)
         store = self._games.store
         first, second = players
-        async with self._games.lock(channel_id):
-            found = await store.open_game_in_channel(channel_id)
-            if found is not None:
-                seated = [s.user_id for s in found.seats]
-                # A game is an occasion's when it has one at all: its words are not compared,
-                # so a release that words a round otherwise still finds the game it opened.
-                ours = (found.occasion is None) == (occasion is None)
-                asked = (found.variant, found.target)
-                if seated != [first.id, second.id] or asked != (variant, target) or not ours:
-                    raise ChannelBusy()
-                return found
-            dealt: list[tuple[Loaded, int]] = []
+        found = await store.open_game_in_channel(channel_id)
+        if found is not None:
+            return self._ours(found, players, variant, target, occasion)
+        dealt: list[tuple[Loaded, int]] = []
+        try:
             record = await store.create_game(
                 NewGame(
                     guild_id,
@@ -188,9 +182,36 @@ class Lobbies(OnGames):
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._deals.for_opening(r, dealt),
             )
-            self._deals.opened(record, dealt)
+        except ChannelBusy:
+            # Opened meanwhile (the store keeps one open game a channel): this one, by a
+            # call before (a process that sent before this one), or someone else's.
+            found = await store.open_game_in_channel(channel_id)
+            if found is None:
+                raise
+            return self._ours(found, players, variant, target, occasion)
+        self._deals.opened(record, dealt)
         await self._games.announce(record, record.version)
         return record
+
+    @staticmethod
+    def _ours(
+        found: GameRecord,
+        players: tuple[User, User],
+        variant: str,
+        target: int,
+        occasion: str | None,
+    ) -> GameRecord:
+        """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
+        same two seated, the same table, an occasion's as this is); else :class:`ChannelBusy`.
+        """
+        seated = [s.user_id for s in found.seats]
+        # A game is an occasion's when it has one at all: its words are not compared, so a
+        # release that words a round otherwise still finds the game it opened.
+        ours = (found.occasion is None) == (occasion is None)
+        asked = (found.variant, found.target)
+        if seated != [players[0].id, players[1].id] or asked != (variant, target) or not ours:
+            raise ChannelBusy()
+        return found
 
     # -- the lobby ------------------------------------------------------------------------------
     @answers
@@ -359,7 +380,7 @@ class Lobbies(OnGames):
             record, seats=tuple(seats), num_players=players, version=record.version + 1
         )
         # (A rematch's lobby says the series it continues, while its people are the same.)
-        series = await series_text(self._games.store, after)
+        series = await continued_text(self._games.store, after)
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
         options = dataclasses.replace(record.options, num_players=players)
         updated = await self._games.reseat(record, seats, answered, options=options)
@@ -371,15 +392,22 @@ class Lobbies(OnGames):
         lobby.check_start(record, user)
         loaded, steps = await self._deals.dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
-        answered = _answered(after, clicked, self._games.now(), self._launch)
+        # The lobby keeps the series it continues once the game starts, as its tables say it:
+        # read here only for a click on the lobby's Start, whose answer shows it (a rematch's
+        # last seat taken deals at once, and a read between its seating and its deal would let
+        # the full lobby be drawn on the way); else once the deal is saved.
+        series = await continued_text(self._games.store, after) if clicked is not None else ""
+        answered = _answered(after, clicked, self._games.now(), self._launch, series)
         await self._games.save_moves(loaded, steps, lambda _: answered)
         updated = await self._games.reread(record.id)
+        if clicked is None:
+            series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
             if record.private
             else "Dealing — your hand is on its way by DM."
         )
-        return _lobby_changed(updated, text, answered is not None, self._launch)
+        return _lobby_changed(updated, text, answered is not None, self._launch, series)
 
     async def _cancel(
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
@@ -412,9 +440,10 @@ class Lobbies(OnGames):
         after = dataclasses.replace(
             record, status=GameStatus.CANCELLED, version=record.version + 1, end_note=line
         )
-        answered = _answered(after, clicked, self._games.now(), self._launch)
+        series = await continued_text(self._games.store, after)
+        answered = _answered(after, clicked, self._games.now(), self._launch, series)
         updated = await self._games.close(record, GameStatus.CANCELLED, line, answered)
-        return _lobby_changed(updated, reply, answered is not None, self._launch)
+        return _lobby_changed(updated, reply, answered is not None, self._launch, series)
 
 
 def _answered(
@@ -432,7 +461,7 @@ def _lobby_changed(
     """A change to the lobby: a lobby button's answer updates the lobby message itself (its
     look ``kept`` with the change); a slash command answers ``text``, and the lobby is
     brought up to date with the rest of the game's messages. ``series``: the line of the
-    series a rematch's lobby continues."""
+    series the game continues (a rematch's, any status)."""
     view: MessageView = lobby.lobby_view(record, launch=launch, series=series)
     sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, LOBBY, kept)
     return Answer(reply=Reply(text), update=view, sequel=sequel)

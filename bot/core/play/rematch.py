@@ -33,7 +33,7 @@ from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, NewGame, SeatRecord
-from bot.core.games.series import again_of, no_rematch, seats_again, series_said
+from bot.core.games.series import again_of, continued_said, no_rematch, seats_again
 from bot.core.messages.answers import OpeningAnswer
 from bot.core.play.dealing import FirstDeals
 from bot.core.play.opening import Lobbies
@@ -89,8 +89,7 @@ class Rematches(OnGames):
         why = no_rematch(before)
         if why is not None:
             raise Refused(why)
-        async with self._games.lock(before.channel_id):
-            found = await self._open(before, user, token, private)
+        found = await self._open(before, user, token, private)
         if isinstance(found, Answer):
             return found
         # The rematch is open: the press takes the presser's seat in it, as Join does.
@@ -142,8 +141,9 @@ class Rematches(OnGames):
     async def _open(
         self, before: GameRecord, user: User, token: str | None, private: bool
     ) -> Answer | GameRecord:
-        """Under the table's lock: the rematch opened (its answer), or the rematch open
-        already (the presser takes a seat in it), or the sentence why neither."""
+        """The rematch opened (its answer), or the rematch open already (the presser takes a
+        seat in it), or the sentence why neither (the store opens one rematch of a game, and
+        one open game a channel, whichever press or process writes first)."""
         store = self._games.store
         last = await store.last_game_in_channel(before.channel_id)
         if last is not None and last.id != before.id:
@@ -157,7 +157,8 @@ class Rematches(OnGames):
             token,
             now,
             launch=self._launch,
-            series=lambda record: series_said(record, rows),
+            # (Against the computer it is dealt at once: its lobby, closed, says it too.)
+            series=lambda record: continued_said(record, rows),
         )
         alone = again_of(before) == "again"
         last_results = [row for row in rows if row.game_id == before.id]

@@ -82,7 +82,7 @@ class TableInfo(OnGames):
 
     async def _hand_of(self, record: GameRecord, user: User) -> tuple[Loaded, int, MessageView]:
         """``user``'s seat at the game and their hand there, coached as they chose."""
-        loaded, seat = self._games.seated(record, user)
+        loaded, seat = self._games.loaded.seated(record, user)
         coach = user.id not in await self._coach.off([user.id])
         return loaded, seat, hand_view(loaded, seat, coach=coach)
 
@@ -107,10 +107,9 @@ class TableInfo(OnGames):
         unless ``public``. When the place's last game is over (finished, cancelled or expired),
         how it ended."""
         store = self._games.store
-        async with self._games.lock(channel_id):
-            record = await store.open_game_in_channel(channel_id)
-            if record is None:
-                record = await store.last_game_in_channel(channel_id)
+        record = await store.open_game_in_channel(channel_id)
+        if record is None:
+            record = await store.last_game_in_channel(channel_id)
         if record is None:
             raise Refused(refusals.NO_GAME)
         ranked = is_apart(record.channel_id)

@@ -284,8 +284,8 @@ INVENTORY: tuple[Kept, ...] = (
     ),
     Kept(
         "The tournaments you enter or run",
-        "your entry, your pairings and how each went, and the tournaments you organised, won or"
-        " cancelled",
+        "your entry (a club night's Interested and check-in too), your pairings and how each"
+        " went, and the tournaments and clubs you organised, won or cancelled",
         "to run each round and show the standings and the champion",
         Lasts.SERVER,
         (
@@ -304,6 +304,8 @@ INVENTORY: tuple[Kept, ...] = (
                 _ids(Request.FORMER, "organiser_id", "champion_id", "cancelled_by"),
                 file="tournaments",
             ),
+            Table("night_people", _named(Request.FORMER), file="club_nights"),
+            Table("clubs", _ids(Request.FORMER, "organiser_id"), file="clubs"),
         ),
     ),
     Kept(
@@ -431,6 +433,12 @@ NOBODYS: Mapping[str, str] = {
     "game_id": "a game",
     "match_id": "a ranked match",
     "tournament_id": "a tournament",
+    "club_id": "a club of nights",
+    "night_id": "a club's night",
+    "event_id": "a server's scheduled event",
+    "voice_id": "a voice channel",
+    "clubs.name": "a club's name, as its moderator named it",
+    "nights.note": "why a night was called off (it names nobody)",
     "entry_a": "a ranked search (its row)",
     "entry_b": "a ranked search (its row)",
     "entry_id": "a ranked search (its row)",

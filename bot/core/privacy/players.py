@@ -33,7 +33,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import period
+from bot.core.base.text import period, plural
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
@@ -296,8 +296,9 @@ class PlayerData:
             data = _zipped({**about, **found})
         kept = sum(len(rows) for rows in found.values())
         line = (
-            f"Everything this bot keeps about you: {kept} records, in {len(found['games'])} games"
-            " and the rest (a ZIP file holding one JSON file)."
+            f"Everything this bot keeps about you: {plural(kept, 'record')}, in"
+            f" {plural(len(found['games']), 'game')} and the rest (a ZIP file holding one JSON"
+            " file)."
         )
         return DataFile(f"cribbage-data-{user.id}.zip", data, line)
 

@@ -28,10 +28,13 @@ from bot.core.ranked.records import (
     EntryRecord,
     EntryStatus,
     MatchRecord,
+    MatchStatus,
     RatingRecord,
+    Unrated,
+    unrated_why,
 )
 from bot.core.ranked.storage import CardStore, LadderStore
-from bot.core.ranked.words import MATCH_NOT_RATED, not_rated, rating_words
+from bot.core.ranked.words import match_not_rated, not_rated, rating_words
 
 __all__ = ["CARD", "CardMessages", "card_view", "unrated_before"]
 
@@ -63,14 +66,15 @@ def card_view(
     opponent: EntryRecord | None = None,
     their_rating: RatingRecord | None = None,
     unrated: str | None = None,
+    why: Unrated = Unrated.DOWN,
 ) -> MessageView:
     """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
     ``match`` against ``opponent`` (with ``their_rating``, the opponent's latest as they were
     paired), and once decided who won (the ratings, said once, are on the match's last table,
-    below: :mod:`bot.core.ranked.scoreboard`). ``unrated``: the opponent (escaped) of the
-    player's match before, which was not rated, as their next search and match say until
-    that match is over (:func:`unrated_before`)."""
-    told = () if unrated is None else ((not_rated(unrated),),)
+    below: :mod:`bot.core.ranked.scoreboard`), or, ended without a result, why (``why``).
+    ``unrated``: what the player is told of their match before, which was not rated, as
+    their next search and match say until that match is over (:func:`unrated_before`)."""
+    told = () if unrated is None else ((unrated,),)
     name = escape(entry.name)
     status = entry.status
     if status is EntryStatus.SEARCHING:
@@ -118,7 +122,7 @@ def card_view(
             thumbnail=picture,
         )
     if not match.rated:
-        return laid_out(((headline,), (MATCH_NOT_RATED,)), thumbnail=picture)
+        return laid_out(((headline,), (match_not_rated(why),)), thumbnail=picture)
     mine, theirs = match.wins_of(entry.user_id), match.wins_of(match.opponent(entry.user_id))
     won = match.winner == entry.user_id
     # (Decided by a player leaving: the loser, whose leaving counted the game being played.)
@@ -169,8 +173,17 @@ class CardMessages(Projector):
         if entry.status is EntryStatus.MATCHED:
             # (Their rating changes only as this match ends: what it was when they met.)
             theirs = await store.latest_rating(opponent.user_id)
+        why = Unrated.DOWN
+        if match.status is MatchStatus.FINISHED and not match.rated:
+            why = unrated_why(await store.match_games(match.id))
         return card_view(
-            entry, now, match=match, opponent=opponent, their_rating=theirs, unrated=unrated
+            entry,
+            now,
+            match=match,
+            opponent=opponent,
+            their_rating=theirs,
+            unrated=unrated,
+            why=why,
         )
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
@@ -180,10 +193,11 @@ class CardMessages(Projector):
 
 
 async def unrated_before(store: LadderStore, user_id: int, match_id: int | None) -> str | None:
-    """The opponent (escaped) of the player's latest finished match (other than ``match_id``,
+    """What the player is told of their latest finished match (other than ``match_id``,
     their entry's) if it ended without a result (:data:`~bot.core.ranked.records.NOT_RATED`):
-    their next search's card says so (the bot may not have reached their place as it ended)."""
+    their next search's card says so, and why (the bot may not have reached their place as
+    it ended)."""
     lines = await store.match_lines(user_id, limit=1)
     if not lines or lines[0].how != NOT_RATED or lines[0].match_id == match_id:
         return None
-    return escape(lines[0].opponent_name)
+    return not_rated(escape(lines[0].opponent_name), lines[0].unrated or Unrated.DOWN)

@@ -23,7 +23,7 @@ from bot.core.ranked.rating import (
     season_of,
     shown_rating,
 )
-from bot.core.ranked.records import RatingRecord
+from bot.core.ranked.records import EntryStatus, RatingRecord
 from bot.core.ranked.storage import LadderStore
 from bot.core.ranked.words import match_line, rating_words
 
@@ -101,9 +101,20 @@ async def _theirs(store: LadderStore, user: User, season: str, *, now: bool) -> 
     played is told how to start."""
     reader = escape(user.name)
     rating = await store.season_rating(season, user.id)
+    # (A match counts in the season once it is decided: one being played is said apart.)
+    entry = await store.live_entry(user.id) if now else None
+    playing = entry is not None and entry.status is EntryStatus.MATCHED
     if rating is None:
+        named = season_name(season)
+        if playing:
+            return [
+                f"**{reader}** is playing their first ranked match of {named}: it counts here "
+                "once it's decided."
+            ]
+        if entry is not None:
+            return [f"**{reader}** is searching for their first ranked match of {named}."]
         start = ": `/cribbage ranked play` finds you an opponent" if now else ""
-        return [f"**{reader}** hasn't played a ranked match in {season_name(season)}{start}."]
+        return [f"**{reader}** hasn't played a ranked match in {named}{start}."]
     place = await store.ladder_place(season, user.id, at_least=PLACEMENT_MATCHES)
     size = await store.ladder_size(season, at_least=PLACEMENT_MATCHES)
     where = f"#{place} of {size}" if place is not None else "not ranked yet"
@@ -114,6 +125,8 @@ async def _theirs(store: LadderStore, user: User, season: str, *, now: bool) -> 
         if above is not None:
             line += f" · next: {above.badge} {above.name} at {above.floor:,}"
     played = f"{rating.wins} won of {rating.matches}"
+    if playing:
+        played += ", and one being played"
     return [line, f"This season: {played}."]
 
 

@@ -124,7 +124,7 @@ class PlaceMessages(Projector):
         if record.pruned(now, self._retention):
             return None
         try:
-            loaded = self._games.drawable(record)
+            loaded = self._games.loaded.drawable(record)
         except UnreadableGame:
             return None
         if loaded is None:

@@ -10,6 +10,7 @@ from ``searching`` to ``matched`` and names the match, or takes neither.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -28,13 +29,28 @@ __all__ = [
     "MatchStatus",
     "RatingRecord",
     "Search",
+    "Unrated",
+    "unrated_why",
 ]
 
 #: How a match that ended without a result was decided (``ranked_matches.how``): no winner,
 #: no season, no rating change, abandoned by nobody (the referee's, when the bot was down too
-#: long to reach a player: :mod:`bot.core.ranked.referee`). The games' own word for an end
-#: without a result, as its game still open was ended.
+#: long to reach a player, or both players let their clocks run out in the same turn:
+#: :mod:`bot.core.ranked.referee`, and :class:`Unrated` says which). The games' own word for
+#: an end without a result, as its game still open was ended.
 NOT_RATED = Ending.CANCELLED
+
+
+class Unrated(StrEnum):
+    """Why a match ended without a result (:data:`NOT_RATED`), as its games say
+    (:func:`unrated_why`)."""
+
+    #: The bot was down too long to reach a player's place.
+    DOWN = "down"
+    #: Both players owed a move (the crib's cards) and both clocks ran out: neither of them
+    #: played, and the one treated no worse than the other; the game ended with no result,
+    #: its ending the clock's (``games.ending``), counted for nobody.
+    BOTH_LATE = "both_late"
 
 
 class EntryStatus(StrEnum):
@@ -178,7 +194,8 @@ class RatingRecord:
 @dataclass(frozen=True, slots=True)
 class MatchLine:
     """One finished match as one of its players looks back on it: the opponent, whether they
-    won, the games each took, how it was decided, and their rating before and after."""
+    won, the games each took, how it was decided, and their rating before and after; one
+    that ended without a result (:data:`NOT_RATED`) says why (``unrated``)."""
 
     match_id: int
     opponent_id: int
@@ -192,6 +209,15 @@ class MatchLine:
     mu_after: float
     sigma_after: float
     ended_at: float
+    unrated: Unrated | None = None
+
+
+def unrated_why(games: Sequence[MatchGame]) -> Unrated:
+    """Why the match whose games are ``games`` ended without a result: a game of it that
+    both clocks ended (counted for nobody, its ending the clock's) says both were late;
+    else the bot was down."""
+    both = any(g.winner is None and g.ending is Ending.CLOCK for g in games)
+    return Unrated.BOTH_LATE if both else Unrated.DOWN
 
 
 class AlreadyRanked(StoreError):

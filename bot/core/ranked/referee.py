@@ -16,7 +16,12 @@ by whichever process sends next:
    game; for the next, what reached their place at the game before);
 2. while a game is played, the turn clock: a move still owed when its time is up loses the game
    for whoever owes it (resigned for them, the game's ending the clock's:
-   :class:`~bot.core.games.endings.Ending`);
+   :class:`~bot.core.games.endings.Ending`); when both players owed it (the crib's cards, the
+   one move both owe at once) and both clocks ran out, neither is late before the other: the
+   game ends with no result (its ending the clock's, for the match to know), counted for
+   neither, and the match ends there, not rated, abandoned by nobody
+   (:data:`~bot.core.ranked.records.Unrated.BOTH_LATE`: both players treated alike, as
+   docs/players.md says);
 3. a game that ended is counted once for its winner, and a match someone has won twice is
    decided and rated (:meth:`MatchStore.finish_match`), both entries freed;
 4. a match decided by a player leaving (which counted the game being played as theirs to
@@ -42,7 +47,8 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
-from bot.core.base.store_errors import ChannelBusy, Raced, decided_again
+from bot.core.base.store_errors import ChannelBusy, Raced, VersionConflict, decided_again
+from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
@@ -51,11 +57,17 @@ from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
 from bot.core.ranked.reach import PlaceReach
-from bot.core.ranked.records import NOT_RATED, EntryRecord, MatchGame, MatchRecord, MatchStatus
+from bot.core.ranked.records import (
+    NOT_RATED,
+    EntryRecord,
+    MatchGame,
+    MatchRecord,
+    MatchStatus,
+)
 from bot.core.ranked.scoreboard import WINS_NEEDED, MatchView, game_channel, match_of_channel
 from bot.core.ranked.storage import MatchStore
 from bot.core.ranked.turns import TurnClock
-from bot.core.ranked.words import NOT_RATED_GAME
+from bot.core.ranked.words import NOT_RATED_GAME, both_late_game
 from engine.outcome import Scoring
 
 __all__ = ["Referee"]
@@ -194,6 +206,8 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             match = await self._store.ranked_match(match_id)
             if match is None:
                 return None
+            # (Changed elsewhere, a player leaving it: what the tables keep of it is older.)
+            self._matches.moved_to(match.id, match.version)
             self._match_of[match.entry_a] = self._match_of[match.entry_b] = match.id
             games = await self._store.match_games(match_id)
             current = games[-1] if games else None
@@ -238,7 +252,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             match=(match.id, match.version),
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         self._places.look_again(game.id, game.channel_id)
 
@@ -277,7 +291,8 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         self, match: MatchRecord, current: MatchGame, record: GameRecord
     ) -> float | None:
         """The turn clock of the game being played: a move owed past its time loses the game
-        for whoever owes it; else when the next runs out."""
+        for whoever owes it (owed by both, and neither made: the game counts for neither);
+        else when the next runs out."""
         loaded = self._games.loaded.load(record)
         turns = self._turns.turns(loaded)
         if not turns:
@@ -286,6 +301,18 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         late = [t for t in turns if t.deadline <= now]
         if not late:
             return min(t.deadline for t in turns)
+        if len({t.seat for t in late}) > 1:
+            # Neither lost it before the other (one turn, one deadline: the crib's cards):
+            # whichever came first in the list lost it for both, every time, before.
+            names = [escape(s.name) for s in record.seats]
+            try:
+                await self._games.close(
+                    record, GameStatus.CANCELLED, both_late_game(*names), ending=Ending.CLOCK
+                )
+            except VersionConflict:
+                return now  # (a card thrown as the time ran out: look again)
+            self.look(match.id)  # (the match ends on the next look)
+            return None
         seat = record.seats[late[0].seat]
         assert seat.user_id is not None
         await self._resign(record.channel_id, User(seat.user_id, seat.name), Ending.CLOCK)
@@ -294,12 +321,29 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
 
     async def _count(self, match: MatchRecord, current: MatchGame, record: GameRecord) -> None:
         """Count a game that ended for its winner (a game that ended without one: for the
-        player who did not leave it, or else the first player)."""
+        player who did not leave it, or else the first player); one both clocks ended counts
+        for neither, and ends the match not rated."""
+        if record.status is GameStatus.CANCELLED and record.ending is Ending.CLOCK:
+            games = await self._store.match_games(match.id)
+            changed = await self._store.finish_match(
+                match.id, winner=None, how=NOT_RATED, abandoned_by=None, now=self._clock()
+            )
+            self._after_decision(match, games, changed)
+            return
         winner = self._winner(record, match)
         changed = await self._store.count_match_game(match.id, current.number, winner)
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         self._places.look_again(record.id, record.channel_id)
+
+    def _moved_on(self, match: MatchRecord, changed: list[EntryRecord]) -> None:
+        """The referee changed ``match`` (its change wrote ``changed``, the players' cards;
+        none: it had been made already): the tables read it again, and a read of the version
+        before, on its way, is not kept (told at once, before they are drawn again)."""
+        if changed:
+            self._matches.moved_to(match.id, match.version + 1)
+        else:
+            self._matches.changed(match.id)
 
     def _winner(self, record: GameRecord, match: MatchRecord) -> int:
         """Who won the ended game ``record``."""
@@ -328,7 +372,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
     def _after_decision(
         self, match: MatchRecord, games: list[MatchGame], changed: list[EntryRecord]
     ) -> None:
-        self._matches.changed(match.id)
+        self._moved_on(match, changed)
         self._publish(changed)
         if games:
             last = games[-1]
@@ -364,9 +408,13 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         if match.rated:
             await self._resign_left(match, current, record)
             return
-        await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
-        self._matches.changed(match.id)
+        await self._games.on(record.id, self._unrated, read=record)
         self._places.look_again(record.id, record.channel_id)
+
+    async def _unrated(self, record: GameRecord) -> None:
+        """On the game's sequence: end a game whose match ended without a result, so too."""
+        if record.is_open:
+            await self._games.close(record, GameStatus.CANCELLED, NOT_RATED_GAME)
 
     async def _resign_left(
         self, match: MatchRecord, current: MatchGame, record: GameRecord
@@ -382,5 +430,4 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         if seat is None:
             return
         await self._resign(record.channel_id, User(leaver, record.seats[seat].name), Ending.LEFT)
-        self._matches.changed(match.id)
         self._places.look_again(record.id, record.channel_id)

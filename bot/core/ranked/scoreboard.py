@@ -10,16 +10,22 @@ its number in it: :func:`game_channel` and :func:`match_of_channel`.
 from __future__ import annotations
 
 from bot.core.base.apart import apart_channel, is_apart
-from bot.core.base.recent import Recent
+from bot.core.base.recent import Newest
 from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES
-from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus, RatingRecord
+from bot.core.ranked.records import (
+    MatchGame,
+    MatchRecord,
+    MatchStatus,
+    RatingRecord,
+    unrated_why,
+)
 from bot.core.ranked.storage import CardStore
 from bot.core.ranked.turns import TurnClock
-from bot.core.ranked.words import MATCH_NOT_RATED, ladder_standing
+from bot.core.ranked.words import ladder_standing, match_not_rated
 
 __all__ = ["GAMES_A_MATCH", "WINS_NEEDED", "MatchView", "game_channel", "match_of_channel"]
 
@@ -65,15 +71,26 @@ def match_of_channel(channel_id: int) -> tuple[int, int] | None:
 
 
 class MatchView:
-    """Reads each match once for drawing its games' tables (read again once told it changed)."""
+    """Reads each match once for drawing its games' tables, kept by the match's version: read
+    again once a newer version is told, and a read of an older one (a change overtook it on its
+    way) is not kept over it."""
 
     def __init__(self, store: CardStore) -> None:
         self._store = store
-        self._kept: Recent[int, Read] = Recent(MATCHES_KEPT)
+        # match id -> the read, at the version of the match it read.
+        self._kept: Newest[int, Read] = Newest(MATCHES_KEPT)
+
+    def moved_to(self, match_id: int, version: int) -> None:
+        """The match is at ``version`` or later (the referee read it so, or its change moved
+        it on to it): what is kept of an earlier version is read again when next drawn, and
+        a read of one, on its way, is not kept."""
+        self._kept.told(match_id, version)
 
     def changed(self, match_id: int) -> None:
-        """The match changed: read it again when next drawn."""
-        self._kept.forget(match_id)
+        """The match changed, to a version not known here (a card changed elsewhere): read
+        it again when next drawn (the referee's look that follows says the version it
+        reads)."""
+        self._kept.drop(match_id)
 
     def forget(self) -> None:
         """Read every match again (another process may have changed them)."""
@@ -87,12 +104,12 @@ class MatchView:
             return kept
         # A read takes several statements, and the referee may decide the match between
         # them (its place's table drawn as the last game ended): kept, the read from before
-        # the decision would stand for the match from then on, and the tables redrawn for
-        # the decision would go on saying the next game comes.
-        began = self._kept.changes()
+        # the decision would stand for the match from then on, the tables redrawn for the
+        # decision saying the next game comes. Kept by the version it read, it is older than
+        # the one the decision told.
         read = await self._read(match_id)
         if read is not None:
-            self._kept.keep_read(match_id, read, began)
+            self._kept.keep(match_id, read[0].version, read)
         return read
 
     async def _read(self, match_id: int) -> Read | None:
@@ -156,7 +173,7 @@ class MatchView:
         if clock:
             return top, clock
         game = next((g for g in games if g.number == number), None)
-        after = _after_game(match, game, names, changes)
+        after = _after_game(match, games, game, names, changes)
         if reader is None or reader not in standings or match.status is not MatchStatus.FINISHED:
             return top, after
         return top, (*after, ladder_standing(names.get(reader, "?"), *standings[reader]))
@@ -175,6 +192,7 @@ def _clock_lines(record: GameRecord, loaded: Loaded, turns: TurnClock) -> tuple[
 
 def _after_game(
     match: MatchRecord,
+    games: list[MatchGame],
     game: MatchGame | None,
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
@@ -183,7 +201,7 @@ def _after_game(
     how it ended: played out, resigned, a clock run out, a player leaving): the match's
     winner and ratings, or that the next game comes."""
     if match.status is MatchStatus.FINISHED:
-        return tuple(_decided(match, names, changes))
+        return tuple(_decided(match, games, names, changes))
     if game is not None and game.winner is not None:
         a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
         return (
@@ -195,14 +213,15 @@ def _after_game(
 
 def _decided(
     match: MatchRecord,
+    games: list[MatchGame],
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
 ) -> list[str]:
     """The match's winner (and who left it, when that decided it: the game being played then
     counts as theirs to lose), and each player's ranked rating after it; or that it was not
-    rated."""
+    rated, and why."""
     if not match.rated:
-        return [MATCH_NOT_RATED]
+        return [match_not_rated(unrated_why(games))]
     if match.winner is None:
         return []
     winner = names.get(match.winner, "?")

@@ -108,8 +108,10 @@ class MatchStore(RankedReads, Protocol):
 
 
 class LadderStore(Protocol):
-    """The seasons' ratings, standings and champions, and a player's finished matches (rated,
-    or ended without a result)."""
+    """The seasons' ratings, standings and champions, a player's finished matches (rated, or
+    ended without a result), and their live entry (a match being played is said apart)."""
+
+    async def live_entry(self, user_id: int) -> EntryRecord | None: ...
 
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None: ...
     async def latest_rating(

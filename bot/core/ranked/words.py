@@ -8,7 +8,7 @@ from bot.core.base.text import change_text, escape, shown_until
 from bot.core.games.endings import NO_RESULT, Ending, said
 from bot.core.games.records import ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES, rank_of, shown_rating, uncertainty
-from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord
+from bot.core.ranked.records import NOT_RATED, MatchLine, RatingRecord, Unrated
 
 __all__ = [
     "ALREADY_SEARCHING",
@@ -28,9 +28,11 @@ __all__ = [
     "UNBLOCK_NOBODY",
     "UPGRADING",
     "already_blocked",
+    "both_late_game",
     "cooldown",
     "ladder_standing",
     "match_line",
+    "match_not_rated",
     "matches",
     "named_twice",
     "next_search",
@@ -40,26 +42,56 @@ __all__ = [
     "rating_words",
 ]
 
-# -- a match that ended without a result (the bot was down too long: the referee) -------------
-#: Why such a match was not rated.
-_NOT_RATED_WHY = "the bot was down too long to reach both players"
-#: What its tables and both cards say of it.
-MATCH_NOT_RATED = f"🚫 **This ranked match was not rated**: {_NOT_RATED_WHY}."
+# -- a match that ended without a result (the referee: the bot was down too long, or both
+# -- players let their clocks run out) -----------------------------------------------------------
+#: Why such a match was not rated, as its tables, cards and next search say it.
+_NOT_RATED_WHY = {
+    Unrated.DOWN: "the bot was down too long to reach both players",
+    Unrated.BOTH_LATE: "both clocks ran out in the same turn, and a game neither player moved "
+    "in counts for neither",
+}
+#: The same, as a player's latest matches list it.
+_NOT_RATED_SHORT = {Unrated.DOWN: "the bot was down", Unrated.BOTH_LATE: "both clocks ran out"}
+
+
+def match_not_rated(why: Unrated) -> str:
+    """What the tables and both cards of a match that ended without a result say of it.
+
+    >>> match_not_rated(Unrated.DOWN)[-20:]
+    'reach both players.'
+    """
+    return f"🚫 **This ranked match was not rated**: {_NOT_RATED_WHY[why]}."
+
+
+#: What the tables and both cards of a match the bot was down too long for say of it.
+MATCH_NOT_RATED = match_not_rated(Unrated.DOWN)
 #: What its game still being played then says as it ends (its ``end_note``: what its page,
 #: the Activity and ``/cribbage status`` say of it), the match's why in the cards' words.
 NOT_RATED_GAME = (
-    f"This game ended with its match, which was not rated: {_NOT_RATED_WHY}. {NO_RESULT}"
+    f"This game ended with its match, which was not rated: {_NOT_RATED_WHY[Unrated.DOWN]}. "
+    f"{NO_RESULT}"
 )
 
 
-def not_rated(opponent: str) -> str:
+def both_late_game(a: str, b: str) -> str:
+    """How a ranked game both players let their clocks run out in ends (its ``end_note``,
+    said once on each place's table, its page and ``/cribbage status``; ``a`` and ``b``:
+    their names, escaped): neither loses it before the other.
+
+    >>> both_late_game("Al", "Bea")
+    '⏰ Both clocks ran out — neither Al nor Bea moved in time. No result is recorded.'
+    """
+    return f"⏰ Both clocks ran out — neither {a} nor {b} moved in time. {NO_RESULT}"
+
+
+def not_rated(opponent: str, why: Unrated = Unrated.DOWN) -> str:
     """What a player is told of their match that ended so (``opponent``: escaped), where
     they next use ranked play (their next search's answer).
 
     >>> not_rated("Bea").startswith("Your ranked match against **Bea** was not rated: the bot")
     True
     """
-    return f"Your ranked match against **{opponent}** was not rated: {_NOT_RATED_WHY}."
+    return f"Your ranked match against **{opponent}** was not rated: {_NOT_RATED_WHY[why]}."
 
 
 # -- refusals -----------------------------------------------------------------------------------
@@ -175,10 +207,11 @@ def match_line(line: MatchLine, reader: str) -> str:
     """One finished match in ``reader``'s list (their name): ``Won 2–1 against **Bea** ·
     1,112 (+24) · <t:…:R>``; decided by a player leaving, who left: ``Lost 0–2 against
     **Bea** (Al left the match) · …``; ended without a result: ``Not rated against **Bea**
-    (the bot was down) · …``."""
+    (the bot was down) · …``, ``(both clocks ran out)``."""
     opponent = escape(line.opponent_name)
     if line.how == NOT_RATED:
-        return f"Not rated against **{opponent}** (the bot was down) · <t:{int(line.ended_at)}:R>"
+        why = _NOT_RATED_SHORT[line.unrated or Unrated.DOWN]
+        return f"Not rated against **{opponent}** ({why}) · <t:{int(line.ended_at)}:R>"
     result = "Won" if line.won else "Lost"
     games = f"{line.games_won}–{line.games_lost}"
     leaver = opponent if line.won else escape(reader)

@@ -295,12 +295,12 @@ def _loss(decision: Decision) -> str:
 
 
 def _discard_figures(decision: Decision) -> tuple[float, float]:
-    """A discard's split and the best split, each as the sum of its two parts as shown
-    ("8.0 − 4.7 = 3.3"; a review kept from before the parts were recorded has the best
-    split's value alone)."""
-    chosen = shown_sum(decision.kept_hand, decision.kept_crib)
-    if decision.best_hand or decision.best_crib:
-        return chosen, shown_sum(decision.best_hand, decision.best_crib)
+    """A discard's split and the best split, each as the sum of its parts as shown ("8.0 −
+    4.7 + 0.5 = 3.8"; a review kept from before the parts were recorded has the best split's
+    value alone)."""
+    chosen = shown_sum(decision.kept_hand, decision.kept_crib, decision.kept_play)
+    if decision.best_hand or decision.best_crib or decision.best_play:
+        return chosen, shown_sum(decision.best_hand, decision.best_crib, decision.best_play)
     return chosen, as_shown(decision.best_value)
 
 
@@ -391,16 +391,29 @@ def _decision_line(decision: Decision, who: str) -> str:
         # (Whose decisions these are, the viewer's or not: the crib is for or against them.)
         crib = f"the crib (for {who})" if decision.kept_crib >= 0 else f"the crib (against {who})"
         sign = "+" if decision.kept_crib >= 0 else "−"
-        # The total as the sum of the two parts shown ("8.0 − 4.7 = 3.3").
+        # The total as the sum of the parts shown ("8.0 − 4.7 + 0.5 = 3.8"), the play's
+        # where the judge counted it (:mod:`engine.players.judge`).
         chosen, best = _discard_figures(decision)
+        play = ""
+        if as_shown(decision.kept_play) != 0.0:
+            sign_of_play = "−" if decision.kept_play < 0 else "+"
+            play = f" {sign_of_play} {_number(abs(decision.kept_play))} in the play"
         said = (
             f"{mark} **Discard** from {_cards(decision.held)}: {who} threw "
             f"{_cards(decision.chosen)}, kept {_cards(kept)} — "
             f"{_number(decision.kept_hand)} in hand {sign} {_number(abs(decision.kept_crib))} "
-            f"in {crib} = {_number(chosen)}"
+            f"in {crib}{play} = {_number(chosen)}"
         )
+        if decision.unit == "chance":
+            # Near the end the chance to win decides, as the hint and the coach say it.
+            said += f", {_value(decision, decision.chosen_value)}"
         if decision.was_best:
             return f"{said}, the best split."
+        if decision.unit == "chance":
+            return (
+                f"{said}; best was to throw {_cards(decision.best)}: "
+                f"{_value(decision, decision.best_value)} ({_loss(decision)} given up)."
+            )
         # What was given up is the difference of the two figures shown.
         return (
             f"{said}; best was to throw {_cards(decision.best)}: "

@@ -18,7 +18,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.views import MessageView, PageControls, Pool
 from bot.core.pictures import Picture
-from bot.core.standings.records import Ranked, Standing
+from bot.core.standings.records import Ranked, RivalGame, Standing
 from bot.core.standings.stats import stats_pictures
 from bot.core.standings.storage import StandingsRecords
 from bot.core.standings.words import (
@@ -32,6 +32,7 @@ from bot.core.standings.words import (
     stats_text,
     variant_line,
 )
+from engine.outcome import final_scores
 from engine.variants import STANDARD, Variant, listed, named, title_unless_standard
 
 __all__ = ["Standings"]
@@ -164,8 +165,14 @@ class Standings:
             raise Refused(refusals.AGAINST_SELF)
         rival = await self._store.rival(guild_id, user.id, against.id)
         if rival is not None and rival.recent:
-            channels = await self._store.game_channels([g.game_id for g in rival.recent])
-            shown = [g for g in rival.recent if await audience.may_name(channels.get(g.game_id))]
+            ids = [g.game_id for g in rival.recent]
+            channels = await self._store.game_channels(ids)
+            targets = await self._store.game_targets(ids)
+            shown = [
+                _said(g, targets.get(g.game_id))
+                for g in rival.recent
+                if await audience.may_name(channels.get(g.game_id))
+            ]
             rival = dataclasses.replace(rival, recent=tuple(shown))
         text = head_to_head_text(user.name, against.name, rival, place)
         return Answer.say(text, ephemeral=False)
@@ -207,3 +214,13 @@ class Standings:
         return await asyncio.to_thread(
             stats_pictures, user.name, standing, history, server, AVERAGE_OF[place]
         )
+
+
+def _said(game: RivalGame, target: int | None) -> RivalGame:
+    """``game`` with its scores as players say them: a win at the game hole (its ``target``;
+    None: not known), however far the last count went past it."""
+    if target is None or game.outcome == "-":
+        return game
+    winner = 0 if game.outcome == "W" else 1
+    score, other = final_scores((game.score, game.opponent_score), winner, target)
+    return dataclasses.replace(game, score=score, opponent_score=other)

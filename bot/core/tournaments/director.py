@@ -60,6 +60,7 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, mention, progress_of
+from engine.outcome import final_scores
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -321,7 +322,9 @@ class TournamentDirector(
                 record.id, p.round, p.tab, Verdict(Decided.FORFEIT, None)
             )
         winner, loser = won[0], lost[0]
-        margin = max(0, winner.score - loser.score)
+        # (Won at the game hole, as players say it: the points pegged past it add nothing.)
+        final = final_scores((winner.score, loser.score), 0, record.target)
+        margin = max(0, final[0] - final[1])
         if record.games_in(p.round) > 1:
             a_won = winner.user_id == p.player_a
             if not await self._store.count_game(
@@ -373,21 +376,21 @@ class TournamentDirector(
     async def _close(self, game: GameRecord, line: str) -> None:
         """End a game the tournament decided (no result of its own, unrated), its thread told
         why."""
-
-        async def close(record: GameRecord) -> None:
-            await self._games.close(record, GameStatus.CANCELLED, line)
-
-        with contextlib.suppress(Refused):  # ended meanwhile
-            await self._games.in_channel(game.channel_id, close)
+        with contextlib.suppress(Refused):  # (moved on meanwhile in another process)
+            await self._games.on(game.id, lambda record: self._closed(record, line), read=game)
         self._of_game.pop(game.id, None)
 
     async def _clear(self, thread_id: int, line: str) -> None:
         """End the game open in a pairing's thread that is not the pairing's (no result of its
         own, unrated), the thread told why."""
-        async with self._games.lock(thread_id):
-            game = await self._store.last_game_in_channel(thread_id)
-            if game is not None and game.is_open:
-                await self._games.close(game, GameStatus.CANCELLED, line)
+        game = await self._store.last_game_in_channel(thread_id)
+        if game is not None and game.is_open:
+            await self._games.on(game.id, lambda record: self._closed(record, line), read=game)
+
+    async def _closed(self, record: GameRecord, line: str) -> None:
+        """On the game's sequence: end it without a result, unless it has ended already."""
+        if record.is_open:
+            await self._games.close(record, GameStatus.CANCELLED, line)
 
     async def _stop_games(self, event: Event) -> None:
         """The tournament was cancelled: every game still being played ends without a result."""

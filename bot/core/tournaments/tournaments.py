@@ -1,8 +1,8 @@
 """A server's tournaments: open one in a channel, enter and leave, start, withdraw, the
-standings, and a moderator's result. What happens once it runs (pairing each round, a thread
-and a dealt game per pairing, results as games end) is the director's
-(:mod:`bot.core.tournaments.director`); the live message is drawn by
-:class:`TournamentMessages` for the ledger.
+standings, and a moderator's result (a cancel is :mod:`bot.core.tournaments.cancelling`'s).
+What happens once it runs (pairing each round, a thread and a dealt game per pairing, results
+as games end) is the director's (:mod:`bot.core.tournaments.director`); the live message is
+drawn by :class:`TournamentMessages` for the ledger.
 
 Every call is one write that moves the tournament's version on: the change feed then tells the
 keeper (the message is edited) and the director (a round may be paired).
@@ -10,7 +10,7 @@ keeper (the message is edited) and the director (a round may be paired).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 from typing import Protocol
 
@@ -63,6 +63,7 @@ __all__ = [
     "TournamentMessages",
     "TournamentStore",
     "Tournaments",
+    "planned",
 ]
 
 #: A tournament starts with at least this many entrants.
@@ -183,8 +184,65 @@ def playoff_refused() -> str:
     return f"A playoff follows a {events} event: choose {choose} for one."
 
 
+def planned(
+    guild_id: int,
+    channel_id: int,
+    user: User,
+    *,
+    format: str = DEFAULT_FORMAT,
+    rounds: int = 0,
+    target: int | None = None,
+    scoring: str = Scoring.LURCH,
+    round_hours: float = DEFAULT_ROUND_HOURS,
+    match_games: int = 1,
+    playoff: int = 0,
+    variant: str = STANDARD.name,
+) -> TournamentPlan:
+    """A tournament as ``user`` opens it, its options checked (``Refused``, saying which is
+    wrong and what it may be, for one that is not): ``/cribbage tournament new``'s, and a club
+    night's (``/club night``)."""
+    kind = formats.find(format)
+    if kind is None:
+        raise Refused(bad_format())
+    if not 0 <= rounds <= MAX_SWISS_ROUNDS:
+        raise Refused(BAD_ROUNDS)
+    if scoring not in tuple(Scoring):
+        raise Refused("`scoring` must be lurch or skunk.")
+    played = find(variant)
+    if played is None or played not in tournament_variants():
+        raise Refused(TWO_PLAYER_VARIANTS)
+    try:
+        played.check(TOURNAMENT_SEATS, target, scoring)
+    except ValueError as refused:
+        raise Refused(str(refused)) from None
+    target = played.default_target if target is None else target
+    if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
+        raise Refused(BAD_HOURS)
+    if match_games not in (1, 3):
+        raise Refused("`match` must be a single game or best of 3.")
+    if playoff not in PLAYOFF_ROUNDS:
+        raise Refused("`playoff` must be the top 4 or the top 8.")
+    if playoff and not kind.takes_playoff:
+        raise Refused(playoff_refused())
+    plan = TournamentPlan(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        organiser_id=user.id,
+        format=kind,
+        rounds=rounds,
+        target=target,
+        scoring=scoring,
+        round_hours=round_hours,
+        match_games=match_games,
+        playoff=playoff,
+        variant=played.name,
+    )
+    return plan
+
+
 class Tournaments:
-    """The calls of ``/cribbage tournament``, and the Join/Leave buttons."""
+    """The calls of ``/cribbage tournament`` (its ``cancel`` is
+    :class:`~bot.core.tournaments.cancelling.Cancellations`'), and the Join/Leave buttons."""
 
     def __init__(
         self,
@@ -192,24 +250,31 @@ class Tournaments:
         feed: ChangeFeed,
         now: Callable[[], float],
         faults: Faults | None = None,
+        held: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
-        """``faults``: where a store that fails is noted (the games')."""
+        """``faults``: where a store that fails is noted (the games'); ``held``: why a
+        tournament may not be started by hand (None: it may; a club night's starts itself at
+        its time, with those checked in)."""
         self._store = store
         self._feed = feed
         self._now = now
         self.faults = faults or Faults()
+        self._held = held
 
     def _announce(self, record: TournamentRecord) -> None:
         """The tournament changed: its message is drawn again, the director looks at it."""
         self._feed.publish(Change(Owner.tournament(record.id), record.version, record.channel_id))
 
-    async def _changed(self, tournament_id: int) -> TournamentRecord:
+    async def changed(self, tournament_id: int) -> TournamentRecord:
+        """A call changed the tournament: it is read, and its change published (its message
+        is drawn again, the director looks at it)."""
         record = await self._store.tournament(tournament_id)
         assert record is not None
         self._announce(record)
         return record
 
-    async def _here(self, channel_id: int) -> TournamentRecord:
+    async def here(self, channel_id: int) -> TournamentRecord:
+        """This channel's tournament (a command's), or the refusal: none here."""
         record = await self._store.tournament_in_channel(channel_id)
         if record is None:
             raise Refused(NO_TOURNAMENT)
@@ -238,44 +303,21 @@ class Tournaments:
         variant's default)."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        kind = formats.find(format)
-        if kind is None:
-            raise Refused(bad_format())
-        if not 0 <= rounds <= MAX_SWISS_ROUNDS:
-            raise Refused(BAD_ROUNDS)
-        if scoring not in tuple(Scoring):
-            raise Refused("`scoring` must be lurch or skunk.")
-        played = find(variant)
-        if played is None or played not in tournament_variants():
-            raise Refused(TWO_PLAYER_VARIANTS)
-        try:
-            played.check(TOURNAMENT_SEATS, target, scoring)
-        except ValueError as refused:
-            raise Refused(str(refused)) from None
-        target = played.default_target if target is None else target
-        if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
-            raise Refused(BAD_HOURS)
-        if match_games not in (1, 3):
-            raise Refused("`match` must be a single game or best of 3.")
-        if playoff not in PLAYOFF_ROUNDS:
-            raise Refused("`playoff` must be the top 4 or the top 8.")
-        if playoff and not kind.takes_playoff:
-            raise Refused(playoff_refused())
-        plan = TournamentPlan(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            organiser_id=user.id,
-            format=kind,
+        plan = planned(
+            guild_id,
+            channel_id,
+            user,
+            format=format,
             rounds=rounds,
             target=target,
             scoring=scoring,
             round_hours=round_hours,
             match_games=match_games,
             playoff=playoff,
-            variant=played.name,
+            variant=variant,
         )
         record = await self._store.create_tournament(plan, now=self._now())
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say(
             "The tournament is open: its message with the Join button is on its way here."
         )
@@ -283,26 +325,26 @@ class Tournaments:
     @answers
     async def join(self, channel_id: int, user: User) -> Answer:
         """Enter this channel's tournament."""
-        return await self._join(await self._here(channel_id), user)
+        return await self._join(await self.here(channel_id), user)
 
     @answers
     async def leave(self, channel_id: int, user: User) -> Answer:
         """Leave this channel's tournament before it starts."""
-        return await self._leave(await self._here(channel_id), user)
+        return await self._leave(await self.here(channel_id), user)
 
     @answers
     async def click(
         self, tournament_id: int, action: str, user: User, *, guild_id: int | None
     ) -> Answer:
         """The tournament message's Join or Leave button."""
-        record = await self._found(tournament_id, guild_id)
+        record = await self.found(tournament_id, guild_id)
         if action == "join":
             return await self._join(record, user)
         if action == "leave":
             return await self._leave(record, user)
         raise Refused("That button does nothing any more.")
 
-    async def _found(self, tournament_id: int, guild_id: int | None) -> TournamentRecord:
+    async def found(self, tournament_id: int, guild_id: int | None) -> TournamentRecord:
         """The tournament a button names, if it is this server's (a button is clicked where
         its message is: any other is refused as missing)."""
         record = await self._store.tournament(tournament_id)
@@ -315,7 +357,7 @@ class Tournaments:
             raise Refused(NOT_OPEN)
         if not await self._store.enter(record.id, user.id, user.name):
             raise Refused(ALREADY_IN)
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You're in the tournament. Good luck!")
 
     async def _leave(self, record: TournamentRecord, user: User) -> Answer:
@@ -323,18 +365,34 @@ class Tournaments:
             raise Refused(NOT_OPEN + " To drop out, use `/cribbage tournament withdraw`.")
         if not await self._store.leave(record.id, user.id):
             raise Refused(NOT_IN)
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You've left the tournament.")
 
     @answers
     async def start(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
         """Start this channel's tournament (its organiser or a moderator): the first round is
         paired and its games dealt in their threads by the director."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if not moderator and user.id != record.organiser_id:
             raise Refused(organiser_only(record))
         if record.status is not TournamentStatus.OPEN:
             raise Refused("This tournament has started already.")
+        held = None if self._held is None else await self._held(record.id)
+        if held is not None:
+            raise Refused(held)
+        entrants = await self._store.entrants(record.id)
+        rounds = await self.begin(record)
+        return Answer.say(
+            f"The tournament starts: {len(entrants)} players, {plural(rounds, 'round')}."
+            " Round 1's games are being dealt in their threads.",
+            ephemeral=False,
+        )
+
+    async def begin(self, record: TournamentRecord) -> int:
+        """Start a tournament taking entrants (seeded first by rating, when its format is):
+        its first round is paired and dealt by the director; how many rounds it plays.
+        ``Refused`` with too few entrants for it, or once it has started (a club night's start
+        at its time, as a moderator's ``start``, comes here)."""
         entrants = await self._store.entrants(record.id)
         if len(entrants) < MIN_ENTRANTS:
             raise Refused(TOO_FEW)
@@ -358,78 +416,14 @@ class Tournaments:
             await self._store.reseed(record.id, [e.user_id for e in order])
         if not await self._store.start_tournament(record.id, rounds=rounds):
             raise Refused("This tournament has started already.")
-        await self._changed(record.id)
-        return Answer.say(
-            f"The tournament starts: {len(entrants)} players, {plural(rounds, 'round')}."
-            " Round 1's games are being dealt in their threads.",
-            ephemeral=False,
-        )
-
-    @answers
-    async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
-        """Cancel this channel's tournament at once (its organiser or a moderator), before or
-        while it is played: games being played end without a result (and unrated), the
-        message keeps the standings so far and says who cancelled it, the threads are archived.
-        ``/cribbage tournament cancel`` asks first: :meth:`ask_cancel`."""
-        record = await self._here(channel_id)
-        return await self._cancel(record, user, moderator)
-
-    @answers
-    async def ask_cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
-        """``/cribbage tournament cancel``: asks first, privately, with Yes and No
-        (:meth:`confirm_cancel`); nothing changes yet."""
-        record = await self._here(channel_id)
-        self._may_cancel(record, user, moderator)
-        playing = (
-            " The games being played end at once, without a result."
-            if record.status is TournamentStatus.RUNNING
-            else ""
-        )
-        text = (
-            f"Cancel this tournament?{playing} The standings so far stay on its message, and "
-            "no champion is crowned. It can't be taken back."
-        )
-        view = MessageView(text, controls=ConfirmControls(record.id, "cancel_tournament"))
-        return Answer.say(text, view=view)
-
-    @answers
-    async def confirm_cancel(
-        self, tournament_id: int, user: User, yes: bool, *, moderator: bool, guild_id: int | None
-    ) -> Answer:
-        """The answer to :meth:`cancel`'s question: Yes cancels the tournament (games being
-        played end without a result, and unrated; the message keeps the standings so far and
-        says who cancelled it; the threads are archived), No leaves it; either way the
-        question's message says so, without its buttons."""
-        if not yes:
-            return Answer.in_place("The tournament goes on.")
-        record = await self._found(tournament_id, guild_id)
-        done = await self._cancel(record, user, moderator)
-        return Answer.in_place(done.reply.text)
-
-    async def _cancel(self, record: TournamentRecord, user: User, moderator: bool) -> Answer:
-        self._may_cancel(record, user, moderator)
-        if not await self._store.cancel_tournament(record.id, by=user.id, now=self._now()):
-            raise Refused(ENDED)
-        await self._changed(record.id)
-        playing = (
-            " The games being played end here, without a result."
-            if record.status is TournamentStatus.RUNNING
-            else ""
-        )
-        return Answer.say(f"The tournament is cancelled.{playing}", ephemeral=False)
-
-    @staticmethod
-    def _may_cancel(record: TournamentRecord, user: User, moderator: bool) -> None:
-        if not moderator and user.id != record.organiser_id:
-            raise Refused(organiser_only(record))
-        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-            raise Refused(ENDED)
+        await self.changed(record.id)
+        return rounds
 
     @answers
     async def standings(self, channel_id: int) -> Answer:
         """This channel's tournament standings, privately: everyone listed, or as many as one
         message holds (the top of the table), the others counted."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         return Answer.say(standings_message(await read_event(self._store, record)))
 
     @answers
@@ -437,7 +431,7 @@ class Tournaments:
         """Withdraw from a running tournament at once: the game of this round, if undecided, is
         forfeited, and no later round pairs this player; past results stand (before it starts,
         this is leaving it). ``/cribbage tournament withdraw`` asks first: :meth:`ask_withdraw`."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status is TournamentStatus.OPEN:
             return await self._leave(record, user)
         return await self._withdraw(record, user)
@@ -447,7 +441,7 @@ class Tournaments:
         """``/cribbage tournament withdraw``: before the tournament starts this is leaving it,
         at once; once it runs it asks first, privately, with Yes and No
         (:meth:`confirm_withdraw`), and nothing changes yet."""
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise Refused(ENDED)
         if record.status is TournamentStatus.OPEN:
@@ -470,7 +464,7 @@ class Tournaments:
         No stays in; either way the question's message says so, without its buttons."""
         if not yes:
             return Answer.in_place("You stay in the tournament.")
-        record = await self._found(tournament_id, guild_id)
+        record = await self.found(tournament_id, guild_id)
         done = await self._withdraw(record, user)
         return Answer.in_place(done.reply.text)
 
@@ -490,7 +484,7 @@ class Tournaments:
                 await self._store.decide(
                     record.id, p.round, p.tab, Verdict(Decided.WITHDRAWN, other)
                 )
-        await self._changed(record.id)
+        await self.changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
 
     async def _played_out(self, pairing: PairingRecord) -> bool:
@@ -526,7 +520,7 @@ class Tournaments:
         played (``winner`` beat ``loser``); the standings show it as set by hand."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        record = await self._here(channel_id)
+        record = await self.here(channel_id)
         if record.status is not TournamentStatus.RUNNING:
             raise Refused(ENDED if record.status is TournamentStatus.FINISHED else NOT_RUNNING)
         if not 0 <= margin <= record.target:
@@ -541,7 +535,7 @@ class Tournaments:
                     Verdict(Decided.MODERATOR, winner.id, margin=margin),
                     again=True,
                 )
-                await self._changed(record.id)
+                await self.changed(record.id)
                 return Answer.say(f"Result set: {escape(winner.name)} beat {escape(loser.name)}.")
         raise Refused(NO_SUCH_PAIRING)
 

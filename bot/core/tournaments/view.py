@@ -26,6 +26,7 @@ __all__ = [
     "champion_text",
     "mention",
     "progress_of",
+    "settings_line",
     "standings_message",
     "standings_text",
     "table_of",
@@ -156,31 +157,35 @@ def standings_message(event: Event) -> str:
     return fitted([[head, *lines]])
 
 
-def board_text(event: Event) -> str:
-    """The whole live message, within Discord's 2,000 characters: with many players, fewer
-    tables and standings lines are listed (the command's standings list more:
-    :func:`standings_message`)."""
+def board_text(event: Event, *, room: int = MAX_MESSAGE) -> str:
+    """The whole live message, within ``room`` characters (Discord's 2,000; less under a club
+    night's own lines): with many players, fewer tables and standings lines are listed (the
+    command's standings list more: :func:`standings_message`)."""
     text = ""
     for shown in (SHOWN, 10, 6, 3, 1):
         text = _board(event, shown)
-        if len(text) <= MAX_MESSAGE:
+        if len(text) <= room:
             break
     return text
 
 
-def _board(event: Event, shown: int) -> str:
-    t = event.record
+def settings_line(t: TournamentRecord) -> str:
+    """A tournament's settings, as its message's first line says them."""
     rounds = plural(t.rounds, "round") if t.rounds else "rounds set at the start"
     match = "best of 3" if t.match_games == 3 else "single games"
     if t.playoff:
         match += f", then the top {t.playoff} in a best-of-3 knockout"
     title = title_unless_standard(find(t.variant))
     kind = f"{title} · " if title else ""
-    head = [
+    return (
         f"**🏆 {t.format.title} tournament** — {kind}{rounds} · {match} · {t.target} points ·"
-        f" {t.scoring} · rounds of {_hours(t.round_hours)}",
-        f"Organised by {mention(t.organiser_id)}.",
-    ]
+        f" {t.scoring} · rounds of {_hours(t.round_hours)}"
+    )
+
+
+def _board(event: Event, shown: int) -> str:
+    t = event.record
+    head = [settings_line(t), f"Organised by {mention(t.organiser_id)}."]
     if t.status is TournamentStatus.OPEN:
         listed = shown * 2
         names = ", ".join(escape(e.name) for e in event.entrants[:listed]) or "nobody yet"

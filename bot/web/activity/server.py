@@ -133,19 +133,52 @@ _HEADERS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """A look drawn for a page (its JSON), and what it shows: the game of channel ``channel_id``
+    at ``version`` (``game_id`` 0: the channel has had no game yet). A channel's games are
+    numbered in the order they were opened, so of two looks of one channel's game the one of
+    the later game, or the later version, is the newer."""
+
+    text: str
+    channel_id: int
+    game_id: int = 0
+    version: int = 0
+
+    @classmethod
+    def of(cls, text: str, record: GameRecord | None, channel_id: int) -> _Look:
+        """The look ``text`` drawn of ``record`` (None: ``channel_id`` has no game)."""
+        if record is None:
+            return cls(text, channel_id)
+        return cls(text, record.channel_id, record.id, record.version)
+
+    def older_than(self, other: _Look) -> bool:
+        """Whether this look shows an earlier moment of the game ``other`` shows (never of
+        another channel's: the reader's ranked game and their channel's are not ordered)."""
+        return self.channel_id == other.channel_id and (self.game_id, self.version) < (
+            other.game_id,
+            other.version,
+        )
+
+
 @dataclass(eq=False, slots=True)
 class _Page:
-    """One live page: whose it is, and the newest look not yet sent to it."""
+    """One live page: whose it is, the newest look not yet sent to it, and the newest it was
+    given (a look older than that, read before it, is never given after it)."""
 
     session: Session
     waiting: asyncio.Event = field(default_factory=asyncio.Event)
     latest: str | None = None
     sent: str | None = None
+    newest: _Look | None = None
 
-    def give(self, text: str) -> None:
-        if text == self.sent or text == self.latest:
+    def give(self, look: _Look) -> None:
+        if self.newest is not None and look.older_than(self.newest):
             return
-        self.latest = text
+        self.newest = look
+        if look.text == self.sent or look.text == self.latest:
+            return
+        self.latest = look.text
         self.waiting.set()
 
 
@@ -446,12 +479,12 @@ class ActivityServer:
     # -- the channel's game -------------------------------------------------------------------
     async def _drawn(
         self, channel_id: int, readers: set[int], guild_id: int | None
-    ) -> tuple[GameRecord | None, dict[int | None, str]]:
+    ) -> tuple[GameRecord | None, dict[int | None, _Look]]:
         """The channel's game as each reader sees it: by seated player (their user id), and
         everyone else once (None); a reader playing a ranked game from this channel sees it
         (by their user id)."""
         pages = self._services.pages
-        drawn: dict[int | None, str] = {}
+        drawn: dict[int | None, _Look] = {}
         bots_dm = await self._tables.bots_dm(channel_id, guild_id, min(readers, default=0))
         for reader in sorted(readers):
             ranked = await self._tables.ranked_game(channel_id, reader)
@@ -465,7 +498,7 @@ class ActivityServer:
                     bots_dm=bots_dm,
                     shareable=False,
                 )
-                drawn[reader] = _state_json(states[reader])
+                drawn[reader] = _Look.of(_state_json(states[reader]), ranked, channel_id)
         readers = readers - {r for r in drawn if r is not None}
         record = await self._tables.channel_game(channel_id)
         seated = sorted(r for r in readers if record is not None and record.seat_of(r) is not None)
@@ -485,12 +518,15 @@ class ActivityServer:
             if drawn:
                 # Those at the table who see their ranked game instead watch nothing here.
                 state["elsewhere"] = [str(r) for r in sorted(r for r in drawn if r is not None)]
-            drawn[watcher or None] = _state_json(state)
+            drawn[watcher or None] = _Look.of(_state_json(state), record, channel_id)
         return record, drawn
 
-    async def _state_of(self, session: Session) -> str:
+    async def _look_of(self, session: Session) -> _Look:
         _, drawn = await self._drawn(session.channel_id, {session.user_id}, session.guild_id)
         return next(iter(drawn.values()))
+
+    async def _state_of(self, session: Session) -> str:
+        return (await self._look_of(session)).text
 
     async def _state(self, request: web.Request) -> web.Response:
         session = self._session(request)
@@ -525,9 +561,9 @@ class ActivityServer:
                     # (Opened while this was drawn: its first look, read since, is its own.)
                     continue
                 # (A reader seated at the game drawn for them, or anyone else at the channel's.)
-                text = drawn.get(page.session.user_id, drawn.get(None))
-                if text is not None:
-                    page.give(text)
+                look = drawn.get(page.session.user_id, drawn.get(None))
+                if look is not None:
+                    page.give(look)
         except Exception:
             log.exception("could not draw the Activity of channel %d", channel_id)
         return None
@@ -559,13 +595,9 @@ class ActivityServer:
         reading = asyncio.ensure_future(self._read(socket))
         waiting: asyncio.Task[Any] | None = None
         try:
-            heard = self._patrol.changes_heard
-            page.give(await self._state_of(session))
-            if self._patrol.changes_heard != heard:
-                # A change heard while the first look was read may be missing from it, and the
-                # look drawn for it may have been given first: drawn again, or the first would
-                # stand until the next change.
-                self._patrol.ask(session.channel_id)
+            # (A look drawn for a change heard meanwhile may have been given first: the first
+            # look, read before it, is older, and the page keeps the newer.)
+            page.give(await self._look_of(session))
             while not self._closing.is_set() and not reading.done():
                 waiting = asyncio.ensure_future(page.waiting.wait())
                 await asyncio.wait({waiting, reading}, return_when=asyncio.FIRST_COMPLETED)

@@ -28,12 +28,13 @@ from bot.core.base.places import (
     PlaceKind,
     Resolved,
     Spot,
+    hands_in_my_dms,
 )
 from bot.core.base.refusals import game_over, no_game, nothing_to_look_up
 from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
-from tests.helpers.service_driver import ranked_game
+from tests.helpers.service_driver import Clock, Members, make_service, ranked_game
 
 AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
 SERVER = 1
@@ -334,3 +335,104 @@ async def test_a_lesson_waits_in_the_dm_where_its_learners_ranked_match_is_playe
     refused = await service.which.lesson_refusal(BEAS_DM.channel_id, BEA.id)
     assert refused == refusals.LESSON_MATCH_IN_DM
     assert await service.which.lesson_refusal(99, AL.id) is None
+
+
+# -- issue 68, item 7: the DM where the hands come ----------------------------------------------
+#: Al's DM with the bot, where the hands of his games in servers come.
+ALS_DM = Place(Spot.BOT_DM, 21)
+
+
+async def _dealt_against_the_computer(service: Services, place: Place, user: User) -> int:
+    """A game of ``user``'s against the computer in ``place``, dealt at once: its id."""
+    opened = await service.lobbies.new_game(
+        place.guild_id, place.channel_id, user, vs_computer=True
+    )
+    assert opened.ok, opened.reply.text
+    record = await service.games.store.open_game_in_channel(place.channel_id)
+    assert record is not None and record.status.value == "active"
+    return record.id
+
+
+async def test_a_move_typed_in_the_dm_acts_on_the_game_whose_hand_is_there(
+    service: Services, store: Store
+) -> None:
+    """``/cribbage discard`` and ``/cribbage play`` typed in the bot's DM, where the hand
+    comes and where ``/cribbage help`` suggests typing them, were refused ("You have no game
+    in my DMs"): they act on the game whose hand is there."""
+    game_id = await _dealt_against_the_computer(service, GENERAL, AL)
+    for ask in (Ask.HAND, Ask.DISCARD, Ask.PLAY, Ask.STATUS, Ask.RESIGN):
+        assert await _acts_on(service, ask, ALS_DM, AL) == GENERAL.channel_id, ask
+    record = await store.get_game(game_id)
+    assert record is not None
+    seat = record.seat_of(AL.id)
+    assert seat is not None
+    hand = service.games.loaded.load(record).game.view(seat).hand
+    thrown = " ".join(card.code for card in hand[:2])
+    assert (await service.which.resolved(Ask.DISCARD, ALS_DM, AL.id)).beside_hand
+    assert not (await service.which.resolved(Ask.DISCARD, GENERAL, AL.id)).beside_hand
+    discard = await service.which.run(
+        Ask.DISCARD,
+        ALS_DM,
+        AL.id,
+        lambda found: service.moves.discard(
+            found.channel_id, AL, thrown, mirror=not found.beside_hand
+        ),
+    )
+    assert discard.ok, discard.reply.text
+    # Typed beside the hand, its answer is a sentence, not a second copy of the hand there.
+    assert discard.reply.view is None and discard.reply.text.startswith("You put"), discard
+    after = await store.get_game(game_id)
+    assert after is not None and after.version > record.version
+    # Before the crib is made, a card played from the DM is told what is owed there, as in
+    # the channel (the engine's sentence), not that the DM holds no game.
+    played = await service.which.run(
+        Ask.PLAY, ALS_DM, AL.id, lambda found: service.moves.play(found.channel_id, AL, "QS")
+    )
+    assert NO_GAME_IN_MY_DMS not in played.reply.text
+    # Someone with no game being played is told as before.
+    assert await _acts_on(service, Ask.PLAY, BEAS_DM, BEA) == NO_GAME_IN_MY_DMS
+
+
+async def test_with_hands_of_two_games_in_the_dm_a_command_says_where_each_is_played(
+    service: Services,
+) -> None:
+    await _dealt_against_the_computer(service, GENERAL, AL)
+    await _dealt_against_the_computer(service, THREAD, AL)
+    said = await _acts_on(service, Ask.PLAY, ALS_DM, AL)
+    assert said == hands_in_my_dms([GENERAL.channel_id, THREAD.channel_id])
+    assert f"<#{GENERAL.channel_id}>" in str(said) and f"<#{THREAD.channel_id}>" in str(said)
+
+
+async def test_a_command_in_the_dm_of_a_player_who_left_the_server_is_refused(
+    store: Store, clock: Clock
+) -> None:
+    members = Members()
+    service = make_service(store, clock, membership=members)
+    await _dealt_against_the_computer(service, GENERAL, AL)
+    members.gone.add(AL.id)
+    try:
+        assert await _acts_on(service, Ask.PLAY, ALS_DM, AL) == refusals.LEFT_SERVER
+    finally:
+        service.ranked_play.stop()
+        await service.ledger.writes.flush()
+
+
+async def test_a_learners_command_where_no_game_is_names_the_lesson_waiting_in_the_dm(
+    service: Services,
+) -> None:
+    """Issue 68, item 11: ``/cribbage hand`` in a server channel by a learner who left their
+    lesson said "There's no game in this channel. Start one with `/cribbage new`."."""
+    before = await _acts_on(service, Ask.HAND, GENERAL, AL)
+    assert before == no_game("this channel")
+    opened = await service.lobbies.new_game(
+        None, ALS_DM.channel_id, AL, target=61, vs_computer=True, difficulty="easy", lesson=True
+    )
+    assert opened.ok, opened.reply.text
+    for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS):
+        said = await _acts_on(service, ask, GENERAL, AL)
+        assert said == refusals.lesson_waits("this channel", over=False), (ask, said)
+    assert "`/cribbage learn`" in refusals.lesson_waits("this channel", over=False)
+    # In the DM itself, the lesson is what the commands act on.
+    assert await _acts_on(service, Ask.HAND, ALS_DM, AL) == ALS_DM.channel_id
+    # Someone else is told as before.
+    assert await _acts_on(service, Ask.HAND, GENERAL, BEA) == no_game("this channel")

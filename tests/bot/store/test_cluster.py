@@ -1,18 +1,22 @@
 """Which process sends, on PostgreSQL: the sender's lease passes to another process when the
 sender stops renewing it (killed, frozen, cut off), and a sender that finds it gone sends
-nothing more; changes announced by one process reach the other's feed."""
+nothing more; changes announced by one process reach the other's feed (a coach setting's
+too)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
+from bot.core.base.replies import User
 from bot.core.base.timing import LEASE
+from bot.core.games.coach_settings import CoachSettings
 from bot.store import Store
 from bot.store.cluster import Cluster
 from bot.store.postgres import PostgresDatabase
@@ -75,6 +79,10 @@ async def two(postgres_url: str) -> AsyncIterator[tuple[Process, Process]]:
             if process.cluster is not None:
                 await process.cluster.stop()
             await process.store.close()
+
+
+def _now() -> datetime:
+    return datetime(2026, 11, 28, tzinfo=UTC)
 
 
 def _freeze(cluster: Cluster) -> None:
@@ -153,3 +161,20 @@ async def test_changes_made_by_one_process_reach_the_others_feed(
     [change] = [c for c in second.heard if c.owner == game]
     assert (change.version, change.channel_id) == (3, channel_id)
     assert not any(c.owner == game for c in first.heard), "a process hears its own as it saves"
+
+
+async def test_a_coach_setting_changed_in_one_process_is_the_others_at_once(
+    two: tuple[Process, Process],
+) -> None:
+    """Al turns the coach off through one process while the other (the one that draws his
+    hands) keeps his setting in memory: the change, announced as his, moves the other's on at
+    once (it kept the setting from before for a minute)."""
+    first, second = two
+    await first.start()
+    await second.start()
+    drawing = CoachSettings(second.store, _now, second.feed)
+    assert await drawing.off([41]) == frozenset(), "on, by default (and kept so)"
+    answered = await CoachSettings(first.store, _now, first.feed).coach(User(41, "Al"), False)
+    assert "Coach off" in answered.reply.text
+    await _until(lambda: any(c.owner == Owner.person(41) for c in second.heard))
+    assert await drawing.off([41]) == {41}

@@ -82,7 +82,7 @@ async def test_no_search_where_the_person_sits_at_a_game(store: Store) -> None:
 
 async def test_a_seat_is_not_refused_for_what_was_before_it(store: Store) -> None:
     # Someone already seated where (before this check was the store's) their search was made
-    # may still leave, or be joined: the seat is the one present there, as migration 033
+    # may still leave, or be joined: the seat is the one present there, as migration 041
     # found them (their seats first, then what of their searches fits beside them).
     game_id, version = await _lobby(store, 10, AL)
     async with store.db.transaction() as tx:

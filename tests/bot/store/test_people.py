@@ -1,6 +1,6 @@
-"""A person is a row (issue 66, migration 032): their acts make it, what is made from what is kept
+"""A person is a row (issue 66, migration 040): their acts make it, what is made from what is kept
 of them never does, their deletion moves it to a former player's id, and a write of theirs that
-comes after finds nobody, even once they have come back (both databases); a release before 032
+comes after finds nobody, even once they have come back (both databases); a release before 040
 running beside it (PostgreSQL, an upgrade) still writes a newcomer's rows."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ async def test_a_deletion_moves_the_row_and_every_row_naming_them_follows(store:
 async def test_a_release_before_people_still_writes_a_newcomers_rows_beside_it(
     store: Store, migrated_postgres_url: str
 ) -> None:
-    """A process of the release before 032 (its connection says nothing of people) seats a
+    """A process of the release before 040 (its connection says nothing of people) seats a
     newcomer and blocks a player: its writes are kept, the people's rows made for them; the
     same write by this release's store of someone it keeps nothing of is not."""
     older = await asyncpg.connect(migrated_postgres_url)

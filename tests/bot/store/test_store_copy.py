@@ -1,21 +1,27 @@
 """`python -m bot copy`: a SQLite database copied into PostgreSQL loses nothing, checked by
-comparing every row and replaying every game; a copy that lost something is caught."""
+comparing every row and replaying every game; a copy that lost something is caught. A bot's
+database with a row in every table (every reference between them used) is copied whole, parents
+before the rows that refer to them; references in a circle too; a row PostgreSQL refuses fails
+the copy in one line and copies nothing."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.core.base.replies import User
 from bot.core.tournaments.records import Format, TournamentPlan
 from bot.store import Store
-from bot.store.copy import copy_database, verify_copy
+from bot.store.copy import Reference, copy_database, copy_order, verify_copy
 from bot.store.ops_tables import ProcessRow
 from bot.tools import ToFix
 from bot.tools.copy import main
 from engine.outcome import Scoring
+from tests.bot.test_backup_tables import _every_kind_of_row
 from tests.helpers.service_driver import (
     Clock,
     drive,
@@ -119,6 +125,157 @@ async def test_every_numbered_table_goes_on_numbering_after_the_copied_rows(
         entry = await postgres.live_entry(EVE.id)
         assert entry is not None and entry.id > paired.id
         assert entry.match_id is not None and entry.match_id > paired.match_id
+
+
+#: The SQLite file's tables the copy leaves behind (the bot's bookkeeping: bot.store.copy).
+_BOOKKEEPING = {"leases", "bot_processes", "schema_migrations", "sqlite_sequence"}
+
+
+async def _filled(path: Path) -> list[str]:
+    """A bot's database at ``path`` with a row in every table (as players leave it, every
+    reference between tables used: a ranked match's games and rating changes, a tournament's
+    entrants and pairings...): the tables the copy takes."""
+    clock = Clock()
+    async with await Store.open(path) as lite:
+        await _every_kind_of_row(make_service(lite, clock), lite, clock)
+        tables = sorted(await lite.db.table_names() - _BOOKKEEPING)
+        empty = [t for t in tables if not await lite.db.fetch(f"SELECT 1 FROM {t} LIMIT 1")]
+    # A table a new migration adds fails here until tests/bot/test_backup_tables.py gives it a
+    # row: the copy is proved on every table, every reference, or on none.
+    assert empty == [], "give these tables a row in _every_kind_of_row"
+    return tables
+
+
+async def test_a_bots_database_with_a_row_in_every_table_is_copied_whole(
+    migrated_sqlite_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Children were copied before their parents (alphabetically: ranked_changes before
+    ranked_matches), which PostgreSQL refused with a traceback on any bot that had had a
+    ranked match or a tournament."""
+    tables = await _filled(migrated_sqlite_path)
+    assert {"ranked_games", "ranked_changes", "tournament_entrants"} <= set(tables)
+    assert await main_async([str(migrated_sqlite_path), postgres_url]) == 0
+    assert capsys.readouterr().out.startswith("Copied ")
+    async with (
+        await Store.open(migrated_sqlite_path) as lite,
+        await Store.open(postgres_url) as postgres,
+    ):
+        # Every row of every table compared, value for value, every game replayed.
+        assert (await verify_copy(lite, postgres)).differences == []
+        for table in tables:
+            assert (await postgres.db.fetch(f"SELECT 1 FROM {table} LIMIT 1")) != [], table
+
+
+async def _pg_rows(url: str) -> dict[str, int]:
+    """The rows of each table of the PostgreSQL database at ``url``."""
+    async with await Store.open(url) as postgres:
+        names = sorted(await postgres.db.table_names())
+        return {t: (await postgres.db.fetch(f"SELECT COUNT(*) FROM {t}"))[0][0] for t in names}
+
+
+async def test_a_row_that_refers_to_nothing_fails_the_copy_in_one_line_and_copies_nothing(
+    migrated_sqlite_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SQLite file can hold a row whose parent is gone (written while SQLite did not enforce
+    its references): PostgreSQL refuses it, and the command says so in one line."""
+    await _filled(migrated_sqlite_path)
+    before = await _pg_rows(postgres_url)
+    with sqlite3.connect(migrated_sqlite_path) as raw:  # (foreign keys off, as SQLite starts)
+        raw.execute("INSERT INTO hints_taken (game_id, seat, hints) VALUES (999, 0, 1)")
+    assert await main_async([str(migrated_sqlite_path), postgres_url]) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == (
+        "Nothing was copied: PostgreSQL refused a row of hints_taken (Key (game_id)=(999) is"
+        ' not present in table "games"); mend or delete that row in the SQLite file, then copy'
+        " again.\n"
+    )
+    assert await _pg_rows(postgres_url) == before
+
+
+def test_tables_are_ordered_parents_first_and_a_circle_is_lifted() -> None:
+    refs = [
+        Reference("changes_match", "ranked_changes", "ranked_matches", ""),
+        Reference("games_match", "ranked_games", "ranked_matches", ""),
+        Reference("match_entry", "ranked_matches", "ranked_entries", ""),
+        Reference("a_b", "a", "b", ""),
+        Reference("b_a", "b", "a", ""),
+        Reference("c_a", "c", "a", ""),
+        Reference("self", "family", "family", ""),
+        Reference("elsewhere", "ranked_games", "not_copied", ""),
+    ]
+    tables = ["ranked_changes", "ranked_games", "ranked_matches", "ranked_entries", "a", "b"]
+    order, circles = copy_order([*tables, "c", "family"], refs)
+    assert sorted(order) == sorted([*tables, "c", "family"])
+    for ref in refs:
+        if ref.name not in {"a_b", "b_a", "self", "elsewhere"}:
+            assert order.index(ref.parent) < order.index(ref.child), ref
+    assert sorted(r.name for r in circles) == ["a_b", "b_a", "self"]
+
+
+#: Tables that refer round to each other, and one to itself, in both databases (a schema
+#: that may come: a person's table and one that names the person's latest row...).
+_CIRCLE = [
+    "CREATE TABLE loop_a (id BIGINT PRIMARY KEY, b_id BIGINT)",
+    "CREATE TABLE loop_b (id BIGINT PRIMARY KEY, a_id BIGINT NOT NULL REFERENCES loop_a (id))",
+    "CREATE TABLE family (id BIGINT PRIMARY KEY, parent_id BIGINT REFERENCES family (id))",
+]
+#: loop_a's reference to loop_b, which PostgreSQL takes once loop_b is there (SQLite, in its
+#: table's definition).
+_LOOP = "ALTER TABLE loop_a ADD CONSTRAINT loop_a_b FOREIGN KEY (b_id) REFERENCES loop_b (id)"
+#: Rows no order of tables (nor of rows by their keys) puts in without lifting a reference.
+_CIRCLE_ROWS = [
+    "INSERT INTO loop_a VALUES (1, 2)",
+    "INSERT INTO loop_b VALUES (2, 1)",
+    "INSERT INTO family VALUES (1, 5), (5, NULL)",
+]
+
+
+async def _with_circle(path: Path, url: str, *, broken: bool = False) -> None:
+    await _bot_database(path)
+    async with await Store.open(url) as postgres, postgres.db.transaction() as tx:
+        for statement in [*_CIRCLE, _LOOP]:
+            await tx.execute(statement)
+    with sqlite3.connect(path) as raw:
+        loop_a = _CIRCLE[0].replace("b_id BIGINT", "b_id BIGINT REFERENCES loop_b (id)")
+        for statement in [loop_a, *_CIRCLE[1:], *_CIRCLE_ROWS]:
+            raw.execute(statement)
+        if broken:
+            raw.execute("INSERT INTO family VALUES (7, 8)")
+
+
+async def test_references_in_a_circle_are_lifted_for_the_copy_and_checked_again(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "bot.db"
+    await _with_circle(path, postgres_url)
+    assert await main_async([str(path), postgres_url]) == 0
+    async with await Store.open(postgres_url) as postgres:
+        for table in ("loop_a", "loop_b", "family"):
+            assert len(await postgres.db.fetch(f"SELECT * FROM {table}")) in (1, 2)
+        # The references are back, and hold.
+        with pytest.raises(asyncpg.ForeignKeyViolationError):
+            await postgres.db.execute("INSERT INTO family VALUES (9, 10)")
+        with pytest.raises(asyncpg.ForeignKeyViolationError):
+            await postgres.db.execute("INSERT INTO loop_b VALUES (3, 4)")
+
+
+async def test_a_broken_reference_in_a_circle_fails_the_copy_and_copies_nothing(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bot.db"
+    await _with_circle(path, postgres_url, broken=True)
+    before = await _pg_rows(postgres_url)
+    assert await main_async([str(path), postgres_url]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("Nothing was copied: PostgreSQL refused a row of family (Key")
+    assert said.count("\n") == 1
+    assert await _pg_rows(postgres_url) == before
+    async with await Store.open(postgres_url) as postgres:
+        constraints = await postgres.db.fetch(
+            "SELECT conname FROM pg_constraint WHERE conrelid = 'family'::regclass"
+            " AND contype = 'f'"
+        )
+    assert len(constraints) == 1  # (the lifted reference is there still: nothing changed)
 
 
 async def test_a_copy_that_lost_something_is_caught(tmp_path: Path, postgres_url: str) -> None:

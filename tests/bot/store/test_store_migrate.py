@@ -17,6 +17,7 @@ from types import ModuleType
 import asyncpg
 import pytest
 
+from bot.core.base.store_errors import UnusableStore
 from bot.store import Dialect, NewerSchema, Store, database, migrate, migrations, sqlite
 from bot.store.sqlite import statements
 
@@ -152,11 +153,39 @@ async def _state(target: str | Path) -> object:
             "SELECT table_name FROM information_schema.tables"
             " WHERE table_schema = current_schema() ORDER BY 1"
         )
-        names = await connection.fetch("SELECT * FROM schema_migrations ORDER BY name")
+        names = []
+        if await connection.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+            names = await connection.fetch("SELECT * FROM schema_migrations ORDER BY name")
         number = await connection.fetch("SELECT * FROM schema_version")
         return [list(map(tuple, rows)) for rows in (tables, names, number)]
     finally:
         await connection.close()
+
+
+async def test_a_database_from_before_names_were_recorded_is_refused_as_it_is(
+    tmp_path: Path, target: str | Path
+) -> None:
+    # Builds before 23 November 2026 kept only the number of the last migration applied
+    # (SQLite's user_version, PostgreSQL's schema_version table), not the names.
+    # Here: 001_base applied, the number 1, and no names.
+    folder = _folder(tmp_path, BASE)
+    await (await Store.open(target, migrations_dir=folder)).close()
+    if isinstance(target, Path):
+        with contextlib.closing(sqlite3.connect(target)) as db:
+            db.execute("DROP TABLE schema_migrations")
+    else:
+        connection = await asyncpg.connect(target)
+        try:
+            await connection.execute("DROP TABLE schema_migrations")
+        finally:
+            await connection.close()
+    before = await _state(target)
+    for upgrade in (False, True):  # start-up's check, and the migrations
+        with pytest.raises(UnusableStore) as refused:
+            await (await Store.open(target, migrations_dir=folder, upgrade=upgrade)).close()
+        assert not isinstance(refused.value, NewerSchema)
+        assert str(refused.value) == migrate.BEFORE_NAMES
+        assert await _state(target) == before, "refused, and nothing changed"
 
 
 async def test_the_pending_migrations_apply_all_or_none(tmp_path: Path, target: str | Path) -> None:

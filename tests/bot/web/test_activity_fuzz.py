@@ -381,7 +381,7 @@ class Reader:
         record = await places.service.games.record(game_id)
         if record is None:
             return Knowledge(frozenset(), frozenset())
-        loaded = await places.service.games.for_page(record, places.store)
+        loaded = await places.service.games.loaded.for_page(record, places.store)
         return Knowledge.of(loaded, record.seat_of(self.user_id))
 
     async def resolve(self, value: Any) -> Any:
@@ -402,7 +402,7 @@ class Reader:
         record = None if game_id is None else await places.service.games.record(game_id)
         if record is None:
             return None, None, None
-        loaded = await places.service.games.for_page(record, places.store)
+        loaded = await places.service.games.loaded.for_page(record, places.store)
         if loaded is None:
             return record, None, None
         seat = record.seat_of(self.user_id)

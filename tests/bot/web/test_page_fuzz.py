@@ -208,7 +208,7 @@ async def _knowledge(pages: Pages, game_id: int) -> Knowledge:
     record = await places.service.games.record(game_id)
     if record is None:
         return Knowledge(frozenset(), frozenset())
-    loaded = await places.service.games.for_page(record, places.store)
+    loaded = await places.service.games.loaded.for_page(record, places.store)
     return Knowledge.of(loaded, None)
 
 

@@ -3,6 +3,7 @@ card still held), and once it is over the whole game told again with every hand.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import random
 from itertools import pairwise
@@ -15,7 +16,8 @@ from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Loaded
 from bot.core.messages.game_messages import ratings_line
-from bot.core.messages.spectator import table_seen
+from bot.core.messages.spectator import DealHistory, table_seen
+from bot.core.pages import GamePages
 from bot.core.review.replay import replay
 from bot.core.services import Services
 from bot.store import Store
@@ -81,6 +83,65 @@ async def test_the_page_shows_what_the_channel_is_owed_and_no_held_card(
 
     await drive(service, table, [AL, BEA], check=check)
     assert looked > 20
+
+
+async def test_the_page_shows_every_deal_the_channel_keeps_as_the_game_goes(
+    service: Services, store: Store
+) -> None:
+    """The stored game keeps its last three deals (what its messages are drawn from); the
+    channel keeps every deal's table, the first with the cut for deal. The page, drawn as
+    the game goes (its deals dealt again from the shuffles, taken on move by move), shows
+    the channel's messages, all of them, in its order: the lobby, every deal's table as the
+    channel shows it now, the result."""
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+    deals_seen = 0
+
+    async def check(outcome: Answer, user: User) -> None:
+        nonlocal deals_seen
+        record = await service.games.record(game_id)
+        assert record is not None
+        seen = await service.pages.seen(record)
+        assert [v.content for v in seen.messages] == table.channel(game_id)
+        assert seen.earlier_deals == 0
+        # Taken on move by move, or dealt again from the first shuffle: the same page.
+        fresh = GamePages(service.games, store, service.coach, service.reviews)
+        assert (await fresh.seen(record)).messages == seen.messages
+        deals_seen = max(deals_seen, sum("**Deal " in v.content for v in seen.messages))
+
+    await drive(service, table, [AL, BEA], check=check)
+    assert deals_seen >= 6, "the page went past the three deals the stored game keeps"
+    record = await service.games.record(game_id)
+    assert record is not None
+    first = (await service.pages.seen(record)).messages[1].content
+    assert first.startswith("Cut for deal") or "Cut for deal" in first, first
+
+
+async def test_a_game_begun_before_its_shuffles_were_recorded_says_where_its_first_deals_are(
+    service: Services,
+) -> None:
+    """Its deals the stored game let go cannot be dealt again: the live page says they are
+    further up the channel's history (rather than showing three deals as the whole game)."""
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+
+    async def check(outcome: Answer, user: User) -> None:
+        loaded = await _loaded(service, game_id)
+        if loaded.log.deal < 5 or loaded.game.phase is Phase.OVER:
+            return
+        old = dataclasses.replace(loaded, shuffles=None)
+        seen = table_seen(loaded.record, DealHistory().whole(old))
+        assert seen.earlier_deals == loaded.log.deal - 3
+        page = spectator_page(seen, "/g/1/x", {})
+        assert f"the tables of the first {seen.earlier_deals} deals are further up its" in page
+        raise _Enough
+
+    with pytest.raises(_Enough):
+        await drive(service, table, [AL, BEA], check=check)
+
+
+class _Enough(Exception):
+    """A driven game has shown what the test looks for."""
 
 
 async def test_an_ended_game_is_told_again_with_every_hand(service: Services) -> None:

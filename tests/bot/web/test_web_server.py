@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import logging
 
+import aiohttp
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
@@ -185,7 +189,7 @@ async def test_a_move_made_while_a_live_page_connects_is_drawn_for_it(
     assert record is not None
     limits = Capacity(connections=100, live_pages=10)
     server = WebServer(service.pages, service.feed, LINKS, limits=limits)
-    server._patrol.follow()  # (what start does, with the port of its own)
+    server.live.follow()  # (what start does, with the port of its own)
     reads = service.pages.record
     reached, go_on = held(monkeypatch, service.pages, "record", answered=True)
     try:
@@ -207,4 +211,59 @@ async def test_a_move_made_while_a_live_page_connects_is_drawn_for_it(
             assert lines[-1] == b"event: table\n", lines
             response.close()
     finally:
-        server._patrol.stop()
+        server.live.stop()
+
+
+async def test_a_live_pages_reader_who_goes_away_before_it_is_answered_is_no_error(
+    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 67, item 5: under load a live page's reader may be gone by the time its answer
+    starts (its connection closed while the game was read): aiohttp then refuses to write to
+    the closing transport (``ClientConnectionResetError``), and the server, run as the bot runs
+    it (its handlers not cancelled when a reader leaves), logged an ERROR with its traceback.
+    A reader leaving is not an error: nothing is logged at ERROR, no traceback, and nothing
+    waits on it any more."""
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    limits = Capacity(connections=100, live_pages=10)
+    server = WebServer(service.pages, service.feed, LINKS, limits=limits)
+    live = server._live
+    done = asyncio.Event()
+    asked: list[web.Request] = []
+
+    async def answered(request: web.Request) -> web.StreamResponse:
+        asked.append(request)
+        try:
+            return await live(request)
+        finally:
+            done.set()
+
+    def gone() -> bool:
+        transport = asked[0].transport
+        return transport is None or transport.is_closing()
+
+    monkeypatch.setattr(server, "_live", answered)
+    reached, go_on = held(monkeypatch, service.pages, "record", answered=True)
+    caplog.set_level(logging.INFO)
+    runner = server.runner()  # (as the bot runs it)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        async with aiohttp.ClientSession() as client:
+            url = f"http://127.0.0.1:{port}{LINKS.path(game_id)}/live"
+            reading = asyncio.ensure_future(client.get(url))
+            await reached.wait()
+            reading.cancel()  # the reader goes away: its connection closes
+            with contextlib.suppress(asyncio.CancelledError):
+                await reading
+            while not gone():  # (until the server hears it, as a loaded one does late)
+                await asyncio.sleep(0.001)
+            go_on.set()
+            await done.wait()
+    finally:
+        await runner.cleanup()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not errors, [r.getMessage() for r in errors]
+    assert not server.live._viewers, "nothing waits on a reader gone"

@@ -1,19 +1,20 @@
 """Patrol: one visit at a time per id, another after it when asked meanwhile, the next at the
 time a look returns, and none once stopped (until it follows the feed again); a runner on
 patrol (OnPatrol): a failed visit logged in its own log, or said in its own words, and made
-again after the one retry."""
+again after the one retry; sequences: the work asked of one key done one piece at a time,
+in the order asked, by one task of its own."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
-from bot.core.base.patrol import RETRY_AFTER, OnPatrol, Patrol
+from bot.core.base.patrol import RETRY_AFTER, OnPatrol, Patrol, SelfWait, Sequences
 
 
 class Looker:
@@ -140,3 +141,80 @@ async def test_a_runner_looks_at_what_it_heard_of_while_it_follows_the_feed() ->
     assert [key for key, _ in runner.said] == [3], "looked at once it follows the feed"
     runner.stop()
     assert not runner.running
+
+
+class Steps:
+    """Work that notes when it begins and ends, and waits for the test's word in between."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.go: dict[str, asyncio.Event] = {}
+
+    def step(self, name: str, fails: bool = False) -> Callable[[], Awaitable[str]]:
+        self.go[name] = asyncio.Event()
+
+        async def work() -> str:
+            self.said.append(f"{name} begins")
+            await self.go[name].wait()
+            self.said.append(f"{name} ends")
+            if fails:
+                raise LookupError(name)
+            return name
+
+        return work
+
+
+async def test_work_on_one_key_is_done_one_piece_at_a_time_in_the_order_asked() -> None:
+    sequences: Sequences[int] = Sequences("t")
+    steps = Steps()
+    first = asyncio.ensure_future(sequences.run(7, steps.step("click")))
+    second = asyncio.ensure_future(sequences.run(7, steps.step("clock")))
+    other = asyncio.ensure_future(sequences.run(8, steps.step("elsewhere")))
+    await asyncio.sleep(0.01)
+    assert steps.said == ["click begins", "elsewhere begins"], "one at a time a key, keys apart"
+    steps.go["clock"].set()
+    await asyncio.sleep(0.01)
+    assert "clock begins" not in steps.said, "asked second, done second"
+    steps.go["click"].set()
+    steps.go["elsewhere"].set()
+    assert list(await asyncio.gather(first, second, other)) == ["click", "clock", "elsewhere"]
+    assert steps.said.index("click ends") < steps.said.index("clock begins")
+    assert len(sequences) == 0 and not sequences.busy(7), "a key with nothing queued holds nothing"
+
+
+async def test_a_failure_goes_to_its_caller_and_the_next_work_goes_on() -> None:
+    sequences: Sequences[int] = Sequences("t")
+    steps = Steps()
+    failing = asyncio.ensure_future(sequences.run(7, steps.step("refused", fails=True)))
+    after = asyncio.ensure_future(sequences.run(7, steps.step("next")))
+    steps.go["refused"].set()
+    steps.go["next"].set()
+    with pytest.raises(LookupError):
+        await failing
+    assert await after == "next"
+
+
+async def test_work_whose_caller_stopped_waiting_before_its_turn_is_left_out() -> None:
+    sequences: Sequences[int] = Sequences("t")
+    steps = Steps()
+    first = asyncio.ensure_future(sequences.run(7, steps.step("first")))
+    gone = asyncio.ensure_future(sequences.run(7, steps.step("gone")))
+    await asyncio.sleep(0.01)
+    gone.cancel()
+    steps.go["first"].set()
+    assert await first == "first"
+    await asyncio.sleep(0.01)
+    assert steps.said == ["first begins", "first ends"] and len(sequences) == 0
+
+
+async def test_work_that_waits_on_its_own_sequence_is_refused_not_left_hanging() -> None:
+    sequences: Sequences[int] = Sequences("t")
+
+    async def inner() -> str:
+        return "never"
+
+    async def outer() -> str:
+        return await sequences.run(7, inner)
+
+    with pytest.raises(SelfWait):
+        await asyncio.wait_for(sequences.run(7, outer), 5)

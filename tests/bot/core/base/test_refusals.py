@@ -126,7 +126,7 @@ async def test_discard_refusals(store: Store, service: Services) -> None:
         (lambda s: s.moves.discard(CHANNEL, AL, hand[0].code), "2 cards"),
         (lambda s: s.moves.discard(CHANNEL, AL, " ".join(c.code for c in hand[:3])), "2 cards"),
         (lambda s: s.moves.discard(CHANNEL, AL, f"{hand[0].code} {not_held.code}"), "don't hold"),
-        (lambda s: s.moves.play(CHANNEL, AL, hand[0].code), "discard before"),
+        (lambda s: s.moves.play(CHANNEL, AL, hand[0].code), "Put your 2 cards in the crib first"),
         (lambda s: s.lobbies.leave(CHANNEL, AL), "resign"),
         (lambda s: s.lobbies.join(CHANNEL, EVE), "already started"),
         (lambda s: s.lobbies.start(CHANNEL, AL), "already started"),

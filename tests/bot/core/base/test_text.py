@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot.core.base.text import (
+    RATINGS_WHY,
     SHOWN_BASE,
     SHOWN_SCALE,
     escape,
@@ -66,14 +67,23 @@ def test_a_line_of_ratings_is_written_one_way_and_the_docs_quote_it() -> None:
     game = ratings_text(
         "Ratings", [("Al", _ordinal(1000), _ordinal(1069)), ("Bea", _ordinal(1000), _ordinal(963))]
     )
-    assert game == "Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"
+    line, why = game.split("\n")
+    assert line == "Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"
+    # Issue 68, item 20: the table never said why a loss costs less than the win gains (or
+    # why a 3-player runner-up gains): one short line under the changes says it.
+    assert why == RATINGS_WHY and len(why) < 130
+    assert "win gains more than a loss costs" in why and "runner-up can gain" in why
+    game = line
     # A ranked match's, rated once per match, says each rating it moved from too.
     ranked = ratings_text(
         "Ranked ratings",
         [("Cy", _ordinal(1000), _ordinal(1075)), ("Al", _ordinal(1069), _ordinal(1028))],
         from_=True,
     )
-    assert ranked == "Ranked ratings — Cy: 1,000 → 1,075 (+75) · Al: 1,069 → 1,028 (−41)"
+    assert ranked == (
+        f"Ranked ratings — Cy: 1,000 → 1,075 (+75) · Al: 1,069 → 1,028 (−41)\n{RATINGS_WHY}"
+    )
+    ranked = ranked.split("\n")[0]
     assert ratings_text("Ratings", []) == ""
     players = " ".join((ROOT / "docs" / "players.md").read_text(encoding="utf-8").split())
     for line in (game, ranked):

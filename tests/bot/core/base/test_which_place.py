@@ -161,7 +161,11 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         KINDS,
         everywhere(HERE, BOT_DM=DAILY_NEEDS_A_SERVER, PRIVATE=DAILY_NEEDS_A_SERVER),
     ),
-    (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START): dict.fromkeys(
+    (Ask.CLUB_TIMEZONE,): dict.fromkeys(
+        KINDS,
+        everywhere(HERE, BOT_DM=TOURNAMENTS_NEED_A_CHANNEL, PRIVATE=TOURNAMENTS_NEED_A_CHANNEL),
+    ),
+    (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START, Ask.CLUB_NIGHT): dict.fromkeys(
         KINDS,
         everywhere(
             HERE,
@@ -327,8 +331,10 @@ DOCS = Path(__file__).resolve().parents[4] / "docs"
 #: Where a command works with no game of its own, with a ranked game played from there only,
 #: or not at all.
 YES, RANKED_ONLY, NO = "✓", "your ranked game", "—"
-#: Where a person's ranked game and their lesson are played (the bot's DM).
+#: Where a person's ranked game and their lesson are played (the bot's DM), and where the
+#: hands of their games in servers come (issue 68, item 7).
 RANKED_OR_LESSON = "your ranked game or lesson"
+RANKED_LESSON_OR_HAND = "your ranked game, lesson, or the game whose hand is there"
 
 
 def _cell(ask: Ask, place: Place) -> str:
@@ -337,6 +343,9 @@ def _cell(ask: Ask, place: Place) -> str:
     if resolve(ask, place, facts(RANKED, place)).refusal:
         return NO
     lesson = resolve(ask, place, Facts(lesson_here=True)).refusal is None
+    hand = resolve(ask, place, Facts(hands_here=((10, 1),))).refusal is None
+    if lesson and hand:
+        return RANKED_LESSON_OR_HAND
     return RANKED_OR_LESSON if lesson else RANKED_ONLY
 
 

@@ -16,7 +16,7 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
 from engine.coach import one_decimal, shown_total
-from engine.players.expert_discard import coach_choices
+from engine.players.judge import judge_discard
 from engine.rules import Rules
 from tests.helpers.service_driver import AL, BEA, GUILD, Clock
 from tests.helpers.views import controls
@@ -70,15 +70,20 @@ async def test_everyone_gets_the_same_hand_and_answers_once(
     hand = [Card.parse(code) for code in cards]
     seat = text.split("\n")[0]
     sign = 1 if "You deal" in seat else -1
-    best = coach_choices(hand, 2, crib_sign=sign, rules=Rules())[0]
-    # (As the table writes it: never "−0.0", and the sum of its two parts as shown.)
+    # The one judge of a discard's best, the hint's and the coach's (the play counted too).
+    best = judge_discard(hand, 2, crib_sign=sign, rules=Rules()).best
+    # (As the table writes it: never "−0.0", and the sum of its three parts as shown.)
     assert one_decimal(shown_total(best)) in text
+    assert "hand ± crib ± play = expected" in text
     for row in (row for row in table if "·" in row):
         # Each split's figures add up as written ("8.0 − 3.8 = 4.3" was seen).
-        said = re.search(r"([−\d.]+) ([+−]) ([\d.]+) = \*\*([−\d.]+)\*\*", row)
+        said = re.search(r"([−\d.]+) ([+−]) ([\d.]+) ([+−]) ([\d.]+) = \*\*([−\d.]+)\*\*", row)
         assert said is not None, row
-        hand_part, op, crib_part, total = (g.replace("−", "-") for g in said.groups())
+        hand_part, op, crib_part, op2, play_part, total = (
+            g.replace("−", "-") for g in said.groups()
+        )
         worth = float(hand_part) + (float(crib_part) if op == "+" else -float(crib_part))
+        worth += float(play_part) if op2 == "+" else -float(play_part)
         assert abs(worth - float(total)) < 1e-9, row
 
     again = await service.daily.choose(GUILD, AL, stamp, cards[2:4])

@@ -49,12 +49,16 @@ def coach_checker(  # type: ignore[no-untyped-def]
 ):
     """After a move that showed a deal, each person's hand message (the next deal's, or the
     last deal's once the game is over) opens with the coach's line on that deal's discard, as
-    the engine's review says it; the channel never hears it."""
+    the engine's review says it, at the scores the deal began with (those its discards were
+    made at); the channel never hears it."""
     previous: list[Game] = []
+    began: dict[int, tuple[int, ...]] = {}
 
     async def check(outcome: Answer, user: User) -> None:
         assert outcome.game_id is not None
         game = await load(store, outcome.game_id)
+        began.setdefault(1, (0,) * len(game.scores))
+        began.setdefault(game.deal_number, tuple(game.scores))
         before = previous[0] if previous else None
         previous[:] = [game]
         assert not any("Coach" in m for m in table.channel(outcome.game_id))
@@ -65,7 +69,7 @@ def coach_checker(  # type: ignore[no-untyped-def]
             hand = table.hand(outcome.game_id, user_id)
             assert hand is not None
             (line,) = COACH.findall(hand.content)
-            review = review_view(before.view(seat))
+            review = review_view(before.view(seat), scores=began[before.deal_number])
             assert review is not None
             assert line == (str(before.deal_number), review.line())
             assert hand.hand is None or hand.hand.kind == "discard"
@@ -120,7 +124,7 @@ async def test_the_coach_turned_off_while_a_hand_reads_the_setting_is_off_at_onc
     """A hand drawn reads its player's setting as they turn the coach off: the read from
     before is not kept, so the next hand has no line (it had, for the next minute)."""
     service = make_service(store, clock, computer=True)
-    reached, go_on = held(monkeypatch, store, "coach_off", answered=True)
+    reached, go_on = held(monkeypatch, store, "coach_settings", answered=True)
     reading = asyncio.create_task(service.coach.off([AL.id]))
     await reached.wait()
     assert "Coach off" in (await service.coach.coach(AL, False)).reply.text

@@ -5,9 +5,13 @@ counting for an idle player, the computer's claims and muggins, and the stats it
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
+import pytest
+
 from bot.core.base.replies import Click, User
+from bot.core.games.records import GameRecord
 from bot.core.review.review import page_view
 from bot.core.services import Services
 from bot.store import Store
@@ -438,3 +442,34 @@ async def test_manual_counting_the_next_hand_waits_while_another_opponent_may_ca
     await table.record(last.id, let)
     controls = table.latest[after.id]
     assert controls.kind == "count" and controls.claims == CLAIM_VALUES
+
+
+async def test_the_clock_and_a_click_take_turns_on_the_games_sequence_reading_nothing(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner's time to count is up as they press a count: the clock's move, asked first,
+    is made first, and the press after it, on the game as the clock left it (its control out
+    of date); neither reads the game from the store (the clock read it again twice a move,
+    under the channel's lock, the game kept in memory all along)."""
+    table, game_id, game, owner = await first_count(store, clock)
+    service = table.service
+    control = table.latest[owner.id]
+    reads = store.get_game
+    read: list[int] = []
+
+    async def reading(wanted: int) -> GameRecord | None:
+        read.append(wanted)
+        return await reads(wanted)
+
+    monkeypatch.setattr(store, "get_game", reading)
+    clock.advance(seconds=181)
+    _, pressed = await asyncio.gather(
+        service.moves.catch_up(game_id),
+        service.moves.click(Click(game_id, "count", control.stamp, ("0",)), owner, guild_id=None),
+    )
+    assert read == [], "the game as the move before left it, from memory"
+    assert not pressed.ok and "earlier moment of the game" in pressed.reply.text
+    after = await load(store, game_id)
+    seat = (AL, BEA).index(owner)
+    assert after.actions[len(game.actions)] == {"type": "auto_count", "seat": seat}
+    assert len(after.actions) == len(game.actions) + 1, "the press made no move"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
+from bot.core.base.feed import ChangeFeed
 from bot.core.games import coach_settings
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.membership import Departures, EveryoneStays
@@ -38,18 +39,18 @@ async def test_departures_keep_nothing_of_games_whose_players_stay() -> None:
 class _Settings:
     """A store of coach settings where every player has it on."""
 
-    async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
-        return set()
+    async def coach_settings(self, user_ids: Iterable[int]) -> dict[int, tuple[int, bool]]:
+        return {user: (0, False) for user in user_ids}
 
-    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
-        return None
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> int:
+        return 1
 
     async def offer_learn(self, user_id: int, *, now: float) -> bool:
         return False
 
 
 async def test_the_coach_settings_kept_are_bounded() -> None:
-    settings = CoachSettings(_Settings(), lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    settings = CoachSettings(_Settings(), lambda: datetime(2026, 1, 1, tzinfo=UTC), ChangeFeed())
     for player in range(coach_settings.SETTINGS_KEPT + 500):
         assert await settings.off([player]) == frozenset()
     assert len(settings._cache) == coach_settings.SETTINGS_KEPT

@@ -36,15 +36,18 @@ from bot.core.ledger.transport import (
     NotSender,
     PendingPost,
     RequestKind,
+    TokenLapsed,
 )
 from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.services import Services
 from bot.store import Store
+from engine.phase import Phase
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import (
     Clock,
     first_choice,
     game_owner,
+    load,
     make_service,
     open_table,
     owed_now,
@@ -756,3 +759,57 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     hand_now = next(o.view for o in await owed_now(service, game_id) if o.key == key)
     assert hand_now.controls is not None, "the pone plays first"
     assert edits == [hand_now.digest()], "one edit: the hand as it is, controls and all"
+
+
+class LapsingCourier(FakeCourier):
+    """Discord, which calls the tokens in ``dead`` expired (401 / 50027: its clock is not the
+    bot's): every request through one of them is refused, and counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dead: set[str] = set()
+        self.refused: list[tuple[str, str]] = []
+
+    async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
+        if attempt.token is not None and attempt.token in self.dead:
+            self.refused.append((str(attempt.keep.key), attempt.token))
+            raise TokenLapsed("Invalid Webhook Token")
+        return await super().carry(attempt, view, fence)
+
+
+async def test_a_token_discord_called_expired_is_not_tried_again(
+    service: Services, store: Store
+) -> None:
+    """Issue 67, item 5: the table is edited through the Start's token for its 15 minutes.
+    Discord's clock runs ahead of the bot's: it calls the token expired while the bot still
+    counts it live. Its edit goes with the bot's token, and so does every edit after it, where
+    each edit of the table tried the dead token again first (one refused request each, toward
+    Discord's limit of invalid requests)."""
+    courier = LapsingCourier()
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, token="new")
+    game_id = opened.game_id or 0
+    await service.answered(opened, landed=True, shown=Clicked(CHANNEL, 900, "new"))
+    for user, action in ((BEA, "join"), (AL, "start")):
+        clicked = Clicked(CHANNEL, 900, action)
+        done = await service.lobbies.click(game_id, action, user, clicked, guild_id=GUILD)
+        assert done.ok
+        await service.answered(done, landed=True, shown=clicked)
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.follow(service.feed)
+    await catch_up(keeper, game_id)
+    assert ("table:1", "start") in courier.tokens, "the table went through the Start's token"
+    courier.dead.add("start")
+    people = (AL, BEA)
+    game = await load(store, game_id)
+    while game.deal_number == 1:  # every move edits the table; then deal 2's is posted
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            done = await service.moves.discard(CHANNEL, people[seat], list(game.hand(seat)[:2]))
+        else:
+            seat = game.turn or 0
+            done = await service.moves.play(CHANNEL, people[seat], game.playable_cards(seat)[0])
+        assert done.ok, done.reply.text
+        await settle(keeper)
+        game = await load(store, game_id)
+    assert courier.refused == [("table:1", "start")], courier.refused
+    assert [t for k, t in courier.tokens if k == "table:2"] == [None], "posted as the bot"

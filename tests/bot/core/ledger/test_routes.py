@@ -65,3 +65,19 @@ def test_a_lessons_table_in_its_learners_dm_is_not_posted_through_a_hands_click(
     clicked_hand = MessageRecord(MessageKey.hand(1, 0), CHANNEL, 7, "hand", "dm-token", NOW - 1)
     chosen = route(Owed(MessageKey.table(2), MessageView("deal 2")), None, _facts(clicked_hand))
     assert [a.way for a in chosen.attempts] == [Way.POST_AS_BOT]
+
+
+def test_a_message_whose_id_never_came_is_never_edited_with_the_bots_token() -> None:
+    """Issue 67, item 4: the answer to `/cribbage new` came too late (Discord made nothing), so
+    the lobby's record never learnt its message's id (0); the sender tried to edit it with the
+    bot's token, `PATCH /channels/{id}/messages/0`. Only the answer's token could reach it, as
+    its original response: through that, and else it is posted."""
+    unknown = MessageRecord(LOBBY, CHANNEL, 0, "", "new-token", NOW - 1, original=True)
+    chosen = route(Owed(LOBBY, MessageView("lobby")), unknown, _facts(unknown))
+    assert [a.message_id for a in chosen.attempts if a.way is Way.EDIT_AS_BOT] == []
+    assert chosen.attempts[0].way is Way.EDIT_THROUGH
+    assert chosen.attempts[-1].way is Way.POST_AS_BOT
+    # Its token lapsed too: posted.
+    lapsed = MessageRecord(LOBBY, CHANNEL, 0, "", "new-token", NOW - 3600, original=True)
+    chosen = route(Owed(LOBBY, MessageView("lobby")), lapsed, _facts(lapsed))
+    assert [a.way for a in chosen.attempts] == [Way.POST_AS_BOT]

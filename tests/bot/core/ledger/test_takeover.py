@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.base.keys import MessageKey
+from bot.core.base.keys import AWAY, MessageKey
 from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked
+from bot.core.base.views import MessageView
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lanes
 from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.takeover import Takeover
+from bot.core.ledger.transport import Attempt, Carried, Fence
+from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.services import Services
+from bot.store import Store
 from tests.bot.core.ledger.test_keeper import FakeCourier, make_keeper, settle
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
-from tests.helpers.service_driver import game_owner
+from tests.helpers.service_driver import Clock, game_owner, make_service
+
+#: A DM between Al and Bea (where the bot is not a member).
+DM = 4242
 
 
 class LeasedCourier(FakeCourier):
@@ -120,3 +128,51 @@ async def test_a_look_forgotten_as_the_process_is_deposed_breaks_nothing_for_its
     assert takeover.looks == 2, "the waiter looks again, the first look having been forgotten"
     await takeover.recovered(owner)
     assert takeover.looks == 2
+
+
+class FreezingCourier(FakeCourier):
+    """Discord, and a process that freezes the moment a call was posted through a token at a
+    private table (``away:``), before it hears the answer: it stops there for good."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frozen = asyncio.Event()
+
+    async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
+        carried = await super().carry(attempt, view, fence)
+        if attempt.keep.key.name == AWAY:
+            self.frozen.set()
+            await asyncio.Event().wait()  # (never heard back: the process stops here)
+        return carried
+
+
+async def test_a_call_posted_at_a_private_table_just_before_a_stop_is_not_posted_again(
+    store: Store, clock: Clock
+) -> None:
+    """Issue 67, item 5: the table waited on Al long enough, and his call (a message of its
+    own, to notify him) was posted through a token the moment before the process stopped. A
+    follow-up takes no nonce and, where the bot is not a member, cannot be looked for in the
+    conversation: the process that sends next takes the call as posted (noted before it went),
+    where it posted it again and Al was notified twice for the turn."""
+    first = make_service(store, clock)
+    opened = await first.lobbies.new_game(None, DM, AL, token="new", private=True)
+    game_id = opened.game_id or 0
+    await first.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    assert (await first.lobbies.click(game_id, "join", BEA, guild_id=None)).ok
+    assert (await first.lobbies.click(game_id, "start", AL, guild_id=None)).ok
+    clock.advance(seconds=REMIND_AFTER.total_seconds())
+    freezing = FreezingCourier()
+    keeper = make_keeper(first, freezing, Pacer())
+    keeper.touch(game_owner(game_id), DM)
+    await asyncio.wait_for(freezing.frozen.wait(), timeout=60)
+    [made] = [key for key, _ in freezing.sent if key.startswith("away:")]
+    await keeper.flush(timeout=0.01)  # (the process stops: what was on its way never ends)
+    # The next process to send (started again, or taking over).
+    second = make_service(store, clock)
+    courier = FakeCourier()
+    again = make_keeper(second, courier, Pacer())
+    await again.reconcile()
+    await settle(again)
+    calls = [key for key, _ in courier.sent if key.startswith("away:")]
+    assert made not in calls, "the call already posted was posted again"
+    assert calls, "the other call, never posted, goes"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.base.text import Names, chunk, code_width
-from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
+from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE, BoardPicture
 from bot.core.games.endings import Ended, Ending
 from bot.core.games.lobby import lobby_text
 from bot.core.games.rules_help import RULES_TOPICS, rules_text
@@ -240,6 +240,24 @@ def test_three_players_result_says_who_had_which_score() -> None:
     assert result_line(three, resigned, Ended(Ending.RESIGNED, 0)) == (
         "Al resigned — 🏆 Bea wins, 1 game point (Bea: 55, Cy: 45, Al: 40)"
     )
+
+
+def test_a_win_pegged_past_the_target_is_said_at_the_game_hole() -> None:
+    # Issue 68, item 12: "🏆 Bea wins 62-47" and "Cy wins 62 to Al's 48": the board has no
+    # hole 62; players say a win at 61.
+    two = Names(["Al", "Bea"], Rules.standard(2, target=61))
+    result = make_result(61, (47, 62), 1, EndReason.TARGET)
+    assert result_line(two, result) == "🏆 Bea wins 61-47 — 1 game point"
+    three = Names(["Al", "Bea", "Cy"], Rules.standard(3, target=61))
+    past = make_result(61, (48, 40, 62), 2, EndReason.TARGET)
+    assert result_line(three, past).startswith("🏆 Cy wins 61 to Al's 48 and Bea's 40")
+    # A concession below the target is said as it stood.
+    resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED)
+    assert "Bea wins 40-10" in result_line(Names(["Al", "Bea"], Rules.standard(2)), resigned)
+    # The board's picture of the end, its words too: the winner's peg in the game hole.
+    board = BoardPicture(("Al", "Bea"), ((47, 40), (62, 55)), 61, winner=1)
+    alt = board_alt(board)
+    assert "Bea: 61 (was 55)" in alt and "Bea won by 14" in alt, alt
 
 
 def test_status_shows_board_dealer_turn_count_and_series() -> None:

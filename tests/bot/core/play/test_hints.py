@@ -8,17 +8,29 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.core.base import refusals
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
+from bot.core.review.review import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.hint import NOTHING_TO_DECIDE, hint
 from engine.players import make_player
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
-from tests.helpers.service_driver import Transcript, drive, load, open_table
+from tests.helpers.service_driver import (
+    Clock,
+    Transcript,
+    click_of,
+    drive,
+    first_choice,
+    load,
+    make_service,
+    open_table,
+)
 
 
 def _hint_of(controls: HandControls) -> Click:
@@ -159,3 +171,70 @@ async def test_against_the_easy_computer_a_hint_says_what_its_figures_mean(
     line, figures = answer.reply.text.split("\n")
     assert line.startswith(f"{HINT_MARK} keep "), line
     assert figures == HINT_FIGURES["discard"]
+
+
+@pytest.mark.parametrize(("target", "seed"), [(61, 1), (61, 2), (121, 3)])
+async def test_a_player_who_follows_every_hint_is_never_told_they_chose_wrong(
+    store: Store, clock: Clock, target: int, seed: int
+) -> None:
+    """The hint counted the kept cards' worth in the play (and near the end the chance to
+    win); the coach and the review counted the hand and the crib alone, so a player who threw
+    what the hint said read "best was ..." on their next hand (2 of 9 discards). One judge now
+    says all three: over whole games (to 61, near the end from the first deals, and to 121),
+    every discard made as the hint said is the coach's best choice and the review's best
+    split, far from the end and near it."""
+    service = make_service(store, clock, seed=seed, computer=True)
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, vs_computer=True, difficulty="hard", target=target
+    )
+    await table.record(AL.id, opened)
+    game_id = opened.game_id
+    assert game_id is not None
+    expert = make_player("expert")
+
+    async def follow_the_hint(controls: HandControls) -> Click:
+        if controls.kind != "discard":
+            return first_choice(controls)
+        asked = await _ask(service, controls)
+        record = await service.games.store.get_game(game_id)
+        assert record is not None
+        view = (await load(store, game_id)).view(0)
+        said = hint(expert, view, random.Random(hint_seed(game_id, record.version, 0)))
+        assert asked.reply.text == f"{HINT_MARK} {said.line}.", asked.reply.text
+        return click_of(controls, *(card.code for card in said.cards))
+
+    await drive(service, table, [AL], choose=follow_the_hint)
+    lines = [
+        line
+        for text in table.private[AL.id]
+        for line in text.splitlines()
+        if line.startswith("Coach, deal ")
+    ]
+    coached = {line.split(":", 1)[0]: line for line in lines}
+    assert len(coached) >= 3, lines
+    for line in coached.values():
+        assert line.endswith(", the best choice."), line
+    if target == 61:
+        assert any("% to win as you threw" in line for line in coached.values()), coached
+    record = await service.games.store.get_game(game_id)
+    assert record is not None and record.status == "finished"
+    report = await service.reviews.report(record, 0, AL)
+    discards = [d for d in report.decisions if d.kind == "discard"]
+    assert len(discards) >= len(coached)
+    for decision in discards:
+        assert decision.was_best and decision.close, decision
+    # Each deal's page says so, with what the judge counted (the play; near the end the
+    # chance to win).
+    said = [
+        line
+        for page in range(1, report.pages)
+        for line in page_view(report, page).content.splitlines()
+        if "**Discard**" in line
+    ]
+    assert len(said) == len(discards)
+    for line in said:
+        assert line.startswith("✅") and line.endswith("the best split."), line
+    assert any(" in the play = " in line for line in said), said
+    if target == 61:
+        assert any("% to win, the best split." in line for line in said), said

@@ -10,6 +10,7 @@ from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
 from bot.core.base.replies import Click
 from bot.core.base.views import ResultControls
+from bot.core.games.rules_help import HELP
 from bot.core.messages.lesson import (
     _KINDS,
     HINT_FIGURES,
@@ -24,6 +25,7 @@ from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
 from engine import events as ev
+from engine.cards import parse_cards
 from engine.players.levels import Level
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
@@ -86,7 +88,8 @@ async def test_a_lesson_explains_each_rule_once_the_first_time_it_happens(
     # Dealt, the table explains the deal and the crib (and nothing yet to come).
     # (This transcript's deals are not sealed: the seal is said only where it is shown.)
     assert "Shuffle sealed" not in table.table(game_id, 1)
-    assert _titles(table.table(game_id, 1)) == ["deal"]
+    # (What scores, in one line, before the first discard: issue 68, item 6.)
+    assert _titles(table.table(game_id, 1)) == ["deal", "scores"]
     await drive(service, table, [AL])
     # The first deal explains what every deal has, in the order it happened.
     said = _titles(table.table(game_id, 1))
@@ -253,9 +256,10 @@ def test_the_seal_is_explained_on_the_first_deal_where_the_table_shows_it() -> N
     dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
     firsts = {"dealt": 1}
     sealed = lesson_notes([dealt], 1, firsts, sealed=True)
-    assert [_titles(note) for note in sealed.play] == [["deal"], ["seal"]]
-    assert "🔒" in sealed.play[1] and "🔓" in sealed.play[1]
-    assert [_titles(n) for n in lesson_notes([dealt], 1, firsts, sealed=False).play] == [["deal"]]
+    assert [_titles(note) for note in sealed.play] == [["deal"], ["scores"], ["seal"]]
+    assert "🔒" in sealed.play[2] and "🔓" in sealed.play[2]
+    unsealed = lesson_notes([dealt], 1, firsts, sealed=False).play
+    assert [_titles(n) for n in unsealed] == [["deal"], ["scores"]]
 
 
 async def test_a_lesson_over_is_the_dms_last_game_status_shows_and_a_move_says_is_over(
@@ -284,3 +288,51 @@ async def test_a_lesson_over_is_the_dms_last_game_status_shows_and_a_move_says_i
     # Someone else in their own DM with the bot has no lesson there: nothing to show.
     other = await service.which.resolved(Ask.STATUS, Place(Spot.BOT_DM, DM + 1), BEA.id)
     assert other.refusal is not None and "no game in my DMs" in other.refusal
+
+
+async def test_a_second_lesson_is_not_called_a_first_game(service: Services) -> None:
+    """Issue 68, item 15: a second ``/cribbage learn`` after finishing said "📘 Your first
+    game is dealt below"."""
+    table, _ = await _lesson(service)
+    await drive(service, table, [AL])
+    assert await service.games.store.open_lesson(AL.id) is None
+    dm = _Dm()
+    again = await service.lessons.learn(AL, DM, here=False, in_server=True, reach=dm.reach)
+    assert again.ok, again.reply.text
+    assert dm.posted[0].startswith("📘 A new lesson is dealt below"), dm.posted
+    assert again.reply.text.startswith("📘 A new lesson is dealt in our DM"), again.reply.text
+    assert "first game" not in dm.posted[0] + again.reply.text
+
+
+async def test_help_for_a_newcomer_names_the_lesson_once(service: Services) -> None:
+    """Issue 68, item 16: ``/cribbage help`` for a newcomer named ``/cribbage learn`` twice in
+    a row (the offer, then the commands' own line)."""
+    first = await service.lessons.help(CY)
+    said = first.reply.text
+    assert said.startswith(LESSON_OFFER)
+    assert said.count("`/cribbage learn`") == 1, said
+    # Asked again (no offer now), the commands name it themselves.
+    again = (await service.lessons.help(CY)).reply.text
+    assert again == HELP and again.count("`/cribbage learn`") == 1
+
+
+def test_a_learner_whose_dms_are_closed_is_not_told_the_lesson_is_dealt() -> None:
+    """Issue 68, item 11: "Your lesson is dealt in our DM, but Discord won't let me message
+    you" said dealt where nothing was."""
+    for said in (refusals.LESSON_DMS_CLOSED, refusals.LESSON_DMS_CLOSED_ELSEWHERE):
+        assert "dealt in" not in said and said.startswith("Nothing was dealt"), said
+
+
+def test_the_lesson_says_what_scores_before_the_first_discard_and_the_play_as_it_begins() -> None:
+    """Issue 68, item 6: the lesson explained the play only after the learner's first card
+    ("**Your turn.** Count 0" came first), and the first decision, the discard, was asked
+    before anything said what scores."""
+    dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
+    at_deal = lesson_notes([dealt], 1, {"dealt": 1}, sealed=False).play
+    scores = next(note for note in at_deal if _titles(note) == ["scores"])
+    assert "\n" not in scores and all(w in scores for w in ("15", "pair", "run", "flush"))
+    # The starter turned up, no card played yet: the play is said now, with the first turn.
+    cut = ev.StarterCut(card=parse_cards("5H")[0], dealer=0)
+    firsts = {"dealt": 1, "starter_cut": 1}
+    begun = lesson_notes([dealt, cut], 1, firsts, sealed=False).play
+    assert [_titles(n) for n in begun][-2:] == [["starter"], ["play"]], begun

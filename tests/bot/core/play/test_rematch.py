@@ -20,6 +20,7 @@ from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
+    Members,
     Transcript,
     load,
     make_service,
@@ -327,10 +328,13 @@ async def test_a_rematchs_page_says_its_series_as_the_channel_does(service: Serv
     assert (await service.moves.resign(CHANNEL, AL)).ok
     channel = {o.key: o.view for o in await owed_now(service, second.game_id)}
     said = "The series is level at 2–2 in game points (1–1 in games)."
-    assert said in channel[RESULT].content and said in channel[LOBBY].content
+    # The lobby says the series as it stood when the rematch was opened, from its opening to
+    # its end (issue 68, item 13); the result, with this game.
+    before = "Al leads the series 2–0 in game points (1–0 in games)."
+    assert said in channel[RESULT].content and before in channel[LOBBY].content
     seen = await service.pages.seen(await _record(service, second.game_id))
     assert channel[LOBBY] in seen.messages and channel[RESULT] in seen.messages, seen.messages
-    assert sum(said in m.content for m in seen.messages) == 2
+    assert sum(said in m.content for m in seen.messages) == 1
 
 
 async def test_a_series_ends_when_a_day_passes(service: Services, clock: Clock) -> None:
@@ -553,21 +557,10 @@ async def test_rematch_on_a_hand_refused_at_a_table_the_bot_cannot_post_at_chang
 async def test_rematch_on_a_hand_refused_to_a_player_who_left_the_server(
     store: Store, clock: Clock
 ) -> None:
-    gone: set[int] = set()
-
-    class Members:
-        async def is_member(self, guild_id: int, user_id: int) -> bool:
-            return user_id not in gone
-
-        async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
-            return True
-
-        async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
-            return True
-
-    service = make_service(store, clock, membership=Members())
+    members = Members()
+    service = make_service(store, clock, membership=members)
     before = await _finished(service, [AL, BEA], BEA)
-    gone.add(AL.id)
+    members.gone.add(AL.id)
     refused = await _press_on_hand(service, before, AL)
     assert not refused.ok and refused.reply.text == refusals.LEFT_SERVER
     last = await store.last_game_in_channel(CHANNEL)
@@ -615,3 +608,37 @@ async def test_rematch_on_a_hand_pressed_after_a_restart_opens_it(
     opened = await _press_on_hand(restarted, before, BEA)
     assert opened.ok and opened.reply.ephemeral, opened.reply.text
     assert (await _record(restarted, opened.game_id)).rematch_of == before
+
+
+async def test_every_lobby_and_table_of_a_series_game_says_the_series_from_start_to_end(
+    service: Services,
+) -> None:
+    """Issue 68, item 13: *Play again* against the computer opened its lobby with no series
+    line (a people rematch's lobby had it, and lost it once the game started): the series
+    is on every lobby and table of a game that continues one, the same from its opening to
+    its end (no message edited for it), and its result says it with the game."""
+    first = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert first.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
+    again = await _press(service, first.game_id, AL)
+    assert again.game_id is not None and again.reply.view is not None
+    line = "Hard bot leads the series 2–0 in game points (1–0 in games)."
+    assert line in again.reply.view.content, again.reply.view.content
+    owed = {o.key: o.view for o in await owed_now(service, again.game_id)}
+    assert owed[LOBBY] == again.reply.view, "the lobby as it answered the press"
+    tables = [view for key, view in owed.items() if key.name == "table"]
+    assert tables and all(line in view.content for view in tables), tables
+    # A people rematch's lobby keeps it once the game starts, and its tables say it.
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    people = await _finished(service, [AL, BEA], BEA)
+    opened = await _press(service, people, BEA)
+    assert opened.game_id is not None and (await _press(service, people, AL)).ok
+    assert (await _record(service, opened.game_id)).status is GameStatus.ACTIVE
+    dealt = {o.key: o.view for o in await owed_now(service, opened.game_id)}
+    said = "Al leads the series 2–0 in game points (1–0 in games)."
+    assert said in dealt[LOBBY].content and "The game has started." in dealt[LOBBY].content
+    assert all(said in v.content for k, v in dealt.items() if k.name == "table")
+    # Over, the lobby still says it as it stood (unchanged), the result with this game.
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    over = {o.key: o.view for o in await owed_now(service, opened.game_id)}
+    assert over[LOBBY] == dealt[LOBBY]
+    assert "The series is level at 2–2" in over[RESULT].content

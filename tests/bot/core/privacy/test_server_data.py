@@ -118,6 +118,12 @@ async def test_no_table_keeps_a_row_of_a_server_whose_data_went(
     await service.auto_reviews.review_owed()
     assert (await service.tournaments.new(GUILD, 4000, User(9, "Mo"), moderator=True)).ok
     assert (await service.tournaments.join(4000, AL)).ok
+    # A club night (with the server's time zone) in another channel.
+    assert (await service.nights.time_zone(GUILD, AL, moderator=True, zone="Europe/Paris")).ok
+    night = await service.nights.schedule(
+        GUILD, 4001, User(9, "Mo"), moderator=True, when="tomorrow 20:00", events_refusal=None
+    )
+    assert night.ok, night.reply.text
     await store.daily_secret(GUILD, "a secret of the day")
     await store.save_daily(
         DailyAnswer(GUILD, "2026-11-27", AL.id, "Al", "5H 5S", 4.5, 5.0, 2, answered_at=6.0)

@@ -79,6 +79,15 @@ async def _everything(service: Services, store: Store, clock: Clock) -> None:
     assert await store.pair_round(tournament.id, 1, [(ZED.id, BEA.id), (CY.id, None)], now=now)
     assert await store.decide(tournament.id, 1, 1, tr.Verdict(tr.Decided.GAME, ZED.id))
     assert await store.end_tournament(tournament.id, done, champion=ZED.id, now=now)
+    # A club he scheduled, and its night he marked Interested.
+    scheduled = await service.nights.schedule(
+        GUILD, 4100, ZED, moderator=True, when="tomorrow 20:00", events_refusal=None
+    )
+    assert scheduled.ok, scheduled.reply.text
+    club = await store.club_in_channel(4100)
+    night = None if club is None else await store.latest_night(club.id)
+    assert night is not None
+    assert await store.interest(night, ZED.id, ZED.name, True)
     # Ranked: a match won against Bea, blocks both ways, and a search of his waiting.
     for user, place in ((ZED, 7001), (BEA, 7002)):
         await search_ranked(service, user, place, guild_id=GUILD, avatar="https://cdn.x/z.png")

@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.owners import Owner
-from bot.core.base.places import Place, PlaceKind, Spot
+from bot.core.base.places import OTHERS_RANKED, Place, PlaceKind, Spot
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
@@ -36,8 +36,11 @@ from bot.core.ranked.records import (
     NOT_RATED,
     EntryRecord,
     EntryStatus,
+    MatchRecord,
     MatchStatus,
     Search,
+    Unrated,
+    unrated_why,
 )
 from bot.core.ranked.scoreboard import MatchView, game_channel
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
@@ -55,6 +58,8 @@ from bot.core.ranked.words import (
     UNBLOCK_NOBODY,
     UPGRADING,
     already_blocked,
+    both_late_game,
+    match_not_rated,
     named_twice,
     not_blocked_named,
     not_met_named,
@@ -334,6 +339,30 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
         assert opened.sequel.owner == Owner.place(game.id, seat)
 
 
+async def test_a_non_player_is_told_whose_game_it_is_by_every_control_of_a_ranked_table(
+    service: Services, store: Store
+) -> None:
+    """*Resign* looked for the clicker's place's game, not the table's, and told Cy "That game
+    is over." in deal 1; every control names its game and refuses as *Your hand* does."""
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
+    for guild_id in (None, 10):
+        controls = [
+            service.table.own_hand(game.id, CY, guild_id=guild_id),
+            service.moves.ask_resign_at(game.id, CY, guild_id=guild_id),
+            service.moves.confirm_resign(game.id, CY, True, guild_id=guild_id),
+        ]
+        for control in controls:
+            answer = await control
+            assert not answer.ok and answer.reply.text == OTHERS_RANKED
+    # (A player is asked; an older table's game, over, says so.)
+    asked = await service.moves.ask_resign_at(game.id, AL, guild_id=10)
+    assert asked.ok and "ranked match" in asked.reply.text
+    refused = await service.moves.ask_resign_at(game.id + 99, AL, guild_id=10)
+    assert not refused.ok and refused.reply.text == refusals.UNKNOWN_GAME
+    assert (await store.get_game(game.id)) == game
+
+
 async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     service: Services, store: Store, clock: Clock
 ) -> None:
@@ -365,6 +394,59 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     assert (await _play(service, BEA)).ok
 
 
+@pytest.mark.parametrize("won_before", [False, True])
+async def test_both_clocks_run_out_at_the_crib_and_neither_player_loses_before_the_other(
+    service: Services, store: Store, clock: Clock, won_before: bool
+) -> None:
+    """Neither player throws for the crib (the one move both owe at once, one deadline): the
+    first seated lost the game on the clock, every time, and a match neither moved in was
+    won 2–0 and rated. Both are treated alike: the game counts for neither, and the match ends
+    there, not rated (whatever its score: Bea's game won before counts no more than Al's
+    absence), nobody abandoning it; each table says how the game ended once, then why the
+    match was not rated, as the cards, the ladder and the next search say it."""
+    match_id = await _matched(service, store)
+    if won_before:
+        await _lost_on_the_clock(service, store, clock, match_id, AL)  # (Bea leads 1–0)
+    game = await _dealt(service, store, match_id)
+    clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+    service.ranked_play.referee.look(match_id)
+    await service.ranked_play.referee.idle()
+    match = await _ended_unrated(store, match_id)
+    games = await store.match_games(match_id)
+    assert len(games) == 1 + won_before, "no game dealt after it"
+    assert (games[-1].winner, games[-1].ending) == (None, Ending.CLOCK)
+    assert unrated_why(games) is Unrated.BOTH_LATE
+    ended = await store.get_game(game.id)
+    assert ended is not None and ended.status == "cancelled"
+    said = both_late_game("Al", "Bea")
+    assert ended.end_note == said
+    assert (
+        said == "⏰ Both clocks ran out — neither Al nor Bea moved in time. No result is recorded."
+    )
+    why = match_not_rated(Unrated.BOTH_LATE)
+    for seat in (0, 1):
+        table = await service.ledger.owed(Owner.place(game.id, seat))
+        assert table is not None
+        text = table.owed[0].view.content
+        assert text.count(said) == 1 and text.count(why) == 1, text
+        assert "clock ran out —" not in text and "wins" not in text and "bot was down" not in text
+    for entry in await store.match_entries(match):
+        card = await service.ledger.owed(Owner.ranked(entry.id))
+        assert card is not None and why in card.owed[0].view.content
+    for user, other in ((AL, "Bea"), (BEA, "Al")):
+        ladder = (await service.ranked.ladder(user)).reply.text
+        assert f"Not rated against **{other}** (both clocks ran out)" in ladder, ladder
+        assert await store.latest_rating(user.id) is None or won_before
+        # Nobody abandoned it: no wait, and the next search's card says why it was not rated.
+        searched = await _play(service, user)
+        assert searched.ok, searched.reply.text
+        assert not_rated(other, Unrated.BOTH_LATE) in searched.reply.text
+    assert not_rated("Bea", Unrated.BOTH_LATE) == (
+        "Your ranked match against **Bea** was not rated: both clocks ran out in the same turn,"
+        " and a game neither player moved in counts for neither."
+    )
+
+
 async def test_a_match_decided_while_its_table_reads_it_is_read_again(
     service: Services, store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -381,7 +463,10 @@ async def test_a_match_decided_while_its_table_reads_it_is_read_again(
         match_id, winner=BEA.id, how="games", abandoned_by=None, now=clock().timestamp()
     )
     assert decided, "decided now"
-    matches.changed(match_id)  # (what the referee says once it has decided it)
+    now_at = await store.ranked_match(match_id)
+    assert now_at is not None
+    # (What the referee says once it has decided it: the version its decision moved it to.)
+    matches.moved_to(match_id, now_at.version)
     release.set()
     before = await reading
     assert before is not None and before[0].status is MatchStatus.PLAYING, "read before"
@@ -479,15 +564,7 @@ async def test_a_match_the_bot_was_down_too_long_to_reach_is_not_rated(
     game = await _dealt(service, store, match_id)
     again = await _down_for(service, store, clock, 20 * 60)
     try:
-        match = await store.ranked_match(match_id)
-        assert match is not None and match.status is MatchStatus.FINISHED
-        assert (match.winner, match.how, match.abandoned_by, match.season) == (
-            None,
-            NOT_RATED,
-            None,
-            None,
-        )
-        assert not match.rated and await store.match_changes(match_id) == {}
+        match = await _ended_unrated(store, match_id)
         ended = await store.get_game(game.id)
         assert ended is not None and ended.status == "cancelled"
         assert ended.end_note == NOT_RATED_GAME
@@ -621,6 +698,21 @@ async def test_a_match_games_page_says_its_result_as_its_places_do(
         owing = await service.ledger.owed(Owner.place(game.id, seat))
         assert owing is not None and said in owing.owed[0].view.content
         assert "Ratings —" not in owing.owed[0].view.content
+
+
+async def _ended_unrated(store: Store, match_id: int) -> MatchRecord:
+    """The match, ended without a result: no winner, no season, abandoned by nobody, no
+    rating changed."""
+    match = await store.ranked_match(match_id)
+    assert match is not None and match.status is MatchStatus.FINISHED
+    assert (match.winner, match.how, match.abandoned_by, match.season) == (
+        None,
+        NOT_RATED,
+        None,
+        None,
+    )
+    assert not match.rated and await store.match_changes(match_id) == {}
+    return match
 
 
 async def _lost_on_the_clock(
@@ -835,3 +927,21 @@ async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
     await starting
     assert not service.ranked_play.referee.running
     assert not service.ranked_play.sweeping
+
+
+async def test_the_ladder_of_a_player_in_their_first_match_says_it_is_being_played(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Issue 68, item 18: ``/cribbage ranked ladder`` during a first match said "**Al**
+    hasn't played a ranked match in November 2026" (he was playing one)."""
+    named = season_name(season_of(clock().timestamp()))
+    await _play(service, AL)
+    searching = (await service.ranked.ladder(AL)).reply.text
+    assert f"**Al** is searching for their first ranked match of {named}." in searching
+    await _play(service, BEA)
+    playing = (await service.ranked.ladder(AL)).reply.text
+    assert "hasn't played a ranked match" not in playing, playing
+    assert f"**Al** is playing their first ranked match of {named}" in playing, playing
+    # Someone who never searched is told how to start, as before.
+    idle = (await service.ranked.ladder(CY)).reply.text
+    assert f"**Cy** hasn't played a ranked match in {named}: `/cribbage ranked play`" in idle

@@ -93,3 +93,15 @@ async def test_outside_servers_a_game_is_its_conversations_alone(store: Store) -
     assert "Best hands: 24 (open hand)." in one and "quiet hand" not in one
     two = (await standings.stats(None, BEA, against=AL, here=DM_TWO)).reply.text
     assert f"Last 1 game: L 102-121 ({_nov(2)})" in two
+
+
+async def test_head_to_head_says_a_win_at_the_game_hole(store: Store) -> None:
+    """Issue 68, item 12: a win pegged past the target was said with the points past it
+    ("W 62-47"): the head to head's last games say it at the game hole, as the result does."""
+    rows = [result_row(0, AL, won=True, score=63), result_row(1, BEA, won=False, score=47)]
+    await finish_game(store, rows, guild=GUILD, channel=OPEN, target=61)
+    standings = Standings(store, sight=Sight())
+    al = (await standings.stats(GUILD, AL, against=BEA, here=OPEN)).reply.text
+    bea = (await standings.stats(GUILD, BEA, against=AL, here=OPEN)).reply.text
+    assert "Last 1 game: W 61-47 (" in al and "63" not in al, al
+    assert "Last 1 game: L 47-61 (" in bea and "63" not in bea, bea

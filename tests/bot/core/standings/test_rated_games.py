@@ -7,7 +7,7 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 from bot.core.base.replies import User
-from bot.core.base.text import shown
+from bot.core.base.text import RATINGS_WHY, shown
 from bot.core.base.views import PageControls
 from bot.core.services import Services
 from bot.store import Store
@@ -31,9 +31,10 @@ async def test_the_result_line_shows_each_persons_new_rating_and_change(
     result = next(o for o in owing.owed if str(o.key) == "result").view.content
     [[al], [bea]] = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[2, 1])
     al_now, bea_now = shown(al.ordinal()), shown(bea.ordinal())
-    assert result.splitlines()[-1] == (
-        f"Ratings — Al: {al_now:,} (−{1000 - al_now}) · Bea: {bea_now:,} (+{bea_now - 1000})"
-    )
+    assert result.splitlines()[-2:] == [
+        f"Ratings — Al: {al_now:,} (−{1000 - al_now}) · Bea: {bea_now:,} (+{bea_now - 1000})",
+        RATINGS_WHY,
+    ]
 
 
 async def _thirteen_players(store: Store) -> None:

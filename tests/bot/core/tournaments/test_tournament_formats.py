@@ -173,7 +173,7 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
     """The columns a SQLite schema before 018 lacks that today's store code writes (020's
     variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held and
     refused_since, and 031's pairings' version, which :func:`_as_before` takes away again for
-    027 and 031 to add), and 032's people, which today's code writes as an organiser and the
+    027 and 031 to add), and 040's people, which today's code writes as an organiser and the
     entrants act."""
     if dialect is Dialect.SQLITE:
         await store.db.execute(
@@ -191,7 +191,7 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
 
 async def _as_before(store: Store, dialect: Dialect) -> None:
     """A SQLite schema before 018 again, but for 020's variant (which 020's rebuild of the
-    table keeps): without the columns 027 and 031 add (ALTERs, not rebuilds), nor 032's people."""
+    table keeps): without the columns 027 and 031 add (ALTERs, not rebuilds), nor 040's people."""
     if dialect is Dialect.SQLITE:
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN round_held")
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN refused_since")

@@ -406,15 +406,16 @@ class Arena:
                 return withdrawals[pick % 4]
             case "cancel":
                 guild = {5: self.guild_id + 1, 6: None}.get(pick // 4 % 7, self.guild_id)
+                c = self.service.cancellations
                 cancels: tuple[Run, ...] = (
-                    lambda: t.ask_cancel(channel, user, moderator=moderator),
-                    lambda: t.confirm_cancel(
+                    lambda: c.ask_cancel(channel, user, moderator=moderator),
+                    lambda: c.confirm_cancel(
                         latest, user, False, moderator=moderator, guild_id=guild
                     ),
-                    lambda: t.confirm_cancel(
+                    lambda: c.confirm_cancel(
                         latest, user, True, moderator=moderator, guild_id=guild
                     ),
-                    lambda: t.cancel(channel, user, moderator=moderator),
+                    lambda: c.cancel(channel, user, moderator=moderator),
                 )
                 return cancels[pick % 4]
             case "result":

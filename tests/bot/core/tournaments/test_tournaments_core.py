@@ -77,7 +77,9 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
     # an organiser of that server's included.
     for guild in (GUILD + 1, None):
         withdrew = await t.confirm_withdraw(tid, PEOPLE[0], True, guild_id=guild)
-        cancelled = await t.confirm_cancel(tid, MO, True, moderator=True, guild_id=guild)
+        cancelled = await service.cancellations.confirm_cancel(
+            tid, MO, True, moderator=True, guild_id=guild
+        )
         for answer in (withdrew, cancelled):
             assert not answer.ok and answer.reply.text == "I can't find that tournament."
     assert (await store.tournament(tid)).version == version  # type: ignore[union-attr]
@@ -94,7 +96,7 @@ async def test_a_refusal_to_start_or_cancel_says_who_may(service: Services) -> N
     )
     for answer in (
         await t.start(CHANNEL, PEOPLE[1], moderator=False),
-        await t.ask_cancel(CHANNEL, PEOPLE[1], moderator=False),
+        await service.cancellations.ask_cancel(CHANNEL, PEOPLE[1], moderator=False),
     ):
         assert not answer.ok and answer.reply.text == wanted, answer.reply.text
 
@@ -569,7 +571,7 @@ async def test_stats_count_a_tournament_cancelled_once_started_as_played(
             if started:
                 assert (await service.tournaments.start(channel, MO, moderator=True)).ok
                 await service.director.idle()  # (round 1 paired and dealt)
-            assert (await service.tournaments.cancel(channel, MO, moderator=True)).ok
+            assert (await service.cancellations.cancel(channel, MO, moderator=True)).ok
             await service.director.idle()
     finally:
         service.director.stop()

@@ -65,7 +65,9 @@ UNION SELECT user_id FROM ranked_blocks
 UNION SELECT blocked_id FROM ranked_blocks
 UNION SELECT user_id FROM user_settings
 UNION SELECT user_id FROM dm_links
-UNION SELECT user_id FROM members_seen;
+UNION SELECT user_id FROM members_seen
+UNION SELECT organiser_id FROM clubs
+UNION SELECT user_id FROM night_people;
 
 -- What a review and a ranked card's record reference: a seat as it names its player, a search
 -- as it names its player.
@@ -151,6 +153,10 @@ ALTER TABLE user_settings ADD FOREIGN KEY (user_id) REFERENCES people (id)
 ALTER TABLE dm_links ADD FOREIGN KEY (user_id) REFERENCES people (id)
     ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE members_seen ADD FOREIGN KEY (user_id) REFERENCES people (id)
+    ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED;
+ALTER TABLE clubs ADD FOREIGN KEY (organiser_id) REFERENCES people (id)
+    ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED;
+ALTER TABLE night_people ADD FOREIGN KEY (user_id) REFERENCES people (id)
     ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE messages ADD FOREIGN KEY (card_entry, card_user)
     REFERENCES ranked_entries (id, user_id)
@@ -254,5 +260,13 @@ CREATE TRIGGER dm_links_people_of_older_releases
     EXECUTE FUNCTION people_of_older_releases('user_id');
 CREATE TRIGGER members_seen_people_of_older_releases
     BEFORE INSERT OR UPDATE OF user_id ON members_seen FOR EACH ROW
+    WHEN (current_setting('cribbage.writes_people', true) IS DISTINCT FROM 'on')
+    EXECUTE FUNCTION people_of_older_releases('user_id');
+CREATE TRIGGER clubs_people_of_older_releases
+    BEFORE INSERT OR UPDATE OF organiser_id ON clubs FOR EACH ROW
+    WHEN (current_setting('cribbage.writes_people', true) IS DISTINCT FROM 'on')
+    EXECUTE FUNCTION people_of_older_releases('organiser_id');
+CREATE TRIGGER night_people_people_of_older_releases
+    BEFORE INSERT OR UPDATE OF user_id ON night_people FOR EACH ROW
     WHEN (current_setting('cribbage.writes_people', true) IS DISTINCT FROM 'on')
     EXECUTE FUNCTION people_of_older_releases('user_id');

@@ -28,10 +28,12 @@
 -- its indexes as they were. Foreign keys stay on (they cannot be turned off inside a
 -- transaction), and dropping an old table would delete, through ON DELETE CASCADE, every row
 -- that refers to it: so every table that refers to one made again is made again too (the
--- games' moves, archives, hints, refused DMs and automatic reviews, which hold no person),
--- referring to the new tables, before any old one is dropped. Renaming the new tables then
+-- games' moves, archives, hints, refused DMs and automatic reviews, which hold no person; a
+-- club's nights, which refer to their tournaments), referring to the new tables, before any old
+-- one is dropped. The clubs' and the nights' numbering goes on where it was (AUTOINCREMENT: an
+-- id once used is not given again). Renaming the new tables then
 -- renames them in those references. (A later migration that adds a column to one of these
--- tables must come after this one: it is numbered above 032.) Every row is copied once: a file
+-- tables must come after this one: it is numbered above 040.) Every row is copied once: a file
 -- of 50,000 games with a million moves (285 MB) took some 30 s on a busy machine.
 --
 -- Older releases cannot run beside it: they write a person's rows without a row of the person
@@ -73,7 +75,9 @@ UNION SELECT user_id FROM ranked_blocks
 UNION SELECT blocked_id FROM ranked_blocks
 UNION SELECT user_id FROM user_settings
 UNION SELECT user_id FROM dm_links
-UNION SELECT user_id FROM members_seen;
+UNION SELECT user_id FROM members_seen
+UNION SELECT organiser_id FROM clubs
+UNION SELECT user_id FROM night_people;
 
 -- The tables made again, each referring to the others' new tables.
 
@@ -449,6 +453,7 @@ CREATE TABLE user_settings_new (
     coach      INTEGER NOT NULL DEFAULT 1 CHECK (coach IN (0, 1)),
     updated_at REAL    NOT NULL,
     learn_offered REAL,
+    version    INTEGER NOT NULL DEFAULT 0,  -- moved on by each change of the coach (036)
     FOREIGN KEY (user_id) REFERENCES people (id) ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED
 );
 
@@ -465,6 +470,62 @@ CREATE TABLE members_seen_new (
     user_id  INTEGER NOT NULL,
     seen_at  REAL    NOT NULL,
     PRIMARY KEY (guild_id, user_id),
+    FOREIGN KEY (user_id) REFERENCES people (id) ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+
+-- (Club nights, 038: a club's organiser and a night's people are people; a night refers to
+-- its tournament, made again above.)
+CREATE TABLE clubs_new (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    organiser_id  INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    repeat        TEXT    NOT NULL
+                  CHECK (repeat IN ('once', 'weekly', 'fortnightly', 'monthly')),
+    zone          TEXT    NOT NULL,
+    format        TEXT    NOT NULL,
+    target        INTEGER NOT NULL,
+    scoring       TEXT    NOT NULL,
+    round_hours   REAL    NOT NULL,
+    rounds        INTEGER NOT NULL DEFAULT 0,
+    match_games   INTEGER NOT NULL DEFAULT 1,
+    variant       TEXT    NOT NULL DEFAULT 'standard',
+    voice_id      INTEGER,
+    events        INTEGER NOT NULL DEFAULT 1,
+    event_id      INTEGER,
+    event_refused REAL,
+    event_claimed REAL,
+    ended         INTEGER NOT NULL DEFAULT 0,
+    created_at    REAL    NOT NULL,
+    FOREIGN KEY (organiser_id) REFERENCES people (id) ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED
+);
+
+CREATE TABLE nights_new (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    club_id       INTEGER NOT NULL REFERENCES clubs_new (id) ON DELETE CASCADE,
+    number        INTEGER NOT NULL,
+    starts_at     REAL    NOT NULL,
+    usual_at      REAL    NOT NULL,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments_new (id) ON DELETE CASCADE,
+    state         TEXT    NOT NULL DEFAULT 'scheduled'
+                  CHECK (state IN ('scheduled', 'check_in', 'started', 'played', 'called_off',
+                                   'skipped', 'cancelled')),
+    note          TEXT,
+    moved         INTEGER NOT NULL DEFAULT 0,
+    event_step    TEXT    NOT NULL DEFAULT 'none'
+                  CHECK (event_step IN ('none', 'scheduled', 'started', 'ended')),
+    version       INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (club_id, number)
+);
+
+CREATE TABLE night_people_new (
+    night_id   INTEGER NOT NULL REFERENCES nights_new (id) ON DELETE CASCADE,
+    user_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    interested INTEGER NOT NULL DEFAULT 0,
+    checked_in REAL,
+    PRIMARY KEY (night_id, user_id),
     FOREIGN KEY (user_id) REFERENCES people (id) ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED
 );
 
@@ -546,12 +607,30 @@ INSERT INTO ranked_ratings_new (season, user_id, name, mu, sigma, ordinal, match
     SELECT season, user_id, name, mu, sigma, ordinal, matches, wins, updated_at FROM ranked_ratings;
 INSERT INTO ranked_blocks_new (user_id, blocked_id, name, at, blocked_key)
     SELECT user_id, blocked_id, name, at, blocked_key FROM ranked_blocks;
-INSERT INTO user_settings_new (user_id, coach, updated_at, learn_offered)
-    SELECT user_id, coach, updated_at, learn_offered FROM user_settings;
+INSERT INTO user_settings_new (user_id, coach, updated_at, learn_offered, version)
+    SELECT user_id, coach, updated_at, learn_offered, version FROM user_settings;
 INSERT INTO dm_links_new (user_id, channel_id, token, token_at)
     SELECT user_id, channel_id, token, token_at FROM dm_links;
 INSERT INTO members_seen_new (guild_id, user_id, seen_at)
     SELECT guild_id, user_id, seen_at FROM members_seen;
+INSERT INTO clubs_new (id, guild_id, channel_id, organiser_id, name, repeat, zone, format, target, scoring, round_hours, rounds, match_games, variant, voice_id, events, event_id, event_refused, event_claimed, ended, created_at)
+    SELECT id, guild_id, channel_id, organiser_id, name, repeat, zone, format, target, scoring, round_hours, rounds, match_games, variant, voice_id, events, event_id, event_refused, event_claimed, ended, created_at FROM clubs;
+INSERT INTO nights_new (id, club_id, number, starts_at, usual_at, tournament_id, state, note, moved, event_step, version)
+    SELECT id, club_id, number, starts_at, usual_at, tournament_id, state, note, moved, event_step, version FROM nights;
+INSERT INTO night_people_new (night_id, user_id, name, interested, checked_in)
+    SELECT night_id, user_id, name, interested, checked_in FROM night_people;
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'clubs_new', seq FROM sqlite_sequence WHERE name = 'clubs'
+    AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'clubs_new');
+UPDATE sqlite_sequence
+    SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'clubs'), 0))
+    WHERE name = 'clubs_new';
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'nights_new', seq FROM sqlite_sequence WHERE name = 'nights'
+    AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'nights_new');
+UPDATE sqlite_sequence
+    SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'nights'), 0))
+    WHERE name = 'nights_new';
 INSERT INTO messages_new (owner, key, channel_id, message_id, digest, token, token_at, token_original, shown_version, unconfirmed_since, card_entry, card_user)
     SELECT o.owner, o.key, o.channel_id, o.message_id, o.digest, o.token, o.token_at, o.token_original, o.shown_version, o.unconfirmed_since, e.id, e.user_id
     FROM messages o LEFT JOIN ranked_entries e
@@ -564,6 +643,9 @@ INSERT INTO pending_posts_new (owner, key, channel_id, since, card_entry, card_u
 -- The old tables dropped, those that refer to others first (nothing refers to them now),
 -- and the new ones renamed (which renames them where the others refer to them).
 
+DROP TABLE night_people;
+DROP TABLE nights;
+DROP TABLE clubs;
 DROP TABLE pending_posts;
 DROP TABLE messages;
 DROP TABLE members_seen;
@@ -619,6 +701,9 @@ ALTER TABLE dm_links_new RENAME TO dm_links;
 ALTER TABLE members_seen_new RENAME TO members_seen;
 ALTER TABLE messages_new RENAME TO messages;
 ALTER TABLE pending_posts_new RENAME TO pending_posts;
+ALTER TABLE clubs_new RENAME TO clubs;
+ALTER TABLE nights_new RENAME TO nights;
+ALTER TABLE night_people_new RENAME TO night_people;
 
 -- Their indexes, made again.
 
@@ -663,3 +748,11 @@ CREATE INDEX messages_unconfirmed ON messages (unconfirmed_since) WHERE unconfir
 CREATE INDEX messages_of_card ON messages (card_entry, card_user) WHERE card_entry IS NOT NULL;
 CREATE INDEX pending_posts_of_card ON pending_posts (card_entry, card_user)
     WHERE card_entry IS NOT NULL;
+CREATE INDEX user_settings_changed ON user_settings (updated_at);
+CREATE UNIQUE INDEX clubs_one_per_channel ON clubs (channel_id) WHERE ended = 0;
+CREATE INDEX clubs_by_event ON clubs (event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX clubs_by_guild ON clubs (guild_id);
+CREATE UNIQUE INDEX nights_by_tournament ON nights (tournament_id);
+CREATE INDEX nights_under_way ON nights (state)
+    WHERE state IN ('scheduled', 'check_in', 'started');
+CREATE INDEX night_people_by_user ON night_people (user_id);

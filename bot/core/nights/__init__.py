@@ -1,0 +1,1 @@
+"""Club nights: tournaments scheduled as Discord events, recurring, that make a league."""
