@@ -108,11 +108,14 @@ class MissingReference(Exception):
     deleted (their row moved to a former player's id), a seat or a search no longer as it was
     read. Checked when the write's transaction commits (the schema's references are
     ``DEFERRABLE INITIALLY DEFERRED``), so it waits for a deletion under way and then finds
-    what it refers to gone. ``names`` says which reference, as the database named it."""
+    what it refers to gone. ``names`` says which reference, as the database named it;
+    ``detail``, which row, as the database said it (PostgreSQL's ``Key (...)=(...) is not
+    present in table ...``; empty where it says nothing)."""
 
-    def __init__(self, names: str) -> None:
+    def __init__(self, names: str, detail: str = "") -> None:
         super().__init__(f"a foreign key refused the write ({names or 'unnamed'})")
         self.names = names
+        self.detail = detail
 
 
 class Overtaken(Exception):

@@ -63,7 +63,8 @@ def _refusals() -> Iterator[None]:
     except asyncpg.UniqueViolationError as error:
         raise UniqueViolation(error.constraint_name or "") from None
     except asyncpg.ForeignKeyViolationError as error:
-        raise MissingReference(error.constraint_name or "") from None
+        detail = getattr(error, "detail", None) or str(error).splitlines()[0]
+        raise MissingReference(error.constraint_name or "", detail) from None
     except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as error:
         raise Overtaken(str(error)) from None
 
