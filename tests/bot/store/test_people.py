@@ -13,10 +13,14 @@ from bot.core.base.places import PlaceKind
 from bot.core.base.views import MessageRecord
 from bot.core.games.records import NewGame, Options, SeatRecord, is_former
 from bot.core.ledger.records import DmLink
+from bot.core.nights.records import ClubPlan
+from bot.core.nights.when import Repeat
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import Search
 from bot.core.review.records import ReviewRow
+from bot.core.tournaments.records import Format, TournamentPlan
 from bot.store import Store
+from engine.outcome import Scoring
 from tests.helpers.forgetting import forget
 
 AL, BEA = 1, 2
@@ -43,6 +47,24 @@ async def test_a_persons_acts_make_their_row_and_what_is_made_from_them_does_not
     assert await _person(store, AL) == [1]
     await store.set_dm_link(DmLink(AL, 31, "token", 3.0))
     assert await store.dm_link(AL) is not None
+
+
+async def test_a_club_and_a_night_s_interest_are_their_people_s_acts(store: Store) -> None:
+    """Scheduling a club night is its organiser's act, and marking (or unmarking) a night
+    Interested is its person's: each makes the row of a person the bot kept nothing of, so the
+    club and the night's people are kept (a newcomer's first act may be taking back an
+    interest Discord told of while the bot was away: nothing to enter them in, still theirs)."""
+    club, night = await store.open_club(
+        ClubPlan(5, 40, AL, "Fridays", Repeat.WEEKLY, "UTC", "swiss", 121, "lurch", 24.0),
+        TournamentPlan(5, 40, AL, Format.SWISS, 121, Scoring.LURCH, 24.0),
+        starts_at=100.0,
+        now=1.0,
+    )
+    assert await _person(store, AL) == [0]
+    assert not await store.interest(night, BEA, "Bea", False)
+    assert await _person(store, BEA) == [0]
+    assert [p.user_id for p in await store.night_people(night.id)] == [BEA]
+    assert (await store.club_in_channel(40)) == club
 
 
 async def test_what_was_made_before_a_deletion_finds_nobody_after_even_once_they_are_back(
