@@ -171,8 +171,7 @@ class TournamentDirector(
         return self._clock()
 
     async def _step(self, tournament_id: int) -> tuple[bool, float | None]:
-        """Take the next step that is due: whether another may be (True), else when to look
-        again (the round's deadline)."""
+        """The next step that is due, taken: whether another may be, else when to look again."""
         record = await self._store.tournament(tournament_id)
         if record is None or record.status is TournamentStatus.OPEN:
             return False, None
@@ -211,8 +210,7 @@ class TournamentDirector(
         if changed:
             self._announce(record.id)
             return True, None
-        soon = await self._archive_threads(event)
-        due = [t for t in (deadline, soon) if t is not None]
+        due = [t for t in (deadline, await self._archive_threads(event)) if t is not None]
         return False, min(due) if due else None
 
     def _announce(self, tournament_id: int) -> None:
