@@ -132,10 +132,11 @@ class NewGame:
     server, if any, and the channel; ``private``: reached through interactions' tokens alone),
     its ``creator`` in seat 0, its table's :class:`Options`, and what it is part of:
     ``occasion`` (a tournament's round), ``rematch_of`` (the game whose *Rematch* opens it)
-    or ``lesson`` (a first game of ``/cribbage learn``); ``match_id`` (a ranked match's game)
-    or ``pairing`` (a tournament's pairing's: its tournament, round and table), opened only
-    if that is still being played by the two seated (else :class:`~bot.core.base.store_errors.
-    OccasionOver`)."""
+    or ``lesson`` (a first game of ``/cribbage learn``); ``match`` (a ranked match's game: the
+    match's id and its version as read) or ``pairing`` (a tournament's pairing's: its
+    tournament, round, table and version as read), opened only by one conditional update of
+    that match or pairing, still at that version and played by the two seated (else
+    :class:`~bot.core.base.store_errors.OccasionOver`: it is decided again from a new read)."""
 
     guild_id: int | None
     channel_id: int
@@ -145,8 +146,8 @@ class NewGame:
     occasion: str | None = None
     rematch_of: int | None = None
     lesson: bool = False
-    match_id: int | None = None
-    pairing: tuple[int, int, int] | None = None
+    match: tuple[int, int] | None = None
+    pairing: tuple[int, int, int, int] | None = None
 
     def lobby(self, now: float) -> GameRecord:
         """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its

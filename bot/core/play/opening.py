@@ -111,8 +111,8 @@ class Lobbies(OnGames):
         *,
         occasion: str | None = None,
         private: bool = False,
-        match_id: int | None = None,
-        pairing: tuple[int, int, int] | None = None,
+        match: tuple[int, int] | None = None,
+        pairing: tuple[int, int, int, int] | None = None,
     ) -> GameRecord:
         """Open a two-player game at the table ``options`` (a table for two) in ``channel_id``
         with both ``players`` seated and the first hand dealt, in one transaction (a
@@ -123,9 +123,10 @@ class Lobbies(OnGames):
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one.
-        ``match_id`` or ``pairing`` (see :class:`NewGame`): the game is opened only if that
-        ranked match or pairing is still played by these two, in the transaction that writes
-        it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
+        ``match`` or ``pairing`` (see :class:`NewGame`): the game is opened only by one
+        conditional update of that ranked match or pairing as it was read (its version, its
+        state, these two players), in the transaction that writes it (else
+        :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
         named(options.variant).check(2, options.target)
         store = self._games.store
@@ -143,7 +144,7 @@ class Lobbies(OnGames):
                     options,
                     private=private,
                     occasion=occasion,
-                    match_id=match_id,
+                    match=match,
                     pairing=pairing,
                 ),
                 now=self._games.now(),
