@@ -251,7 +251,7 @@ class PrivacyTables(Queries):
             # Their row first: every row naming them follows it to the former player's id
             # (ON UPDATE CASCADE), those another transaction writes meanwhile too (it waits for
             # this one, then finds no person); what follows works under that id alone.
-            setting = await tx.fetch(
+            coach = await tx.fetch(
                 "SELECT version FROM user_settings WHERE user_id = ?", (user_id,)
             )
             moved = await tx.execute(
@@ -263,7 +263,7 @@ class PrivacyTables(Queries):
             # Their coach setting goes: every process lets go of what it keeps of it (the
             # default is theirs again), by a version past it, which a setting they make later
             # passes in turn (its version is at least its time).
-            dropped = [Change(Owner.person(user_id), int(r[0]) + 1, 0) for r in setting]
+            dropped = [Change(Owner.person(user_id), int(r[0]) + 1, 0) for r in coach]
             for change in dropped:
                 if self.dialect is Dialect.POSTGRES:
                     payload = f"{change.owner}:{change.version}:0"
