@@ -44,7 +44,7 @@ class GamePages:
         store: CoreStore,
         coach: CoachSettings,
         reviews: Reviews,
-        leagues: Leagues | None = None,
+        leagues: Leagues | None,
     ) -> None:
         """``leagues``: the club nights' leagues (a night's game's page names its league)."""
         self._games = games

@@ -70,7 +70,7 @@ from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import RETENTION, Housekeeping
-from bot.core.games.membership import Departures, Membership
+from bot.core.games.membership import Departures, EveryoneStays, Membership
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageKeeper, MessageLedger
 from bot.core.ledger.answers import Answers
@@ -229,7 +229,7 @@ class Services:
             muggins_window=muggins_window,
             count_timeout=count_timeout,
             shared=shared,
-            membership=membership,
+            membership=membership if membership is not None else EveryoneStays(),
             retention=retention,
             thinking=thinking,
             page_link=page_link,
@@ -408,7 +408,7 @@ class _Options:
     muggins_window: timedelta
     count_timeout: timedelta
     shared: bool
-    membership: Membership | None
+    membership: Membership
     retention: timedelta
     thinking: WorkerThinking | None
     page_link: Callable[[int], str | None] | None
@@ -432,9 +432,10 @@ class _Wiring:
     def __init__(self, store: ServicesStore, options: _Options) -> None:
         self.store, self.options = store, options
         self.feed = ChangeFeed()
-        faults = Faults()
+        #: Where the faults met are noted, once per cause and game: one for the whole core.
+        self.faults = faults = Faults()
         self.ledger = MessageLedger(
-            store, self.feed, options.now, shared=options.shared, faults=faults
+            store, self.feed, options.now, faults=faults, shared=options.shared
         )
         # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
         # publishes changes, the copies tokens reach to what carries a private table's, the
@@ -447,9 +448,9 @@ class _Wiring:
             rng_factory=options.rng_factory,
             clock=options.now,
             departures=Departures(options.membership),
-            shared=options.shared,
             meters=options.meters,
             faults=faults,
+            shared=options.shared,
         )
         self.coach = CoachSettings(store, options.now, self.feed)
         self.computers = ComputerPlayers(options.computer_rng, options.thinking)
@@ -464,13 +465,11 @@ class _Wiring:
         self.lobbies = Lobbies(self.games, self.deals, launch=options.activity)
         # A club night's tournament starts itself at its time: not by hand.
         self.tournaments = Tournaments(
-            store, self.feed, options.stamp, self.games.faults, held=self._held
+            store, self.feed, options.stamp, self.faults, held=self._held
         )
-        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.games.faults)
-        self.attendance = Attendance(store, self.nights, options.stamp, self.games.faults)
-        self.leagues = Leagues(
-            store, options.stamp, self.games.faults, league_link=options.league_link
-        )
+        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.faults)
+        self.attendance = Attendance(store, self.nights, options.stamp, self.faults)
+        self.leagues = Leagues(store, options.stamp, self.faults, league_link=options.league_link)
 
     async def _held(self, tournament_id: int) -> str | None:
         return await self.nights.held(tournament_id)
@@ -565,7 +564,7 @@ class _Wiring:
             lessons=Lessons(games, self.lobbies, table, store, which.lesson_refusal),
             table=table,
             ledger=ledger,
-            standings=Standings(store, games.faults, options.membership),
+            standings=Standings(store, self.faults, options.membership),
             coach=self.coach,
             housekeeping=Housekeeping(
                 games,
@@ -591,12 +590,12 @@ class _Wiring:
             night_director=NightDirector(
                 store, self.nights, self.attendance, tournaments, self.feed, clock=options.stamp
             ),
-            seasons=Seasons(store, options.now, games.faults, options.membership),
+            seasons=Seasons(store, options.now, self.faults, options.membership),
             reviews=reviews,
             daily=DailyDiscard(store, options.now),
             auto_reviews=AutoReviews(reviews, games, store, self.feed, clock=options.stamp),
             shuffles=ShuffleChecks(reviews),
-            hands=HandCounter(games.faults),
+            hands=HandCounter(self.faults),
             privacy=self.privacy(tournaments, ranked),
             servers=ServerData(
                 store, grace=options.left_server_grace, clock=options.now, forget=forget
@@ -627,7 +626,7 @@ class Sending:
         keeper: MessageKeeper,
         threads: Threads,
         *,
-        events: Events | None = None,
+        events: Events | None,
         retry_after: float = RETRY_AFTER,
     ) -> None:
         """``retry_after``: how long after a failed start (the director's, the referee's: each

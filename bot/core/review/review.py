@@ -39,7 +39,7 @@ from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.computer import without_tables
 from bot.core.games.games import Games, Loaded
-from bot.core.games.membership import EveryoneStays, Membership
+from bot.core.games.membership import Membership
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
 from bot.core.games.tally import counting_said
@@ -536,13 +536,14 @@ class Reviews:
         games: Games,
         store: ReviewStore,
         clock: Callable[[], datetime],
-        thinking: WorkerThinking | None = None,
-        sight: Membership | None = None,
+        thinking: WorkerThinking | None,
+        sight: Membership,
     ) -> None:
-        """``sight``: who can see a server's channel (a game is shown to its players and to
-        those who can see where it was played; default: everyone sees every channel)."""
+        """``thinking``: the worker the reviews are made in (None: on the loop); ``sight``:
+        who can see a server's channel (a game is shown to its players and to those who can
+        see where it was played)."""
         self._games = games
-        self._sight: Membership = sight or EveryoneStays()
+        self._sight = sight
         self._store = store
         self._clock = clock
         self._make: Maker = (

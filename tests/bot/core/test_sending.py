@@ -63,7 +63,9 @@ async def test_a_start_that_failed_is_made_again_until_it_is_done(
     service: Services, store: Store
 ) -> None:
     said: list[dict[str, str]] = []
-    sending = Sending(service, cast(Any, _Keeper()), cast(Any, object()), retry_after=0.01)
+    sending = Sending(
+        service, cast(Any, _Keeper()), cast(Any, object()), events=None, retry_after=0.01
+    )
     refereed = _failing_once(store, "matches_since", said, lambda: sending)
     directed = _failing_once(store, "recent_tournaments", said, lambda: sending)
     assert set(sending.background().values()) == {"off"}

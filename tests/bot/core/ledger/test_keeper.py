@@ -152,6 +152,7 @@ def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> Messag
         pacer,
         lease=courier,
         clock=service.games.now,
+        faults=service.games.faults,
     )
 
 
@@ -711,7 +712,10 @@ async def test_a_turn_reminder_is_timed_on_the_cores_clock_not_the_keepers(
     falls due ``remind_after`` after the move, not at once (where the keeper drew the game
     again and again, without end, starving the rest of the bot)."""
     game_id = await al_and_bea(service)
-    keeper = MessageKeeper(service.ledger, courier, Pacer(), lease=courier)  # wall clock
+    # (On the wall clock.)
+    keeper = MessageKeeper(
+        service.ledger, courier, Pacer(), lease=courier, faults=service.games.faults
+    )
     keeper.touch(game_owner(game_id), CHANNEL)
     # (Not a flush: it stops the keeper, reminders and all. The bound is for a busy machine.)
     await asyncio.wait_for(keeper.caught_up(), timeout=60)
