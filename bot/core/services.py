@@ -48,36 +48,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
 from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import ChangeFeed
-from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, Running, running
 from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, Clicked, User
 from bot.core.daily.daily import DailyDiscard
-from bot.core.deck.seeded import SeedDealer
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import ComputerPlayers
-from bot.core.games.games import Games, RngFactory
+from bot.core.games.games import Games
 from bot.core.games.hand_count import HandCounter
-from bot.core.games.housekeeping import RETENTION, Housekeeping
-from bot.core.games.membership import Departures, EveryoneStays, Membership
+from bot.core.games.housekeeping import Housekeeping
+from bot.core.games.membership import Departures
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageKeeper, MessageLedger
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.tokens import DmLinks
-from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
+from bot.core.messages.game_messages import GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.nights.attendance import Attendance
@@ -91,21 +87,21 @@ from bot.core.play.dealing import FirstDeals
 from bot.core.play.everyone import DealingIn
 from bot.core.play.hints import Hints
 from bot.core.play.lessons import Lessons
-from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
+from bot.core.play.moves import Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.rematch import Rematches
 from bot.core.play.table_info import TableInfo
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
-from bot.core.privacy.servers import GRACE, ServerData
+from bot.core.privacy.servers import ServerData
 from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
-from bot.core.ranked.turns import TURN_SECONDS
 from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
 from bot.core.review.review import Reviews, add_lines
 from bot.core.review.verify import ShuffleChecks
 from bot.core.seasons.seasons import Seasons, SeasonStore
+from bot.core.settings import CoreSettings, Given
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
 from bot.core.tournaments.cancelling import Cancellations
@@ -120,7 +116,6 @@ from bot.core.tournaments.threads import (
 )
 from bot.core.tournaments.tournaments import TournamentMessages, Tournaments
 from bot.core.which_game import WhichGame
-from bot.core.worker.thinking import WorkerThinking
 
 __all__ = ["BACKGROUND", "Sending", "Services", "ServicesStore"]
 
@@ -182,66 +177,10 @@ class Services:
     _dm_links: DmLinks
 
     @classmethod
-    def build(
-        cls,
-        store: ServicesStore,
-        *,
-        idle_expiry: timedelta,
-        rng_factory: RngFactory | None = None,
-        clock: Callable[[], datetime] | None = None,
-        computer_rng: random.Random | None = None,
-        remind_after: timedelta = REMIND_AFTER,
-        muggins_window: timedelta = MUGGINS_WINDOW,
-        count_timeout: timedelta = COUNT_TIMEOUT,
-        shared: bool = False,
-        membership: Membership | None = None,
-        retention: timedelta = RETENTION,
-        thinking: WorkerThinking | None = None,
-        page_link: Callable[[int], str | None] | None = None,
-        league_link: Callable[[int], str | None] | None = None,
-        activity: bool = False,
-        meters: Meters = NO_METERS,
-        left_server_grace: timedelta = GRACE,
-        policy_url: str | None = None,
-        contact: str | None = None,
-        ranked_turn: timedelta = timedelta(seconds=TURN_SECONDS),
-    ) -> Services:
-        """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
-        has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
-        :mod:`bot.core.deck.seeded`) and the UTC clock, as the running bot;
-        tests give their own. ``shared``: other processes of the bot use the same database;
-        ``thinking``: where the levels that think at length make their plays (on the loop
-        without); ``page_link``: a game's page in the browser, for its table messages;
-        ``league_link``: a club's league page, for ``/club league``;
-        ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
-        the table*); ``meters``: what the core counts for the operator's metrics;
-        ``left_server_grace``: how long a server's data outlives the bot's leaving it;
-        ``policy_url`` and ``contact``: the privacy policy's address and how to reach whoever
-        runs the bot, which ``/cribbage privacy`` names; ``ranked_turn``: how long a ranked turn
-        lasts."""
-        system = random.SystemRandom()
-        options = _Options(
-            idle_expiry=idle_expiry,
-            rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
-            now=clock or (lambda: datetime.now(UTC)),
-            computer_rng=computer_rng or system,
-            remind_after=remind_after,
-            muggins_window=muggins_window,
-            count_timeout=count_timeout,
-            shared=shared,
-            membership=membership if membership is not None else EveryoneStays(),
-            retention=retention,
-            thinking=thinking,
-            page_link=page_link,
-            league_link=league_link,
-            activity=activity,
-            meters=meters,
-            left_server_grace=left_server_grace,
-            policy_url=policy_url,
-            contact=contact,
-            ranked_turn=ranked_turn,
-        )
-        return _Wiring(store, options).services()
+    def build(cls, store: ServicesStore, settings: CoreSettings, given: Given) -> Services:
+        """The core on ``store``, as ``settings`` say, with what the root made (``given``:
+        the clock, the randomness, the members, the worker, the meters, the pages' links)."""
+        return _Wiring(store, settings, given).services()
 
     # -- what an answer leads to ----------------------------------------------------------------
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
@@ -396,46 +335,17 @@ class Services:
         return Answer.say(rules_text(topic))
 
 
-@dataclass(frozen=True, slots=True)
-class _Options:
-    """What :meth:`Services.build` was given, its defaults filled in."""
-
-    idle_expiry: timedelta
-    rng_factory: RngFactory
-    now: Callable[[], datetime]
-    computer_rng: random.Random
-    remind_after: timedelta
-    muggins_window: timedelta
-    count_timeout: timedelta
-    shared: bool
-    membership: Membership
-    retention: timedelta
-    thinking: WorkerThinking | None
-    page_link: Callable[[int], str | None] | None
-    league_link: Callable[[int], str | None] | None
-    activity: bool
-    meters: Meters
-    left_server_grace: timedelta
-    policy_url: str | None
-    contact: str | None
-    ranked_turn: timedelta
-
-    def stamp(self) -> float:
-        """The clock as a Unix time (the parts that count seconds)."""
-        return self.now().timestamp()
-
-
 class _Wiring:
     """The core being put together on one store, one feed and one ledger, wing by wing (each
     method builds what one job needs from the parts built before it)."""
 
-    def __init__(self, store: ServicesStore, options: _Options) -> None:
-        self.store, self.options = store, options
+    def __init__(self, store: ServicesStore, settings: CoreSettings, given: Given) -> None:
+        self.store, self.settings, self.given = store, settings, given
         self.feed = ChangeFeed()
         #: Where the faults met are noted, once per cause and game: one for the whole core.
         self.faults = faults = Faults()
         self.ledger = MessageLedger(
-            store, self.feed, options.now, faults=faults, shared=options.shared
+            store, self.feed, given.clock, faults=faults, shared=settings.shared
         )
         # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
         # publishes changes, the copies tokens reach to what carries a private table's, the
@@ -445,56 +355,54 @@ class _Wiring:
             store,
             self.feed,
             self.answers,
-            rng_factory=options.rng_factory,
-            clock=options.now,
-            departures=Departures(options.membership),
-            meters=options.meters,
+            rng_factory=given.rng_factory,
+            clock=given.clock,
+            departures=Departures(given.membership),
+            meters=given.meters,
             faults=faults,
-            shared=options.shared,
+            shared=settings.shared,
         )
-        self.coach = CoachSettings(store, options.now, self.feed)
-        self.computers = ComputerPlayers(options.computer_rng, options.thinking)
+        self.coach = CoachSettings(store, given.clock, self.feed)
+        self.computers = ComputerPlayers(given.computer_rng, given.thinking)
         self.moves = Moves(
             self.games,
             self.coach,
             self.computers,
-            muggins_window=options.muggins_window,
-            count_timeout=options.count_timeout,
+            muggins_window=settings.muggins_window,
+            count_timeout=settings.count_timeout,
         )
         self.deals = FirstDeals(self.games, self.computers)
-        self.lobbies = Lobbies(self.games, self.deals, launch=options.activity)
+        self.lobbies = Lobbies(self.games, self.deals, launch=settings.activity)
         # A club night's tournament starts itself at its time: not by hand.
-        self.tournaments = Tournaments(
-            store, self.feed, options.stamp, self.faults, held=self._held
-        )
-        self.nights = Nights(store, self.tournaments, self.feed, options.stamp, self.faults)
-        self.attendance = Attendance(store, self.nights, options.stamp, self.faults)
-        self.leagues = Leagues(store, options.stamp, self.faults, league_link=options.league_link)
+        self.tournaments = Tournaments(store, self.feed, given.stamp, self.faults, held=self._held)
+        self.nights = Nights(store, self.tournaments, self.feed, given.stamp, self.faults)
+        self.attendance = Attendance(store, self.nights, given.stamp, self.faults)
+        self.leagues = Leagues(store, given.stamp, self.faults, league_link=given.league_link)
 
     async def _held(self, tournament_id: int) -> str | None:
         return await self.nights.held(tournament_id)
 
     def messages(self) -> GameMessages:
         """The games' and the tournaments' messages, drawn for the ledger."""
-        options = self.options
+        settings, given = self.settings, self.given
         drawn = GameMessages(
             self.games,
             self.store,
             self.coach,
-            remind_after=options.remind_after,
-            retention=options.retention,
-            page_link=options.page_link,
+            remind_after=settings.remind_after,
+            retention=settings.retention,
+            page_link=given.page_link,
             asked=self.copies.asked,
-            launch=options.activity,
+            launch=settings.activity,
         )
         self.ledger.add(OwnerKind.GAME, drawn)
-        boards = TournamentMessages(self.store, options.stamp)
+        boards = TournamentMessages(self.store, given.stamp)
         self.ledger.add(OwnerKind.TOURNAMENT, NightBoards(boards, self.store, self.leagues))
         return drawn
 
     def ranked(self) -> tuple[Ranked, RankedPlay]:
         """Ranked play, its messages drawn for the ledger."""
-        options = self.options
+        settings, given = self.settings, self.given
         return ranked_play(
             self.store,
             self.feed,
@@ -505,17 +413,17 @@ class _Wiring:
             self.copies,
             self.ledger.add,
             self.coach,
-            clock=options.stamp,
-            turn_seconds=options.ranked_turn.total_seconds(),
-            page_link=options.page_link,
-            launch=options.activity,
-            retention=options.retention.total_seconds(),
+            clock=given.stamp,
+            turn_seconds=settings.ranked_turn.total_seconds(),
+            page_link=given.page_link,
+            launch=settings.activity,
+            retention=settings.retention.total_seconds(),
         )
 
     def privacy(self, tournaments: Tournaments, ranked: Ranked) -> PlayerData:
         """What is kept about a person, its file and its deletion, by every wing that keeps
         something of them."""
-        options, answers = self.options, self.answers
+        settings, given, answers = self.settings, self.given, self.answers
 
         async def settle(answer: Answer) -> None:
             # An answer made for nobody (a game ended before a person's data is deleted).
@@ -531,17 +439,18 @@ class _Wiring:
             settle=settle,
             quit_ranked=ranked.quit,
             forgotten=self.coach.forget,
-            retention=options.retention,
-            idle_expiry=options.idle_expiry,
-            grace=options.left_server_grace,
-            policy_url=options.policy_url,
-            contact=options.contact,
-            clock=options.now,
+            retention=settings.retention,
+            idle_expiry=settings.idle_expiry,
+            grace=settings.left_server_grace,
+            policy_url=settings.policy_url,
+            contact=settings.contact,
+            clock=given.clock,
         )
 
     def services(self) -> Services:
         """The core, every part built."""
-        store, options, games, ledger = self.store, self.options, self.games, self.ledger
+        store, games, ledger = self.store, self.games, self.ledger
+        settings, given = self.settings, self.given
         drawn = self.messages()
         ranked, ranked_wing = self.ranked()
 
@@ -551,54 +460,54 @@ class _Wiring:
 
         tournaments = self.tournaments
         table = TableInfo(games, self.coach, store)
-        reviews = Reviews(games, store, options.now, options.thinking, options.membership)
+        reviews = Reviews(games, store, given.clock, given.thinking, given.membership)
         which = WhichGame(games, store)
         return Services(
             feed=self.feed,
             games=games,
             lobbies=self.lobbies,
             dealing_in=DealingIn(games, self.lobbies),
-            rematches=Rematches(games, self.deals, self.lobbies, launch=options.activity),
+            rematches=Rematches(games, self.deals, self.lobbies, launch=settings.activity),
             moves=self.moves,
             hints=Hints(games, self.computers),
             lessons=Lessons(games, self.lobbies, table, store, which.lesson_refusal),
             table=table,
             ledger=ledger,
-            standings=Standings(store, self.faults, options.membership),
+            standings=Standings(store, self.faults, given.membership),
             coach=self.coach,
             housekeeping=Housekeeping(
                 games,
                 store,
-                idle_expiry=options.idle_expiry,
-                retention=options.retention,
+                idle_expiry=settings.idle_expiry,
+                retention=settings.retention,
                 forget=forget,
             ),
-            clock=GameClock(self.moves, self.feed, clock=options.stamp),
+            clock=GameClock(self.moves, self.feed, clock=given.stamp),
             tournaments=tournaments,
-            cancellations=Cancellations(tournaments, store, options.stamp),
+            cancellations=Cancellations(tournaments, store, given.stamp),
             director=TournamentDirector(
                 store,
                 self.feed,
                 games,
                 self.lobbies,
-                clock=options.stamp,
+                clock=given.stamp,
                 settled=ledger.settled,
             ),
             nights=self.nights,
             attendance=self.attendance,
             leagues=self.leagues,
             night_director=NightDirector(
-                store, self.nights, self.attendance, tournaments, self.feed, clock=options.stamp
+                store, self.nights, self.attendance, tournaments, self.feed, clock=given.stamp
             ),
-            seasons=Seasons(store, options.now, self.faults, options.membership),
+            seasons=Seasons(store, given.clock, self.faults, given.membership),
             reviews=reviews,
-            daily=DailyDiscard(store, options.now),
-            auto_reviews=AutoReviews(reviews, games, store, self.feed, clock=options.stamp),
+            daily=DailyDiscard(store, given.clock),
+            auto_reviews=AutoReviews(reviews, games, store, self.feed, clock=given.stamp),
             shuffles=ShuffleChecks(reviews),
             hands=HandCounter(self.faults),
             privacy=self.privacy(tournaments, ranked),
             servers=ServerData(
-                store, grace=options.left_server_grace, clock=options.now, forget=forget
+                store, grace=settings.left_server_grace, clock=given.clock, forget=forget
             ),
             ranked=ranked,
             ranked_play=ranked_wing,

@@ -24,8 +24,6 @@ from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
-
-# The people, also named here for the tests that take them with the driver's helpers.
 from tests.helpers.cast import AL as AL
 from tests.helpers.cast import BEA as BEA
 from tests.helpers.cast import CHANNEL as CHANNEL
@@ -34,6 +32,9 @@ from tests.helpers.cast import DEE as DEE
 from tests.helpers.cast import EVE as EVE
 from tests.helpers.cast import GUILD as GUILD
 from tests.helpers.cast import PLAYERS as PLAYERS
+
+# The people, also named here for the tests that take them with the driver's helpers.
+from tests.helpers.core_build import build_core
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -109,7 +110,7 @@ def make_service(
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
     computer's choices too; with ``sealing``, each shuffle is sealed by a seed); ``options`` as
     :meth:`Services.build`'s (``retention``, ``membership``, ``remind_after``, ...)."""
-    return Services.build(
+    return build_core(
         store,
         rng_factory=sealed(seed) if sealing else seeded(seed),
         clock=clock,
