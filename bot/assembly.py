@@ -27,7 +27,8 @@ from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
-from bot.core.services import BACKGROUND, Sending, Services
+from bot.core.sending import Sending
+from bot.core.services import BACKGROUND, Services
 from bot.core.settings import CoreSettings, Given
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity

@@ -68,7 +68,7 @@ class GameIO:
         answer = await self._io.call(interaction, call, update=False, ephemeral=True)
         if answer is None:
             return
-        self._services.opening(answer)
+        self._services.sequels.opening(answer)
         try:
             await in_time(interaction, self._io.reply(interaction, answer.reply))
             if not answer.ok or answer.reply.view is None:
@@ -77,10 +77,10 @@ class GameIO:
             message = await interaction.original_response()
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand asked for did not reach Discord (%s)", error)
-            await self._services.opened(answer, shown=None, clicked=None)
+            await self._services.sequels.opened(answer, shown=None, clicked=None)
             return
         shown = reached(interaction, message)
-        await self._services.opened(answer, shown=shown, clicked=None)
+        await self._services.sequels.opened(answer, shown=shown, clicked=None)
         await self._io.carry(interaction, answer, moved=False)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -110,7 +110,7 @@ class GameIO:
             log.warning("a hint did not reach Discord (%s)", error)
             return
         # (A hint from an older hand: that message is looked at again.)
-        await self._services.answered(answer, landed=True, shown=clicked_of(interaction))
+        await self._services.sequels.answered(answer, landed=True, shown=clicked_of(interaction))
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
@@ -204,7 +204,7 @@ class GameIO:
             await self._io.reply(interaction, answer.reply)
             await self._io.carry(interaction, None, moved=False)
             return
-        self._services.opening(answer)
+        self._services.sequels.opening(answer)
         try:
             if not interaction.response.is_done():
 
@@ -216,10 +216,10 @@ class GameIO:
             sent = await interaction.followup.send(ephemeral=True, wait=True, **payload)
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand opened from the table did not reach Discord (%s)", error)
-            await self._services.opened(answer, shown=None, clicked=None)
+            await self._services.sequels.opened(answer, shown=None, clicked=None)
             return
         shown = reached(interaction, sent)
-        await self._services.opened(answer, shown=shown, clicked=clicked_of(interaction))
+        await self._services.sequels.opened(answer, shown=shown, clicked=clicked_of(interaction))
         # (Clicked on the table, the click's token now edits it, and nothing more is done;
         # on an older copy of it, the table comes back if no token reaches it. The deferred
         # update made the clicked message the click's original response.)

@@ -217,7 +217,7 @@ class Transcript:
                 # private copy, from /cribbage hand, updates only that copy.)
                 known.views.append(view)
                 shown = Clicked(sequel.channel_id, known.message_id, "token")
-            await self.service.answered(outcome, landed=True, shown=shown)
+            await self.service.sequels.answered(outcome, landed=True, shown=shown)
         for changed in sorted(self.changed):
             await self.settle(changed)
         return outcome
@@ -411,7 +411,7 @@ async def search_ranked(
     )
     assert answer.ok, answer.reply.text
     shown = Clicked(channel_id, 7000 + user.id % 1000, token)
-    await service.answered(answer, landed=True, shown=shown)
+    await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 

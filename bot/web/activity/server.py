@@ -690,7 +690,7 @@ class ActivityServer:
         """Hand the answer back to the core (as the Discord layer does once it is sent: the
         computer's reply follows), and tell the page what was said and the game now
         (``hint``: what was said is a hint, shown under the hand until the game moves)."""
-        await self._services.answered(answer, landed=True, shown=None)
+        await self._services.sequels.answered(answer, landed=True, shown=None)
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
         # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)
@@ -731,7 +731,7 @@ class ActivityServer:
         if answer.game_id is not None:
             self._tables.changed(session.channel_id, answer.game_id)
         if people is not None and answer.ok and answer.game_id is not None:
-            await self._services.answered(answer, landed=True, shown=None)
+            await self._services.sequels.answered(answer, landed=True, shown=None)
             answer = await self._services.dealing_in.deal_in(
                 answer.game_id, user, people, guild_id=session.guild_id
             )

@@ -1,4 +1,4 @@
-"""What the process that sends runs (:class:`bot.core.services.Sending`): the director's and the
+"""What the process that sends runs (:class:`bot.core.sending.Sending`): the director's and the
 referee's start, each a read of the store, is made again until it is done when it fails (the
 database out of reach as the process starts or takes over), where it was left half-done for as
 long as the process sent: the referee following the feed but the matches under way unread and
@@ -14,7 +14,8 @@ from typing import Any, cast
 import pytest
 
 from bot.core.base.feed import ChangeFeed
-from bot.core.services import BACKGROUND, Sending, Services
+from bot.core.sending import Sending
+from bot.core.services import BACKGROUND, Services
 from bot.store import Store
 
 

@@ -70,7 +70,7 @@ async def _search(service: Services, user: User, place: Place) -> Answer:
     answer = await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
     if answer.ok:  # (landed, its token the way to the player's place)
         shown = Clicked(place.channel_id, 7000 + user.id % 1000, token)
-        await service.answered(answer, landed=True, shown=shown)
+        await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 
