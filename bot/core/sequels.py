@@ -160,6 +160,12 @@ class Sequels:
         except Fault as fault:
             self._faults.note(fault)
 
+    async def settle(self, answer: Answer) -> None:
+        """``answer`` was made for nobody (a game ended as a person's data is deleted): what
+        it kept is settled as an answer that did not land."""
+        if answer.ok and answer.sequel is not None:
+            await self._answers.answered(answer.sequel, False, None, None)
+
     async def dm_answered(
         self, user_id: int, channel_id: int, token: str, answer: Answer | None = None
     ) -> None:

@@ -37,11 +37,17 @@
 
 This module is the core's face to the outer layers (``bot/discord``, ``bot/web``): they call
 the parts above, one call each (a part's own parts are the core's), send each
-:class:`~bot.core.base.replies.Answer` and hand it back with :meth:`Services.answered`; what
-else they need of the core is a method of :class:`Services` here (an answer carried at a
-private table, a DM answered, an autocomplete's choices, a fault said, a person's stats).
-:class:`Sending` is what the process that sends runs: the keeper following the feed and asking
-the ledger alone, the clock, the director, the nights' director, the referee.
+:class:`~bot.core.base.replies.Answer` and hand it back to ``sequels``
+(:class:`~bot.core.sequels.Sequels`: what follows an answer sent, a DM answered, an
+autocomplete's choices, a fault said); a person's stats and the rules are methods of
+:class:`Services` here. :class:`Sender` is what the Discord client asks of the process that
+sends (:class:`bot.core.sending.Sending`, made by the root).
+
+:meth:`Services.build` is a short list: the ledger first (its own wiring), then each wing's
+wiring in the glossary's order (``play/wing.py`` for the games and their messages,
+``tournaments/wing.py``, ``nights/wing.py``, ``privacy/wing.py``, ``ranked/wing.py``,
+``review/wing.py``; standings, seasons and the daily discard are one class each), then what
+stands above the wings (which game, the pages, the sequels).
 """
 
 from __future__ import annotations
@@ -51,29 +57,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.core.base.delivery import LedgerPort
 from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
-from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.daily.daily import DailyDiscard
 from bot.core.games.coach_settings import CoachSettings
-from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
-from bot.core.games.membership import Departures
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageLedger
-from bot.core.messages.game_messages import GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.nights.attendance import Attendance
-from bot.core.nights.board import NightBoards
 from bot.core.nights.director import NightDirector
 from bot.core.nights.leagues import Leagues
 from bot.core.nights.nights import Nights, NightStore
+from bot.core.nights.wing import nights_wing
 from bot.core.pages import GamePages
 from bot.core.play.clock import GameClock
-from bot.core.play.dealing import FirstDeals
 from bot.core.play.everyone import DealingIn
 from bot.core.play.hints import Hints
 from bot.core.play.lessons import Lessons
@@ -81,15 +84,18 @@ from bot.core.play.moves import Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.rematch import Rematches
 from bot.core.play.table_info import TableInfo
+from bot.core.play.wing import games_wing
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.privacy.servers import ServerData
+from bot.core.privacy.wing import privacy_wing
 from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
 from bot.core.review.review import Reviews, add_lines
 from bot.core.review.verify import ShuffleChecks
+from bot.core.review.wing import review_wing
 from bot.core.seasons.seasons import Seasons, SeasonStore
 from bot.core.sequels import Sequels
 from bot.core.settings import CoreSettings, Given
@@ -97,7 +103,8 @@ from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
 from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.director import TournamentDirector
-from bot.core.tournaments.tournaments import TournamentMessages, Tournaments
+from bot.core.tournaments.tournaments import Tournaments
+from bot.core.tournaments.wing import tournaments_wing
 from bot.core.which_game import WhichGame
 
 __all__ = ["BACKGROUND", "DIRECTOR", "NIGHTS", "REFEREE", "Sender", "Services", "ServicesStore"]
@@ -174,7 +181,83 @@ class Services:
     def build(cls, store: ServicesStore, settings: CoreSettings, given: Given) -> Services:
         """The core on ``store``, as ``settings`` say, with what the root made (``given``:
         the clock, the randomness, the members, the worker, the meters, the pages' links)."""
-        return _Wiring(store, settings, given).services()
+        feed, faults = ChangeFeed(), Faults()
+        ledger = MessageLedger(store, feed, given.clock, faults=faults, shared=settings.shared)
+        answers, copies = ledger.answers, ledger.copies
+        port = LedgerPort(answers, copies, ledger.add, copies.asked, ledger.forget, ledger.settled)
+
+        # (A wing is handed what stands above it as a call, bound once that is made.)
+        async def refusal(dm_channel_id: int, user_id: int) -> str | None:
+            return await which.lesson_refusal(dm_channel_id, user_id)
+
+        async def held(tournament_id: int) -> str | None:
+            return await nights.nights.held(tournament_id)
+
+        play = games_wing(store, feed, port, faults, settings, given, lesson_refusal=refusal)
+        games = play.games
+        which = WhichGame(games, store)
+        tours = tournaments_wing(store, feed, games, play.lobbies, port, faults, given, held=held)
+        nights = nights_wing(store, feed, tours, port, faults, given)
+        ranked, ranked_wing = ranked_play(store, feed, play, port, settings, given)
+        sequels = Sequels(
+            games,
+            play.moves,
+            which,
+            ranked,
+            play.resume,
+            answers=answers,
+            copies=copies,
+            dm_links=ledger.dm_links,
+            faults=faults,
+        )
+        privacy = privacy_wing(
+            store,
+            play,
+            settings,
+            given,
+            withdraw=tours.tournaments.withdraw,
+            quit_ranked=ranked.quit,
+            forget=play.forget,
+            settle=sequels.settle,
+        )
+        review = review_wing(store, feed, games, given)
+        return cls(
+            feed=feed,
+            games=games,
+            lobbies=play.lobbies,
+            dealing_in=play.dealing_in,
+            rematches=play.rematches,
+            moves=play.moves,
+            hints=play.hints,
+            lessons=play.lessons,
+            table=play.table,
+            ledger=ledger,
+            standings=Standings(store, faults, given.membership),
+            coach=play.coach,
+            housekeeping=play.housekeeping,
+            clock=play.clock,
+            tournaments=tours.tournaments,
+            cancellations=tours.cancellations,
+            director=tours.director,
+            nights=nights.nights,
+            attendance=nights.attendance,
+            leagues=nights.leagues,
+            night_director=nights.night_director,
+            seasons=Seasons(store, given.clock, faults, given.membership),
+            reviews=review.reviews,
+            daily=DailyDiscard(store, given.clock),
+            auto_reviews=review.auto_reviews,
+            shuffles=review.shuffles,
+            hands=play.hands,
+            privacy=privacy.privacy,
+            servers=privacy.servers,
+            ranked=ranked,
+            ranked_play=ranked_wing,
+            resume=play.resume,
+            which=which,
+            pages=GamePages(games, store, play.coach, review.reviews, nights.leagues),
+            sequels=sequels,
+        )
 
     async def stats(
         self, guild_id: int | None, user: User, against: User | None, *, here: int | None
@@ -196,197 +279,3 @@ class Services:
     def rules(topic: str | None = None) -> Answer:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
         return Answer.say(rules_text(topic))
-
-
-class _Wiring:
-    """The core being put together on one store, one feed and one ledger, wing by wing (each
-    method builds what one job needs from the parts built before it)."""
-
-    def __init__(self, store: ServicesStore, settings: CoreSettings, given: Given) -> None:
-        self.store, self.settings, self.given = store, settings, given
-        self.feed = ChangeFeed()
-        #: Where the faults met are noted, once per cause and game: one for the whole core.
-        self.faults = faults = Faults()
-        self.ledger = MessageLedger(
-            store, self.feed, given.clock, faults=faults, shared=settings.shared
-        )
-        # (Each of the ledger's parts handed to whoever needs it: the clicks' answers to what
-        # publishes changes, the copies tokens reach to what carries a private table's, the
-        # DM links to what hears of a DM answered.)
-        self.answers, self.copies = self.ledger.answers, self.ledger.copies
-        self.games = Games(
-            store,
-            self.feed,
-            self.answers,
-            rng_factory=given.rng_factory,
-            clock=given.clock,
-            departures=Departures(given.membership),
-            meters=given.meters,
-            faults=faults,
-            shared=settings.shared,
-        )
-        self.coach = CoachSettings(store, given.clock, self.feed)
-        self.computers = ComputerPlayers(given.computer_rng, given.thinking)
-        self.moves = Moves(
-            self.games,
-            self.coach,
-            self.computers,
-            muggins_window=settings.muggins_window,
-            count_timeout=settings.count_timeout,
-        )
-        self.deals = FirstDeals(self.games, self.computers)
-        self.lobbies = Lobbies(self.games, self.deals, launch=settings.activity)
-        # A club night's tournament starts itself at its time: not by hand.
-        self.tournaments = Tournaments(store, self.feed, given.stamp, self.faults, held=self._held)
-        self.nights = Nights(store, self.tournaments, self.feed, given.stamp, self.faults)
-        self.attendance = Attendance(store, self.nights, given.stamp, self.faults)
-        self.leagues = Leagues(store, given.stamp, self.faults, league_link=given.league_link)
-
-    async def _held(self, tournament_id: int) -> str | None:
-        return await self.nights.held(tournament_id)
-
-    def messages(self) -> GameMessages:
-        """The games' and the tournaments' messages, drawn for the ledger."""
-        settings, given = self.settings, self.given
-        drawn = GameMessages(
-            self.games,
-            self.store,
-            self.coach,
-            remind_after=settings.remind_after,
-            retention=settings.retention,
-            page_link=given.page_link,
-            asked=self.copies.asked,
-            launch=settings.activity,
-        )
-        self.ledger.add(OwnerKind.GAME, drawn)
-        boards = TournamentMessages(self.store, given.stamp)
-        self.ledger.add(OwnerKind.TOURNAMENT, NightBoards(boards, self.store, self.leagues))
-        return drawn
-
-    def ranked(self) -> tuple[Ranked, RankedPlay]:
-        """Ranked play, its messages drawn for the ledger."""
-        settings, given = self.settings, self.given
-        return ranked_play(
-            self.store,
-            self.feed,
-            self.games,
-            self.lobbies,
-            self.moves,
-            self.answers,
-            self.copies,
-            self.ledger.add,
-            self.coach,
-            clock=given.stamp,
-            turn_seconds=settings.ranked_turn.total_seconds(),
-            page_link=given.page_link,
-            launch=settings.activity,
-            retention=settings.retention.total_seconds(),
-        )
-
-    def privacy(self, tournaments: Tournaments, ranked: Ranked) -> PlayerData:
-        """What is kept about a person, its file and its deletion, by every wing that keeps
-        something of them."""
-        settings, given, answers = self.settings, self.given, self.answers
-
-        async def settle(answer: Answer) -> None:
-            # An answer made for nobody (a game ended before a person's data is deleted).
-            if answer.ok and answer.sequel is not None:
-                await answers.answered(answer.sequel, False, None, None)
-
-        return PlayerData(
-            self.store,
-            self.games,
-            resign=self.moves.resign,
-            leave=self.lobbies.leave,
-            withdraw=tournaments.withdraw,
-            settle=settle,
-            quit_ranked=ranked.quit,
-            forgotten=self.coach.forget,
-            retention=settings.retention,
-            idle_expiry=settings.idle_expiry,
-            grace=settings.left_server_grace,
-            policy_url=settings.policy_url,
-            contact=settings.contact,
-            clock=given.clock,
-        )
-
-    def services(self) -> Services:
-        """The core, every part built."""
-        store, games, ledger = self.store, self.games, self.ledger
-        settings, given = self.settings, self.given
-        drawn = self.messages()
-        ranked, ranked_wing = self.ranked()
-
-        def forget(owner: Owner) -> None:
-            ledger.forget(owner)
-            drawn.forget(owner.id)
-
-        tournaments = self.tournaments
-        table = TableInfo(games, self.coach, store)
-        reviews = Reviews(games, store, given.clock, given.thinking, given.membership)
-        which = WhichGame(games, store)
-        resume = PrivateResume(games, self.copies, store)
-        return Services(
-            feed=self.feed,
-            games=games,
-            lobbies=self.lobbies,
-            dealing_in=DealingIn(games, self.lobbies),
-            rematches=Rematches(games, self.deals, self.lobbies, launch=settings.activity),
-            moves=self.moves,
-            hints=Hints(games, self.computers),
-            lessons=Lessons(games, self.lobbies, table, store, which.lesson_refusal),
-            table=table,
-            ledger=ledger,
-            standings=Standings(store, self.faults, given.membership),
-            coach=self.coach,
-            housekeeping=Housekeeping(
-                games,
-                store,
-                idle_expiry=settings.idle_expiry,
-                retention=settings.retention,
-                forget=forget,
-            ),
-            clock=GameClock(self.moves, self.feed, clock=given.stamp),
-            tournaments=tournaments,
-            cancellations=Cancellations(tournaments, store, given.stamp),
-            director=TournamentDirector(
-                store,
-                self.feed,
-                games,
-                self.lobbies,
-                clock=given.stamp,
-                settled=ledger.settled,
-            ),
-            nights=self.nights,
-            attendance=self.attendance,
-            leagues=self.leagues,
-            night_director=NightDirector(
-                store, self.nights, self.attendance, tournaments, self.feed, clock=given.stamp
-            ),
-            seasons=Seasons(store, given.clock, self.faults, given.membership),
-            reviews=reviews,
-            daily=DailyDiscard(store, given.clock),
-            auto_reviews=AutoReviews(reviews, games, store, self.feed, clock=given.stamp),
-            shuffles=ShuffleChecks(reviews),
-            hands=HandCounter(self.faults),
-            privacy=self.privacy(tournaments, ranked),
-            servers=ServerData(
-                store, grace=settings.left_server_grace, clock=given.clock, forget=forget
-            ),
-            ranked=ranked,
-            ranked_play=ranked_wing,
-            resume=resume,
-            which=which,
-            pages=GamePages(games, store, self.coach, reviews, self.leagues),
-            sequels=Sequels(
-                games,
-                self.moves,
-                which,
-                ranked,
-                resume,
-                answers=self.answers,
-                copies=self.copies,
-                dm_links=ledger.dm_links,
-                faults=self.faults,
-            ),
-        )

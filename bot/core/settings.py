@@ -16,12 +16,29 @@ from bot.core.games.games import RngFactory
 from bot.core.games.housekeeping import RETENTION
 from bot.core.games.membership import Membership
 from bot.core.messages.game_messages import REMIND_AFTER
-from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
-from bot.core.privacy.servers import GRACE
-from bot.core.ranked.turns import TURN_SECONDS
 from bot.core.worker.thinking import WorkerThinking
 
-__all__ = ["CoreSettings", "Given", "Link"]
+__all__ = [
+    "COUNT_TIMEOUT",
+    "GRACE",
+    "MUGGINS_WINDOW",
+    "TURN_SECONDS",
+    "CoreSettings",
+    "Given",
+    "Link",
+]
+
+# (The defaults of the wings above the games and their messages are defined here, where the
+# settings are, so that those wings' wiring may take the settings whole.)
+#: Manual counting: how long opponents may call muggins after a claim, and how long a
+#: person may take to claim before the bot counts for them (settings override both).
+MUGGINS_WINDOW = timedelta(seconds=30)
+COUNT_TIMEOUT = timedelta(seconds=180)
+#: How long a server's data outlives the bot's removal from it, by default (the setting
+#: ``LEFT_SERVER_DAYS`` overrides it): the bot may be invited back meanwhile.
+GRACE = timedelta(days=30)
+#: How long a ranked turn lasts, by default (the setting ``RANKED_TURN_SECONDS`` overrides it).
+TURN_SECONDS = 60.0
 
 #: A page's address in the browser for an id (a game's, a club's), None when not served.
 Link = Callable[[int], str | None]
