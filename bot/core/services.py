@@ -93,7 +93,8 @@ from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
-from bot.core.review.review import Reviews, add_lines
+from bot.core.review.report import add_lines
+from bot.core.review.review import Reviews
 from bot.core.review.verify import ShuffleChecks
 from bot.core.review.wing import review_wing
 from bot.core.seasons.seasons import Seasons, SeasonStore

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from bot.core.base.audience import OpenChannels
 from bot.core.base.faults import Faults
 from bot.core.daily.daily import _gap
-from bot.core.review import review
+from bot.core.review import report as review
 from bot.core.seasons.seasons import Seasons
 from bot.store import Store
 from engine.cards import parse_cards
