@@ -24,11 +24,12 @@ from bot.core.base.patrol import Running, running
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.text import period
 from bot.core.base.timing import DEFER_AFTER
+from bot.core.faces import BACKGROUND
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
 from bot.core.sending import Sending
-from bot.core.services import BACKGROUND, Services
+from bot.core.services import Services
 from bot.core.settings import CoreSettings, Given
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity

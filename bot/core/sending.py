@@ -1,7 +1,7 @@
 """What the process that sends runs (:class:`Sending`): the keeper following the feed and
 asking the ledger alone, the clock, the director, the nights' director, the referee, and the
 reviews of finished games; each started and stopped here, and what it is doing told
-(:data:`~bot.core.services.BACKGROUND`)."""
+(:data:`~bot.core.faces.BACKGROUND`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, Running, running
+from bot.core.faces import BACKGROUND, DIRECTOR, NIGHTS, REFEREE
 from bot.core.ledger import MessageKeeper
-from bot.core.services import BACKGROUND, DIRECTOR, NIGHTS, REFEREE, Services
+from bot.core.services import Services
 from bot.core.tournaments.threads import (
     EventPlan,
     EventRefused,

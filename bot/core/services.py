@@ -40,8 +40,8 @@ the parts above, one call each (a part's own parts are the core's), send each
 :class:`~bot.core.base.replies.Answer` and hand it back to ``sequels``
 (:class:`~bot.core.sequels.Sequels`: what follows an answer sent, a DM answered, an
 autocomplete's choices, a fault said); a person's stats and the rules are methods of
-:class:`Services` here. :class:`Sender` is what the Discord client asks of the process that
-sends (:class:`bot.core.sending.Sending`, made by the root).
+:class:`Services` here. The outer layers see it through their contracts
+(:mod:`bot.core.faces`: ``DiscordFace``, ``WebFace``), never by this name.
 
 :meth:`Services.build` is a short list: the ledger first (its own wiring), then each wing's
 wiring in the glossary's order (``play/wing.py`` for the games and their messages,
@@ -53,14 +53,12 @@ stands above the wings (which game, the pages, the sequels).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.core.base.delivery import LedgerPort
 from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
-from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.daily.daily import DailyDiscard
 from bot.core.games.coach_settings import CoachSettings
@@ -108,29 +106,9 @@ from bot.core.tournaments.tournaments import Tournaments
 from bot.core.tournaments.wing import tournaments_wing
 from bot.core.which_game import WhichGame
 
-__all__ = ["BACKGROUND", "DIRECTOR", "NIGHTS", "REFEREE", "Sender", "Services", "ServicesStore"]
+__all__ = ["Services", "ServicesStore"]
 
 log = logging.getLogger(__name__)
-
-#: The parts the process that sends runs in the background, as :meth:`Sending.background`
-#: names them (and ``/readyz`` and ``cribbage_background`` after it).
-DIRECTOR, REFEREE, NIGHTS = "director", "referee", "nights"
-BACKGROUND = ("keeper", "clock", DIRECTOR, NIGHTS, REFEREE, "ranked_sweep", "reviews")
-
-
-class Sender(Protocol):
-    """What the process that sends runs, as the Discord client starts, stops and hands it over
-    (:class:`bot.core.sending.Sending` is one; ``bot/assembly.py`` makes it)."""
-
-    def start(self) -> None: ...
-    def stop(self) -> None: ...
-    def took_over(self) -> None: ...
-    def resumed(self) -> None: ...
-    async def reconcile(self, *, taking_over: bool = False, handed_over: bool = False) -> int: ...
-    async def caught_up(self) -> None: ...
-    async def cancel_starts(self) -> None: ...
-    async def close(self, timeout: float) -> Sequence[Owner]: ...
-    def background(self) -> dict[str, str]: ...
 
 
 class ServicesStore(CoreStore, NightStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):

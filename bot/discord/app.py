@@ -28,8 +28,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.base.owners import Owner
+from bot.core.faces import DiscordFace, Sender
 from bot.core.ledger.transport import Pacing
-from bot.core.services import Sender, Services
 from bot.discord.activity import CribbageTree
 from bot.discord.clicks import Clicks
 from bot.discord.command_sync import CommandSync
@@ -73,7 +73,7 @@ class Assembled:
     """The bot put together on the client once Discord has taken the token (by the
     composition root, :func:`bot.assembly.assemble`): what the client runs."""
 
-    services: Services
+    services: DiscordFace
     #: What the process that sends runs (its keeper, the clock, the director, the referee).
     sending: Sender
     #: Runs core calls for interactions and answers them.

@@ -15,7 +15,7 @@ import discord
 from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import (
     Call,
@@ -39,7 +39,7 @@ class FeatureClicks:
     answered through ``io``, and hands a hand's and a lobby's controls to ``game`` (the bot's
     :class:`~bot.discord.clicks.Clicks`)."""
 
-    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, game: GameIO) -> None:
         self._services = services
         self._io = io
         self._game = game

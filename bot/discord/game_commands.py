@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
 from bot.core.base.replies import Answer, Choice, User
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO, send_error, user_of
 from bot.discord.options import (
@@ -70,9 +70,9 @@ _COUNTING = [
 ]
 
 #: A player's command's call to the core, on the game in a channel, as a user.
-Act = Callable[[Services, int, User], Awaitable[Answer]]
+Act = Callable[[DiscordFace, int, User], Awaitable[Answer]]
 #: A move by command: the same, and whether its answer copies the mover's hand.
-Moved = Callable[[Services, int, User, bool], Awaitable[Answer]]
+Moved = Callable[[DiscordFace, int, User, bool], Awaitable[Answer]]
 #: What an autocomplete offers a user in the game a command would act on.
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 
@@ -81,7 +81,7 @@ class GameCommands(app_commands.Group):
     """The commands of a game, run on ``services`` and answered through ``io`` (``game``:
     ``/cribbage hand``'s answer, kept up to date as a private table's *Your hand* is)."""
 
-    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, game: GameIO) -> None:
         super().__init__()
         self._core = services
         self._io = io

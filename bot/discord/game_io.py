@@ -14,7 +14,7 @@ import discord
 from bot.core.base.places import BUTTON_ASKS
 from bot.core.base.replies import Click, Clicked
 from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.interactions import (
     Call,
     DiscordIO,
@@ -51,7 +51,7 @@ NO_TABLE = (
 class GameIO:
     """The interactions of a game's table, run on ``services`` and answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO, *, activity: bool = False) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, *, activity: bool = False) -> None:
         """``activity``: the game's Activity is on (*Play at the table* and the Entry Point
         command open it)."""
         self._services = services

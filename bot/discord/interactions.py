@@ -29,7 +29,7 @@ from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import MessageView
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.members import DiscordMembers
 from bot.discord.places import (
     ONLY_YOU_SEE_THIS,
@@ -204,7 +204,7 @@ class DiscordIO:
 
     def __init__(
         self,
-        services: Services,
+        services: DiscordFace,
         members: DiscordMembers,
         *,
         defer_after: float = DEFER_AFTER,

@@ -14,8 +14,9 @@ from typing import Any, cast
 import pytest
 
 from bot.core.base.feed import ChangeFeed
+from bot.core.faces import BACKGROUND
 from bot.core.sending import Sending
-from bot.core.services import BACKGROUND, Services
+from bot.core.services import Services
 from bot.store import Store
 
 
