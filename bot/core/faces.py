@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.core.acts import Acts
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
@@ -111,6 +112,9 @@ class DiscordFace(DiscordGames, Protocol):
     """What ``bot/discord`` reaches of the core: the games' parts (:class:`DiscordGames`), the
     features' parts its commands, clicks and background tasks call, what follows an answer
     (``sequels``), a person's stats and the rules' help."""
+
+    @property
+    def acts(self) -> Acts: ...
 
     @property
     def attendance(self) -> Attendance: ...

@@ -19,14 +19,12 @@ from bot.core.base.faults import Fault, Faults
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, Clicked
-from bot.core.games.games import Games
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.tokens import DmLinks
-from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
-from bot.core.play.moves import Moves
+from bot.core.play.wing import GamesWing
 from bot.core.ranked.ranked import Ranked
 from bot.core.which_game import WhichGame
 
@@ -39,17 +37,16 @@ class Sequels:
 
     def __init__(
         self,
-        games: Games,
-        moves: Moves,
+        play: GamesWing,
         which: WhichGame,
         ranked: Ranked,
-        resume: PrivateResume,
-        *,
         answers: Answers,
         copies: Copies,
         dm_links: DmLinks,
         faults: Faults,
     ) -> None:
+        """``play``: the games' parts (the games, the moves, a private table's resume)."""
+        games, moves, resume = play.games, play.moves, play.resume
         self._games = games
         self._moves = moves
         self._which = which

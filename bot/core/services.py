@@ -56,6 +56,7 @@ import logging
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.core.acts import Acts
 from bot.core.base.delivery import LedgerPort
 from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
@@ -155,6 +156,7 @@ class Services:
     which: WhichGame
     pages: GamePages
     sequels: Sequels
+    acts: Acts
 
     @classmethod
     def build(cls, store: ServicesStore, settings: CoreSettings, given: Given) -> Services:
@@ -178,17 +180,7 @@ class Services:
         tours = tournaments_wing(store, feed, games, play.lobbies, port, faults, given, held=held)
         nights = nights_wing(store, feed, tours, port, faults, given)
         ranked, ranked_wing = ranked_play(store, feed, play, port, settings, given)
-        sequels = Sequels(
-            games,
-            play.moves,
-            which,
-            ranked,
-            play.resume,
-            answers=answers,
-            copies=copies,
-            dm_links=ledger.dm_links,
-            faults=faults,
-        )
+        sequels = Sequels(play, which, ranked, answers, copies, ledger.dm_links, faults)
         privacy = privacy_wing(
             store,
             play,
@@ -200,6 +192,8 @@ class Services:
             settle=sequels.settle,
         )
         review = review_wing(store, feed, games, given)
+        standings = Standings(store, faults, given.membership)
+        daily = DailyDiscard(store, given.clock)
         return cls(
             feed=feed,
             games=games,
@@ -211,7 +205,7 @@ class Services:
             lessons=play.lessons,
             table=play.table,
             ledger=ledger,
-            standings=Standings(store, faults, given.membership),
+            standings=standings,
             coach=play.coach,
             housekeeping=play.housekeeping,
             clock=play.clock,
@@ -224,7 +218,7 @@ class Services:
             night_director=nights.night_director,
             seasons=Seasons(store, given.clock, faults, given.membership),
             reviews=review.reviews,
-            daily=DailyDiscard(store, given.clock),
+            daily=daily,
             auto_reviews=review.auto_reviews,
             shuffles=review.shuffles,
             hands=play.hands,
@@ -236,6 +230,7 @@ class Services:
             which=which,
             pages=GamePages(games, store, play.coach, review.reviews, nights.leagues),
             sequels=sequels,
+            acts=Acts(which, play, standings, daily, ranked),
         )
 
     async def stats(

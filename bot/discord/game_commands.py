@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
+from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
@@ -30,7 +31,7 @@ from bot.discord.options import (
     targets_said,
     variants_said,
 )
-from bot.discord.places import ask_of, cannot_post, place_of
+from bot.discord.places import cannot_post, place_of
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.players import LEVELS
@@ -74,7 +75,7 @@ Act = Callable[[DiscordFace, int, User], Awaitable[Answer]]
 #: A move by command: the same, and whether its answer copies the mover's hand.
 Moved = Callable[[DiscordFace, int, User, bool], Awaitable[Answer]]
 #: What an autocomplete offers a user in the game a command would act on.
-Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
+Offer = Callable[[Place, int, str], Awaitable[list[Choice]]]
 
 
 class GameCommands(app_commands.Group):
@@ -94,12 +95,11 @@ class GameCommands(app_commands.Group):
         await self._io.run_here(interaction, lambda found: act(core, found.channel_id, user))
 
     async def _completions(
-        self, interaction: discord.Interaction[Any], complete: Completer, current: str
+        self, interaction: discord.Interaction[Any], offer: Offer, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Autocomplete for a card option: what ``complete`` offers this user in the game the
-        command would act on (nothing where it would be refused)."""
-        which, place = self._core.which, place_of(interaction)
-        found = which.offered(ask_of(interaction), place, interaction.user.id, current, complete)
+        """Autocomplete for a card option: what the core's ``offer`` gives this user in the
+        game the command would act on (nothing where it would be refused)."""
+        found = offer(place_of(interaction), interaction.user.id, current)
         return await self._io.offered(interaction, found)
 
     # -- lobby --------------------------------------------------------------------------------
@@ -212,15 +212,8 @@ class GameCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed; at a private table or a
         ranked place, kept up to date as the table's Your hand is)."""
-        table, user = self._core.table, user_of(interaction)
-        which, place, ask = self._core.which, place_of(interaction), ask_of(interaction)
-
-        async def call() -> Answer:
-            return await which.run(
-                ask, place, user.id, lambda found: table.hand(found.channel_id, user)
-            )
-
-        await self._game.own_hand(interaction, call)
+        acts, user, place = self._core.acts, user_of(interaction), place_of(interaction)
+        await self._game.own_hand(interaction, lambda: acts.hand(place, user))
 
     async def _moved(self, interaction: discord.Interaction[Any], act: Moved) -> None:
         """A move by command, on the game it acts on here: answered with the mover's hand,
@@ -244,7 +237,7 @@ class GameCommands(app_commands.Group):
     async def _discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._completions(interaction, self._core.table.autocomplete_discard, current)
+        return await self._completions(interaction, self._core.acts.offer_discard, current)
 
     @app_commands.command(name="play", description="Play a card in the pegging")
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
@@ -258,7 +251,7 @@ class GameCommands(app_commands.Group):
     async def _play_card(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._completions(interaction, self._core.table.autocomplete_play, current)
+        return await self._completions(interaction, self._core.acts.offer_play, current)
 
     @app_commands.command(
         name="count", description="Claim what your hand (or crib) is worth, with manual counting"

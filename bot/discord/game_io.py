@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import BUTTON_ASKS
 from bot.core.base.replies import Click, Clicked
 from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
 from bot.core.faces import DiscordFace
@@ -125,21 +124,12 @@ class GameIO:
         if action == RESIGN_BUTTON:
             await self._resign(interaction, game_id)
             return
-        user, guild_id = user_of(interaction), interaction.guild_id
-        moderator = is_moderator(interaction)
-        clicked = clicked_of(interaction)
-        lobbies, which, place = self._services.lobbies, self._services.which, place_of(interaction)
+        user, moderator = user_of(interaction), is_moderator(interaction)
+        clicked, place, acts = clicked_of(interaction), place_of(interaction), self._services.acts
         # (Join is refused where /cribbage join would be: where the clicker's ranked match is.)
         await self._io.click(
             interaction,
-            lambda: which.run(
-                BUTTON_ASKS.get(action),
-                place,
-                user.id,
-                lambda _: lobbies.click(
-                    game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
-                ),
-            ),
+            lambda: acts.lobby_click(place, user, game_id, action, clicked, moderator=moderator),
         )
 
     async def _resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -20,7 +20,6 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import LADDER_SHOWN, LadderSeason
-from bot.core.base.places import Ask, PlaceKind, Resolved
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, own_identity
@@ -42,20 +41,11 @@ async def search_here(
     the person joins the queue from where they are, refused where the command would be; their
     card is the interaction's answer, public, kept up to date through its token."""
     (user, avatar), place = own_identity(interaction), place_of(interaction)
-    ranked, which, token = services.ranked, services.which, interaction.token
-
-    async def act(found: Resolved) -> Answer:
-        return await ranked.play(
-            user,
-            avatar=avatar,
-            guild_id=found.guild_id,
-            channel_id=found.channel_id,
-            place=PlaceKind.of(place),
-            token=token,
-        )
-
+    acts, token = services.acts, interaction.token
     await io.command(
-        interaction, lambda: which.run(Ask.RANKED_PLAY, place, user.id, act), ephemeral=False
+        interaction,
+        lambda: acts.ranked_play(place, user, avatar=avatar, token=token),
+        ephemeral=False,
     )
 
 
