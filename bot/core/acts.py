@@ -6,7 +6,7 @@ composes no resolver of its own: each act holds its :class:`~bot.core.base.place
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base.places import BUTTON_ASKS, Ask, Place, PlaceKind, Resolved
 from bot.core.base.replies import Answer, Choice, Clicked, User
@@ -33,12 +33,97 @@ class Acts:
     ) -> None:
         """``play``: the games' parts (their lobbies, rematches and tables)."""
         self._which = which
+        self._moves = play.moves
         self._lobbies = play.lobbies
         self._rematches = play.rematches
         self._table = play.table
         self._standings = standings
         self._daily = daily
         self._ranked = ranked
+
+    # -- the game commands: on the game they act on for the person here ---------------------
+
+    async def _on_the_game(
+        self, ask: Ask, place: Place, user: User, call: Callable[[int], Awaitable[Answer]]
+    ) -> Answer:
+        """``call`` on the channel of the game ``ask`` acts on for ``user`` here."""
+
+        async def act(found: Resolved) -> Answer:
+            return await call(found.channel_id)
+
+        return await self._which.run(ask, place, user.id, act)
+
+    async def _moved(
+        self, ask: Ask, place: Place, user: User, move: Callable[[int, bool], Awaitable[Answer]]
+    ) -> Answer:
+        """A move by command: ``move`` on the game's channel, and whether its answer copies
+        the mover's hand (not where it was typed beside that hand: the bot's DM, where it
+        came)."""
+
+        async def act(found: Resolved) -> Answer:
+            return await move(found.channel_id, not found.beside_hand)
+
+        return await self._which.run(ask, place, user.id, act)
+
+    async def join(self, place: Place, user: User) -> Answer:
+        """``/cribbage join``: a seat in the lobby."""
+        lobbies = self._lobbies
+        return await self._on_the_game(Ask.JOIN, place, user, lambda ch: lobbies.join(ch, user))
+
+    async def leave(self, place: Place, user: User) -> Answer:
+        """``/cribbage leave``: the seat given up before the deal."""
+        lobbies = self._lobbies
+        return await self._on_the_game(Ask.LEAVE, place, user, lambda ch: lobbies.leave(ch, user))
+
+    async def start(self, place: Place, user: User) -> Answer:
+        """``/cribbage start``: the first hand dealt once every seat is taken."""
+        lobbies = self._lobbies
+        return await self._on_the_game(Ask.START, place, user, lambda ch: lobbies.start(ch, user))
+
+    async def cancel(self, place: Place, user: User) -> Answer:
+        """``/cribbage cancel``: asked first (its creator in the lobby, a moderator at any
+        time)."""
+        lobbies, moderator = self._lobbies, place.moderator
+        return await self._on_the_game(
+            Ask.CANCEL, place, user, lambda ch: lobbies.ask_cancel(ch, user, moderator=moderator)
+        )
+
+    async def resign(self, place: Place, user: User) -> Answer:
+        """``/cribbage resign``: asked first."""
+        moves = self._moves
+        return await self._on_the_game(
+            Ask.RESIGN, place, user, lambda ch: moves.ask_resign(ch, user)
+        )
+
+    async def status(self, place: Place, user: User, *, public: bool) -> Answer:
+        """``/cribbage status``: the table, privately unless ``public``."""
+        table = self._table
+        return await self._on_the_game(
+            Ask.STATUS, place, user, lambda ch: table.status(ch, public=public)
+        )
+
+    async def discard(self, place: Place, user: User, cards: str) -> Answer:
+        """``/cribbage discard``: cards thrown to the crib."""
+        moves = self._moves
+        return await self._moved(
+            Ask.DISCARD, place, user, lambda ch, copy: moves.discard(ch, user, cards, mirror=copy)
+        )
+
+    async def play(self, place: Place, user: User, card: str) -> Answer:
+        """``/cribbage play``: a card played in the pegging."""
+        moves = self._moves
+        return await self._moved(
+            Ask.PLAY, place, user, lambda ch, copy: moves.play(ch, user, card, mirror=copy)
+        )
+
+    async def count(self, place: Place, user: User, points: int) -> Answer:
+        """``/cribbage count``: a hand's count claimed, with manual counting."""
+        moves = self._moves
+        return await self._moved(
+            Ask.COUNT, place, user, lambda ch, copy: moves.count(ch, user, points, mirror=copy)
+        )
+
+    # -- controls and the rest ---------------------------------------------------------------
 
     async def lobby_click(
         self,
