@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.games.records import Options
-from bot.core.review.review import ReviewReport
+from bot.core.review.report import ReviewReport
 from engine.review import Decision
 
 

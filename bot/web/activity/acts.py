@@ -20,8 +20,8 @@ from aiohttp import web
 
 from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
+from bot.core.faces import WebFace
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.services import Services
 from bot.web.activity.gathering import people_here
 from bot.web.activity.http import answer_json, bad, int_of, refuse, text_of
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
@@ -113,7 +113,7 @@ class ActivityActs:
 
     def __init__(
         self,
-        services: Services,
+        services: WebFace,
         discord: ActivityDiscord,
         tables: TableGames,
         reviews: ReviewHtml | None,
@@ -203,7 +203,7 @@ class ActivityActs:
         if answer.game_id is not None:
             self._tables.changed(session.channel_id, answer.game_id)
         if people is not None and answer.ok and answer.game_id is not None:
-            await services.answered(answer, landed=True, shown=None)
+            await services.sequels.answered(answer, landed=True, shown=None)
             answer = await services.dealing_in.deal_in(
                 answer.game_id, user, people, guild_id=session.guild_id
             )

@@ -21,13 +21,12 @@ people Discord lists in the session's instance, by the names Discord gives the b
 (:mod:`bot.web.activity.gathering`).
 
 Acts go through the core's own services, the very calls a click on a hand message or the lobby
-makes, then :meth:`Services.answered` (here), as the Discord layer does: each answer is told to
+makes, then :meth:`Sequels.answered` (here), as the Discord layer does: each answer is told to
 the page with the game as it is now (bodies and refusals as HTTP: :mod:`bot.web.activity.http`).
-A move made here reaches the channel and
-the DMs through the change feed and the keeper, and a move made there reaches the pages here
-the same way. Live pages follow the feed by channel: a change is drawn once for each reader
-whose view differs (each player, and everyone else once) and handed to every page of theirs,
-each keeping only the newest look not yet sent.
+A move made here reaches the channel and the DMs through the change feed and the keeper, and
+a move made there reaches the pages here the same way. Live pages follow the feed by channel: a
+change is drawn once for each reader whose view differs (each player, and everyone else once)
+and handed to every page of theirs, each keeping only the newest look not yet sent.
 """
 
 from __future__ import annotations
@@ -44,8 +43,8 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
+from bot.core.faces import WebFace
 from bot.core.games.records import GameRecord
-from bot.core.services import Services
 from bot.web.activity.acts import ActivityActs, ReviewHtml, Told
 from bot.web.activity.gathering import NOT_IN_ACTIVITY
 from bot.web.activity.http import (
@@ -140,7 +139,7 @@ class ActivityServer:
 
     def __init__(
         self,
-        services: Services,
+        services: WebFace,
         discord: ActivityDiscord,
         sessions: Sessions,
         *,
@@ -423,7 +422,7 @@ class ActivityServer:
         if isinstance(done, web.Response):
             return done
         answer = done.answer
-        await self._services.answered(answer, landed=True, shown=None)
+        await self._services.sequels.answered(answer, landed=True, shown=None)
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
         # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)

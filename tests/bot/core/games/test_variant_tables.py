@@ -11,7 +11,7 @@ from bot.core.base.replies import TableAsked
 from bot.core.games.lobby import options_of, table_asked
 from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.rules_help import rules_text
-from bot.core.review.review import review_caveat
+from bot.core.review.report import review_caveat
 from bot.core.services import Services
 from bot.store import Store
 from engine.counting import Counting
