@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
 from bot.core.base.places import Place
-from bot.core.base.replies import Answer, Choice, User
+from bot.core.base.replies import Answer, Choice, TableAsked, User
 from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO, send_error, user_of
@@ -144,14 +144,19 @@ class GameCommands(app_commands.Group):
             await send_error(interaction, lacking)
             return
         user = user_of(interaction)
-        # Left out, the variant's own (the standard game: two players to 121).
-        seats = players.value if players else None
-        points = target.value if target else None
-        kind = variant.value if variant else None
-        layout = teams.value if teams else None
-        # Choosing a difficulty says you want to play the computer.
-        computer = bool(vs_computer) or difficulty is not None
-        level = difficulty.value if difficulty else DEFAULT_LEVEL
+        asked = TableAsked(
+            # Left out, the variant's own (the standard game: two players to 121).
+            players=players.value if players else None,
+            target=target.value if target else None,
+            variant=variant.value if variant else None,
+            teams=teams.value if teams else None,
+            # Choosing a difficulty says you want to play the computer.
+            vs_computer=bool(vs_computer) or difficulty is not None,
+            level=difficulty.value if difficulty else DEFAULT_LEVEL,
+            scoring=scoring.value if scoring else Scoring.LURCH,
+            counting=counting.value if counting else Counting.AUTO,
+            hints=bool(hints),
+        )
         guild_id = interaction.guild_id
         private = not place_of(interaction).bot_member
         lobbies = self._core.lobbies
@@ -161,17 +166,9 @@ class GameCommands(app_commands.Group):
                 guild_id,
                 found.channel_id,
                 user,
-                players=seats,
-                target=points,
-                vs_computer=computer,
-                difficulty=level,
-                scoring=scoring.value if scoring else Scoring.LURCH,
-                counting=counting.value if counting else Counting.AUTO,
-                variant=kind,
-                teams=layout,
+                asked,
                 token=interaction.token,
                 private=private,
-                hints=bool(hints),
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )

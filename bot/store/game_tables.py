@@ -49,7 +49,6 @@ from bot.store.one_game_here import humans, seat_refused
 from bot.store.queries import Queries, people_acting
 from engine.counting import Counting
 from engine.outcome import Scoring
-from engine.variants import STANDARD
 
 __all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
 
@@ -63,11 +62,14 @@ _NO_MATCH = (
 )
 
 
+#: The columns of ``games`` that hold a table's :class:`Options`, named as its fields: read by
+#: :func:`_options`, written from :func:`_options_params` (no other code names them).
+_OPTION_COLUMNS = tuple(field.name for field in dataclasses.fields(Options))
 _GAME_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
-    " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting, g.private_table, g.occasion, g.variant, g.ending,"
-    " g.rematch_of, g.series, g.hints, g.lesson,"
+    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id,"
+    f" {', '.join(f'g.{name}' for name in _OPTION_COLUMNS)},"
+    " g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
+    " g.private_table, g.occasion, g.ending, g.rematch_of, g.series, g.lesson,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -86,6 +88,33 @@ def result_of(row: Row) -> ResultRecord:
     }
     values["scoring"] = Scoring(values["scoring"])
     return ResultRecord(**values)
+
+
+def _options(row: Row) -> Options:
+    """A table's options from a row of its columns (:data:`_OPTION_COLUMNS`; flags as SQLite
+    keeps them, 0 and 1)."""
+    return Options(
+        num_players=row["num_players"],
+        target=row["target"],
+        vs_computer=bool(row["vs_computer"]),
+        scoring=Scoring(row["scoring"]),
+        counting=Counting(row["counting"]),
+        variant=row["variant"],
+        hints=bool(row["hints"]),
+    )
+
+
+def _options_params(options: Options) -> tuple[object, ...]:
+    """A table's options as the values of its columns, in :data:`_OPTION_COLUMNS`' order."""
+    return (
+        options.num_players,
+        options.target,
+        int(options.vs_computer),
+        str(options.scoring),
+        str(options.counting),
+        options.variant,
+        int(options.hints),
+    )
 
 
 def _games(rows: Iterable[Row]) -> list[GameRecord]:
@@ -113,24 +142,18 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 channel_id=first["channel_id"],
                 status=GameStatus(first["status"]),
                 creator_id=first["creator_id"],
-                num_players=first["num_players"],
-                target=first["target"],
-                vs_computer=bool(first["vs_computer"]),
+                options=_options(first),
                 snapshot=first["snapshot"],
                 version=first["version"],
                 created_at=first["created_at"],
                 updated_at=first["updated_at"],
                 seats=seats,
                 end_note=first["end_note"],
-                scoring=Scoring(first["scoring"]),
-                counting=Counting(first["counting"]),
                 private=bool(first["private_table"]),
                 occasion=first["occasion"],
-                variant=first["variant"],
                 ending=None if first["ending"] is None else Ending(first["ending"]),
                 rematch_of=first["rematch_of"],
                 series=first["series"],
-                hints=bool(first["hints"]),
                 lesson=bool(first["lesson"]),
             )
         )
@@ -148,22 +171,24 @@ async def _insert_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRecor
     await tx.executemany(_INSERT_HELD_SEATS, held)
 
 
+#: A new game's row, a lobby (its place, its creator's id, its times, then its options).
 _INSERT_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
-    " vs_computer, version, created_at, updated_at, scoring, counting)"
-    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id"
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
+    f" updated_at, {', '.join(_OPTION_COLUMNS)})"
+    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, {', '.join('?' * len(_OPTION_COLUMNS))}) RETURNING id"
 )
 #: A game where the bot is not a member (migration 016_private_tables).
 _INSERT_PRIVATE_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
-    " vs_computer, version, created_at, updated_at, scoring, counting, private_table)"
-    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
+    f" updated_at, private_table, {', '.join(_OPTION_COLUMNS)})"
+    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, 1, {', '.join('?' * len(_OPTION_COLUMNS))})"
+    " RETURNING id"
 )
 #: A lobby's options as they are now (before its deal its table may change: players added,
 #: everyone at the Activity dealt in).
 _SET_OPTIONS = (
-    "UPDATE games SET num_players = ?, target = ?, vs_computer = ?, scoring = ?, counting = ?,"
-    " variant = ?, hints = ? WHERE id = ? AND version = ?"
+    f"UPDATE games SET {', '.join(f'{name} = ?' for name in _OPTION_COLUMNS)}"
+    " WHERE id = ? AND version = ?"
 )
 _INSERT_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
@@ -374,13 +399,9 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
                 lobby.guild_id,
                 lobby.channel_id,
                 lobby.seats[0].user_id,
-                lobby.num_players,
-                lobby.target,
-                int(lobby.vs_computer),
                 lobby.created_at,
                 lobby.updated_at,
-                str(lobby.scoring),
-                str(lobby.counting),
+                *_options_params(lobby.options),
             ),
         )
     except UniqueViolation as broken:
@@ -393,18 +414,11 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
             "UPDATE games SET occasion = ? WHERE id = ? AND version = 0",
             (record.occasion, record.id),
         )
-    if record.variant != STANDARD.name:
-        # A standard game takes the column's default (migration 020), as every game before
-        # variants did.
-        await tx.execute(
-            "UPDATE games SET variant = ? WHERE id = ? AND version = 0", (record.variant, record.id)
-        )
-    if record.hints or record.lesson:
-        # (Any other game takes the columns' defaults, migration 025.)
+    if record.lesson:
+        # (Any other game takes the column's default, migration 025.)
         try:
             await tx.execute(
-                "UPDATE games SET hints = ?, lesson = ? WHERE id = ? AND version = 0",
-                (int(record.hints), int(record.lesson), record.id),
+                "UPDATE games SET lesson = 1 WHERE id = ? AND version = 0", (record.id,)
             )
         except UniqueViolation as broken:
             if broken.names in _ONE_OPEN_LESSON:
@@ -660,20 +674,8 @@ class GameTables(Queries):
                 if acting is not None:
                     await acting.run(tx)
                 if options is not None:
-                    await tx.execute(
-                        _SET_OPTIONS,
-                        (
-                            options.num_players,
-                            options.target,
-                            int(options.vs_computer),
-                            str(options.scoring),
-                            str(options.counting),
-                            options.variant,
-                            int(options.hints),
-                            game_id,
-                            version + 1,
-                        ),
-                    )
+                    params = (*_options_params(options), game_id, version + 1)
+                    await tx.execute(_SET_OPTIONS, params)
                 await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
                 await _insert_seats(tx, game_id, seats)
         except UniqueViolation as broken:

@@ -15,7 +15,7 @@ from bot.core.base.feed import Change
 from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
-from bot.core.base.replies import Answer, Click, Clicked, User
+from bot.core.base.replies import Answer, Click, Clicked, TableAsked, User
 from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
@@ -300,15 +300,17 @@ async def open_table(
     users: Sequence[User],
     target: int = 121,
     channel: int = CHANNEL,
+    *,
+    private: bool = False,
     **options: Any,
 ) -> Transcript:
     """Open a game, seat ``users`` and start it (``options``: the table's others, as
-    ``/cribbage new`` takes them); returns what was sent so far."""
+    :class:`TableAsked` takes them; ``private``: where the bot is not a member); returns what
+    was sent so far."""
     table = Transcript(service)
     lobbies = service.lobbies
-    opened = await lobbies.new_game(
-        GUILD, channel, users[0], players=len(users), target=target, **options
-    )
+    asked = TableAsked(players=len(users), target=target, **options)
+    opened = await lobbies.new_game(GUILD, channel, users[0], asked, private=private)
     await table.record(users[0].id, opened)
     for user in users[1:]:
         assert (await table.record(user.id, await lobbies.join(channel, user))).ok

@@ -5,7 +5,7 @@ and the rating change a result shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.core.base.apart import is_apart
@@ -105,16 +105,25 @@ class SeatRecord:
 class Options:
     """A table's options, as its opener chose them and its *Rematch* keeps them: how many
     players, the target, every other seat a computer (``vs_computer``), the rule for game
-    points, who counts the show, the variant's name and whether hints are allowed (see
-    :class:`GameRecord`, which keeps each)."""
+    points, who counts the show, the variant's name and whether hints are allowed (kept whole
+    by :class:`GameRecord`; asked for as a :class:`~bot.core.base.replies.TableAsked`)."""
 
     num_players: int
     target: int
     vs_computer: bool = False
     scoring: Scoring = Scoring.LURCH
     counting: Counting = Counting.AUTO
+    #: The name of the variant (:mod:`engine.variants`; migration 020).
     variant: str = STANDARD.name
+    #: Every person may ask the expert what it would do (:mod:`bot.core.play.hints`;
+    #: migration 025); a game against the computer alone offers hints whatever this says.
     hints: bool = False
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the options give: the variant's for the players, target, scoring and
+        counting (what the table's game is dealt by when it starts)."""
+        return named(self.variant).rules(self.num_players, self.target, self.scoring, self.counting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,28 +152,21 @@ class NewGame:
     def lobby(self, now: float) -> GameRecord:
         """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its
         id 0 until its row is written)."""
-        options = self.options
         return GameRecord(
             id=0,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
             status=GameStatus.LOBBY,
             creator_id=self.creator.user_id or 0,
-            num_players=options.num_players,
-            target=options.target,
-            vs_computer=options.vs_computer,
+            options=self.options,
             snapshot=None,
             version=0,
             created_at=now,
             updated_at=now,
             seats=(self.creator,),
-            scoring=options.scoring,
-            counting=options.counting,
             private=self.private,
             occasion=self.occasion,
-            variant=options.variant,
             rematch_of=self.rematch_of,
-            hints=options.hints,
             lesson=self.lesson,
         )
 
@@ -195,9 +197,9 @@ class GameRecord:
     channel_id: int
     status: GameStatus
     creator_id: int
-    num_players: int
-    target: int
-    vs_computer: bool
+    #: The table's options, as its opener chose them (a rematch opens with the same); a
+    #: lobby's change before the deal (players added, everyone at the Activity dealt in).
+    options: Options
     snapshot: str | None
     version: int
     created_at: float
@@ -205,17 +207,12 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     #: Why a game without a result ended, as the channel was told (cancelled, expired).
     end_note: str | None = None
-    #: The table's options: the rule for game points and who counts the show.
-    scoring: Scoring = Scoring.LURCH
-    counting: Counting = Counting.AUTO
     #: Played where the bot is not a member (a DM between people, a group DM, a server that
     #: did not invite it): its messages are reached through interactions' tokens alone.
     private: bool = False
     #: What the game is part of, said first in its lobby (a tournament's round); None for a
     #: game someone opened (the lobby says who).
     occasion: str | None = None
-    #: The name of the variant it is played in (:mod:`engine.variants`; migration 020).
-    variant: str = STANDARD.name
     #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
     #: result; None for any other game (one that ended without a result says so by its status).
     ending: Ending | None = None
@@ -224,19 +221,9 @@ class GameRecord:
     #: The first game of the series this finished game continues (migration 024; written
     #: with its result: :mod:`bot.core.games.series`), if it continues one.
     series: int | None = None
-    #: Its opener allowed hints (migration 025): every person may ask the expert what it
-    #: would do (:mod:`bot.core.play.hints`; a game against the computer alone offers them
-    #: whatever this says).
-    hints: bool = False
     #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
     #: the bot (:mod:`bot.core.play.lessons`).
     lesson: bool = False
-
-    @property
-    def options(self) -> Options:
-        """The table's options, as its opener chose them (a rematch opens with the same):
-        each the field of its name."""
-        return Options(**{option.name: getattr(self, option.name) for option in fields(Options)})
 
     @property
     def hands_beside_table(self) -> bool:
@@ -286,12 +273,6 @@ class GameRecord:
         is about to be, pruned: nothing of it is drawn or sent any more); never without a
         retention."""
         return retention is not None and not self.is_open and self.updated_at < now - retention
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the table's options give: its variant's for its players, target, scoring
-        and counting (what its game is dealt by when it starts)."""
-        return named(self.variant).rules(self.num_players, self.target, self.scoring, self.counting)
 
 
 @dataclass(frozen=True, slots=True)

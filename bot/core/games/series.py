@@ -207,7 +207,7 @@ def standings(record: GameRecord, rows: Sequence[SeriesResult]) -> list[Standing
     for seat in record.seats:
         names[_seat_member(seat)] = seat.name
     keys = [_seat_member(seat) for seat in record.seats]
-    sides = record.rules.sides if len(keys) == record.rules.seats else ()
+    sides = record.options.rules.sides if len(keys) == record.options.rules.seats else ()
     grouped = [[keys[s] for s in side] for side in sides]
     alike = all(len({(points.get(k, 0), wins.get(k, 0)) for k in g}) == 1 for g in grouped)
     if not grouped or not alike:

@@ -445,7 +445,7 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     so: "Five-card cribbage ratings — …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
-    title = title_unless_standard(named(record.variant))
+    title = title_unless_standard(named(record.options.variant))
     label = f"{title} ratings" if title else "Ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [

@@ -38,7 +38,7 @@ def hint_refusal(record: GameRecord) -> str | None:
         return refusals.HINTS_RANKED
     if record.occasion is not None:
         return refusals.HINTS_TOURNAMENT
-    if record.hints or record.lesson or against_computer_alone(record):
+    if record.options.hints or record.lesson or against_computer_alone(record):
         return None
     return refusals.HINTS_OFF
 
@@ -61,6 +61,6 @@ def hints_line(record: GameRecord, taken: Mapping[int, int]) -> str:
             if seat < len(record.seats)
         ]
         return f"💡 Played with hints: {and_list(said)}."
-    if record.hints:
+    if record.options.hints:
         return "💡 Hints were allowed at this table; nobody asked for one."
     return ""

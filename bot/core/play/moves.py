@@ -484,7 +484,7 @@ class Moves(OnGames):
         if record.status is GameStatus.LOBBY:
             return True  # its seats may still change
         slow = any(s.is_computer and s.level in THINKS_AT_LENGTH for s in record.seats)
-        return record.counting is Counting.MANUAL or slow
+        return record.options.counting is Counting.MANUAL or slow
 
     def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
         """The move the clock makes at a manual show, and when: closing the muggins window on
@@ -532,7 +532,7 @@ class Moves(OnGames):
         computer answering as after any move): the game as it is then, and when the next move
         falls due, if any."""
         for _ in range(2 * MAX_CLOCK_MOVES):
-            if record.counting is not Counting.MANUAL or record.snapshot is None:
+            if record.options.counting is not Counting.MANUAL or record.snapshot is None:
                 return record, None
             loaded = self._games.loaded.load(record)
             due = self._clock_move(record, loaded.game)

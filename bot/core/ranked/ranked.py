@@ -22,7 +22,7 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind, is_row_id
 from bot.core.base.places import Place, PlaceKind
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
+from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, TableAsked, User
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.endings import Ending
@@ -228,8 +228,7 @@ class Ranked:
             place.guild_id,
             entry.channel_id,
             user,
-            vs_computer=True,
-            difficulty="expert",
+            TableAsked(vs_computer=True, level="expert"),
             private=entry.place is PlaceKind.PRIVATE,
         )
         if not opened.ok:

@@ -52,7 +52,7 @@ from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
@@ -245,8 +245,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             None,
             game_channel(match.id, number),
             (User(a.user_id, a.name), User(b.user_id, b.name)),
-            target=121,
-            scoring=Scoring.LURCH,
+            Options(2, 121, scoring=Scoring.LURCH),
             occasion=f"Ranked match, game {number}",
             private=True,
             match=(match.id, match.version),

@@ -15,7 +15,7 @@ from bot.core.base.text import Names, escape, tagged
 from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.computer import without_tables
-from bot.core.games.records import GameRecord
+from bot.core.games.records import GameRecord, Options
 from engine.cards import Card, cards_str
 from engine.coach import as_shown, shown_sum
 from engine.coach import one_decimal as _number
@@ -45,16 +45,17 @@ UNSEALED_LINE = (
 
 @dataclass(frozen=True, slots=True)
 class ReviewReport:
-    """A review as its pages show it: whose it is, the sides' names and the rule for the
-    board, every decision that may be shown, and its figures."""
+    """A review as its pages show it: whose it is, the sides' names and the options the
+    table was played by, every decision that may be shown, and its figures."""
 
     game_id: int
     seat: int
     player: str
     sides: tuple[str, ...]
     side: int
-    target: int
-    rule: str
+    #: The options the table was played by, as its record keeps them (the board's target and
+    #: lines are drawn from them).
+    options: Options
     partners: bool
     final: bool
     deals: int
@@ -124,8 +125,7 @@ def build_report(
     names: Names,
     sides: int,
     side: int,
-    target: int,
-    rule: str,
+    options: Options,
     final: bool,
     others: bool,
     sealed: bool = True,
@@ -148,8 +148,7 @@ def build_report(
         player=player,
         sides=tuple(names.typed_side(s) for s in range(sides)),
         side=side,
-        target=target,
-        rule=rule,
+        options=options,
         partners=names.partners,
         final=final,
         deals=review.deals,
@@ -362,7 +361,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     # Each side's chance to win as the deal began, where the tables hold (the standard
     # two-player game: see bot.core.games.chances).
     said = (
-        chances(at_start, report.target, first.dealer)
+        chances(at_start, report.options.target, first.dealer)
         if report.chances and not report.partners
         else None
     )
@@ -374,8 +373,8 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     board = BoardPicture(
         report.sides,
         tuple((score, score) for score in at_start),
-        report.target,
-        "lurch" if report.rule == Scoring.LURCH.value else "skunk",
+        report.options.target,
+        "lurch" if report.options.scoring is Scoring.LURCH else "skunk",
         dealer=None if said is None else first.dealer,
         partners=report.partners,
         chances=said,

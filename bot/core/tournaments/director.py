@@ -48,7 +48,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy, Raced, decided_again
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -60,7 +60,7 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, mention, progress_of
-from engine.outcome import final_scores
+from engine.outcome import Scoring, final_scores
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -280,10 +280,10 @@ class TournamentDirector(
                     record.guild_id,
                     p.thread_id,
                     (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
-                    target=record.target,
-                    scoring=record.scoring,
+                    Options(
+                        2, record.target, scoring=Scoring(record.scoring), variant=record.variant
+                    ),
                     occasion=f"Round {p.round} of the {record.format.named()} tournament",
-                    variant=record.variant,
                     pairing=(record.id, p.round, p.tab, p.version),
                 )
             except ChannelBusy:

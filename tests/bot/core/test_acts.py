@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.core.base.places import NO_GAME_IN_MY_DMS, Place, Spot
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from tests.helpers.service_driver import CHANNEL, GUILD
@@ -27,7 +27,7 @@ async def _done(service: Services) -> AsyncIterator[None]:
 
 
 async def test_the_lobby_commands_act_on_the_places_game(service: Services) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, target=121)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2, target=121))
     assert opened.ok and opened.game_id is not None
     joined = await service.acts.join(GENERAL, BEA)
     assert joined.ok, joined.reply.text

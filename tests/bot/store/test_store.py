@@ -343,9 +343,9 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
     async with await Store.open(db) as new:
         kept = await new.get_game(before)
         assert kept is not None
-        assert (kept.scoring, kept.counting) == (Scoring.SKUNK, Counting.AUTO)
+        assert (kept.options.scoring, kept.options.counting) == (Scoring.SKUNK, Counting.AUTO)
         made = await new.get_game(await _lobby(new, channel=11))
-        assert made is not None and made.scoring is Scoring.LURCH
+        assert made is not None and made.options.scoring is Scoring.LURCH
 
 
 async def _answered(store: Store, owner: Owner, message: MessageRecord) -> None:

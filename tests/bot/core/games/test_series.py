@@ -9,7 +9,14 @@ import doctest
 
 from bot.core.base.replies import User
 from bot.core.games import series
-from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord, SeriesResult
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Options,
+    ResultRecord,
+    SeatRecord,
+    SeriesResult,
+)
 from bot.core.games.series import (
     SEAT_KEPT,
     SERIES_GAP,
@@ -36,7 +43,7 @@ def _row(game: int, seat: SeatRecord, won: bool, points: int = 1, at: float = 0.
 def _game(seats: tuple[SeatRecord, ...], **changes: object) -> GameRecord:
     record = GameRecord(
         id=2, guild_id=1, channel_id=9, status=GameStatus.FINISHED, creator_id=1,
-        num_players=len(seats), target=121, vs_computer=False, snapshot=None, version=3,
+        options=Options(len(seats), 121), snapshot=None, version=3,
         created_at=100.0, updated_at=200.0, seats=seats,
     )  # fmt: skip
     return dataclasses.replace(record, **changes)  # type: ignore[arg-type]

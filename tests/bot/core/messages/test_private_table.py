@@ -15,7 +15,7 @@ from bot.core.base import refusals
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import AWAY, LOBBY, MessageKey
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
-from bot.core.base.replies import Clicked, User
+from bot.core.base.replies import Clicked, TableAsked, User
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import LobbyControls, MessageRecord, ResultControls, ReviewPages
 from bot.core.messages.game_messages import REMIND_AFTER
@@ -48,7 +48,7 @@ async def _private_game(
 ) -> int:
     """A game of ``people`` in a DM (or group DM) between them, opened by the first, dealt."""
     opened = await service.lobbies.new_game(
-        None, channel, people[0], players=len(people), token="new", private=True
+        None, channel, people[0], TableAsked(players=len(people)), token="new", private=True
     )
     assert opened.ok and opened.game_id is not None
     await service.sequels.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
@@ -238,7 +238,7 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     new game carries that answer, so nothing edits it through its token before it lands (an
     edit that did was kept with no message id, and the table was lost)."""
     opened = await service.lobbies.new_game(
-        None, DM, AL, token="new", private=True, vs_computer=True
+        None, DM, AL, TableAsked(vs_computer=True), token="new", private=True
     )
     assert opened.ok and opened.game_id is not None
     [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()

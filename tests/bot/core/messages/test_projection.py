@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import MessageKey
-from bot.core.base.replies import Answer, Clicked, User
+from bot.core.base.replies import Answer, Clicked, TableAsked, User
 from bot.core.base.views import BoardPicture
 from bot.core.messages.projection import noticed
 from bot.core.messages.table import LEFT_OUT
@@ -109,7 +109,9 @@ async def _move(store: Store, service: Services, table: Transcript, game_id: int
 async def _three(service: Services, closed: set[int]) -> tuple[Transcript, int]:
     """A game of Al, Bea and Cy, dealt, the DMs of ``closed`` closed."""
     table = Transcript(service, dms_closed=closed)
-    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3))
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3))
+    )
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
     await table.record(CY.id, await service.lobbies.join(CHANNEL, CY))
     started = await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))

@@ -11,8 +11,9 @@ import random
 import pytest
 
 from bot.core.base import refusals
-from bot.core.base.replies import Answer, Click, User
+from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.base.views import HandControls
+from bot.core.games.records import Options
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
 from bot.core.review.report import page_view
@@ -40,7 +41,7 @@ def _hint_of(controls: HandControls) -> Click:
 async def _against_computer(service: Services, level: str = "medium") -> tuple[Transcript, int]:
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, target=61
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level=level, target=61)
     )
     await table.record(AL.id, opened)
     assert opened.game_id is not None
@@ -144,8 +145,7 @@ async def test_never_in_a_tournament_or_ranked_game(service: Services, store: St
             GUILD if channel > 0 else None,
             channel,
             (AL, BEA),
-            target=121,
-            scoring="lurch",
+            Options(2, 121),
             occasion=occasion,
             private=channel < 0,
         )
@@ -186,7 +186,7 @@ async def test_a_player_who_follows_every_hint_is_never_told_they_chose_wrong(
     service = make_service(store, clock, seed=seed, computer=True)
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty="hard", target=target
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level="hard", target=target)
     )
     await table.record(AL.id, opened)
     game_id = opened.game_id

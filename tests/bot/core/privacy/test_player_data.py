@@ -13,7 +13,7 @@ import zipfile
 from typing import Any
 
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.text import escape
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus, is_former
@@ -172,7 +172,7 @@ async def test_a_lobby_is_left_and_a_newcomer_has_little_to_send(
     assert made["user_id"] == 77 and all(
         made[k] == [] for k in ("games", "results", "standings", "settings")
     )
-    opened = await service.lobbies.new_game(500, 3000, BEA, players=2)
+    opened = await service.lobbies.new_game(500, 3000, BEA, TableAsked(players=2))
     assert opened.ok
     assert (await service.lobbies.join(3000, newcomer)).ok
     done = await service.privacy.confirm_forget(77, newcomer, True)
@@ -315,9 +315,9 @@ async def test_no_end_note_names_them_once_their_data_is_deleted(
     <@id>") is renamed with the rest: the lobby Al opened, closed by his own deletion; a game
     he cancelled; and a note that mentions him. A moderator who neither opened nor sits in a
     game is not named in its note, which nothing else would let a deletion find."""
-    assert (await service.lobbies.new_game(500, 3200, AL, players=2)).ok
+    assert (await service.lobbies.new_game(500, 3200, AL, TableAsked(players=2))).ok
     [(lobby,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3200")
-    assert (await service.lobbies.new_game(500, 3201, AL, players=2)).ok
+    assert (await service.lobbies.new_game(500, 3201, AL, TableAsked(players=2))).ok
     assert (await service.lobbies.cancel(3201, AL)).ok
     [(cancelled,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3201")
     await open_table(service, [BEA, CY], channel=3202)
