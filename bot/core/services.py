@@ -55,7 +55,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.core.base.apart import is_apart
 from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
@@ -63,6 +62,7 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, Running, running
 from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, Clicked, User
+from bot.core.base.seating import is_apart
 from bot.core.daily.daily import DailyDiscard
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games.coach_settings import CoachSettings

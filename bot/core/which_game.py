@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import Protocol
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.owners import Owner
@@ -33,6 +32,7 @@ from bot.core.base.places import (
 )
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice
+from bot.core.base.seating import is_apart
 from bot.core.games.games import Games
 from bot.core.games.records import ResultRecord
 from bot.core.ranked.records import EntryStatus, MatchRecord

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.base.apart import game_owners
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.seating import game_owners
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
 from bot.store.game_tables import ANNOUNCE_CHANNEL

@@ -54,11 +54,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core.base.apart import game_owners, message_owner
 from bot.core.base.delivery import MessageNews
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.seating import game_owners, message_owner
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.core.base.views import MessageRecord
@@ -130,7 +130,7 @@ def change_of(payload: str, seen: tuple[MessageKey, int, int] | None = None) -> 
     to the answer's record when it is of that key and version."""
     head, _, answered = payload.partition("|")
     parts = head.split(":")
-    # (A channel is a number below zero for a game played apart: bot.core.base.apart.)
+    # (A channel is a number below zero for a game played apart: bot.core.base.seating.)
     if len(parts) == 2 and parts[0].isdecimal() and _channel(parts[1]):
         return Announced(Change(Owner.game(int(parts[0])), 0, int(parts[1])), late=True)
     if len(parts) != 4 or not (parts[1].isdecimal() and parts[2].isdecimal()):

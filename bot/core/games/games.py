@@ -28,7 +28,6 @@ from datetime import datetime
 from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart, message_owner, seat_owner
 from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
@@ -40,6 +39,7 @@ from bot.core.base.places import control_refusal
 from bot.core.base.recent import Newest
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
+from bot.core.base.seating import is_apart, message_owner, seat_owner
 from bot.core.games import archive, snapshot
 from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
@@ -578,7 +578,7 @@ class Games:
     @staticmethod
     def owner_of(record: GameRecord, key: MessageKey | None) -> Owner:
         """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
-        place of the seat whose hand it is (:mod:`bot.core.base.apart`)."""
+        place of the seat whose hand it is (:mod:`bot.core.base.seating`)."""
         return message_owner(record.id, record.channel_id, key)
 
     @staticmethod

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
-from bot.core.base.apart import is_apart
+from bot.core.base.seating import is_apart
 from bot.core.games.endings import Ended, Ending, ended_with
 from bot.core.games.tally import SeatTally
 from engine.counting import Counting
@@ -25,14 +25,19 @@ __all__ = [
     "GameChange",
     "GameRecord",
     "GameStatus",
+    "Lesson",
+    "Match",
     "NewGame",
+    "Occasion",
     "Options",
     "RatingChange",
     "ResultRecord",
+    "Round",
     "SeatRecord",
     "SeriesResult",
     "former_player",
     "is_former",
+    "occasion_words",
     "ordinal",
     "ordinal_sql",
 ]
@@ -115,6 +120,56 @@ class Options:
     counting: Counting = Counting.AUTO
     variant: str = STANDARD.name
     hints: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """A first game of ``/cribbage learn``, played in the learner's DM with the bot
+    (:mod:`bot.core.play.lessons`): it has no result, and offers no rematch."""
+
+    @property
+    def words(self) -> None:
+        """What its lobby says first of it: nothing (the lobby says who opened it)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A game of a tournament's round, in its pairing's thread: ``words`` say which round of
+    which tournament; ``pairing`` (its tournament, round and table) is known as the director
+    opens it (a game read back names none: its pairing names it)."""
+
+    words: str
+    pairing: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Game ``number`` (1 to 3) of ranked match ``match_id``, played apart: it counts as one
+    game won or lost, its game points (a lurch, a skunk) for nothing, and it offers no hint
+    and no rematch.
+
+    >>> Match(7, 2).words
+    'Ranked match, game 2'
+    """
+
+    match_id: int
+    number: int
+
+    @property
+    def words(self) -> str:
+        """What its lobby says first of it."""
+        return f"Ranked match, game {self.number}"
+
+
+#: What a game is part of: nothing (someone's own game), a lesson, a tournament's round or a
+#: ranked match.
+Occasion = Lesson | Round | Match | None
+
+
+def occasion_words(occasion: Occasion) -> str | None:
+    """What a game's lobby says first of its ``occasion`` (None: it says who opened it)."""
+    return None if occasion is None else occasion.words
 
 
 @dataclass(frozen=True, slots=True)

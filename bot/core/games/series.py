@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.replies import User
+from bot.core.base.seating import is_apart
 from bot.core.base.text import escape
 from bot.core.base.views import AgainLabel
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord, SeriesResult, is_former

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import User
+from bot.core.base.seating import is_apart
 from bot.core.base.text import Names, plural
 from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls
 from bot.core.games.chances import chances

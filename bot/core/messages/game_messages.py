@@ -15,12 +15,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
 from typing import NamedTuple
 
-from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Newest, Recent
+from bot.core.base.seating import is_apart
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
+from bot.core.base.seating import is_apart
 from bot.core.base.text import and_list, escape, plural
 from bot.core.games.records import GameRecord
 

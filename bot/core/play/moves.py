@@ -23,10 +23,10 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
+from bot.core.base.seating import is_apart
 from bot.core.base.text import Names, and_list, card_labels, plural
 from bot.core.base.timing import ANSWER_WINDOW
 from bot.core.base.views import ConfirmControls, MessageView

@@ -11,13 +11,13 @@ import asyncio
 import dataclasses
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Fault
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Reply, Sequel, User
+from bot.core.base.seating import is_apart
 from bot.core.base.views import MessageView, Style
 from bot.core.games import archive, lobby
 from bot.core.games.chances import chances_line, start_of_deal_chances

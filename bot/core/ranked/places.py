@@ -1,6 +1,6 @@
 """Each seat's place at a ranked game: the table and that player's hand, where they queued from.
 
-A ranked game is played apart (:mod:`bot.core.base.apart`): the game itself keeps no message.
+A ranked game is played apart (:mod:`bot.core.base.seating`): the game itself keeps no message.
 Each seat's place (owner ``place:<id>``, :meth:`Owner.place
 <bot.core.base.owners.Owner.place>`) keeps what its player sees, as a private table's are kept
 (:mod:`bot.core.messages.private_table`): one table message, posted as a follow-up of the
@@ -20,13 +20,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.core.base.apart import APART_SEATS, game_owners, is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
+from bot.core.base.seating import APART_SEATS, game_owners, is_apart
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import (
     MAX_LAID_OUT,
@@ -63,7 +63,7 @@ RECONCILE_ENDED = 24 * 3600.0
 class PlaceFeed:
     """Publishes each change of a game played apart as a change of each of its seats' places
     too. (A click's answer kept with it the games wing tells the ledger of for the place of
-    the seat whose hand it is: :func:`~bot.core.base.apart.message_owner`.)"""
+    the seat whose hand it is: :func:`~bot.core.base.seating.message_owner`.)"""
 
     def __init__(self, feed: ChangeFeed) -> None:
         self._feed = feed

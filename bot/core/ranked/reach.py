@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.base.apart import APART_SEATS
 from bot.core.base.delivery import Carriers
 from bot.core.base.owners import Owner
+from bot.core.base.seating import APART_SEATS
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord
 from bot.core.ranked.records import EntryRecord, MatchGame

@@ -40,12 +40,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core.base.apart import APART_SEATS
 from bot.core.base.delivery import Carriers, WayIn
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
+from bot.core.base.seating import APART_SEATS
 from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
 from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY

@@ -3,14 +3,14 @@ while a move is owed, then (below the game's own result, which says how it ended
 next: the next game, or the match's winner, both players' ranked ratings before and after, and
 where the place's own player stands on the ladder now.
 
-A ranked game's channel (no Discord channel: :mod:`bot.core.base.apart`) names its match and
+A ranked game's channel (no Discord channel: :mod:`bot.core.base.seating`) names its match and
 its number in it: :func:`game_channel` and :func:`match_of_channel`.
 """
 
 from __future__ import annotations
 
-from bot.core.base.apart import apart_channel, is_apart
 from bot.core.base.recent import Newest
+from bot.core.base.seating import apart_channel, is_apart
 from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.core.base.apart import is_apart
 from bot.core.base.owners import is_row_id
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused, nothing_to_look_up
 from bot.core.base.replies import Answer, User
+from bot.core.base.seating import is_apart
 from bot.core.base.text import Names, escape, tagged
 from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive

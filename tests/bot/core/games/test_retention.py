@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.apart import game_owners
 from bot.core.base.owners import Owner
+from bot.core.base.seating import game_owners
 from bot.core.deck import shuffles
 from bot.core.games import archive, snapshot
 from bot.core.games.housekeeping import PRUNE_BATCH
