@@ -11,26 +11,30 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
+from bot.core.base.seating import Seating
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameChange,
     GameRecord,
     GameStatus,
+    Lesson,
     NewGame,
     Options,
     ResultRecord,
     SeatRecord,
     SeriesResult,
+    occasion_words,
 )
 from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
+from bot.store.game_places import match_places, occasion_of, seating_of
 from bot.store.message_tables import first_answer, keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
 from bot.store.one_game_here import humans, seated_here, still_theirs
@@ -76,8 +80,9 @@ def result_of(row: Row) -> ResultRecord:
     return ResultRecord(**values)
 
 
-def _games(rows: Iterable[Row]) -> list[GameRecord]:
-    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game."""
+def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecord]:
+    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game
+    (``places``: the seatings of the ranked matches among them, :func:`match_places`)."""
     games: list[GameRecord] = []
     for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
         members = list(group)
@@ -112,14 +117,13 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 end_note=first["end_note"],
                 scoring=Scoring(first["scoring"]),
                 counting=Counting(first["counting"]),
-                private=bool(first["private_table"]),
-                occasion=first["occasion"],
+                seating=seating_of(first, places),
+                occasion=occasion_of(first),
                 variant=first["variant"],
                 ending=None if first["ending"] is None else Ending(first["ending"]),
                 rematch_of=first["rematch_of"],
                 series=first["series"],
                 hints=bool(first["hints"]),
-                lesson=bool(first["lesson"]),
             )
         )
     return games
@@ -343,7 +347,7 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
         # A private table says so; any other game takes the column's default (and so is
         # written as it was before the column was there).
         rows = await tx.fetch(
-            _INSERT_PRIVATE_GAME if lobby.private else _INSERT_GAME,
+            _INSERT_PRIVATE_GAME if lobby.seating.tokens_only else _INSERT_GAME,
             (
                 lobby.guild_id,
                 lobby.channel_id,
@@ -362,18 +366,20 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
             raise ChannelBusy() from None
         raise
     record = dataclasses.replace(lobby, id=int(rows[0][0]))
-    if record.occasion is not None:
-        await tx.execute("UPDATE games SET occasion = ? WHERE id = ?", (record.occasion, record.id))
+    words = occasion_words(record.occasion)
+    if words is not None:
+        await tx.execute("UPDATE games SET occasion = ? WHERE id = ?", (words, record.id))
     if record.variant != STANDARD.name:
         # A standard game takes the column's default (migration 020), as every game before
         # variants did.
         await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (record.variant, record.id))
-    if record.hints or record.lesson:
+    lesson = isinstance(record.occasion, Lesson)
+    if record.hints or lesson:
         # (Any other game takes the columns' defaults, migration 025.)
         try:
             await tx.execute(
                 "UPDATE games SET hints = ?, lesson = ? WHERE id = ?",
-                (int(record.hints), int(record.lesson), record.id),
+                (int(record.hints), int(lesson), record.id),
             )
         except UniqueViolation as broken:
             if broken.names in _ONE_OPEN_LESSON:
@@ -430,7 +436,8 @@ class GameTables(Queries):
             f" WHERE {where} ORDER BY g.id, s.seat",
             params,
         )
-        return _games(rows)
+        places = await match_places(self._read, [row["channel_id"] for row in rows])
+        return _games(rows, places)
 
     async def _bump(
         self,
@@ -478,8 +485,8 @@ class GameTables(Queries):
         it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
         search waits or their match is played, and :class:`~bot.core.base.store_errors.
-        OccasionOver` for a ranked match's or a pairing's game (``game.match_id``,
-        ``game.pairing``) that is no longer theirs to play (:func:`~bot.store.one_game_here.
+        OccasionOver` for a ranked match's or a pairing's game (``game.occasion``'s match
+        or pairing) that is no longer theirs to play (:func:`~bot.store.one_game_here.
         still_theirs`)."""
         async with self._writing() as tx:
             record = await self._opened(tx, game, now, fill, deal, answered)

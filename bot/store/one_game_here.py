@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.core.base.store_errors import OccasionOver, RankedHere, SeatedHere
-from bot.core.games.records import NewGame, SeatRecord
+from bot.core.games.records import Match, NewGame, Round, SeatRecord
 from bot.store.database import Dialect, Transaction
 from bot.store.queries import marks
 
@@ -91,10 +91,12 @@ async def still_theirs(
     finds it; SQLite: the one write lock), so none lands between the check and the game."""
     ids = tuple(s.user_id for s in seats)
     postgres = dialect is Dialect.POSTGRES
-    if game.match_id is not None:
-        sql, args = _MATCH_LIVE + (" FOR SHARE" if postgres else ""), (game.match_id, *ids)
-    elif game.pairing is not None:
-        sql, args = _PAIRING_LIVE + (" FOR SHARE OF p" if postgres else ""), (*game.pairing, *ids)
+    occasion = game.occasion
+    if isinstance(occasion, Match):
+        sql, args = _MATCH_LIVE + (" FOR SHARE" if postgres else ""), (occasion.match_id, *ids)
+    elif isinstance(occasion, Round) and occasion.pairing is not None:
+        sql = _PAIRING_LIVE + (" FOR SHARE OF p" if postgres else "")
+        args = (*occasion.pairing, *ids)
     else:
         return
     if not await tx.fetch(sql, args):

@@ -31,7 +31,9 @@ from bot.core.base.places import PlaceKind
 
 __all__ = [
     "APART_SEATS",
+    "BOT_DM_SEATING",
     "CHANNEL_SEATING",
+    "PRIVATE_SEATING",
     "SeatPlace",
     "Seating",
     "Through",
@@ -41,6 +43,7 @@ __all__ = [
     "message_owner",
     "seat_in_key",
     "seat_owner",
+    "shared_seating",
 ]
 
 #: The seats of a game played apart (a ranked game is two players').
@@ -151,6 +154,17 @@ class Seating:
 
 #: A server's channel game: every seat at the channel, which the bot posts in.
 CHANNEL_SEATING = Seating.at(PlaceKind.SERVER, Through.BOT)
+#: A private table: every seat at a conversation the bot is not a member of (a DM between
+#: people, a group DM, a server that did not invite it), reached through tokens alone.
+PRIVATE_SEATING = Seating.at(PlaceKind.PRIVATE, Through.TOKENS)
+#: A game in the bot's own DM with its one person (a lesson), which the bot posts in.
+BOT_DM_SEATING = Seating.at(PlaceKind.BOT_DM, Through.BOT)
+
+
+def shared_seating(private: bool) -> Seating:
+    """Where a game opened at a channel seats everyone: a private table where the bot is not
+    a member (``private``), else the channel."""
+    return PRIVATE_SEATING if private else CHANNEL_SEATING
 
 
 def is_apart(channel_id: int) -> bool:

@@ -480,7 +480,9 @@ class Games:
                 snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
                 actions=[json.dumps(step.action) for step in steps],
                 # (A lesson is practice: no result, so no rating, stats or record of it.)
-                results=result_rows(record, game, tally) if finished and not record.lesson else (),
+                results=result_rows(record, game, tally)
+                if finished and not record.in_lesson
+                else (),
                 ending=ended_with(ending, game).ending if finished else None,
                 series=await self._series(record) if finished else None,
             )
@@ -612,7 +614,7 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
     servers) is refused where :func:`~bot.core.base.places.control_refusal` says."""
     refusal = control_refusal(
         game_guild=record.guild_id,
-        private=record.private,
+        private=record.seating.tokens_only,
         apart=is_apart(record.channel_id),
         seated=record.seat_of(user.id) is not None,
         guild_id=guild_id,

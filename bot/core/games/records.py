@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
-from bot.core.base.seating import is_apart
+from bot.core.base.seating import CHANNEL_SEATING, Seating
 from bot.core.games.endings import Ended, Ending, ended_with
 from bot.core.games.tally import SeatTally
 from engine.counting import Counting
@@ -175,24 +175,20 @@ def occasion_words(occasion: Occasion) -> str | None:
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """What a new game is made of, as the store opens it (``create_game``): its place (the
-    server, if any, and the channel; ``private``: reached through interactions' tokens alone),
-    its ``creator`` in seat 0, its table's :class:`Options`, and what it is part of:
-    ``occasion`` (a tournament's round), ``rematch_of`` (the game whose *Rematch* opens it)
-    or ``lesson`` (a first game of ``/cribbage learn``); ``match_id`` (a ranked match's game)
-    or ``pairing`` (a tournament's pairing's: its tournament, round and table), opened only
-    if that is still being played by the two seated (else :class:`~bot.core.base.store_errors.
-    OccasionOver`)."""
+    server, if any, and the channel), where its seats play and how they are reached
+    (``seating``), its ``creator`` in seat 0, its table's :class:`Options`, what it is part of
+    (``occasion``: a lesson, a tournament's round, a ranked match's game) and ``rematch_of``
+    (the game whose *Rematch* opens it). A ranked match's game, or a tournament's pairing's
+    (its :class:`Round` naming the pairing), is opened only if that is still being played by
+    the two seated (else :class:`~bot.core.base.store_errors.OccasionOver`)."""
 
     guild_id: int | None
     channel_id: int
     creator: SeatRecord
     options: Options
-    private: bool = False
-    occasion: str | None = None
+    seating: Seating = CHANNEL_SEATING
+    occasion: Occasion = None
     rematch_of: int | None = None
-    lesson: bool = False
-    match_id: int | None = None
-    pairing: tuple[int, int, int] | None = None
 
     def lobby(self, now: float) -> GameRecord:
         """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its
@@ -214,12 +210,11 @@ class NewGame:
             seats=(self.creator,),
             scoring=options.scoring,
             counting=options.counting,
-            private=self.private,
+            seating=self.seating,
             occasion=self.occasion,
             variant=options.variant,
             rematch_of=self.rematch_of,
             hints=options.hints,
-            lesson=self.lesson,
         )
 
 
@@ -262,12 +257,14 @@ class GameRecord:
     #: The table's options: the rule for game points and who counts the show.
     scoring: Scoring = Scoring.LURCH
     counting: Counting = Counting.AUTO
-    #: Played where the bot is not a member (a DM between people, a group DM, a server that
-    #: did not invite it): its messages are reached through interactions' tokens alone.
-    private: bool = False
-    #: What the game is part of, said first in its lobby (a tournament's round); None for a
-    #: game someone opened (the lobby says who).
-    occasion: str | None = None
+    #: Where its seats play, and how the bot reaches them there: a server's channel (the
+    #: default), a private table (reached through interactions' tokens alone: a DM between
+    #: people, a group DM, a server that did not invite it), the learner's DM, or a place a
+    #: seat played apart (:mod:`bot.core.base.seating`).
+    seating: Seating = CHANNEL_SEATING
+    #: What the game is part of (a lesson, a tournament's round, a ranked match); None for a
+    #: game someone opened (its lobby says who).
+    occasion: Occasion = None
     #: The name of the variant it is played in (:mod:`engine.variants`; migration 020).
     variant: str = STANDARD.name
     #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
@@ -282,21 +279,12 @@ class GameRecord:
     #: would do (:mod:`bot.core.play.hints`; a game against the computer alone offers them
     #: whatever this says).
     hints: bool = False
-    #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
-    #: the bot (:mod:`bot.core.play.lessons`).
-    lesson: bool = False
 
     @property
     def options(self) -> Options:
         """The table's options, as its opener chose them (a rematch opens with the same):
         each the field of its name."""
         return Options(**{option.name: getattr(self, option.name) for option in fields(Options)})
-
-    @property
-    def hands_beside_table(self) -> bool:
-        """Whether its hands are shown in the conversation its table is in (a private
-        table's, a lesson's DM), rather than by DM about a channel."""
-        return self.private or self.lesson
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until
@@ -324,11 +312,16 @@ class GameRecord:
 
     @property
     def in_match(self) -> bool:
-        """Whether the game is a ranked match's (played apart): it counts there as one game
+        """Whether the game is a ranked match's (:class:`Match`): it counts there as one game
         won or lost, and its game points (a lurch, a skunk) count for nothing, neither on its
         result (:attr:`Ended.in_match <bot.core.games.endings.Ended.in_match>`) nor in the
         records its result rows make (:func:`bot.core.games.results.result_rows`)."""
-        return is_apart(self.channel_id)
+        return isinstance(self.occasion, Match)
+
+    @property
+    def in_lesson(self) -> bool:
+        """Whether the game is a lesson (:class:`Lesson`): practice, with no result."""
+        return isinstance(self.occasion, Lesson)
 
     @property
     def is_open(self) -> bool:

@@ -144,7 +144,7 @@ class GameMessages(Projector):
             noticed=() if loaded is None else noticed(sent, loaded.game.deal_number),
         )
         lines = await self._lines_of(record)
-        if record.private:
+        if record.seating.tokens_only:
             return await self._private(record, loaded, facts, lines, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
@@ -287,7 +287,11 @@ class GameMessages(Projector):
         server (then they are noted as departed): the moment the table has waited on them long
         enough to ask, and the one time a player who left silently is found out. Only a
         reminder never sent counts (one sent is never sent again)."""
-        if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
+        if (
+            record.guild_id is None
+            or record.status is not GameStatus.ACTIVE
+            or record.seating.tokens_only
+        ):
             return False
         reminders = [
             o for o in owed if o.key.name in (REMIND, AWAY) and not o.existing
@@ -462,7 +466,7 @@ def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) 
     that says how it ended, and every hand message sent, closed (no live controls stay in a
     DM for a game that is over). At a private table, the table in place of the lobby, and
     every message through interactions' tokens."""
-    private = record.private
+    private = record.seating.tokens_only
     owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
     for key in sent:
         seat = key.seat

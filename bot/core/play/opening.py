@@ -27,6 +27,7 @@ from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
+from bot.core.base.seating import BOT_DM_SEATING, CHANNEL_SEATING, Seating, shared_seating
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
@@ -35,7 +36,17 @@ from bot.core.games.computer import LEVELS
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
-from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Lesson,
+    Match,
+    NewGame,
+    Occasion,
+    Options,
+    Round,
+    SeatRecord,
+)
 from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
@@ -123,7 +134,14 @@ class Lobbies(OnGames):
             hints=hints,
         )
         record = await store.create_game(
-            NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+            NewGame(
+                guild_id,
+                channel_id,
+                creator,
+                options,
+                seating=BOT_DM_SEATING if lesson else shared_seating(private),
+                occasion=Lesson() if lesson else None,
+            ),
             now=now,
             fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
             deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
@@ -140,23 +158,21 @@ class Lobbies(OnGames):
         *,
         target: int,
         scoring: str,
-        occasion: str | None = None,
+        occasion: Round | Match | None = None,
         variant: str = STANDARD.name,
-        private: bool = False,
-        match_id: int | None = None,
-        pairing: tuple[int, int, int] | None = None,
+        seating: Seating = CHANNEL_SEATING,
     ) -> GameRecord:
         """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
-        seated and the first hand dealt, in one transaction (a tournament's pairing, in its
-        thread, ``occasion`` saying which round of which tournament; ``private``: reached
-        through interactions' tokens alone, as a game played apart is). The channel's open
+        seated and the first hand dealt, in one transaction, for its ``occasion`` (a
+        tournament's pairing's round, in its thread; a ranked match's game, its ``seating``
+        each player's place apart). The channel's open
         game, if it is this one already (the same two seated, the same table, an occasion's
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one.
-        ``match_id`` or ``pairing`` (see :class:`NewGame`): the game is opened only if that
-        ranked match or pairing is still played by these two, in the transaction that writes
-        it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
+        The game is opened only if that ranked match or pairing is still played by these
+        two, in the transaction that writes it (else :class:`~bot.core.base.store_errors.
+        OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
         named(variant).check(2, target)
         store = self._games.store
@@ -172,10 +188,8 @@ class Lobbies(OnGames):
                     channel_id,
                     SeatRecord(0, first.id, first.name),
                     Options(2, target, scoring=Scoring(scoring), variant=variant),
-                    private=private,
+                    seating=seating,
                     occasion=occasion,
-                    match_id=match_id,
-                    pairing=pairing,
                 ),
                 now=self._games.now(),
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
@@ -198,7 +212,7 @@ class Lobbies(OnGames):
         players: tuple[User, User],
         variant: str,
         target: int,
-        occasion: str | None,
+        occasion: Occasion,
     ) -> GameRecord:
         """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
         same two seated, the same table, an occasion's as this is); else :class:`ChannelBusy`.
@@ -403,7 +417,7 @@ class Lobbies(OnGames):
             series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
-            if record.private
+            if record.seating.hands_beside_table
             else "Dealing — your hand is on its way by DM."
         )
         return _lobby_changed(updated, text, answered is not None, self._launch, series)

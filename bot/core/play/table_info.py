@@ -50,7 +50,7 @@ class TableInfo(OnGames):
         game, that seat's hand message itself from then on (as its *Your hand* opens it)."""
 
         async def body(record: GameRecord) -> Answer:
-            if record.private:
+            if record.seating.tokens_only:
                 return await self._own(record, user)
             loaded, seat, view = await self._hand_of(record, user)
             deal = loaded.game.deal_number
@@ -87,7 +87,7 @@ class TableInfo(OnGames):
         return loaded, seat, hand_view(loaded, seat, coach=coach)
 
     async def _own(self, record: GameRecord, user: User) -> Answer:
-        if not record.private:
+        if not record.seating.tokens_only:
             # Only a private table has the button (a forged click on a server's game: its
             # hands are the players' DMs).
             raise Refused(refusals.UNKNOWN_BUTTON)
@@ -114,7 +114,9 @@ class TableInfo(OnGames):
             raise Refused(refusals.NO_GAME)
         ranked = is_apart(record.channel_id)
         if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-            text = ended_without_result_text(record.end_note, ranked=ranked, lesson=record.lesson)
+            text = ended_without_result_text(
+                record.end_note, ranked=ranked, lesson=record.in_lesson
+            )
             return Answer.say(text, ephemeral=not public)
         if record.status is GameStatus.LOBBY:
             view = MessageView(lobby.lobby_view(record).content)
@@ -124,7 +126,7 @@ class TableInfo(OnGames):
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 ended = record.ended(loaded.game)
-                text = last_result_text(table, ended, ranked=ranked, lesson=record.lesson)
+                text = last_result_text(table, ended, ranked=ranked, lesson=record.in_lesson)
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

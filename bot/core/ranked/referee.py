@@ -45,13 +45,13 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
-from bot.core.base.seating import APART_SEATS
+from bot.core.base.seating import APART_SEATS, Seating
 from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
 from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Match
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
@@ -244,9 +244,8 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             (User(a.user_id, a.name), User(b.user_id, b.name)),
             target=121,
             scoring=Scoring.LURCH,
-            occasion=f"Ranked match, game {number}",
-            private=True,
-            match_id=match.id,
+            occasion=Match(match.id, number),
+            seating=Seating(tuple(entry.place_apart for entry in (a, b))),
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
         self._moved_on(match, changed)

@@ -46,7 +46,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy, OccasionOver
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Round
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -272,9 +272,11 @@ class TournamentDirector(
                     (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
                     target=record.target,
                     scoring=record.scoring,
-                    occasion=f"Round {p.round} of the {record.format.named()} tournament",
+                    occasion=Round(
+                        f"Round {p.round} of the {record.format.named()} tournament",
+                        (record.id, p.round, p.tab),
+                    ),
                     variant=record.variant,
-                    pairing=(record.id, p.round, p.tab),
                 )
             except OccasionOver:
                 # Decided, or a player withdrew (their data deleted, say), since the round

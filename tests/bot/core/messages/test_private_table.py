@@ -185,7 +185,7 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     # No control but the result's: Review and Rematch.
     assert table.controls == ResultControls(game_id, "rematch"), table.controls
     record = await service.games.record(game_id)
-    assert record is not None and record.private
+    assert record is not None and record.seating.tokens_only
     loaded = service.games.loaded.load(record)
     assert loaded.game.phase is Phase.OVER
 

@@ -857,7 +857,7 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     assert answer.update is not None and "Bea stopped searching" in answer.update.content
     assert await store.live_entry(BEA.id) is None
     game = await store.open_game_in_channel(entry.channel_id)
-    assert game is not None and game.private and game.vs_computer
+    assert game is not None and game.seating.tokens_only and game.vs_computer
     assert [s.level for s in game.seats if s.is_computer] == ["expert"]
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
     again = await service.ranked.expert(entry.id, BEA, None, place=conversation)
