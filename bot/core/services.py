@@ -62,7 +62,6 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, Running, running
 from bot.core.base.places import Place
 from bot.core.base.replies import Answer, Choice, Clicked, User
-from bot.core.base.seating import is_apart
 from bot.core.daily.daily import DailyDiscard
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games.coach_settings import CoachSettings
@@ -267,7 +266,7 @@ class Services:
         """Who keeps the messages of ``owner``: itself, or for a game played apart its
         places (the message clicked is one of theirs)."""
         record = None if owner.kind is not OwnerKind.GAME else await self.games.record(owner.id)
-        if record is None or not is_apart(record.channel_id):
+        if record is None or record.seating.shared:
             return [owner]
         return [self.games.owner_at(record, seat.seat) for seat in record.seats]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.places import PlaceKind
 from bot.core.base.seating import (
     APART_SEATS,
@@ -32,7 +33,7 @@ from bot.core.games.records import Lesson, Match, Occasion, Round
 from bot.core.ranked.scoreboard import match_of_channel
 from bot.store.database import Row
 
-__all__ = ["match_places", "occasion_of", "seating_of"]
+__all__ = ["match_places", "occasion_of", "places_of", "seating_of"]
 
 #: Where a ranked game's seats play when its match is not found (none is, in a test that
 #: keys a game below zero itself): each apart, through tokens, at a place not named.
@@ -88,3 +89,16 @@ def _place(row: Row, entry: str) -> SeatPlace:
     :attr:`Search.place_apart <bot.core.ranked.records.Search.place_apart>` says it."""
     kind, channel, guild = (row[f"{entry}_{c}"] for c in ("place", "channel", "guild"))
     return SeatPlace(PlaceKind(kind), Through.TOKENS, channel, guild)
+
+
+def places_of(owner: Owner, channel_id: int) -> tuple[Owner, ...]:
+    """The places that keep messages of ``owner``'s changes too, its game keyed by
+    ``channel_id`` (as a change of another process is announced): a ranked game's seats'
+    places; none for any other owner.
+
+    >>> [str(o) for o in places_of(Owner.game(12), -5)], places_of(Owner.game(12), 345)
+    (['place:96', 'place:97'], ())
+    """
+    if owner.kind is not OwnerKind.GAME or match_of_channel(channel_id) is None:
+        return ()
+    return tuple(Owner.place(owner.id, seat) for seat in APART_SEATS)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.core.base.keys import HAND, MessageKey
-from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
 
 __all__ = [
@@ -37,12 +37,7 @@ __all__ = [
     "SeatPlace",
     "Seating",
     "Through",
-    "apart_channel",
-    "game_owners",
-    "is_apart",
-    "message_owner",
     "seat_in_key",
-    "seat_owner",
     "shared_seating",
 ]
 
@@ -167,26 +162,6 @@ def shared_seating(private: bool) -> Seating:
     return PRIVATE_SEATING if private else CHANNEL_SEATING
 
 
-def is_apart(channel_id: int) -> bool:
-    """Whether a game in ``channel_id`` is played apart (its channel is no Discord channel).
-
-    >>> is_apart(-14), is_apart(1234567890)
-    (True, False)
-    """
-    return channel_id < 0
-
-
-def apart_channel(number: int) -> int:
-    """The channel of the game played apart that ``number`` (positive) names.
-
-    >>> apart_channel(14)
-    -14
-    """
-    if number <= 0:
-        raise ValueError("A game played apart is named by a positive number.")
-    return -number
-
-
 def seat_in_key(key: MessageKey | None) -> int | None:
     """The seat a hand message's key names (``hand:3:1`` -> 1; None: no hand's key).
 
@@ -194,36 +169,3 @@ def seat_in_key(key: MessageKey | None) -> int | None:
     (1, None, None)
     """
     return key.seat if key is not None and key.name == HAND else None
-
-
-def seat_owner(game_id: int, channel_id: int, seat: int | None) -> Owner:
-    """Who keeps the messages of ``seat`` at game ``game_id`` (in ``channel_id``): the game,
-    or, played apart, that seat's place (the game itself, for no seat)."""
-    if seat is None or not is_apart(channel_id):
-        return Owner.game(game_id)
-    return Owner.place(game_id, seat)
-
-
-def message_owner(game_id: int, channel_id: int, key: MessageKey | None) -> Owner:
-    """Who keeps game ``game_id``'s message ``key``: the game, or, played apart, the place of
-    the seat whose hand it is.
-
-    >>> hand = MessageKey.hand(2, 1)
-    >>> message_owner(12, -5, hand), message_owner(12, 345, hand)
-    (Owner(kind=<OwnerKind.PLACE: 'place'>, id=97), Owner(kind=<OwnerKind.GAME: 'game'>, id=12))
-    """
-    return seat_owner(game_id, channel_id, seat_in_key(key))
-
-
-def game_owners(owner: Owner, channel_id: int) -> tuple[Owner, ...]:
-    """Who keeps messages of ``owner``'s changes (in ``channel_id``): the owner, and, for a
-    game played apart, each seat's place after it.
-
-    >>> game_owners(Owner.game(12), 345)
-    (Owner(kind=<OwnerKind.GAME: 'game'>, id=12),)
-    >>> [str(o) for o in game_owners(Owner.game(12), -5)]
-    ['game:12', 'place:96', 'place:97']
-    """
-    if owner.kind is not OwnerKind.GAME or not is_apart(channel_id):
-        return (owner,)
-    return (owner, *(Owner.place(owner.id, seat) for seat in APART_SEATS))

@@ -39,7 +39,6 @@ from bot.core.base.places import control_refusal
 from bot.core.base.recent import Newest
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.seating import is_apart, message_owner, seat_owner
 from bot.core.games import archive, snapshot
 from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
@@ -443,7 +442,8 @@ class Games:
             owner = Owner.game(record.id)
             latest = self.feed.latest(owner)
             if latest is not None and latest > record.version:
-                self.feed.publish(Change(owner, latest, record.channel_id))
+                places = record.seating.owners(record.id)[1:]
+                self.feed.publish(Change(owner, latest, record.channel_id, places=places))
             raise
         self._moving.discard(record.id)
 
@@ -581,13 +581,13 @@ class Games:
     def owner_of(record: GameRecord, key: MessageKey | None) -> Owner:
         """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
         place of the seat whose hand it is (:mod:`bot.core.base.seating`)."""
-        return message_owner(record.id, record.channel_id, key)
+        return record.seating.message_owner(record.id, key)
 
     @staticmethod
     def owner_at(record: GameRecord, seat: int | None) -> Owner:
         """Who keeps what ``seat`` is shown of ``record``'s game: the game, or for a game played
         apart that seat's place."""
-        return seat_owner(record.id, record.channel_id, seat)
+        return record.seating.owner(record.id, seat)
 
     async def announce(
         self,
@@ -604,7 +604,9 @@ class Games:
         owner = None if answered is None else self.owner_of(record, answered.key)
         if answered is not None and owner is not None:
             self._news.answer_kept(owner, answered)
-        self.feed.publish(Change(Owner.game(record.id), version, record.channel_id, more_coming))
+        places = record.seating.owners(record.id)[1:]
+        game = Owner.game(record.id)
+        self.feed.publish(Change(game, version, record.channel_id, more_coming, places))
         if answered is not None and owner is not None:
             await self._news.way_clear(owner, answered.key)
 
@@ -615,7 +617,7 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
     refusal = control_refusal(
         game_guild=record.guild_id,
         private=record.seating.tokens_only,
-        apart=is_apart(record.channel_id),
+        apart=not record.seating.shared,
         seated=record.seat_of(user.id) is not None,
         guild_id=guild_id,
     )

@@ -20,7 +20,6 @@ from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Newest, Recent
-from bot.core.base.seating import is_apart
 from bot.core.base.text import escape, ratings_text
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
@@ -125,7 +124,7 @@ class GameMessages(Projector):
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
         record = await self._games.record(owner.id)
-        if record is None or record.pruned(now, self._retention) or is_apart(record.channel_id):
+        if record is None or record.pruned(now, self._retention) or not record.seating.shared:
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:

@@ -26,7 +26,6 @@ from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
-from bot.core.base.seating import is_apart
 from bot.core.base.text import Names, and_list, card_labels, plural
 from bot.core.base.timing import ANSWER_WINDOW
 from bot.core.base.views import ConfirmControls, MessageView
@@ -299,7 +298,7 @@ class Moves(OnGames):
             game.verify_resign(seat)
         except RuleError as err:
             raise Refused(str(err)) from None
-        ranked = is_apart(record.channel_id)  # (a ranked match's game)
+        ranked = record.in_match
         text = resign_question(
             Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
         )

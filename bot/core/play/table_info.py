@@ -17,7 +17,6 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Reply, Sequel, User
-from bot.core.base.seating import is_apart
 from bot.core.base.views import MessageView, Style
 from bot.core.games import archive, lobby
 from bot.core.games.chances import chances_line, start_of_deal_chances
@@ -112,7 +111,7 @@ class TableInfo(OnGames):
             record = await store.last_game_in_channel(channel_id)
         if record is None:
             raise Refused(refusals.NO_GAME)
-        ranked = is_apart(record.channel_id)
+        ranked = record.in_match
         if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
             text = ended_without_result_text(
                 record.end_note, ranked=ranked, lesson=record.in_lesson

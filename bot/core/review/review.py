@@ -32,7 +32,6 @@ from bot.core.base.owners import is_row_id
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused, nothing_to_look_up
 from bot.core.base.replies import Answer, User
-from bot.core.base.seating import is_apart
 from bot.core.base.text import Names, escape, tagged
 from bot.core.base.views import MAX_MESSAGE, BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive
@@ -77,7 +76,7 @@ def players_only(record: GameRecord) -> bool:
     (``/cribbage review``, its page in the browser): a game played apart (ranked), each of
     whose places was its own player's and is nobody else's to see. Anyone who can see the
     place of any other game may see any player's review of it once it is over."""
-    return is_apart(record.channel_id)
+    return not record.seating.shared
 
 
 #: The biggest mistakes the summary page lists.
