@@ -474,5 +474,6 @@ def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) 
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
             view = laid_out(((ended_text(record.channel_id, record.end_note),),))
-            owed.append(Owed(key, view, user, existing=True, private=private))
+            way = record.seating.place(seat).way
+            owed.append(Owed(key, view, user, existing=True, way=way))
     return Drawing(record.channel_id, record.version, tuple(owed))

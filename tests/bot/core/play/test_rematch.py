@@ -482,7 +482,7 @@ async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answer
     # The lobby is the game's message in the channel, for the bot to post (no token carries
     # it), as any lobby: the rematch's, the series and Bea's kept seat said.
     lobby = {o.key: o for o in await owed_now(service, rematch.id)}[LOBBY]
-    assert lobby.user_id is None and not lobby.existing and not lobby.private
+    assert lobby.user_id is None and not lobby.existing and not lobby.tokens_only
     assert "Rematch opened by Al" in lobby.view.content
     assert "Bea's seat is kept for them until" in lobby.view.content
     assert "Al leads the series 2–0" in lobby.view.content
