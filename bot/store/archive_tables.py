@@ -11,7 +11,7 @@ from bot.store.database import Dialect
 from bot.store.game_places import places_of
 from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
-from bot.store.queries import Queries
+from bot.store.queries import Queries, people_acting
 
 __all__ = ["ArchiveTables"]
 
@@ -66,7 +66,8 @@ class ArchiveTables(Queries):
             if not ids:
                 return 0
             await tx.executemany(
-                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
+                "UPDATE games SET snapshot = NULL, pruned_at = ?, version = version + 1"
+                " WHERE id = ?",
                 [(now, game_id) for (game_id,) in ids],
             )
             await tx.executemany(
@@ -147,8 +148,12 @@ class ArchiveTables(Queries):
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> int:
         """Turn the coach on or off for a user (kept across servers and games): the setting's
         new version, announced on PostgreSQL as the person's change (``person:<id>``), so that
-        every process moves what it keeps of it on."""
+        every process moves what it keeps of it on. Their act: their row made if it is not
+        there, its version moved on."""
+        acting = people_acting([user_id], changed=True)
+        assert acting is not None
         async with self._writing() as tx:
+            await acting.run(tx)
             rows = await tx.fetch(
                 "INSERT INTO user_settings (user_id, coach, updated_at, version)"
                 " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
@@ -170,14 +175,19 @@ class ArchiveTables(Queries):
         return [(int(row[0]), int(row[1])) for row in rows]
 
     async def offer_learn(self, user_id: int, *, now: float) -> bool:
-        """Note that ``/cribbage learn`` was offered to ``user_id`` now; False when it was
-        offered before (one statement: two asks at once offer it once)."""
-        rows = await self._read_write(
-            "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
-            " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
-            (user_id, now, now),
-        )
+        """Note that ``/cribbage learn`` was offered to ``user_id`` now (as they asked for
+        help: their row made if it is not there); False when it was offered before (one
+        statement: two asks at once offer it once)."""
+        acting = people_acting([user_id])
+        assert acting is not None
+        async with self._writing() as tx:
+            await acting.run(tx)
+            rows = await tx.fetch(
+                "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
+                " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
+                (user_id, now, now),
+            )
         return bool(rows)
 
     # -- leases: work one process of the bot may start once in a while ----------------------

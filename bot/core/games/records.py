@@ -5,7 +5,7 @@ and the rating change a result shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 
 from bot.core.base.seating import CHANNEL_SEATING, Seating
@@ -136,11 +136,12 @@ class Lesson:
 @dataclass(frozen=True, slots=True)
 class Round:
     """A game of a tournament's round, in its pairing's thread: ``words`` say which round of
-    which tournament; ``pairing`` (its tournament, round and table) is known as the director
-    opens it (a game read back names none: its pairing names it)."""
+    which tournament; ``pairing`` (its tournament, round, table and version, as the director
+    read it) is known as the director opens it (a game read back names none: its pairing
+    names it)."""
 
     words: str
-    pairing: tuple[int, int, int] | None = None
+    pairing: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,9 @@ class Match:
 
     match_id: int
     number: int
+    #: The match's version as the referee read it, opening the game (a game read back names
+    #: none).
+    version: int | None = field(default=None, compare=False)
 
     @property
     def words(self) -> str:
@@ -179,8 +183,10 @@ class NewGame:
     (``seating``), its ``creator`` in seat 0, its table's :class:`Options`, what it is part of
     (``occasion``: a lesson, a tournament's round, a ranked match's game) and ``rematch_of``
     (the game whose *Rematch* opens it). A ranked match's game, or a tournament's pairing's
-    (its :class:`Round` naming the pairing), is opened only if that is still being played by
-    the two seated (else :class:`~bot.core.base.store_errors.OccasionOver`)."""
+    (its :class:`Match` or :class:`Round` naming the match or pairing as read, version
+    included), is opened only by one conditional update of that match or pairing, still at
+    that version and played by the two seated (else
+    :class:`~bot.core.base.store_errors.OccasionOver`: it is decided again from a new read)."""
 
     guild_id: int | None
     channel_id: int

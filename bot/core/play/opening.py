@@ -170,9 +170,9 @@ class Lobbies(OnGames):
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one.
-        The game is opened only if that ranked match or pairing is still played by these
-        two, in the transaction that writes it (else :class:`~bot.core.base.store_errors.
-        OccasionOver`: read again)."""
+        The game is opened only by one conditional update of that ranked match or pairing as
+        it was read (its version, its state, these two players), in the transaction that
+        writes it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
         named(variant).check(2, target)
         store = self._games.store

@@ -10,9 +10,19 @@ from bot.core.seasons import seasons as seasons_module
 from bot.core.seasons.records import Period
 from bot.core.seasons.seasons import Seasons, champions, month_bounds, month_of
 from bot.store import Store
+from bot.store.database import Transaction
+from bot.store.queries import people_acting
 
 GUILD = 7
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
+
+
+async def _people(tx: Transaction, *people: int | None) -> None:
+    """The people of a game written as the bot writes it (each one's first act made their
+    row)."""
+    acting = people_acting(people)
+    if acting is not None:
+        await acting.run(tx)
 
 
 async def _result(
@@ -29,6 +39,7 @@ async def _result(
     each row holds the game's points, the loser's too."""
     stamp = at.timestamp()
     async with store.db.transaction() as tx:
+        await _people(tx, winner[0], loser[0])
         await tx.execute(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
             " target, vs_computer, version, created_at, updated_at)"
@@ -140,6 +151,7 @@ async def _game(
     holding the game's ``points`` as the bot writes them, the losers' too."""
     stamp = datetime(2026, 3, 5, tzinfo=UTC).timestamp()
     async with store.db.transaction() as tx:
+        await _people(tx, rows[0][0] or 1, *(user for user, _, _ in rows))
         await tx.execute(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
             " target, vs_computer, version, created_at, updated_at)"

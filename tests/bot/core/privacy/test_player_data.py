@@ -25,6 +25,7 @@ from bot.core.services import Services
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
+from tests.helpers.forgetting import known
 from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 
@@ -210,6 +211,7 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert entry is not None and entry.match_id is not None
     first = entry.match_id
     assert await store.finish_match(first, winner=AL.id, how="games", abandoned_by=None, now=5.0)
+    await known(store, CY.id)  # (whom Al met before, as his list offers them)
     await store.block_player(AL.id, CY.id, CY.name, now=5.0)
     await store.block_player(BEA.id, AL.id, AL.name, now=5.0)
     for user, place in ((AL, 7001), (di, 7004)):
@@ -350,6 +352,7 @@ async def test_a_past_seasons_champion_stays_its_champion_as_a_former_player(
     place, where Cy was named its champion."""
     now = clock().timestamp()
     before = season_before(season_of(now))
+    await known(store, BEA.id, CY.id)  # (who played last season)
     for user, mu in ((BEA, 45.0), (CY, 30.0)):
         await store.db.execute(
             "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"

@@ -72,6 +72,7 @@ from bot.store.database import Dialect, migrations
 from bot.store.ops_tables import ProcessRow
 from bot.web.pages import replay_page
 from engine.cards import cards_str
+from tests.helpers.forgetting import known
 from tests.helpers.held import held
 from tests.helpers.service_driver import Clock, make_service
 
@@ -202,7 +203,9 @@ async def test_never_the_same_opponent_twice_in_a_row_and_blocks_hold(
     clock.advance(seconds=ANYONE_AFTER)
     assert await service.ranked_play.queue.sweep() == []
     assert await _entry_status(store, AL) is EntryStatus.SEARCHING
-    # Al blocked Cy (they met before: Al's list offers him): Cy is paired with Bea instead.
+    # Al blocked Cy (they met before: Al's list offers him, a person the bot keeps): Cy is
+    # paired with Bea instead.
+    await known(store, CY.id)
     await store.block_player(AL.id, CY.id, CY.name, now=clock().timestamp())
     assert (await _play(service, CY)).ok
     assert await _entry_status(store, CY) is EntryStatus.MATCHED
@@ -253,6 +256,7 @@ async def test_a_former_player_blocked_is_listed_and_unblocked(
     # Another player she blocked had theirs deleted too: the name alone cannot say which,
     # the list's value (a former player's id, negative) does.
     other = -(2**52) - 7
+    await known(store, other)  # (their deletion made that former player's row)
     await store.block_player(BEA.id, other, FORMER_NAME, now=clock().timestamp())
     assert len(await service.ranked.blocked(BEA.id, "")) == 2
     await _play(service, AL)
@@ -880,6 +884,7 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
     rows.append((season, AL.id, AL.name, 40.0, 2.0, PLACEMENT_MATCHES - 1, 3, now))  # placing
     rows.append((before, BEA.id, BEA.name, 45.0, 2.0, 12, 10, now - 40 * 86400))
     rows.append((before, CY.id, CY.name, 30.0, 2.0, 12, 6, now - 40 * 86400))
+    await known(store, *(row[1] for row in rows))  # (players, each a person the bot keeps)
     for row in rows:
         await store.db.execute(
             "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"
