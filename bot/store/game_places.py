@@ -33,12 +33,15 @@ from bot.core.games.records import Lesson, Match, Occasion, Round
 from bot.core.ranked.scoreboard import match_of_channel
 from bot.store.database import Row
 
-__all__ = ["match_places", "occasion_of", "places_of", "seating_of"]
+__all__ = ["MATCHES_A_READ", "match_places", "occasion_of", "places_of", "seating_of"]
 
 #: Where a ranked game's seats play when its match is not found (none is, in a test that
 #: keys a game below zero itself): each apart, through tokens, at a place not named.
 _UNNAMED_APART = Seating(tuple(SeatPlace(PlaceKind.PRIVATE, Through.TOKENS) for _ in APART_SEATS))
 
+#: Matches read at once (well under either database's limit of a statement's parameters, however
+#: many ranked games a read of games finds: the games changed in a day, say).
+MATCHES_A_READ = 500
 #: Each match's two entries' places: the first player's (seat 0), then the second's.
 _MATCH_PLACES = (
     "SELECT m.id AS match_id, a.place AS a_place, a.channel_id AS a_channel,"
@@ -76,12 +79,14 @@ async def match_places(
     read: Callable[[str, Sequence[Any]], Awaitable[list[Row]]], channels: Sequence[int]
 ) -> dict[int, Seating]:
     """The seatings of the ranked matches the games keyed by ``channels`` are of, by match (no
-    read when none is a ranked game's)."""
+    read when none is a ranked game's; a read a :data:`MATCHES_A_READ` of them)."""
     matches = sorted({m[0] for c in channels if (m := match_of_channel(c)) is not None})
-    if not matches:
-        return {}
-    rows = await read(_MATCH_PLACES.format(", ".join("?" * len(matches))), matches)
-    return {row["match_id"]: Seating((_place(row, "a"), _place(row, "b"))) for row in rows}
+    found: dict[int, Seating] = {}
+    for start in range(0, len(matches), MATCHES_A_READ):
+        some = matches[start : start + MATCHES_A_READ]
+        for row in await read(_MATCH_PLACES.format(", ".join("?" * len(some))), some):
+            found[row["match_id"]] = Seating((_place(row, "a"), _place(row, "b")))
+    return found
 
 
 def _place(row: Row, entry: str) -> SeatPlace:

@@ -5,6 +5,9 @@ searched from (a server's channel, their own conversation), on both databases.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from bot.core.base.places import PlaceKind
 from bot.core.base.seating import (
     BOT_DM_SEATING,
@@ -14,8 +17,11 @@ from bot.core.base.seating import (
     Through,
 )
 from bot.core.games.records import Lesson, Match, NewGame, Options, Round, SeatRecord
+from bot.core.ranked.scoreboard import game_channel
 from bot.core.services import Services
 from bot.store import Store
+from bot.store.database import Row
+from bot.store.game_places import MATCHES_A_READ, match_places
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import ranked_game, search_ranked
 
@@ -59,3 +65,21 @@ async def test_a_ranked_game_seats_each_player_where_they_searched(
     # Its messages are its places', each seat's own.
     owners = [str(o) for o in record.seating.owners(record.id)]
     assert owners == [f"game:{record.id}", f"place:{record.id * 8}", f"place:{record.id * 8 + 1}"]
+
+
+async def test_the_places_of_many_ranked_games_are_read_a_few_hundred_matches_at_a_time() -> None:
+    asked: list[int] = []
+
+    async def read(sql: str, params: Sequence[Any]) -> list[Row]:
+        assert sql.count("?") == len(params) <= MATCHES_A_READ
+        asked.append(len(params))
+        place = {"place": "server", "channel": 7, "guild": 1}
+        return [
+            {"match_id": m, **{f"{x}_{k}": v for x in "ab" for k, v in place.items()}}
+            for m in params
+        ]
+
+    channels = [game_channel(match, 1) for match in range(1, 1202)] + [CHANNEL, CHANNEL]
+    found = await match_places(read, channels)
+    assert asked == [MATCHES_A_READ, MATCHES_A_READ, 201] and len(found) == 1201
+    assert await match_places(read, [CHANNEL]) == {} and len(asked) == 3  # (no read)
