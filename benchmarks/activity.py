@@ -205,7 +205,7 @@ async def _measure(
                 if click.kind == "discard"
                 else service.moves.play(CHANNEL, user, click.values[0])
             )
-            await service.answered(answer, landed=True, shown=None)
+            await service.sequels.answered(answer, landed=True, shown=None)
         else:
             body = {
                 "action": click.kind,

@@ -33,6 +33,7 @@ from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
 from bot.store.queries import people_acting
+from tests.helpers.core_build import build_core
 from tests.helpers.postgres import PostgresServer
 
 #: The skill of the i-th waiting player: each more than a window apart from the next.
@@ -81,7 +82,7 @@ async def time_to_match(target: str | Path, waiting: int, rounds: int) -> list[f
     """Seconds from a newcomer's command to its answer, paired, with ``waiting`` in the queue."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         now = clock().timestamp()
         await _waiting(store, waiting + rounds + WARM_UP, now, 1_000_000)
         took: list[float] = []
@@ -112,7 +113,7 @@ async def sweep_time(target: str | Path, waiting: int) -> tuple[float, int]:
     meet anyone, and the matches it made."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         await _waiting(store, waiting, clock().timestamp(), 3_000_000)
         clock.now += timedelta(seconds=ANYONE_AFTER)
         started = time.perf_counter()
@@ -124,7 +125,7 @@ async def operations(target: str | Path, players: int, concurrency: int) -> floa
     """Queue operations (a join, then a stop) per second, ``concurrency`` players at a time."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         # Everyone far apart, so joining pairs nobody and each then stops.
         for n in range(players):
             await _person(store, 4_000_000 + n)

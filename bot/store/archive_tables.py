@@ -149,17 +149,22 @@ class ArchiveTables(Queries):
         """Turn the coach on or off for a user (kept across servers and games): the setting's
         new version, announced on PostgreSQL as the person's change (``person:<id>``), so that
         every process moves what it keeps of it on. Their act: their row made if it is not
-        there, its version moved on."""
+        there, its version moved on.
+
+        A version is at least the change's time in milliseconds (and one past the last): a
+        setting made after its person's data was deleted (its row, its version with it) still
+        comes after every version a process may keep from before."""
         acting = people_acting([user_id], changed=True)
         assert acting is not None
         async with self._writing() as tx:
             await acting.run(tx)
             rows = await tx.fetch(
                 "INSERT INTO user_settings (user_id, coach, updated_at, version)"
-                " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-                " updated_at = excluded.updated_at, version = user_settings.version + 1"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+                " updated_at = excluded.updated_at, version = CASE WHEN user_settings.version"
+                " >= excluded.version THEN user_settings.version + 1 ELSE excluded.version END"
                 " RETURNING version",
-                (user_id, int(on), now),
+                (user_id, int(on), now, _setting_version(now)),
             )
             version = int(rows[0][0])
             if self.dialect is Dialect.POSTGRES:
@@ -239,3 +244,9 @@ class ArchiveTables(Queries):
     async def give_up_lease(self, name: str, holder: str) -> None:
         """Give the lease ``name`` up, if ``holder`` holds it (another may take it at once)."""
         await self.db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+
+def _setting_version(now: float) -> int:
+    """The least version of a setting changed at ``now`` (seconds): its time in milliseconds,
+    past any version a setting changed earlier was given (see ``set_coach``)."""
+    return int(now * 1000)

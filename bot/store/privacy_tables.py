@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.store_errors import Raced, decided_again
 from bot.core.privacy.inventory import (
@@ -38,7 +39,8 @@ from bot.core.privacy.inventory import (
 )
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
-from bot.store.database import Overtaken, Transaction
+from bot.store.database import Dialect, Overtaken, Transaction
+from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
@@ -249,12 +251,23 @@ class PrivacyTables(Queries):
             # Their row first: every row naming them follows it to the former player's id
             # (ON UPDATE CASCADE), those another transaction writes meanwhile too (it waits for
             # this one, then finds no person); what follows works under that id alone.
+            coach = await tx.fetch(
+                "SELECT version FROM user_settings WHERE user_id = ?", (user_id,)
+            )
             moved = await tx.execute(
                 "UPDATE people SET id = ?, version = version + 1 WHERE id = ?",
                 (former.id, user_id),
             )
             if not moved:
                 return Forgotten([], [])  # (nothing is kept of them)
+            # Their coach setting goes: every process lets go of what it keeps of it (the
+            # default is theirs again), by a version past it, which a setting they make later
+            # passes in turn (its version is at least its time).
+            dropped = [Change(Owner.person(user_id), int(r[0]) + 1, 0) for r in coach]
+            for change in dropped:
+                if self.dialect is Dialect.POSTGRES:
+                    payload = f"{change.owner}:{change.version}:0"
+                    await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
             await _renamed_notes(tx, user_id, former)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
             # game's, so no game's pruning takes them): their places' ids and interactions.
@@ -301,7 +314,7 @@ class PrivacyTables(Queries):
                     )
             await _keyed(tx, user_id, former, fresh_secret)
             bumped = [await bump_tournament(tx, self.dialect, int(r[0])) for r in entered]
-        return Forgotten(games, [change for change in bumped if change is not None])
+        return Forgotten(games, [*dropped, *(change for change in bumped if change is not None)])
 
     # -- servers the bot left ------------------------------------------------------------------
     async def left_server(self, guild_id: int, *, at: float) -> None:

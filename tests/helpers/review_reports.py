@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.review.review import ReviewReport
+from bot.core.review.report import ReviewReport
 from engine.review import Decision
 
 

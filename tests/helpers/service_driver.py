@@ -24,8 +24,6 @@ from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
-
-# The people, also named here for the tests that take them with the driver's helpers.
 from tests.helpers.cast import AL as AL
 from tests.helpers.cast import BEA as BEA
 from tests.helpers.cast import CHANNEL as CHANNEL
@@ -34,6 +32,9 @@ from tests.helpers.cast import DEE as DEE
 from tests.helpers.cast import EVE as EVE
 from tests.helpers.cast import GUILD as GUILD
 from tests.helpers.cast import PLAYERS as PLAYERS
+
+# The people, also named here for the tests that take them with the driver's helpers.
+from tests.helpers.core_build import build_core
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -109,7 +110,7 @@ def make_service(
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
     computer's choices too; with ``sealing``, each shuffle is sealed by a seed); ``options`` as
     :meth:`Services.build`'s (``retention``, ``membership``, ``remind_after``, ...)."""
-    return Services.build(
+    return build_core(
         store,
         rng_factory=sealed(seed) if sealing else seeded(seed),
         clock=clock,
@@ -216,7 +217,7 @@ class Transcript:
                 # private copy, from /cribbage hand, updates only that copy.)
                 known.views.append(view)
                 shown = Clicked(sequel.channel_id, known.message_id, "token")
-            await self.service.answered(outcome, landed=True, shown=shown)
+            await self.service.sequels.answered(outcome, landed=True, shown=shown)
         for changed in sorted(self.changed):
             await self.settle(changed)
         return outcome
@@ -410,7 +411,7 @@ async def search_ranked(
     )
     assert answer.ok, answer.reply.text
     shown = Clicked(channel_id, 7000 + user.id % 1000, token)
-    await service.answered(answer, landed=True, shown=shown)
+    await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 

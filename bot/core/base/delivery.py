@@ -19,13 +19,13 @@ own records of what they say, and picks the tokens; the core's assembly
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
 from bot.core.base.keys import MessageKey
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Clicked
 from bot.core.base.seating import Through
 from bot.core.base.timing import TOKEN_USABLE
@@ -35,6 +35,7 @@ __all__ = [
     "AnswerKept",
     "Carriers",
     "Drawing",
+    "LedgerPort",
     "MessageNews",
     "Owed",
     "Projector",
@@ -235,3 +236,20 @@ def token_lives(token: str | None, token_at: float | None, now: float) -> bool:
 def live(record: MessageRecord | None, now: float) -> bool:
     """Whether an interaction's token may still reach the message ``record`` is of."""
     return record is not None and token_lives(record.token, record.token_at, now)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerPort:
+    """The ledger's parts a wing's wiring hands on (the root makes it from the ledger: no wing
+    imports the ledger): what its calls' answers keep told to it (``news``), the interactions
+    that carry a table reached through tokens (``carriers``), where a wing's projector is
+    handed to it (``draw_with``), the messages an interaction asked to be kept up to date
+    (``asked``), an owner forgotten (``forget``), whether an owner's messages are all sent
+    (``settled``)."""
+
+    news: MessageNews
+    carriers: Carriers
+    draw_with: Callable[[OwnerKind, Projector], None]
+    asked: Callable[[Owner], Collection[MessageKey]]
+    forget: Callable[[Owner], None]
+    settled: Callable[[Owner], Awaitable[bool]]

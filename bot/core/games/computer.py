@@ -133,7 +133,7 @@ class ComputerPlayers:
     their choices use, and where the levels that think at length make their plays (a worker
     process in the running bot, see :mod:`bot.core.worker.thinking`; here, on the loop, without)."""
 
-    def __init__(self, rng: random.Random, thinking: WorkerThinking | None = None) -> None:
+    def __init__(self, rng: random.Random, thinking: WorkerThinking | None) -> None:
         self.rng = rng
         self.thinking = thinking
         self._players: dict[str, Player] = {level: make_player(level) for level in LEVELS}

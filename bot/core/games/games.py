@@ -32,7 +32,7 @@ from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
-from bot.core.base.meters import NO_METERS, Meters
+from bot.core.base.meters import Meters
 from bot.core.base.owners import Owner, is_row_id
 from bot.core.base.patrol import Sequences
 from bot.core.base.places import control_refusal
@@ -123,12 +123,10 @@ class LoadedGames:
     """Loads a started game for whoever asks (a call, the messages drawn, a page), and keeps
     the recently used ones by id, each at the version it was saved at."""
 
-    def __init__(
-        self, rng_factory: RngFactory, size: int = CACHED_GAMES, faults: Faults | None = None
-    ) -> None:
+    def __init__(self, rng_factory: RngFactory, faults: Faults, size: int = CACHED_GAMES) -> None:
         """``faults``: where a game that cannot be drawn is noted (the games')."""
         self._rng_factory = rng_factory
-        self._faults = faults or Faults()
+        self._faults = faults
         #: Each game at its version. A version saved in this process is told as the change is
         #: saved: a game read from the store while it was being saved is of the version
         #: before, and is never kept over the one saved (alone, the kept game is taken as
@@ -236,10 +234,10 @@ class Games:
         *,
         rng_factory: RngFactory,
         clock: Callable[[], datetime],
-        departures: Departures | None = None,
+        departures: Departures,
+        meters: Meters,
+        faults: Faults,
         shared: bool = False,
-        meters: Meters = NO_METERS,
-        faults: Faults | None = None,
     ) -> None:
         """Each saved change is published on ``feed``, the ledger told first through ``news``
         of a click's answer kept with it. ``shared``: other processes move the same games
@@ -253,9 +251,9 @@ class Games:
         self._news = news
         self.rng_factory = rng_factory
         self.clock = clock
-        self.departures = departures or Departures()
+        self.departures = departures
         #: Where the faults met on games are noted, once per cause and game.
-        self.faults = faults or Faults()
+        self.faults = faults
         #: The started games loaded, the recently used kept by their version.
         self.loaded = LoadedGames(rng_factory, faults=self.faults)
         # Each game's sequence: the calls that may change it, one at a time, in order.

@@ -44,6 +44,7 @@ from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.messages.answers import Answering, MoveAnswer
 from bot.core.messages.table import resign_question
+from bot.core.settings import COUNT_TIMEOUT, MUGGINS_WINDOW
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
 from engine.errors import RuleError
@@ -55,10 +56,6 @@ from engine.speech import say_score
 
 __all__ = ["COMPUTER_ANSWER_AFTER", "COUNT_TIMEOUT", "MUGGINS_WINDOW", "Moves"]
 
-#: Manual counting: how long opponents may call muggins after a claim, and how long a
-#: person may take to claim before the bot counts for them (settings override both).
-MUGGINS_WINDOW = timedelta(seconds=30)
-COUNT_TIMEOUT = timedelta(seconds=180)
 #: The most clock moves made in one catch-up (each one settles a hand, and a show has at most
 #: five hands; the computer's answers come inside each).
 MAX_CLOCK_MOVES = 5

@@ -460,6 +460,7 @@ NOBODYS: Mapping[str, str] = {
     "leases.holder": "a process of the bot",
     "schema_migrations.name": "a migration",
     "bot_secrets.name": "one of the bot's secrets",
+    "user_settings.version": "which change of a coach setting this is (at least its time)",
 }
 
 

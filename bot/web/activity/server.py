@@ -50,8 +50,8 @@ from bot.core.base.feed import Change
 from bot.core.base.patrol import Patrol
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON
+from bot.core.faces import WebFace
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.services import Services
 from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused, avatar_url
 from bot.web.activity.page import ActivityPage
@@ -186,13 +186,13 @@ def _json(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, headers=_HEADERS)
 
 
-async def _seat_refusal(services: Services, session: Session) -> str | None:
+async def _seat_refusal(services: WebFace, session: Session) -> str | None:
     """Why the reader may not open or join a game here: where their ranked match is played, or
     their search waits (as ``/cribbage new`` and ``join`` there say)."""
     return await services.which.seat_refusal(session.channel_id, session.guild_id, session.user_id)
 
 
-async def _rematch(services: Services, session: Session, game_id: int, user: User) -> Answer:
+async def _rematch(services: WebFace, session: Session, game_id: int, user: User) -> Answer:
     """A result's *Rematch* (*Play again*) tapped at the table, where the bot is a member: the
     rematch opened (its lobby posted in the chat by the keeper, and the table goes to it), or
     the reader's seat taken in it; refused where ``/cribbage new`` would be for them."""
@@ -323,7 +323,7 @@ class _Asked:
 
 
 async def _people(
-    services: Services, discord: ActivityDiscord, session: Session, ids: Any
+    services: WebFace, discord: ActivityDiscord, session: Session, ids: Any
 ) -> list[User] | web.Response:
     """The people among ``ids`` Discord lists at the session's table
     (:func:`~bot.web.activity.gathering.people_here`) who may sit at a game there (not one
@@ -371,7 +371,7 @@ class ActivityServer:
 
     def __init__(
         self,
-        services: Services,
+        services: WebFace,
         discord: ActivityDiscord,
         sessions: Sessions,
         *,
@@ -690,7 +690,7 @@ class ActivityServer:
         """Hand the answer back to the core (as the Discord layer does once it is sent: the
         computer's reply follows), and tell the page what was said and the game now
         (``hint``: what was said is a hint, shown under the hand until the game moves)."""
-        await self._services.answered(answer, landed=True, shown=None)
+        await self._services.sequels.answered(answer, landed=True, shown=None)
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
         # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)
@@ -731,7 +731,7 @@ class ActivityServer:
         if answer.game_id is not None:
             self._tables.changed(session.channel_id, answer.game_id)
         if people is not None and answer.ok and answer.game_id is not None:
-            await self._services.answered(answer, landed=True, shown=None)
+            await self._services.sequels.answered(answer, landed=True, shown=None)
             answer = await self._services.dealing_in.deal_in(
                 answer.game_id, user, people, guild_id=session.guild_id
             )

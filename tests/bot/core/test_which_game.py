@@ -25,7 +25,6 @@ from bot.core.base.places import (
     SEATED_HERE,
     Ask,
     Place,
-    PlaceKind,
     Resolved,
     Spot,
     hands_in_my_dms,
@@ -53,24 +52,13 @@ async def _done(service: Services) -> AsyncIterator[None]:
 
 
 async def _search(service: Services, user: User, place: Place) -> Answer:
-    """``/cribbage ranked play`` by ``user`` in ``place``, through the resolver."""
-
+    """``/cribbage ranked play`` by ``user`` in ``place``, as the core's act (which resolves
+    it)."""
     token = f"search-{user.id}"
-
-    async def play(found: Resolved) -> Answer:
-        return await service.ranked.play(
-            user,
-            avatar=None,
-            guild_id=found.guild_id,
-            channel_id=found.channel_id,
-            place=PlaceKind.of(place),
-            token=token,
-        )
-
-    answer = await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
+    answer = await service.acts.ranked_play(place, user, avatar=None, token=token)
     if answer.ok:  # (landed, its token the way to the player's place)
         shown = Clicked(place.channel_id, 7000 + user.id % 1000, token)
-        await service.answered(answer, landed=True, shown=shown)
+        await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 

@@ -28,7 +28,8 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally
 from bot.core.messages.table import NOT_SEALED
 from bot.core.review import review as reviews
-from bot.core.review.review import TOO_OLD, UNSEALED_LINE
+from bot.core.review.report import UNSEALED_LINE
+from bot.core.review.review import TOO_OLD
 from bot.core.review.verify import NOT_DEALT, not_sealed
 from bot.core.services import Services
 from bot.store import Store

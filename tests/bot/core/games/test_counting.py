@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.base.replies import Click, User
 from bot.core.games.records import GameRecord
-from bot.core.review.review import page_view
+from bot.core.review.report import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game

@@ -10,7 +10,7 @@ from bot.core.base.refusals import Refused
 from bot.core.games.lobby import table_asked
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.rules_help import rules_text
-from bot.core.review.review import review_caveat
+from bot.core.review.report import review_caveat
 from bot.core.services import Services
 from bot.store import Store
 from engine.variants import (

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.records import DmLink
@@ -29,7 +30,9 @@ async def _a_player(store: Store) -> None:
 
 
 def _shared_ledger(store: Store) -> MessageLedger:
-    return MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)
+    return MessageLedger(
+        store, ChangeFeed(), lambda: datetime.now(UTC), shared=True, faults=Faults()
+    )
 
 
 async def test_a_recent_link_is_read_from_the_store_once(store: Store) -> None:

@@ -51,7 +51,7 @@ async def _private_game(
         None, channel, people[0], players=len(people), token="new", private=True
     )
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
     # The others are in no seat, and in a DM between people that is no refusal: they take one.
     for user in people[1:]:
         joined = await service.lobbies.click(opened.game_id, "join", user, guild_id=None)
@@ -144,7 +144,9 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert mine.sequel is not None and str(mine.sequel.key) == "hand:1:0"
     # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
     assert mine.reply.view.content.startswith("Your hand, deal 1.")
-    await service.opened(mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours"))
+    await service.sequels.opened(
+        mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours")
+    )
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     table = _by_key(owing.owed)["lobby"]
@@ -246,7 +248,7 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()
     assert str(answer.key) == "lobby" and answer.message_id == 0
     assert service.ledger.answers.sends_answer(game_owner(opened.game_id), answer)
-    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
     landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))[
         MessageKey.parse("lobby")
     ]
@@ -372,7 +374,7 @@ async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_
     # In the lobby its creator may; nobody else (there are no moderators to name).
     opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
     refused = await service.lobbies.cancel(GROUP, BEA)
     assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
     assert (await service.lobbies.cancel(GROUP, AL)).ok

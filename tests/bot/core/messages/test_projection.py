@@ -59,7 +59,9 @@ async def test_a_move_changes_only_what_it_shows(service: Services) -> None:
     assert outcome.sequel is not None and str(outcome.sequel.key) == "hand:1:0"
     assert outcome.update is not None
     hand = table.messages[(game_id, "hand:1:0")]
-    await service.answered(outcome, landed=True, shown=Clicked(CHANNEL, hand.message_id, "t"))
+    await service.sequels.answered(
+        outcome, landed=True, shown=Clicked(CHANNEL, hand.message_id, "t")
+    )
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     due = [str(o.key) for o in owing.owed if o.due(owing.sent.get(o.key))]

@@ -16,7 +16,7 @@ from bot.core.base.views import HandControls
 from bot.core.games.records import Round
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
-from bot.core.review.review import page_view
+from bot.core.review.report import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.hint import NOTHING_TO_DECIDE, hint

@@ -118,7 +118,7 @@ async def test_join_pressed_on_the_rematchs_lobby_answers_with_the_dealt_table(
     # The click is answered by updating the lobby it was on: to the table dealt.
     assert joined.ok and joined.update is not None, joined.reply.text
     assert "The game has started." in joined.update.content, joined.update.content
-    await service.answered(joined, landed=True, shown=clicked)
+    await service.sequels.answered(joined, landed=True, shown=clicked)
     assert (await _record(service, opened.game_id)).status is GameStatus.ACTIVE
 
 

@@ -120,10 +120,10 @@ async def test_the_click_that_deletes_a_persons_data_leaves_no_dm_link_behind(
     links = "SELECT COUNT(*) FROM dm_links WHERE user_id = ?"
     done = await service.privacy.confirm_forget(AL.id, AL, True)
     assert done.ok and done.forgotten, done.reply.text
-    await service.dm_answered(AL.id, 555, "the deleting click's token", done)
+    await service.sequels.dm_answered(AL.id, 555, "the deleting click's token", done)
     assert [tuple(r) for r in await store.db.fetch(links, (AL.id,))] == [(0,)]
     # Any other click in a DM is remembered, as before.
-    await service.dm_answered(BEA.id, 556, "a token", Answer.say("Hello."))
+    await service.sequels.dm_answered(BEA.id, 556, "a token", Answer.say("Hello."))
     assert [tuple(r) for r in await store.db.fetch(links, (BEA.id,))] == [(1,)]
 
 

@@ -93,7 +93,7 @@ async def _play(service: Services, user: User) -> Answer:
     )
     if answer.ok:
         shown = Clicked(channel, 5000 + user.id, f"t{user.id}")
-        await service.answered(answer, landed=True, shown=shown)
+        await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 
