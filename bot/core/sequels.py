@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.core.base.apart import is_apart
 from bot.core.base.faults import Fault, Faults
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.places import Place
@@ -80,7 +79,7 @@ class Sequels:
         """Who keeps the messages of ``owner``: itself, or for a game played apart its
         places (the message clicked is one of theirs)."""
         record = None if owner.kind is not OwnerKind.GAME else await self._games.record(owner.id)
-        if record is None or not is_apart(record.channel_id):
+        if record is None or record.seating.shared:
             return [owner]
         return [self._games.owner_at(record, seat.seat) for seat in record.seats]
 

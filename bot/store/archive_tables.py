@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.base.apart import game_owners
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
+from bot.store.game_places import places_of
 from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
 from bot.store.queries import Queries, people_acting
@@ -79,7 +79,8 @@ class ArchiveTables(Queries):
             owners = [
                 (str(owner),)
                 for row in found
-                for owner in game_owners(Owner.game(int(row[0])), int(row[1]))
+                for game in [Owner.game(int(row[0]))]
+                for owner in (game, *places_of(game, int(row[1])))
             ]
             for table in (t.name for t in tables_lasting(Lasts.GAME)):
                 key, keys = ("owner", owners) if table in _BY_OWNER else ("game_id", ids)

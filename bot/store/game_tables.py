@@ -16,22 +16,28 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
+from bot.core.base.seating import Seating
 from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameChange,
     GameRecord,
     GameStatus,
+    Lesson,
+    Match,
     NewGame,
+    Occasion,
     Options,
     ResultRecord,
+    Round,
     SeatRecord,
     SeriesResult,
+    occasion_words,
 )
 from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
@@ -43,6 +49,7 @@ from bot.store.database import (
     Transaction,
     UniqueViolation,
 )
+from bot.store.game_places import match_places, occasion_of, seating_of
 from bot.store.message_tables import first_answer, keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
 from bot.store.one_game_here import humans, seat_refused
@@ -117,8 +124,9 @@ def _options_params(options: Options) -> tuple[object, ...]:
     )
 
 
-def _games(rows: Iterable[Row]) -> list[GameRecord]:
-    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game."""
+def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecord]:
+    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game
+    (``places``: the seatings of the ranked matches among them, :func:`match_places`)."""
     games: list[GameRecord] = []
     for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
         members = list(group)
@@ -149,12 +157,11 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 updated_at=first["updated_at"],
                 seats=seats,
                 end_note=first["end_note"],
-                private=bool(first["private_table"]),
-                occasion=first["occasion"],
+                seating=seating_of(first, places),
+                occasion=occasion_of(first),
                 ending=None if first["ending"] is None else Ending(first["ending"]),
                 rematch_of=first["rematch_of"],
                 series=first["series"],
-                lesson=bool(first["lesson"]),
             )
         )
     return games
@@ -387,6 +394,17 @@ _PAIRING_OPENS = (
 )
 
 
+def _occasion_opens(occasion: Occasion) -> tuple[str, tuple[int, ...]] | None:
+    """The change that opens a game of ``occasion`` and its parameters before the players'
+    ids: its ranked match's, or its tournament pairing's, as the opener read it (None: any
+    other game, or one read back, which names no version)."""
+    if isinstance(occasion, Match) and occasion.version is not None:
+        return _MATCH_OPENS, (occasion.match_id, occasion.version)
+    if isinstance(occasion, Round) and occasion.pairing is not None:
+        return _PAIRING_OPENS, occasion.pairing
+    return None
+
+
 async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
     """Write the games row of ``lobby`` (its creator in seat 0, its seats to come); it with its
     id. Raises :class:`ChannelBusy` when the channel has an open game."""
@@ -394,7 +412,7 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
         # A private table says so; any other game takes the column's default (and so is
         # written as it was before the column was there).
         rows = await tx.fetch(
-            _INSERT_PRIVATE_GAME if lobby.private else _INSERT_GAME,
+            _INSERT_PRIVATE_GAME if lobby.seating.tokens_only else _INSERT_GAME,
             (
                 lobby.guild_id,
                 lobby.channel_id,
@@ -409,12 +427,12 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
             raise ChannelBusy() from None
         raise
     record = dataclasses.replace(lobby, id=int(rows[0][0]))
-    if record.occasion is not None:
+    words = occasion_words(record.occasion)
+    if words is not None:
         await tx.execute(
-            "UPDATE games SET occasion = ? WHERE id = ? AND version = 0",
-            (record.occasion, record.id),
+            "UPDATE games SET occasion = ? WHERE id = ? AND version = 0", (words, record.id)
         )
-    if record.lesson:
+    if isinstance(record.occasion, Lesson):
         # (Any other game takes the column's default, migration 025.)
         try:
             await tx.execute(
@@ -486,11 +504,9 @@ async def _opened(
     seats = filled or lobby.seats
     seated.update(humans(seats))
     players = tuple(s.user_id for s in seats)
-    if game.match is not None:
-        if not await tx.execute(_MATCH_OPENS, (*game.match, *players)):
-            raise OccasionOver()
-    elif game.pairing is not None:
-        if not await tx.execute(_PAIRING_OPENS, (*game.pairing, *players)):
+    opens = _occasion_opens(game.occasion)
+    if opens is not None:
+        if not await tx.execute(opens[0], (*opens[1], *players)):
             raise OccasionOver()
     else:
         # The people taking their seats act now (a match's or a pairing's are as the
@@ -534,7 +550,8 @@ class GameTables(Queries):
             f" WHERE {where} ORDER BY g.id, s.seat",
             params,
         )
-        return _games(rows)
+        places = await match_places(self._read, [row["channel_id"] for row in rows])
+        return _games(rows, places)
 
     async def _bump(
         self,
@@ -582,13 +599,14 @@ class GameTables(Queries):
         it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
         search waits or their match is played (the key of ``presence``:
-        :mod:`bot.store.one_game_here`). A ranked match's or a pairing's game (``game.match``,
-        ``game.pairing``) is opened by one conditional update of the match or pairing as it
-        was read (its version, its state, its two players), in the same transaction: else
+        :mod:`bot.store.one_game_here`). A ranked match's or a pairing's game (its occasion a
+        :class:`~bot.core.games.records.Match` or a :class:`~bot.core.games.records.Round`)
+        is opened by one conditional update of the match or pairing as it was read (its
+        version, its state, its two players), in the same transaction: else
         :class:`~bot.core.base.store_errors.OccasionOver`, to be decided again from a new
         read. A person seated who is gone meanwhile (their data deleted, in any process)
         raises that or, for any other game, :class:`VersionConflict`."""
-        occasion = game.match is not None or game.pairing is not None
+        occasion = _occasion_opens(game.occasion) is not None
         lost: type[VersionConflict | OccasionOver] = OccasionOver if occasion else VersionConflict
         seated: set[int] = set()
         try:

@@ -27,6 +27,7 @@ from typing import Protocol
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Clicked
+from bot.core.base.seating import Through
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView
 
@@ -58,9 +59,10 @@ class Owed:
     existing: bool = False
     #: Sent in this order among the game's owed messages (lower first).
     order: int = field(default=0, compare=False)
-    #: Of a game where the bot is not a member: reached through interactions' tokens alone
-    #: (never the bot's own token; see :mod:`bot.core.ledger.routes`).
-    private: bool = field(default=False, compare=False)
+    #: How the bot reaches it: with its own token, or (where it is not a member, or at a place
+    #: a seat plays apart from) through interactions' tokens alone, never its own (see
+    #: :mod:`bot.core.ledger.routes`).
+    way: Through = field(default=Through.BOT, compare=False)
     #: The keys of other messages whose interactions' tokens may carry this one where the bot
     #: is not a member (a player's hand of the deals before, for the hand of a new deal).
     fallbacks: tuple[MessageKey, ...] = field(default=(), compare=False)
@@ -78,6 +80,11 @@ class Owed:
     #: long as the game keeps that deal): it goes as soon as its channel allows, never held
     #: back to leave room for a player's turn, or the deals after it could end first.
     last: bool = field(default=False, compare=False)
+
+    @property
+    def tokens_only(self) -> bool:
+        """Whether it is reached through interactions' tokens alone (:attr:`way`)."""
+        return self.way is Through.TOKENS
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never

@@ -28,7 +28,6 @@ from datetime import datetime
 from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart, message_owner, seat_owner
 from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
@@ -441,7 +440,8 @@ class Games:
             owner = Owner.game(record.id)
             latest = self.feed.latest(owner)
             if latest is not None and latest > record.version:
-                self.feed.publish(Change(owner, latest, record.channel_id))
+                places = record.seating.owners(record.id)[1:]
+                self.feed.publish(Change(owner, latest, record.channel_id, places=places))
             raise
         self._moving.discard(record.id)
 
@@ -478,7 +478,9 @@ class Games:
                 snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
                 actions=[json.dumps(step.action) for step in steps],
                 # (A lesson is practice: no result, so no rating, stats or record of it.)
-                results=result_rows(record, game, tally) if finished and not record.lesson else (),
+                results=result_rows(record, game, tally)
+                if finished and not record.in_lesson
+                else (),
                 ending=ended_with(ending, game).ending if finished else None,
                 series=await self._series(record) if finished else None,
             )
@@ -576,14 +578,14 @@ class Games:
     @staticmethod
     def owner_of(record: GameRecord, key: MessageKey | None) -> Owner:
         """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
-        place of the seat whose hand it is (:mod:`bot.core.base.apart`)."""
-        return message_owner(record.id, record.channel_id, key)
+        place of the seat whose hand it is (:mod:`bot.core.base.seating`)."""
+        return record.seating.message_owner(record.id, key)
 
     @staticmethod
     def owner_at(record: GameRecord, seat: int | None) -> Owner:
         """Who keeps what ``seat`` is shown of ``record``'s game: the game, or for a game played
         apart that seat's place."""
-        return seat_owner(record.id, record.channel_id, seat)
+        return record.seating.owner(record.id, seat)
 
     async def announce(
         self,
@@ -600,7 +602,9 @@ class Games:
         owner = None if answered is None else self.owner_of(record, answered.key)
         if answered is not None and owner is not None:
             self._news.answer_kept(owner, answered)
-        self.feed.publish(Change(Owner.game(record.id), version, record.channel_id, more_coming))
+        places = record.seating.owners(record.id)[1:]
+        game = Owner.game(record.id)
+        self.feed.publish(Change(game, version, record.channel_id, more_coming, places))
         if answered is not None and owner is not None:
             await self._news.way_clear(owner, answered.key)
 
@@ -610,8 +614,8 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
     servers) is refused where :func:`~bot.core.base.places.control_refusal` says."""
     refusal = control_refusal(
         game_guild=record.guild_id,
-        private=record.private,
-        apart=is_apart(record.channel_id),
+        private=record.seating.tokens_only,
+        apart=not record.seating.shared,
         seated=record.seat_of(user.id) is not None,
         guild_id=guild_id,
     )

@@ -25,7 +25,7 @@ from bot.core.base.views import (
     MessageView,
 )
 from bot.core.games.computer import LEVELS, computer_name, level_note
-from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord, occasion_words
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -175,7 +175,7 @@ def lobby_view(
         [s.name for s in record.seats],
         record.options.rules,
         state,
-        record.occasion,
+        occasion_words(record.occasion),
         named(record.options.variant),
         kept=[(s.name, s.held_until) for s in record.seats if s.held_until is not None],
         rematch=record.rematch_of is not None,

@@ -5,10 +5,10 @@ and the rating change a result shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.core.base.apart import is_apart
+from bot.core.base.seating import CHANNEL_SEATING, Seating
 from bot.core.games.endings import Ended, Ending, ended_with
 from bot.core.games.tally import SeatTally
 from engine.counting import Counting
@@ -25,14 +25,19 @@ __all__ = [
     "GameChange",
     "GameRecord",
     "GameStatus",
+    "Lesson",
+    "Match",
     "NewGame",
+    "Occasion",
     "Options",
     "RatingChange",
     "ResultRecord",
+    "Round",
     "SeatRecord",
     "SeriesResult",
     "former_player",
     "is_former",
+    "occasion_words",
     "ordinal",
     "ordinal_sql",
 ]
@@ -127,27 +132,78 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class Lesson:
+    """A first game of ``/cribbage learn``, played in the learner's DM with the bot
+    (:mod:`bot.core.play.lessons`): it has no result, and offers no rematch."""
+
+    @property
+    def words(self) -> None:
+        """What its lobby says first of it: nothing (the lobby says who opened it)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A game of a tournament's round, in its pairing's thread: ``words`` say which round of
+    which tournament; ``pairing`` (its tournament, round, table and version, as the director
+    read it) is known as the director opens it (a game read back names none: its pairing
+    names it)."""
+
+    words: str
+    pairing: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Game ``number`` (1 to 3) of ranked match ``match_id``, played apart: it counts as one
+    game won or lost, its game points (a lurch, a skunk) for nothing, and it offers no hint
+    and no rematch.
+
+    >>> Match(7, 2).words
+    'Ranked match, game 2'
+    """
+
+    match_id: int
+    number: int
+    #: The match's version as the referee read it, opening the game (a game read back names
+    #: none).
+    version: int | None = field(default=None, compare=False)
+
+    @property
+    def words(self) -> str:
+        """What its lobby says first of it."""
+        return f"Ranked match, game {self.number}"
+
+
+#: What a game is part of: nothing (someone's own game), a lesson, a tournament's round or a
+#: ranked match.
+Occasion = Lesson | Round | Match | None
+
+
+def occasion_words(occasion: Occasion) -> str | None:
+    """What a game's lobby says first of its ``occasion`` (None: it says who opened it)."""
+    return None if occasion is None else occasion.words
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """What a new game is made of, as the store opens it (``create_game``): its place (the
-    server, if any, and the channel; ``private``: reached through interactions' tokens alone),
-    its ``creator`` in seat 0, its table's :class:`Options`, and what it is part of:
-    ``occasion`` (a tournament's round), ``rematch_of`` (the game whose *Rematch* opens it)
-    or ``lesson`` (a first game of ``/cribbage learn``); ``match`` (a ranked match's game: the
-    match's id and its version as read) or ``pairing`` (a tournament's pairing's: its
-    tournament, round, table and version as read), opened only by one conditional update of
-    that match or pairing, still at that version and played by the two seated (else
+    server, if any, and the channel), where its seats play and how they are reached
+    (``seating``), its ``creator`` in seat 0, its table's :class:`Options`, what it is part of
+    (``occasion``: a lesson, a tournament's round, a ranked match's game) and ``rematch_of``
+    (the game whose *Rematch* opens it). A ranked match's game, or a tournament's pairing's
+    (its :class:`Match` or :class:`Round` naming the match or pairing as read, version
+    included), is opened only by one conditional update of that match or pairing, still at
+    that version and played by the two seated (else
     :class:`~bot.core.base.store_errors.OccasionOver`: it is decided again from a new read)."""
 
     guild_id: int | None
     channel_id: int
     creator: SeatRecord
     options: Options
-    private: bool = False
-    occasion: str | None = None
+    seating: Seating = CHANNEL_SEATING
+    occasion: Occasion = None
     rematch_of: int | None = None
-    lesson: bool = False
-    match: tuple[int, int] | None = None
-    pairing: tuple[int, int, int, int] | None = None
 
     def lobby(self, now: float) -> GameRecord:
         """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its
@@ -164,10 +220,9 @@ class NewGame:
             created_at=now,
             updated_at=now,
             seats=(self.creator,),
-            private=self.private,
+            seating=self.seating,
             occasion=self.occasion,
             rematch_of=self.rematch_of,
-            lesson=self.lesson,
         )
 
 
@@ -207,12 +262,14 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     #: Why a game without a result ended, as the channel was told (cancelled, expired).
     end_note: str | None = None
-    #: Played where the bot is not a member (a DM between people, a group DM, a server that
-    #: did not invite it): its messages are reached through interactions' tokens alone.
-    private: bool = False
-    #: What the game is part of, said first in its lobby (a tournament's round); None for a
-    #: game someone opened (the lobby says who).
-    occasion: str | None = None
+    #: Where its seats play, and how the bot reaches them there: a server's channel (the
+    #: default), a private table (reached through interactions' tokens alone: a DM between
+    #: people, a group DM, a server that did not invite it), the learner's DM, or a place a
+    #: seat played apart (:mod:`bot.core.base.seating`).
+    seating: Seating = CHANNEL_SEATING
+    #: What the game is part of (a lesson, a tournament's round, a ranked match); None for a
+    #: game someone opened (its lobby says who).
+    occasion: Occasion = None
     #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
     #: result; None for any other game (one that ended without a result says so by its status).
     ending: Ending | None = None
@@ -221,15 +278,6 @@ class GameRecord:
     #: The first game of the series this finished game continues (migration 024; written
     #: with its result: :mod:`bot.core.games.series`), if it continues one.
     series: int | None = None
-    #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
-    #: the bot (:mod:`bot.core.play.lessons`).
-    lesson: bool = False
-
-    @property
-    def hands_beside_table(self) -> bool:
-        """Whether its hands are shown in the conversation its table is in (a private
-        table's, a lesson's DM), rather than by DM about a channel."""
-        return self.private or self.lesson
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until
@@ -257,11 +305,16 @@ class GameRecord:
 
     @property
     def in_match(self) -> bool:
-        """Whether the game is a ranked match's (played apart): it counts there as one game
+        """Whether the game is a ranked match's (:class:`Match`): it counts there as one game
         won or lost, and its game points (a lurch, a skunk) count for nothing, neither on its
         result (:attr:`Ended.in_match <bot.core.games.endings.Ended.in_match>`) nor in the
         records its result rows make (:func:`bot.core.games.results.result_rows`)."""
-        return is_apart(self.channel_id)
+        return isinstance(self.occasion, Match)
+
+    @property
+    def in_lesson(self) -> bool:
+        """Whether the game is a lesson (:class:`Lesson`): practice, with no result."""
+        return isinstance(self.occasion, Lesson)
 
     @property
     def is_open(self) -> bool:

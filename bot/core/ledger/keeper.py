@@ -281,10 +281,10 @@ class MessageKeeper:
             waits = {
                 kind: self._pacer.channel_delay(owing.channel_id, kind) for kind in RequestKind
             }
-            private = [(o, k) for o, k in due if o.private]
-            ready = private + [(o, k) for o, k in due if not o.private and waits[_kind(k)] <= 0]
+            private = [(o, k) for o, k in due if o.tokens_only]
+            ready = private + [(o, k) for o, k in due if not o.tokens_only and waits[_kind(k)] <= 0]
             shown = await self._attempts.deliver_all(owing, ready)
-            held = [waits[_kind(k)] for o, k in due if not o.private and waits[_kind(k)] > 0]
+            held = [waits[_kind(k)] for o, k in due if not o.tokens_only and waits[_kind(k)] > 0]
             if held:
                 # The channel's counts are spent: come back when they allow, and draw the owner
                 # afresh then, so every move made meanwhile goes out in the same edit (while

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import User
@@ -479,7 +478,7 @@ def activity_state(
         you=record.seat_of(viewer),
         end_note=_html(html, record.end_note or ""),
     )
-    if is_apart(record.channel_id):
+    if not record.seating.shared:
         # A ranked game, played apart: nobody at this table watches it (they see the
         # channel's own game), so the page names no one as watching.
         state["apart"] = True

@@ -23,7 +23,6 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
@@ -296,7 +295,7 @@ class Moves(OnGames):
             game.verify_resign(seat)
         except RuleError as err:
             raise Refused(str(err)) from None
-        ranked = is_apart(record.channel_id)  # (a ranked match's game)
+        ranked = record.in_match
         text = resign_question(
             Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
         )

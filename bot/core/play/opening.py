@@ -26,6 +26,7 @@ from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, TableAsked, User
+from bot.core.base.seating import BOT_DM_SEATING, CHANNEL_SEATING, Seating, shared_seating
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
@@ -34,7 +35,17 @@ from bot.core.games.computer import LEVELS
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
-from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Lesson,
+    Match,
+    NewGame,
+    Occasion,
+    Options,
+    Round,
+    SeatRecord,
+)
 from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
@@ -93,7 +104,14 @@ class Lobbies(OnGames):
         dealt: list[tuple[Loaded, int]] = []
         computer = options.vs_computer
         record = await store.create_game(
-            NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+            NewGame(
+                guild_id,
+                channel_id,
+                creator,
+                options,
+                seating=BOT_DM_SEATING if lesson else shared_seating(private),
+                occasion=Lesson() if lesson else None,
+            ),
             now=now,
             fill=(lambda r: lobby.fill_with_computers(r, asked.level)) if computer else None,
             deal=(lambda r: self._deals.for_opening(r, dealt)) if computer else None,
@@ -109,24 +127,20 @@ class Lobbies(OnGames):
         players: tuple[User, User],
         options: Options,
         *,
-        occasion: str | None = None,
-        private: bool = False,
-        match: tuple[int, int] | None = None,
-        pairing: tuple[int, int, int, int] | None = None,
+        occasion: Round | Match | None = None,
+        seating: Seating = CHANNEL_SEATING,
     ) -> GameRecord:
         """Open a two-player game at the table ``options`` (a table for two) in ``channel_id``
-        with both ``players`` seated and the first hand dealt, in one transaction (a
-        tournament's pairing, in its thread, ``occasion`` saying which round of which
-        tournament; ``private``: reached
-        through interactions' tokens alone, as a game played apart is). The channel's open
+        with both ``players`` seated and the first hand dealt, in one transaction, for its
+        ``occasion`` (a tournament's pairing's round, in its thread; a ranked match's game, its
+        ``seating`` each player's place apart). The channel's open
         game, if it is this one already (the same two seated, the same table, an occasion's
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one.
-        ``match`` or ``pairing`` (see :class:`NewGame`): the game is opened only by one
-        conditional update of that ranked match or pairing as it was read (its version, its
-        state, these two players), in the transaction that writes it (else
-        :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
+        The game is opened only by one conditional update of that ranked match or pairing as
+        it was read (its version, its state, these two players), in the transaction that
+        writes it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
         named(options.variant).check(2, options.target)
         store = self._games.store
@@ -142,10 +156,8 @@ class Lobbies(OnGames):
                     channel_id,
                     SeatRecord(0, first.id, first.name),
                     options,
-                    private=private,
+                    seating=seating,
                     occasion=occasion,
-                    match=match,
-                    pairing=pairing,
                 ),
                 now=self._games.now(),
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
@@ -167,7 +179,7 @@ class Lobbies(OnGames):
         found: GameRecord,
         players: tuple[User, User],
         options: Options,
-        occasion: str | None,
+        occasion: Occasion,
     ) -> GameRecord:
         """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
         same two seated, the same table, an occasion's as this is); else :class:`ChannelBusy`.
@@ -375,7 +387,7 @@ class Lobbies(OnGames):
             series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
-            if record.private
+            if record.seating.hands_beside_table
             else "Dealing — your hand is on its way by DM."
         )
         return _lobby_changed(updated, text, answered is not None, self._launch, series)

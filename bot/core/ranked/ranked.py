@@ -27,7 +27,7 @@ from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord
+from bot.core.games.records import GameRecord, Match
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD, CardMessages, card_view, unrated_before
@@ -43,7 +43,6 @@ from bot.core.ranked.records import (
     RatingRecord,
     Search,
 )
-from bot.core.ranked.scoreboard import match_of_channel
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -403,8 +402,8 @@ class Ranked:
         """``user_id``'s entry of the match ``record`` is a game of, if that match ended
         without a result (the bot was down too long to reach a place: whatever its player
         presses there next brings the table back, saying so)."""
-        found = match_of_channel(record.channel_id)
-        match = None if found is None else await self._store.ranked_match(found[0])
+        found = record.occasion
+        match = await self._store.ranked_match(found.match_id) if isinstance(found, Match) else None
         if match is None or match.rated or match.status is not MatchStatus.FINISHED:
             return None
         entries = await self._store.match_entries(match)

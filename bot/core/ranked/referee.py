@@ -41,18 +41,18 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core.base.apart import APART_SEATS
 from bot.core.base.delivery import Carriers, WayIn
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
+from bot.core.base.seating import APART_SEATS, Seating
 from bot.core.base.store_errors import ChannelBusy, Raced, VersionConflict, decided_again
 from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus, Options
+from bot.core.games.records import GameRecord, GameStatus, Match, Options
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
@@ -246,9 +246,8 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             game_channel(match.id, number),
             (User(a.user_id, a.name), User(b.user_id, b.name)),
             Options(2, 121, scoring=Scoring.LURCH),
-            occasion=f"Ranked match, game {number}",
-            private=True,
-            match=(match.id, match.version),
+            occasion=Match(match.id, number, match.version),
+            seating=Seating(tuple(entry.place_apart for entry in (a, b))),
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
         self._moved_on(match, changed)

@@ -26,7 +26,6 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Protocol
 
-from bot.core.base.apart import is_apart
 from bot.core.base.owners import is_row_id
 from bot.core.base.places import OTHERS_RANKED, Place, Spot
 from bot.core.base.refusals import Refused, nothing_to_look_up
@@ -72,7 +71,7 @@ def players_only(record: GameRecord) -> bool:
     (``/cribbage review``, its page in the browser): a game played apart (ranked), each of
     whose places was its own player's and is nobody else's to see. Anyone who can see the
     place of any other game may see any player's review of it once it is over."""
-    return is_apart(record.channel_id)
+    return not record.seating.shared
 
 
 #: The latest reviewed games ``/cribbage stats`` adds up.

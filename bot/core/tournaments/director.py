@@ -48,7 +48,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy, Raced, decided_again
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus, Options
+from bot.core.games.records import GameRecord, GameStatus, Options, Round
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -283,8 +283,7 @@ class TournamentDirector(
                     Options(
                         2, record.target, scoring=Scoring(record.scoring), variant=record.variant
                     ),
-                    occasion=f"Round {p.round} of the {record.format.named()} tournament",
-                    pairing=(record.id, p.round, p.tab, p.version),
+                    occasion=_round(record, p),
                 )
             except ChannelBusy:
                 # Someone opened a game of their own in the thread (between the games of a
@@ -507,3 +506,10 @@ def _why(event: Event, p: PairingRecord) -> str:
     if winner is None:
         return "The round's time is up with the scores level: a loss for both."
     return f"The round's time is up: {winner} was ahead and wins, without a lurch."
+
+
+def _round(record: TournamentRecord, p: PairingRecord) -> Round:
+    """The occasion of pairing ``p``'s game in tournament ``record``: its round, and the
+    pairing as read (its version: its game opens only while the pairing is so)."""
+    words = f"Round {p.round} of the {record.format.named()} tournament"
+    return Round(words, (record.id, p.round, p.tab, p.version))

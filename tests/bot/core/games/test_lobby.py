@@ -12,7 +12,7 @@ from bot.core.base.replies import Click, TableAsked
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.views import LobbyControls
 from bot.core.games.housekeeping import EXPIRE_BATCH
-from bot.core.games.records import GameRecord, Options
+from bot.core.games.records import GameRecord, Options, Round
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
@@ -327,16 +327,16 @@ async def test_a_seated_game_is_found_again_by_its_seats_and_table_not_its_occas
     a newer release words its round otherwise; a game with other seats, another table, or a
     game of no occasion (someone's own) in its thread is not it."""
     opened = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion="Round 1 of the cup"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1 of the cup")
     )
     again = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion="Round 1, the cup"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1, the cup")
     )
     assert again.id == opened.id
     for players, target, occasion in (
-        ((BEA, AL), 121, "Round 1 of the cup"),
-        ((AL, CY), 121, "Round 1 of the cup"),
-        ((AL, BEA), 61, "Round 1 of the cup"),
+        ((BEA, AL), 121, Round("Round 1 of the cup")),
+        ((AL, CY), 121, Round("Round 1 of the cup")),
+        ((AL, BEA), 61, Round("Round 1 of the cup")),
         ((AL, BEA), 121, None),
     ):
         with pytest.raises(ChannelBusy):
@@ -346,7 +346,7 @@ async def test_a_seated_game_is_found_again_by_its_seats_and_table_not_its_occas
     their_own = await service.lobbies.open_seated(GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121))
     with pytest.raises(ChannelBusy):
         await service.lobbies.open_seated(
-            GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion="Round 1"
+            GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
         )
     assert (
         await service.lobbies.open_seated(GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121))

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.apart import game_owners
-from bot.core.base.owners import Owner
 from bot.core.base.replies import TableAsked
 from bot.core.deck import shuffles
 from bot.core.games import archive, snapshot
@@ -280,7 +278,7 @@ async def test_a_ranked_games_places_and_cards_messages_go_with_its_pruning(
         await search_ranked(service, user, place)
     game = await ranked_game(service, store, AL)
     service.ranked_play.stop()
-    owners = [str(owner) for owner in game_owners(Owner.game(game.id), game.channel_id)]
+    owners = [str(owner) for owner in game.seating.owners(game.id)]
     assert len(owners) == 3, "the game, and each seat's place"
     # And each search's card, where it was made; a search still waiting keeps its own.
     entries = [r[0] for r in await store.db.fetch("SELECT id FROM ranked_entries ORDER BY id")]

@@ -12,8 +12,10 @@ from bot.core.games import series
 from bot.core.games.records import (
     GameRecord,
     GameStatus,
+    Match,
     Options,
     ResultRecord,
+    Round,
     SeatRecord,
     SeriesResult,
 )
@@ -77,8 +79,8 @@ def test_a_result_offers_a_rematch_between_people_and_play_again_against_the_com
     bot = SeatRecord(1, None, "Easy bot", True, "easy")
     assert again_of(_game((AL, BEA))) == "rematch"
     assert again_of(_game((AL, bot))) == "again"
-    assert again_of(_game((AL, BEA), occasion="Round 1")) is None
-    assert again_of(_game((AL, BEA), channel_id=-5)) is None
+    assert again_of(_game((AL, BEA), occasion=Round("Round 1"))) is None
+    assert again_of(_game((AL, BEA), occasion=Match(1, 1))) is None
     assert again_of(_game((AL, BEA), status=GameStatus.CANCELLED)) is None
 
 

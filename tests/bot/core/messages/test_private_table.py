@@ -100,9 +100,9 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     game_id = await _private_game(service)
     owed = _by_key(await owed_now(service, game_id))
     table = owed["lobby"]
-    assert table.private and table.user_id is None
+    assert table.tokens_only and table.user_id is None
     assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
-    assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
+    assert all(o.tokens_only and o.user_id is not None for k, o in owed.items() if k != "lobby")
     assert table.view.content.startswith("Cut for deal —") and "**Deal 1**" in table.view.content
     # Your hand, and Resign: someone who did not add the app plays from buttons alone.
     assert controls(table.view, LobbyControls).buttons == ("hand", "resign")
@@ -128,7 +128,7 @@ async def test_a_player_awaited_out_of_every_tokens_reach_is_called_once_the_tab
     calls = [o for o in await owed_now(service, game_id) if o.key.name == AWAY]
     assert [str(o.key) for o in calls] == ["away:d1:0", "away:d1:1"]
     for call, user in zip(calls, (AL, BEA), strict=True):
-        assert call.private and call.once and call.user_id is None
+        assert call.tokens_only and call.once and call.user_id is None
         assert call.view.mentions == (user.id,)
         assert call.view.content == f"<@{user.id}> — your turn: press **Your hand**."
 
@@ -187,7 +187,7 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     # No control but the result's: Review and Rematch.
     assert table.controls == ResultControls(game_id, "rematch"), table.controls
     record = await service.games.record(game_id)
-    assert record is not None and record.private
+    assert record is not None and record.seating.tokens_only
     loaded = service.games.loaded.load(record)
     assert loaded.game.phase is Phase.OVER
 
@@ -221,12 +221,16 @@ async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_pr
     table = owed["lobby"]
     # Laid out as the dealt table was (Discord edits a laid-out message only into another),
     # reached by tokens alone, with no controls, saying how the game ended.
-    assert table.private and table.view.layout and table.view.controls_of(LobbyControls) is not None
+    assert (
+        table.tokens_only
+        and table.view.layout
+        and table.view.controls_of(LobbyControls) is not None
+    )
     assert (
         controls(table.view, LobbyControls).buttons == () and "Nobody moved" in table.view.content
     )
     hand = owed["hand:1:0"]
-    assert hand.private and hand.existing and hand.user_id == AL.id and hand.view.layout
+    assert hand.tokens_only and hand.existing and hand.user_id == AL.id and hand.view.layout
     assert set(owed) == {"lobby", "hand:1:0"}, "nothing posted in the channel by the bot"
 
 
@@ -275,7 +279,7 @@ async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_t
         nonlocal looks
         owed = await owed_now(service, game_id)
         # Reached by tokens alone: the table (no one's) and the four hands, nothing by DM.
-        assert all(o.private for o in owed)
+        assert all(o.tokens_only for o in owed)
         assert {o.user_id for o in owed} == {None, *seat_of}
         for item in owed:
             seats = range(4) if item.user_id is None else (seat_of[item.user_id],)

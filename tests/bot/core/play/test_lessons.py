@@ -72,7 +72,7 @@ async def test_a_lesson_is_dealt_in_the_dm_against_the_gentlest_computer_to_61(
 ) -> None:
     _, game_id = await _lesson(service)
     record = await service.games.record(game_id)
-    assert record is not None and record.lesson and record.channel_id == DM
+    assert record is not None and record.in_lesson and record.channel_id == DM
     assert record.guild_id is None and record.options.target == LESSON_TARGET
     assert [s.level for s in record.seats if s.is_computer] == [Level.EASY]
     # The learner's commands typed in the DM act on the lesson there.

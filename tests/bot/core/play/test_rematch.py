@@ -12,7 +12,7 @@ from bot.core.base.keys import HAND, LOBBY, RESULT
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked, TableAsked, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
-from bot.core.games.records import GameRecord, GameStatus, Options
+from bot.core.games.records import GameRecord, GameStatus, Options, Round
 from bot.core.games.series import SEAT_KEPT
 from bot.core.services import Services
 from bot.store import Store
@@ -371,7 +371,7 @@ async def test_no_rematch_for_a_game_without_a_result(service: Services) -> None
 
 async def test_no_rematch_for_a_tournaments_game(service: Services) -> None:
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion="Round 1"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL, BEA)).ok
     controls = _result_controls(await owed_now(service, record.id))
@@ -457,7 +457,7 @@ async def test_a_last_hand_that_never_went_out_is_owed_offering_the_rematch(
     assert "The game is over: Al resigned" in hand.view.content
     # Where the result offers no rematch, a hand that never went out stays unsent.
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion="Round 1"
+        GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL + 1, BEA)).ok
     hands = [o for o in await owed_now(service, record.id) if o.key.name == HAND]
@@ -482,7 +482,7 @@ async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answer
     # The lobby is the game's message in the channel, for the bot to post (no token carries
     # it), as any lobby: the rematch's, the series and Bea's kept seat said.
     lobby = {o.key: o for o in await owed_now(service, rematch.id)}[LOBBY]
-    assert lobby.user_id is None and not lobby.existing and not lobby.private
+    assert lobby.user_id is None and not lobby.existing and not lobby.tokens_only
     assert "Rematch opened by Al" in lobby.view.content
     assert "Bea's seat is kept for them until" in lobby.view.content
     assert "Al leads the series 2–0" in lobby.view.content
@@ -571,7 +571,7 @@ async def test_rematch_on_a_hand_refused_to_a_player_who_left_the_server(
 
 async def test_no_rematch_on_a_hand_where_the_result_offers_none(service: Services) -> None:
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion="Round 1"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL, BEA)).ok
     assert _last_hands(await owed_now(service, record.id)) == {0: None, 1: None}

@@ -299,7 +299,7 @@ async def test_the_card_offers_the_expert_after_a_while_but_not_in_the_bots_dms(
     owing = await service.ledger.owed(Owner.ranked(entry.id))
     assert owing is not None and owing.check_at == entry.queued_at + EXPERT_OFFER_AFTER
     (card,) = owing.owed
-    assert card.key == CARD and card.private
+    assert card.key == CARD and card.tokens_only
     assert getattr(card.view.controls, "buttons", ()) == ("stop",)
     clock.advance(seconds=EXPERT_OFFER_AFTER)
     owing = await service.ledger.owed(Owner.ranked(entry.id))
@@ -322,7 +322,7 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
         owing = await service.ledger.owed(Owner.place(game.id, seat))
         assert owing is not None
         assert sorted(str(o.key) for o in owing.owed) == [f"hand:1:{seat}", "lobby"]
-        assert all(o.private for o in owing.owed)
+        assert all(o.tokens_only for o in owing.owed)
         table = owing.owed[0].view if str(owing.owed[0].key) == "lobby" else owing.owed[1].view
         assert table.mentions in ((), (user.id,))
         assert "Ranked match" in table.content and "time runs out" in table.content
@@ -861,7 +861,7 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     assert answer.update is not None and "Bea stopped searching" in answer.update.content
     assert await store.live_entry(BEA.id) is None
     game = await store.open_game_in_channel(entry.channel_id)
-    assert game is not None and game.private and game.options.vs_computer
+    assert game is not None and game.seating.tokens_only and game.options.vs_computer
     assert [s.level for s in game.seats if s.is_computer] == ["expert"]
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
     again = await service.ranked.expert(entry.id, BEA, None, place=conversation)
