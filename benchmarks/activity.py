@@ -32,7 +32,7 @@ from typing import Any
 import aiohttp
 
 from benchmarks.timing import percentile
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.games.records import GameStatus
 from bot.core.messages.prompts import controls_for
 from bot.core.services import Services
@@ -189,7 +189,9 @@ async def _measure(
     for move in range(moves):
         found = await _next_move(service, game_id) if game_id else None
         if found is None:
-            opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, target=121)
+            opened = await service.lobbies.new_game(
+                GUILD, CHANNEL, AL, TableAsked(players=2, target=121)
+            )
             game_id = opened.game_id or 0
             await service.lobbies.join(CHANNEL, BEA)
             await service.lobbies.start(CHANNEL, AL)
@@ -205,7 +207,7 @@ async def _measure(
                 if click.kind == "discard"
                 else service.moves.play(CHANNEL, user, click.values[0])
             )
-            await service.answered(answer, landed=True, shown=None)
+            await service.sequels.answered(answer, landed=True, shown=None)
         else:
             body = {
                 "action": click.kind,

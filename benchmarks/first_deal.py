@@ -35,6 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.core.base.replies import TableAsked
 from engine.players import LEVELS
 from engine.variants import listed
 
@@ -89,7 +90,7 @@ async def _open(variant: str, level: str) -> dict[str, float]:
             ticker.worst = ticker.held = 0.0
             started, cpu = time.perf_counter(), time.process_time()
             answer = await service.lobbies.new_game(
-                1, 2, User(3, "Al"), variant=variant, vs_computer=True, difficulty=level
+                1, 2, User(3, "Al"), TableAsked(variant=variant, vs_computer=True, level=level)
             )
             call, cpu = time.perf_counter() - started, time.process_time() - cpu
             ticking.cancel()

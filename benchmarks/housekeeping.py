@@ -30,6 +30,7 @@ from typing import Any
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA
+from tests.helpers.core_build import build_core
 from tests.helpers.service_driver import Clock, drive, make_service, open_table
 
 #: Distinct games played through the service, then copied.
@@ -140,7 +141,7 @@ async def pruning(scratch: Path, games: int) -> bool:
     before = path.stat().st_size
     clock.advance(days=400)
     async with await Store.open(path) as store:
-        service = Services.build(
+        service = build_core(
             store,
             rng_factory=lambda key: random.Random(key),
             clock=clock,

@@ -32,6 +32,8 @@ from bot.core.ranked.matching import ANYONE_AFTER, WINDOW_AT_FIRST
 from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
+from bot.store.queries import people_acting
+from tests.helpers.core_build import build_core
 from tests.helpers.postgres import PostgresServer
 
 #: The skill of the i-th waiting player: each more than a window apart from the next.
@@ -51,6 +53,13 @@ class _Clock:
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def _person(store: Store, user_id: int) -> None:
+    """``user_id`` is a person the bot keeps (their row, as their first act makes it)."""
+    acting = people_acting([user_id])
+    assert acting is not None
+    await store.db.execute(acting.sql, acting.params)
 
 
 async def _join(service: Services, user: User, channel: int) -> bool:
@@ -73,14 +82,16 @@ async def time_to_match(target: str | Path, waiting: int, rounds: int) -> list[f
     """Seconds from a newcomer's command to its answer, paired, with ``waiting`` in the queue."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         now = clock().timestamp()
         await _waiting(store, waiting + rounds + WARM_UP, now, 1_000_000)
         took: list[float] = []
         for n in range(rounds + WARM_UP):
             # The newcomer's skill is the n-th waiting player's: they fit, nobody else does.
             newcomer = User(2_000_000 + n, f"N{n}")
-            # (Its rating decides its skill: a newcomer's is the model's, so write one.)
+            # (Its rating decides its skill: a newcomer's is the model's, so write one, of
+            # a person the bot keeps.)
+            await _person(store, newcomer.id)
             await store.db.execute(
                 "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, ordinal, matches,"
                 " wins, updated_at) VALUES ('2026-03', ?, ?, ?, 3.0, 0, 1, 0, 0)",
@@ -102,7 +113,7 @@ async def sweep_time(target: str | Path, waiting: int) -> tuple[float, int]:
     meet anyone, and the matches it made."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         await _waiting(store, waiting, clock().timestamp(), 3_000_000)
         clock.now += timedelta(seconds=ANYONE_AFTER)
         started = time.perf_counter()
@@ -114,9 +125,10 @@ async def operations(target: str | Path, players: int, concurrency: int) -> floa
     """Queue operations (a join, then a stop) per second, ``concurrency`` players at a time."""
     clock = _Clock()
     async with await Store.open(target) as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7), clock=clock)
+        service = build_core(store, idle_expiry=timedelta(days=7), clock=clock)
         # Everyone far apart, so joining pairs nobody and each then stops.
         for n in range(players):
+            await _person(store, 4_000_000 + n)
             await store.db.execute(
                 "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, ordinal, matches,"
                 " wins, updated_at) VALUES ('2026-03', ?, ?, ?, 3.0, 0, 1, 0, 0)",

@@ -24,10 +24,13 @@ from bot.core.base.patrol import Running, running
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.text import period
 from bot.core.base.timing import DEFER_AFTER
+from bot.core.faces import BACKGROUND
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.privacy.inventory import Figures, deletion, policy_lines, public_lines
-from bot.core.services import BACKGROUND, Sending, Services
+from bot.core.sending import Sending
+from bot.core.services import Services
+from bot.core.settings import CoreSettings, Given
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
 from bot.discord.app import Assembled, CribbageBot
@@ -205,25 +208,42 @@ def _core(
     thinking: WorkerThinking,
 ) -> Services:
     """The core on ``store``, as the settings say."""
-    links = page_links(settings)
     return Services.build(
-        store,
+        store, _core_settings(settings, store.dialect), _given(settings, members, metrics, thinking)
+    )
+
+
+def _core_settings(settings: Settings, dialect: Dialect) -> CoreSettings:
+    """The core's settings, as the operator's ``settings`` say, on a database of ``dialect``
+    (PostgreSQL: other processes of the bot may share it)."""
+    return CoreSettings(
         idle_expiry=settings.idle_expiry,
         remind_after=settings.turn_reminder,
         muggins_window=settings.muggins_window,
         count_timeout=settings.count_timeout,
-        shared=store.dialect is Dialect.POSTGRES,
-        membership=members,
         retention=settings.retention,
-        thinking=thinking,
-        page_link=links.url if links is not None and links.public_url else None,
-        league_link=links.league_url if links is not None and links.public_url else None,
-        activity=_activity_on(settings),
-        meters=metrics,
         left_server_grace=settings.left_server_grace,
+        ranked_turn=settings.ranked_turn,
+        shared=dialect is Dialect.POSTGRES,
+        activity=_activity_on(settings),
         policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
         contact=settings.privacy_contact,
-        ranked_turn=settings.ranked_turn,
+    )
+
+
+def _given(
+    settings: Settings, members: DiscordMembers, metrics: Metrics, thinking: WorkerThinking
+) -> Given:
+    """What the root hands the core: the members as Discord says, the worker, the metrics,
+    and the pages' links when the pages are served at a public address."""
+    links = page_links(settings)
+    public = links if links is not None and links.public_url else None
+    return Given.real(
+        members,
+        thinking,
+        metrics,
+        page_link=None if public is None else public.url,
+        league_link=None if public is None else public.league_url,
     )
 
 

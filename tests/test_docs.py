@@ -169,3 +169,50 @@ def test_the_performance_page_names_every_benchmark_and_no_other() -> None:
     named.discard("NAME")  # the pattern of the command, `benchmarks.NAME`
     assert sorted(_benchmarks() - named) == [], "benchmarks not in docs/performance.md"
     assert sorted(named - _benchmarks()) == [], "docs/performance.md names no such benchmark"
+
+
+#: The checklist of what a new command or feature touches (issue 69), and the paths it names:
+#: anything in backquotes with a slash or a file's ending (``<wing>`` stands for any folder).
+_CHECKLIST = ("docs/architecture.md", "### What a new command or feature touches")
+_PATH = re.compile(r"`([\w./<>-]*(?:/|\.(?:py|md))[\w./<>-]*)`")
+
+
+def checklist_paths(text: str) -> list[str]:
+    """The paths the checklist section of ``text`` names (see :data:`_CHECKLIST`)."""
+    start = text.index(_CHECKLIST[1])
+    end = text.find("\n#", start + len(_CHECKLIST[1]))
+    return _PATH.findall(text[start : end if end >= 0 else len(text)])
+
+
+def _missing(paths: list[str], root: Path, folder: Path) -> list[str]:
+    missing = []
+    for path in paths:
+        pattern = re.sub(r"<[^>]+>", "*", path).rstrip("/")
+        # (A name alone is a file of the folder named before it.)
+        named = "/" in path
+        if not list((root if named else folder).glob(pattern)):
+            missing.append(path)
+        elif named:
+            found = next(iter(root.glob(pattern)))
+            folder = found if found.is_dir() else found.parent
+    return missing
+
+
+def test_the_new_feature_checklist_names_only_paths_that_exist() -> None:
+    text = (ROOT / _CHECKLIST[0]).read_text(encoding="utf-8")
+    paths = checklist_paths(text)
+    assert len(paths) >= 20, "the checklist names the files a new feature touches"
+    assert _missing(paths, ROOT, ROOT) == []
+
+
+def test_the_checklist_check_finds_a_path_that_is_gone(tmp_path: Path) -> None:
+    (tmp_path / "bot" / "core" / "games").mkdir(parents=True)
+    (tmp_path / "bot" / "core" / "games" / "wing.py").write_text("")
+    text = (
+        "### What a new command or feature touches\n"
+        "1. `bot/core/<wing>/wing.py`, `bot/core/old.py`, `bot/core/games/` (`wing.py`,"
+        " `gone.py`)\n## After\n`bot/after.py`\n"
+    )
+    paths = checklist_paths(text)
+    assert "bot/after.py" not in paths
+    assert _missing(paths, tmp_path, tmp_path) == ["bot/core/old.py", "gone.py"]

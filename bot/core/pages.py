@@ -28,7 +28,8 @@ from bot.core.messages.game_messages import result_lines
 from bot.core.messages.spectator import DealHistory, TableSeen, table_seen
 from bot.core.nights.leagues import LeagueBoard, Leagues
 from bot.core.review.replay import GameReplay, replay
-from bot.core.review.review import Reviews, page_view, players_only
+from bot.core.review.report import page_view
+from bot.core.review.review import Reviews, players_only
 from bot.core.store import CoreStore
 
 __all__ = ["GamePages"]
@@ -44,7 +45,7 @@ class GamePages:
         store: CoreStore,
         coach: CoachSettings,
         reviews: Reviews,
-        leagues: Leagues | None = None,
+        leagues: Leagues | None,
     ) -> None:
         """``leagues``: the club nights' leagues (a night's game's page names its league)."""
         self._games = games

@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import Protocol
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.owners import Owner
@@ -86,7 +85,7 @@ class WhichGame:
             # (/cribbage learn), which their commands there act on: over, it is the place's
             # last game, as anywhere (status shows how it ended, a move says it is over).
             lesson = await self._games.store.last_game_in_channel(place.channel_id)
-            mine = lesson is not None and lesson.lesson and lesson.seat_of(user_id) is not None
+            mine = lesson is not None and lesson.in_lesson and lesson.seat_of(user_id) is not None
             if mine and lesson is not None and lesson.is_open:
                 return replace(facts, here=Here.OPEN, lesson_here=True)
             if reach is Reach.PLAYS:
@@ -118,7 +117,7 @@ class WhichGame:
         return tuple(
             (r.channel_id, r.guild_id)
             for r in found
-            if r.guild_id is not None and not r.private and not is_apart(r.channel_id)
+            if r.guild_id is not None and r.seating.in_server
         )
 
     async def _ranked_last(self, channel_id: int, user_id: int) -> int | None:
@@ -259,4 +258,4 @@ class WhichGame:
         # (:meth:`~bot.core.messages.private_resume.PrivateResume.answered` decides).
         record = await store.open_game_in_channel(place.channel_id)
         record = record or await store.last_game_in_channel(place.channel_id)
-        return None if record is None or not record.private else Owner.game(record.id)
+        return None if record is None or not record.seating.tokens_only else Owner.game(record.id)

@@ -5,7 +5,7 @@ puts the bot together (:data:`Assemble`). ``setup_hook`` (Discord has taken the 
 opens the store if none was given and has the bot put together on it (:class:`Assembled`: the
 core, what answers interactions, the commands, this process's place among the bot's processes,
 operations), registers the persistent components and the ``/cribbage`` commands, and starts the
-housekeeping task. The process that sends runs the core's :class:`~bot.core.services.Sending`
+housekeeping task. The process that sends runs the core's :class:`~bot.core.sending.Sending`
 (the keeper following the change feed, the game clock, the director, the referee) and syncs the
 commands; once connected it brings every open game's messages up to date (what a crash may have
 left unsent). ``close`` takes no new moves and sends what is owed.
@@ -28,8 +28,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.base.owners import Owner
+from bot.core.faces import DiscordFace, Sender
 from bot.core.ledger.transport import Pacing
-from bot.core.services import Sending, Services
 from bot.discord.activity import CribbageTree
 from bot.discord.clicks import Clicks
 from bot.discord.command_sync import CommandSync
@@ -73,9 +73,9 @@ class Assembled:
     """The bot put together on the client once Discord has taken the token (by the
     composition root, :func:`bot.assembly.assemble`): what the client runs."""
 
-    services: Services
+    services: DiscordFace
     #: What the process that sends runs (its keeper, the clock, the director, the referee).
-    sending: Sending
+    sending: Sender
     #: Runs core calls for interactions and answers them.
     io: DiscordIO
     #: The clicks on every control (the components reach them as the client's ``clicks``).
@@ -242,13 +242,13 @@ class CribbageBot(commands.AutoShardedBot):
     async def resumed_sending(self) -> None:
         """This process stayed the sender, but its lease lapsed a while by its own clock (it
         was frozen, or the database slow) and nobody took it: what it held back meanwhile
-        goes now (:meth:`Sending.resumed <bot.core.services.Sending.resumed>`)."""
+        goes now (:meth:`Sending.resumed <bot.core.sending.Sending.resumed>`)."""
         self._running.sending.resumed()
 
     async def reconcile(self, *, taking_over: bool = False, handed_over: bool = False) -> None:
         """Bring every open or recently ended game's messages up to date, and make the timed
         moves that fell due while nobody was looking (start-up, taking over: see
-        :meth:`Sending.reconcile <bot.core.services.Sending.reconcile>`)."""
+        :meth:`Sending.reconcile <bot.core.sending.Sending.reconcile>`)."""
         sending = self._running.sending
         games = await sending.reconcile(taking_over=taking_over, handed_over=handed_over)
         log.info("reconciling %d games with their messages", games)

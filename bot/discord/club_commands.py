@@ -27,7 +27,7 @@ from discord import app_commands
 from bot.core.base.choices import tournament_variants
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
 from bot.discord.tournament_commands import THREADS_NEEDED, format_choices, format_described
@@ -96,7 +96,7 @@ class ClubCommands(app_commands.Group):
     """``/club``: night, checkin, skip, move, end, league, timezone; run on ``services`` and
     answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO) -> None:
         super().__init__(
             name="club",
             description="Cribbage club nights: scheduled, weekly, with a league",

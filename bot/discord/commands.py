@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.feature_commands import FeatureCommands
 from bot.discord.game_commands import GameCommands
 from bot.discord.game_io import GameIO
@@ -29,7 +29,7 @@ class CribbageCommands(app_commands.Group):
     """``/cribbage ...``: every command of the game, run on ``services`` and answered through
     ``io`` (``game``: a game's table, for ``/cribbage hand``)."""
 
-    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, game: GameIO) -> None:
         super().__init__(
             name="cribbage",
             description="Play cribbage in this channel",

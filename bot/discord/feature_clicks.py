@@ -12,10 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import (
     Call,
@@ -39,7 +38,7 @@ class FeatureClicks:
     answered through ``io``, and hands a hand's and a lobby's controls to ``game`` (the bot's
     :class:`~bot.discord.clicks.Clicks`)."""
 
-    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, game: GameIO) -> None:
         self._services = services
         self._io = io
         self._game = game
@@ -59,18 +58,10 @@ class FeatureClicks:
     ) -> None:
         """A leaderboard's Previous, Next or other-table button (of ``variant``'s tables):
         that page, in place (where ``/cribbage leaderboard`` works: a server)."""
-        standings, which = self._services.standings, self._services.which
-        place, user_id = place_of(interaction), interaction.user.id
+        acts, place, user_id = self._services.acts, place_of(interaction), interaction.user.id
         await self._io.click(
             interaction,
-            lambda: which.run(
-                Ask.LEADERBOARD,
-                place,
-                user_id,
-                lambda found: standings.leaderboard(
-                    found.server_id, table=table, page=page, variant=variant
-                ),
-            ),
+            lambda: acts.leaderboard_page(place, user_id, table=table, page=page, variant=variant),
         )
 
     async def tournament_click(
@@ -118,25 +109,10 @@ class FeatureClicks:
         if lacking is not None:
             await send_error(interaction, lacking)
             return
-        user, guild_id, place = user_of(interaction), interaction.guild_id, place_of(interaction)
-        services, token = self._services, interaction.token
-        rematches, which = services.rematches, services.which
+        user, place, token = user_of(interaction), place_of(interaction), interaction.token
+        acts = self._services.acts
         await self._io.command(
-            interaction,
-            lambda: which.run_rematch(
-                place,
-                user.id,
-                lambda found: rematches.press(
-                    game_id,
-                    user,
-                    guild_id=guild_id,
-                    channel_id=found.channel_id,
-                    token=token,
-                    # (Where the bot is not a member, the answer is its table throughout.)
-                    private=not place.bot_member,
-                ),
-            ),
-            ephemeral=False,
+            interaction, lambda: acts.rematch(place, user, game_id, token=token), ephemeral=False
         )
 
     async def hand_rematch_click(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -162,17 +138,8 @@ class FeatureClicks:
     ) -> None:
         """The discard of the day chosen: the answer replaces the menu's message (where
         ``/cribbage daily`` works: a server)."""
-        user, place = user_of(interaction), place_of(interaction)
-        daily, which = self._services.daily, self._services.which
-        await self._io.click(
-            interaction,
-            lambda: which.run(
-                Ask.DAILY,
-                place,
-                user.id,
-                lambda found: daily.choose(found.guild_id, user, stamp, cards),
-            ),
-        )
+        user, place, acts = user_of(interaction), place_of(interaction), self._services.acts
+        await self._io.click(interaction, lambda: acts.daily_choose(place, user, stamp, cards))
 
     async def privacy_click(
         self, interaction: discord.Interaction[Any], subject: int, action: str

@@ -20,7 +20,7 @@ from bot.core.base.choices import POOL_TITLES
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import Pool
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.courier import DMS_CLOSED
 from bot.discord.interactions import DiscordIO, user_of
 from bot.discord.options import VARIANT_CHOICES, hands_said
@@ -71,7 +71,7 @@ def _choices(names: list[str]) -> list[app_commands.Choice[str]]:
 class FeatureCommands(app_commands.Group):
     """The commands around the games, run on ``services`` and answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO) -> None:
         super().__init__()
         self._core = services
         self._io = io
@@ -315,6 +315,6 @@ class FeatureCommands(app_commands.Group):
         chosen = topic.value if topic else None
 
         async def call() -> Answer:
-            return Services.rules(chosen)
+            return self._core.rules(chosen)
 
         await self._io.command(interaction, call)

@@ -18,8 +18,9 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import DEFAULT_LEVEL, LEVEL_BLURBS
-from bot.core.base.replies import Answer, Choice, User
-from bot.core.services import Services
+from bot.core.base.places import Place
+from bot.core.base.replies import Answer, Choice, TableAsked, User
+from bot.core.faces import DiscordFace
 from bot.discord.game_io import GameIO
 from bot.discord.interactions import DiscordIO, send_error, user_of
 from bot.discord.options import (
@@ -30,7 +31,7 @@ from bot.discord.options import (
     targets_said,
     variants_said,
 )
-from bot.discord.places import ask_of, cannot_post, place_of
+from bot.discord.places import cannot_post, place_of
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.players import LEVELS
@@ -69,37 +70,37 @@ _COUNTING = [
     app_commands.Choice(name="manual: count your own hands, with muggins", value="manual"),
 ]
 
-#: A player's command's call to the core, on the game in a channel, as a user.
-Act = Callable[[Services, int, User], Awaitable[Answer]]
-#: A move by command: the same, and whether its answer copies the mover's hand.
-Moved = Callable[[Services, int, User, bool], Awaitable[Answer]]
+#: A player's command: the core's act for it (:class:`bot.core.acts.Acts`), by the user in
+#: their place.
+Act = Callable[[Place, User], Awaitable[Answer]]
 #: What an autocomplete offers a user in the game a command would act on.
-Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
+Offer = Callable[[Place, int, str], Awaitable[list[Choice]]]
 
 
 class GameCommands(app_commands.Group):
     """The commands of a game, run on ``services`` and answered through ``io`` (``game``:
     ``/cribbage hand``'s answer, kept up to date as a private table's *Your hand* is)."""
 
-    def __init__(self, services: Services, io: DiscordIO, game: GameIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, game: GameIO) -> None:
         super().__init__()
         self._core = services
         self._io = io
         self._game = game
 
-    async def _by_player(self, interaction: discord.Interaction[Any], act: Act) -> None:
+    async def _by_player(
+        self, interaction: discord.Interaction[Any], act: Act, *, ephemeral: bool = True
+    ) -> None:
         """A command of the user who used it, on the game it acts on for them here (their
-        ranked game where they play it, else the place's): ``act(core, channel, user)``."""
-        user, core = user_of(interaction), self._core
-        await self._io.run_here(interaction, lambda found: act(core, found.channel_id, user))
+        ranked game where they play it, else the place's): the core's act, ``act(place, user)``."""
+        place, user = place_of(interaction), user_of(interaction)
+        await self._io.command(interaction, lambda: act(place, user), ephemeral=ephemeral)
 
     async def _completions(
-        self, interaction: discord.Interaction[Any], complete: Completer, current: str
+        self, interaction: discord.Interaction[Any], offer: Offer, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Autocomplete for a card option: what ``complete`` offers this user in the game the
-        command would act on (nothing where it would be refused)."""
-        which, place = self._core.which, place_of(interaction)
-        found = which.offered(ask_of(interaction), place, interaction.user.id, current, complete)
+        """Autocomplete for a card option: what the core's ``offer`` gives this user in the
+        game the command would act on (nothing where it would be refused)."""
+        found = offer(place_of(interaction), interaction.user.id, current)
         return await self._io.offered(interaction, found)
 
     # -- lobby --------------------------------------------------------------------------------
@@ -143,14 +144,19 @@ class GameCommands(app_commands.Group):
             await send_error(interaction, lacking)
             return
         user = user_of(interaction)
-        # Left out, the variant's own (the standard game: two players to 121).
-        seats = players.value if players else None
-        points = target.value if target else None
-        kind = variant.value if variant else None
-        layout = teams.value if teams else None
-        # Choosing a difficulty says you want to play the computer.
-        computer = bool(vs_computer) or difficulty is not None
-        level = difficulty.value if difficulty else DEFAULT_LEVEL
+        asked = TableAsked(
+            # Left out, the variant's own (the standard game: two players to 121).
+            players=players.value if players else None,
+            target=target.value if target else None,
+            variant=variant.value if variant else None,
+            teams=teams.value if teams else None,
+            # Choosing a difficulty says you want to play the computer.
+            vs_computer=bool(vs_computer) or difficulty is not None,
+            level=difficulty.value if difficulty else DEFAULT_LEVEL,
+            scoring=scoring.value if scoring else Scoring.LURCH,
+            counting=counting.value if counting else Counting.AUTO,
+            hints=bool(hints),
+        )
         guild_id = interaction.guild_id
         private = not place_of(interaction).bot_member
         lobbies = self._core.lobbies
@@ -160,17 +166,9 @@ class GameCommands(app_commands.Group):
                 guild_id,
                 found.channel_id,
                 user,
-                players=seats,
-                target=points,
-                vs_computer=computer,
-                difficulty=level,
-                scoring=scoring.value if scoring else Scoring.LURCH,
-                counting=counting.value if counting else Counting.AUTO,
-                variant=kind,
-                teams=layout,
+                asked,
                 token=interaction.token,
                 private=private,
-                hints=bool(hints),
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )
@@ -178,17 +176,17 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Join the lobby."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.join(ch, user))
+        await self._by_player(interaction, self._core.acts.join)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.leave(ch, user))
+        await self._by_player(interaction, self._core.acts.leave)
 
     @app_commands.command(name="start", description="Deal the first hand once every seat is taken")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the game."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.start(ch, user))
+        await self._by_player(interaction, self._core.acts.start)
 
     @app_commands.command(
         name="cancel",
@@ -199,12 +197,7 @@ class GameCommands(app_commands.Group):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel the game with no result: its creator in the lobby, a moderator at any time
         (Manage Messages in the channel, or Manage Server)."""
-        user, lobbies = user_of(interaction), self._core.lobbies
-        moderator = place_of(interaction).moderator
-        await self._io.run_here(
-            interaction,
-            lambda found: lobbies.ask_cancel(found.channel_id, user, moderator=moderator),
-        )
+        await self._by_player(interaction, self._core.acts.cancel)
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -212,53 +205,34 @@ class GameCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed; at a private table or a
         ranked place, kept up to date as the table's Your hand is)."""
-        table, user = self._core.table, user_of(interaction)
-        which, place, ask = self._core.which, place_of(interaction), ask_of(interaction)
-
-        async def call() -> Answer:
-            return await which.run(
-                ask, place, user.id, lambda found: table.hand(found.channel_id, user)
-            )
-
-        await self._game.own_hand(interaction, call)
-
-    async def _moved(self, interaction: discord.Interaction[Any], act: Moved) -> None:
-        """A move by command, on the game it acts on here: answered with the mover's hand,
-        unless it was typed beside that hand (the bot's DM, where it came)."""
-        user, core = user_of(interaction), self._core
-        await self._io.run_here(
-            interaction,
-            lambda found: act(core, found.channel_id, user, not found.beside_hand),
-        )
+        acts, user, place = self._core.acts, user_of(interaction), place_of(interaction)
+        await self._game.own_hand(interaction, lambda: acts.hand(place, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        await self._moved(
-            interaction,
-            lambda core, ch, user, copy: core.moves.discard(ch, user, cards, mirror=copy),
-        )
+        acts = self._core.acts
+        await self._by_player(interaction, lambda place, user: acts.discard(place, user, cards))
 
     @discard.autocomplete("cards")
     async def _discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._completions(interaction, self._core.table.autocomplete_discard, current)
+        return await self._completions(interaction, self._core.acts.offer_discard, current)
 
     @app_commands.command(name="play", description="Play a card in the pegging")
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        await self._moved(
-            interaction, lambda core, ch, user, copy: core.moves.play(ch, user, card, mirror=copy)
-        )
+        acts = self._core.acts
+        await self._by_player(interaction, lambda place, user: acts.play(place, user, card))
 
     @play.autocomplete("card")
     async def _play_card(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await self._completions(interaction, self._core.table.autocomplete_play, current)
+        return await self._completions(interaction, self._core.acts.offer_play, current)
 
     @app_commands.command(
         name="count", description="Claim what your hand (or crib) is worth, with manual counting"
@@ -272,10 +246,8 @@ class GameCommands(app_commands.Group):
         points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
-        await self._moved(
-            interaction,
-            lambda core, ch, user, copy: core.moves.count(ch, user, points, mirror=copy),
-        )
+        acts = self._core.acts
+        await self._by_player(interaction, lambda place, user: acts.count(place, user, points))
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -283,14 +255,14 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(show="Show it to the whole channel (default: only you see it)")
     async def status(self, interaction: discord.Interaction[Any], show: bool | None = None) -> None:
         """The table, with a picture of the board: privately unless ``show``."""
-        table, public = self._core.table, bool(show)
-        await self._io.run_here(
+        acts, public = self._core.acts, bool(show)
+        await self._by_player(
             interaction,
-            lambda found: table.status(found.channel_id, public=public),
+            lambda place, user: acts.status(place, user, public=public),
             ephemeral=not public,
         )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        await self._by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
+        await self._by_player(interaction, self._core.acts.resign)

@@ -11,10 +11,9 @@ from typing import Any
 
 import discord
 
-from bot.core.base.places import BUTTON_ASKS
 from bot.core.base.replies import Click, Clicked
 from bot.core.base.views import HAND_BUTTON, RESIGN_BUTTON, TABLE_BUTTON
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.interactions import (
     Call,
     DiscordIO,
@@ -51,7 +50,7 @@ NO_TABLE = (
 class GameIO:
     """The interactions of a game's table, run on ``services`` and answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO, *, activity: bool = False) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO, *, activity: bool = False) -> None:
         """``activity``: the game's Activity is on (*Play at the table* and the Entry Point
         command open it)."""
         self._services = services
@@ -68,7 +67,7 @@ class GameIO:
         answer = await self._io.call(interaction, call, update=False, ephemeral=True)
         if answer is None:
             return
-        self._services.opening(answer)
+        self._services.sequels.opening(answer)
         try:
             await in_time(interaction, self._io.reply(interaction, answer.reply))
             if not answer.ok or answer.reply.view is None:
@@ -77,10 +76,10 @@ class GameIO:
             message = await interaction.original_response()
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand asked for did not reach Discord (%s)", error)
-            await self._services.opened(answer, shown=None, clicked=None)
+            await self._services.sequels.opened(answer, shown=None, clicked=None)
             return
         shown = reached(interaction, message)
-        await self._services.opened(answer, shown=shown, clicked=None)
+        await self._services.sequels.opened(answer, shown=shown, clicked=None)
         await self._io.carry(interaction, answer, moved=False)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -110,7 +109,7 @@ class GameIO:
             log.warning("a hint did not reach Discord (%s)", error)
             return
         # (A hint from an older hand: that message is looked at again.)
-        await self._services.answered(answer, landed=True, shown=clicked_of(interaction))
+        await self._services.sequels.answered(answer, landed=True, shown=clicked_of(interaction))
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
@@ -125,21 +124,12 @@ class GameIO:
         if action == RESIGN_BUTTON:
             await self._resign(interaction, game_id)
             return
-        user, guild_id = user_of(interaction), interaction.guild_id
-        moderator = is_moderator(interaction)
-        clicked = clicked_of(interaction)
-        lobbies, which, place = self._services.lobbies, self._services.which, place_of(interaction)
+        user, moderator = user_of(interaction), is_moderator(interaction)
+        clicked, place, acts = clicked_of(interaction), place_of(interaction), self._services.acts
         # (Join is refused where /cribbage join would be: where the clicker's ranked match is.)
         await self._io.click(
             interaction,
-            lambda: which.run(
-                BUTTON_ASKS.get(action),
-                place,
-                user.id,
-                lambda _: lobbies.click(
-                    game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
-                ),
-            ),
+            lambda: acts.lobby_click(place, user, game_id, action, clicked, moderator=moderator),
         )
 
     async def _resign(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -204,7 +194,7 @@ class GameIO:
             await self._io.reply(interaction, answer.reply)
             await self._io.carry(interaction, None, moved=False)
             return
-        self._services.opening(answer)
+        self._services.sequels.opening(answer)
         try:
             if not interaction.response.is_done():
 
@@ -216,10 +206,10 @@ class GameIO:
             sent = await interaction.followup.send(ephemeral=True, wait=True, **payload)
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand opened from the table did not reach Discord (%s)", error)
-            await self._services.opened(answer, shown=None, clicked=None)
+            await self._services.sequels.opened(answer, shown=None, clicked=None)
             return
         shown = reached(interaction, sent)
-        await self._services.opened(answer, shown=shown, clicked=clicked_of(interaction))
+        await self._services.sequels.opened(answer, shown=shown, clicked=clicked_of(interaction))
         # (Clicked on the table, the click's token now edits it, and nothing more is done;
         # on an older copy of it, the table comes back if no token reaches it. The deferred
         # update made the clicked message the click's original response.)

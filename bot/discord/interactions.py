@@ -29,7 +29,7 @@ from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import MessageView
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.members import DiscordMembers
 from bot.discord.places import (
     ONLY_YOU_SEE_THIS,
@@ -204,7 +204,7 @@ class DiscordIO:
 
     def __init__(
         self,
-        services: Services,
+        services: DiscordFace,
         members: DiscordMembers,
         *,
         defer_after: float = DEFER_AFTER,
@@ -252,9 +252,9 @@ class DiscordIO:
                 message = await interaction.original_response()
                 shown = reached(interaction, message)
         except discord.HTTPException:
-            await self.services.answered(answer, landed=False, shown=None)
+            await self.services.sequels.answered(answer, landed=False, shown=None)
             raise
-        await self.services.answered(answer, landed=True, shown=shown)
+        await self.services.sequels.answered(answer, landed=True, shown=shown)
         moved = answer.ok and answer.sequel is not None
         await self.carry(interaction, answer if moved else None, moved=moved)
 
@@ -280,7 +280,7 @@ class DiscordIO:
 
         place, user_id = place_of(interaction), interaction.user.id
         try:
-            await self.services.carry(place, user_id, answer, original, moved=moved)
+            await self.services.sequels.carry(place, user_id, answer, original, moved=moved)
         except discord.HTTPException as error:
             log.warning("an answer at a private table could not be read back (%s)", error)
 
@@ -311,7 +311,7 @@ class DiscordIO:
     ) -> list[app_commands.Choice[str]]:
         """An autocomplete's list: what ``find`` offers, at most Discord's 25 (nothing while
         the store is out of reach: :meth:`Services.offer`)."""
-        found = await self.services.offer(find)
+        found = await self.services.sequels.offer(find)
         return [app_commands.Choice(name=c.name, value=c.value) for c in found[:25]]
 
     async def _clicked(self, interaction: discord.Interaction[Any], call: Call) -> None:
@@ -337,7 +337,7 @@ class DiscordIO:
         # (A refused stale control: the message clicked, which may show an older look.)
         on = update is not None or (answer.stale is not None and interaction.message is not None)
         shown = clicked_of(interaction) if on else None
-        await self.services.answered(answer, landed=True, shown=shown)
+        await self.services.sequels.answered(answer, landed=True, shown=shown)
         # Only now may its webhook carry the player's next hand: Discord knows no webhook of an
         # interaction before its answer has landed (404 / 10015), and on the internet a hand
         # posted through it while the answer is on its way often lands first.
@@ -363,10 +363,10 @@ class DiscordIO:
             await sending
         except (discord.HTTPException, TimeoutError) as error:
             log.warning(warning, error)
-            await self.services.answered(answer, landed=False, shown=None)
+            await self.services.sequels.answered(answer, landed=False, shown=None)
             return False
         except BaseException:
-            await self.services.answered(answer, landed=False, shown=None)
+            await self.services.sequels.answered(answer, landed=False, shown=None)
             raise
         return True
 
@@ -411,7 +411,9 @@ class DiscordIO:
         channel = interaction.channel
         if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
             return  # (a DM between people or a group DM is no DM with the bot)
-        await self.services.dm_answered(interaction.user.id, channel.id, interaction.token, answer)
+        await self.services.sequels.dm_answered(
+            interaction.user.id, channel.id, interaction.token, answer
+        )
 
     # -- calling the core ---------------------------------------------------------------------
     async def call(
@@ -452,7 +454,7 @@ class DiscordIO:
         """Show a known error as its sentence; log anything else with its traceback. A fault
         met outside a call on the core (the store failing while a DM is remembered, say) is
         noted once per cause and game, and said as the core says it."""
-        said = self.services.fault_said(error)
+        said = self.services.sequels.fault_said(error)
         if said is not None:
             await send_error(interaction, said)
             return

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 
 __all__ = ["InterestHeard"]
 
@@ -33,7 +33,7 @@ class InterestHeard:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
         #: The core, while the bot is set up and not closing (None: nothing is noted).
-        self._services: Services | None = None
+        self._services: DiscordFace | None = None
         #: The latest person's interest being noted: each is noted after the one before it.
         self._latest: asyncio.Task[None] | None = None
 
@@ -44,7 +44,7 @@ class InterestHeard:
             name = f"GUILD_SCHEDULED_EVENT_USER_{kind}"
             parsers[name] = _also(parsers[name], functools.partial(self.heard, yes=yes))
 
-    def start(self, services: Services) -> None:
+    def start(self, services: DiscordFace) -> None:
         """Note what is heard in ``services`` from now on (the bot is set up)."""
         self._services = services
 
@@ -70,7 +70,7 @@ class InterestHeard:
 
     async def _noted(
         self,
-        services: Services,
+        services: DiscordFace,
         guild_id: int,
         event_id: int,
         user_id: int,

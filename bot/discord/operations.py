@@ -22,8 +22,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.core.faces import BACKGROUND
 from bot.core.ledger.transport import Pacing
-from bot.core.services import BACKGROUND
 from bot.ops.health import HEARTBEAT_SECONDS, Readiness
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer

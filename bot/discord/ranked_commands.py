@@ -20,9 +20,8 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import LADDER_SHOWN, LadderSeason
-from bot.core.base.places import Ask, PlaceKind, Resolved
 from bot.core.base.replies import Answer, Choice, User
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, own_identity
 from bot.discord.places import place_of
 
@@ -36,26 +35,17 @@ _SEASONS = [
 
 
 async def search_here(
-    services: Services, io: DiscordIO, interaction: discord.Interaction[Any]
+    services: DiscordFace, io: DiscordIO, interaction: discord.Interaction[Any]
 ) -> None:
     """``/cribbage ranked play``, or *Find a ranked match* on a decided match's table:
     the person joins the queue from where they are, refused where the command would be; their
     card is the interaction's answer, public, kept up to date through its token."""
     (user, avatar), place = own_identity(interaction), place_of(interaction)
-    ranked, which, token = services.ranked, services.which, interaction.token
-
-    async def act(found: Resolved) -> Answer:
-        return await ranked.play(
-            user,
-            avatar=avatar,
-            guild_id=found.guild_id,
-            channel_id=found.channel_id,
-            place=PlaceKind.of(place),
-            token=token,
-        )
-
+    acts, token = services.acts, interaction.token
     await io.command(
-        interaction, lambda: which.run(Ask.RANKED_PLAY, place, user.id, act), ephemeral=False
+        interaction,
+        lambda: acts.ranked_play(place, user, avatar=avatar, token=token),
+        ephemeral=False,
     )
 
 
@@ -63,7 +53,7 @@ class RankedCommands(app_commands.Group):
     """``/cribbage ranked``: play, leave, ladder, block, unblock; run on ``services`` and
     answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO) -> None:
         super().__init__(name="ranked", description="Ranked matches against players anywhere")
         self._core = services
         self._io = io
@@ -123,8 +113,8 @@ class RankedCommands(app_commands.Group):
         name: str,
         description: str,
         whom: str,
-        act: Callable[[Services], Callable[[User, str], Awaitable[Answer]]],
-        offered: Callable[[Services], Callable[[int, str], Awaitable[list[Choice]]]],
+        act: Callable[[DiscordFace], Callable[[User, str], Awaitable[Answer]]],
+        offered: Callable[[DiscordFace], Callable[[int, str], Awaitable[list[Choice]]]],
     ) -> None:
         """Add the command ``name`` on a player (``block``, ``unblock``): the core's ``act``
         on the one chosen, answered privately, the ``player`` option offering the core's

@@ -28,7 +28,7 @@ from bot.core.base.choices import (
 )
 from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
-from bot.core.services import Services
+from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
 from engine import formats
@@ -87,7 +87,7 @@ _SCORING = [
     for kind in Scoring
 ]
 #: A tournament command's call to the core, in the tournament's channel, as the user.
-Act = Callable[[Services, int, User], Awaitable[Answer]]
+Act = Callable[[DiscordFace, int, User], Awaitable[Answer]]
 
 
 def _may_thread(interaction: discord.Interaction[Any]) -> bool:
@@ -99,7 +99,7 @@ class TournamentCommands(app_commands.Group):
     """``/cribbage tournament``: open, enter, leave, start, cancel, standings, withdraw,
     result; run on ``services`` and answered through ``io``."""
 
-    def __init__(self, services: Services, io: DiscordIO) -> None:
+    def __init__(self, services: DiscordFace, io: DiscordIO) -> None:
         super().__init__(name="tournament", description="Tournaments on this server")
         self._core = services
         self._io = io

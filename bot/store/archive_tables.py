@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.base.apart import game_owners
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
+from bot.store.game_places import places_of
 from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
-from bot.store.queries import Queries
+from bot.store.queries import Queries, people_acting
 
 __all__ = ["ArchiveTables"]
 
@@ -66,7 +66,8 @@ class ArchiveTables(Queries):
             if not ids:
                 return 0
             await tx.executemany(
-                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
+                "UPDATE games SET snapshot = NULL, pruned_at = ?, version = version + 1"
+                " WHERE id = ?",
                 [(now, game_id) for (game_id,) in ids],
             )
             await tx.executemany(
@@ -78,7 +79,8 @@ class ArchiveTables(Queries):
             owners = [
                 (str(owner),)
                 for row in found
-                for owner in game_owners(Owner.game(int(row[0])), int(row[1]))
+                for game in [Owner.game(int(row[0]))]
+                for owner in (game, *places_of(game, int(row[1])))
             ]
             for table in (t.name for t in tables_lasting(Lasts.GAME)):
                 key, keys = ("owner", owners) if table in _BY_OWNER else ("game_id", ids)
@@ -146,14 +148,23 @@ class ArchiveTables(Queries):
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> int:
         """Turn the coach on or off for a user (kept across servers and games): the setting's
         new version, announced on PostgreSQL as the person's change (``person:<id>``), so that
-        every process moves what it keeps of it on."""
+        every process moves what it keeps of it on. Their act: their row made if it is not
+        there, its version moved on.
+
+        A version is at least the change's time in milliseconds (and one past the last): a
+        setting made after its person's data was deleted (its row, its version with it) still
+        comes after every version a process may keep from before."""
+        acting = people_acting([user_id], changed=True)
+        assert acting is not None
         async with self._writing() as tx:
+            await acting.run(tx)
             rows = await tx.fetch(
                 "INSERT INTO user_settings (user_id, coach, updated_at, version)"
-                " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-                " updated_at = excluded.updated_at, version = user_settings.version + 1"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+                " updated_at = excluded.updated_at, version = CASE WHEN user_settings.version"
+                " >= excluded.version THEN user_settings.version + 1 ELSE excluded.version END"
                 " RETURNING version",
-                (user_id, int(on), now),
+                (user_id, int(on), now, _setting_version(now)),
             )
             version = int(rows[0][0])
             if self.dialect is Dialect.POSTGRES:
@@ -169,14 +180,19 @@ class ArchiveTables(Queries):
         return [(int(row[0]), int(row[1])) for row in rows]
 
     async def offer_learn(self, user_id: int, *, now: float) -> bool:
-        """Note that ``/cribbage learn`` was offered to ``user_id`` now; False when it was
-        offered before (one statement: two asks at once offer it once)."""
-        rows = await self._read_write(
-            "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
-            " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
-            (user_id, now, now),
-        )
+        """Note that ``/cribbage learn`` was offered to ``user_id`` now (as they asked for
+        help: their row made if it is not there); False when it was offered before (one
+        statement: two asks at once offer it once)."""
+        acting = people_acting([user_id])
+        assert acting is not None
+        async with self._writing() as tx:
+            await acting.run(tx)
+            rows = await tx.fetch(
+                "INSERT INTO user_settings (user_id, updated_at, learn_offered) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET learn_offered = excluded.learn_offered"
+                " WHERE user_settings.learn_offered IS NULL RETURNING user_id",
+                (user_id, now, now),
+            )
         return bool(rows)
 
     # -- leases: work one process of the bot may start once in a while ----------------------
@@ -228,3 +244,9 @@ class ArchiveTables(Queries):
     async def give_up_lease(self, name: str, holder: str) -> None:
         """Give the lease ``name`` up, if ``holder`` holds it (another may take it at once)."""
         await self.db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+
+def _setting_version(now: float) -> int:
+    """The least version of a setting changed at ``now`` (seconds): its time in milliseconds,
+    past any version a setting changed earlier was given (see ``set_coach``)."""
+    return int(now * 1000)

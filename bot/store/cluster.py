@@ -54,14 +54,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core.base.apart import game_owners, message_owner
 from bot.core.base.delivery import MessageNews
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
-from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.owners import Owner
+from bot.core.base.seating import seat_in_key
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.core.base.views import MessageRecord
+from bot.store.game_places import places_of
 from bot.store.game_tables import SEEN_HEAD
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
@@ -111,13 +112,14 @@ class Announced:
         the change is published: the answer, for the owner of the message it answers (a
         place, at a game played apart); or that every owner of the change's messages is
         heard of late."""
-        owner, channel_id = self.change.owner, self.change.channel_id
+        owner, places = self.change.owner, self.change.places
         if self.late:
-            for late in game_owners(owner, channel_id):
+            for late in (owner, *places):
                 news.heard_late(late)
         elif self.answered is not None:
-            if owner.kind is OwnerKind.GAME:
-                owner = message_owner(owner.id, channel_id, self.answered.key)
+            seat = seat_in_key(self.answered.key)
+            if places and seat is not None:
+                owner = places[seat]
             news.answer_kept_elsewhere(owner, self.answered)
 
 
@@ -130,9 +132,9 @@ def change_of(payload: str, seen: tuple[MessageKey, int, int] | None = None) -> 
     to the answer's record when it is of that key and version."""
     head, _, answered = payload.partition("|")
     parts = head.split(":")
-    # (A channel is a number below zero for a game played apart: bot.core.base.apart.)
+    # (A channel is a number below zero for a ranked game: bot.store.game_places.)
     if len(parts) == 2 and parts[0].isdecimal() and _channel(parts[1]):
-        return Announced(Change(Owner.game(int(parts[0])), 0, int(parts[1])), late=True)
+        return Announced(_change(Owner.game(int(parts[0])), 0, int(parts[1])), late=True)
     if len(parts) != 4 or not (parts[1].isdecimal() and parts[2].isdecimal()):
         return None
     if not _channel(parts[3]):
@@ -144,7 +146,13 @@ def change_of(payload: str, seen: tuple[MessageKey, int, int] | None = None) -> 
         return None
     if record is not None and seen is not None and seen[:2] == (record.key, record.version):
         record = dataclasses.replace(record, seen=seen[2])
-    return Announced(Change(owner, int(parts[2]), int(parts[3])), answered=record)
+    return Announced(_change(owner, int(parts[2]), int(parts[3])), answered=record)
+
+
+def _change(owner: Owner, version: int, channel_id: int) -> Change:
+    """The change of ``owner`` to ``version`` another process announced (or this one found),
+    its messages in ``channel_id``, with the places that keep them too (a ranked game's)."""
+    return Change(owner, version, channel_id, places=places_of(owner, channel_id))
 
 
 def _channel(text: str) -> bool:
@@ -390,7 +398,7 @@ class Cluster:
             try:
                 found = await self._store.unconfirmed(now - ANSWER_LANDS_WITHIN)
                 for owner, version, channel_id in found:
-                    self._heard_late(Change(owner, version, channel_id))
+                    self._heard_late(_change(owner, version, channel_id))
                 self._troubles.discard("look for unconfirmed answers")
             except Exception as error:
                 self._failed("look for unconfirmed answers", error)
@@ -400,7 +408,7 @@ class Cluster:
         try:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
                 # Heard late, not as it happened: what was sent of its messages is read again.
-                self._heard_late(Change(Owner.game(game_id), version, channel_id))
+                self._heard_late(_change(Owner.game(game_id), version, channel_id))
             for user_id, version in await self._store.settings_changed_since(since):
                 # (A person's setting: no message is theirs, only what is kept of it moves on.)
                 self._feed.publish(Change(Owner.person(user_id), version, 0))

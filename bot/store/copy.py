@@ -39,7 +39,7 @@ import asyncpg
 
 from bot.core.games import archive
 from bot.core.games.snapshot import SnapshotError, decode
-from bot.store.database import Database, Transaction, UniqueViolation
+from bot.store.database import Database, MissingReference, Transaction, UniqueViolation
 from bot.store.store import Store
 
 __all__ = ["CopyRefused", "CopyReport", "Reference", "copy_database", "copy_order", "verify_copy"]
@@ -50,6 +50,9 @@ BATCH = 1000
 #: the SQLite file, whose heartbeats a process of the PostgreSQL database would be judged by;
 #: which migrations each database applied, which it records itself): not copied.
 _NOT_COPIED = frozenset({"leases", "bot_processes", "schema_migrations"})
+#: Tables the database writes itself, from the rows copied (who is present in each place:
+#: migration 041's triggers): not copied, and checked like the rest.
+_MADE_BY_THE_DATABASE = frozenset({"presence"})
 
 
 @dataclass
@@ -148,9 +151,9 @@ async def _references(tx: Transaction) -> list[Reference]:
     return [Reference(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
 
 
-def _refused(table: str, error: asyncpg.PostgresError) -> CopyRefused:
-    """What PostgreSQL said of a row of ``table`` it would not take, as one line."""
-    detail = getattr(error, "detail", None) or str(error).splitlines()[0]
+def _refused(table: str, detail: str) -> CopyRefused:
+    """What PostgreSQL said (``detail``) of a row of ``table`` it would not take, as one
+    line."""
     return CopyRefused(
         f"Nothing was copied: PostgreSQL refused a row of {table} ({detail.rstrip('.')});"
         " mend or delete that row in the SQLite file, then copy again."
@@ -183,10 +186,17 @@ async def copy_database(source: Store, target: Store) -> CopyReport:
     report = CopyReport()
     if await target.db.fetch("SELECT 1 FROM games LIMIT 1"):
         raise ValueError("The PostgreSQL database already has games: copy into an empty one.")
-    tables = {table: (columns, key) for table, columns, key in await _tables(source.db)}
+    tables = {
+        table: (columns, key)
+        for table, columns, key in await _tables(source.db)
+        if table not in _MADE_BY_THE_DATABASE
+    }
     table = ""
     try:
         async with target.db.transaction() as tx:
+            # Each row's references checked as it goes in (a person's wait for the end of the
+            # transaction otherwise), so that a refusal names the table of the row refused.
+            await tx.execute("SET CONSTRAINTS ALL IMMEDIATE")
             order, circles = copy_order(tables, await _references(tx))
             for ref in circles:
                 await tx.execute(f"ALTER TABLE {ref.child} DROP CONSTRAINT {ref.name}")
@@ -210,8 +220,11 @@ async def copy_database(source: Store, target: Store) -> CopyReport:
                     f"SELECT setval(pg_get_serial_sequence('{numbered}', '{column}'),"
                     f" (SELECT COALESCE(MAX({column}), 0) + 1 FROM {numbered}), false)"
                 )
+    except MissingReference as error:
+        raise _refused(table, error.detail) from None
     except asyncpg.IntegrityConstraintViolationError as error:
-        raise _refused(table, error) from None
+        detail = getattr(error, "detail", None) or str(error).splitlines()[0]
+        raise _refused(table, detail) from None
     except UniqueViolation:
         raise ValueError(
             f"Nothing was copied: the PostgreSQL database already has rows in {table}:"

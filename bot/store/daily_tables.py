@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.core.daily.records import DailyAnswer
-from bot.store.queries import Queries, kept_secret
+from bot.store.queries import Queries, kept_secret, people_acting
 from bot.store.rows import columns, reader
 
 __all__ = ["DailyTables"]
@@ -21,22 +21,27 @@ class DailyTables(Queries):
         return await kept_secret(self.db, "daily_secrets", ("guild_id", guild_id), fresh)
 
     async def save_daily(self, answer: DailyAnswer) -> bool:
-        """Keep ``answer``; False (keeping nothing) when that person had answered that day."""
-        rows = await self._read_write(
-            f"INSERT INTO daily_answers ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, day, user_id) DO NOTHING RETURNING user_id",
-            (
-                answer.guild_id,
-                answer.day,
-                answer.user_id,
-                answer.name,
-                answer.thrown,
-                answer.points,
-                answer.best,
-                answer.rank,
-                answer.answered_at,
-            ),
-        )
+        """Keep ``answer`` (the person's act: their row made if it is not there); False
+        (keeping nothing) when that person had answered that day."""
+        acting = people_acting([answer.user_id])
+        assert acting is not None
+        async with self._writing() as tx:
+            await acting.run(tx)
+            rows = await tx.fetch(
+                f"INSERT INTO daily_answers ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, day, user_id) DO NOTHING RETURNING user_id",
+                (
+                    answer.guild_id,
+                    answer.day,
+                    answer.user_id,
+                    answer.name,
+                    answer.thrown,
+                    answer.points,
+                    answer.best,
+                    answer.rank,
+                    answer.answered_at,
+                ),
+            )
         return bool(rows)
 
     async def daily_answer(self, guild_id: int, day: str, user_id: int) -> DailyAnswer | None:

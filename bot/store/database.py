@@ -32,8 +32,10 @@ __all__ = [
     "Dialect",
     "Migration",
     "MigrationTransaction",
+    "MissingReference",
     "NewerSchema",
     "Observer",
+    "Overtaken",
     "Row",
     "Transaction",
     "UniqueViolation",
@@ -101,6 +103,28 @@ class UniqueViolation(Exception):
         self.names = names
 
 
+class MissingReference(Exception):
+    """A write referred to a row that is not there (a foreign key): a person whose data was
+    deleted (their row moved to a former player's id), a seat or a search no longer as it was
+    read. Checked when the write's transaction commits (the schema's references are
+    ``DEFERRABLE INITIALLY DEFERRED``), so it waits for a deletion under way and then finds
+    what it refers to gone. ``names`` says which reference, as the database named it;
+    ``detail``, which row, as the database said it (PostgreSQL's ``Key (...)=(...) is not
+    present in table ...``; empty where it says nothing)."""
+
+    def __init__(self, names: str, detail: str = "") -> None:
+        super().__init__(f"a foreign key refused the write ({names or 'unnamed'})")
+        self.names = names
+        self.detail = detail
+
+
+class Overtaken(Exception):
+    """Another transaction changed what this one read or wrote before it could commit
+    (PostgreSQL's serialization failure of a transaction with one snapshot, or a deadlock it
+    broke): nothing was written. The change is decided again from a new read, as a lost
+    compare-and-set is."""
+
+
 class NewerSchema(UnusableStore):
     """The database was made by a newer release: it has applied migrations this release does
     not have (this release would misread it, or read its rules as something else).
@@ -159,19 +183,6 @@ class Transaction(Protocol):
         """Run one statement for each row of parameters."""
         ...
 
-    async def serialize(self, key: int) -> None:
-        """Hold the lock named ``key`` until the transaction ends: transactions that take the
-        same key run one after the other, in whichever processes."""
-        ...
-
-    async def serialize_place(self, channel_id: int) -> None:
-        """Hold the lock of the place ``channel_id`` (a channel, a thread, a DM...) until the
-        transaction ends, as :meth:`serialize` holds its key's: the writes that seat a person
-        at a game there, or queue them for a ranked match from there, take it first (before
-        any other lock, so none waits on another in a circle) and so run one after the other,
-        each seeing what the one before wrote."""
-        ...
-
 
 class MigrationTransaction(Transaction, Protocol):
     """The transaction migrations run in: statements, and whole migration scripts."""
@@ -200,8 +211,12 @@ class Database(Protocol):
         """One writing statement, in a transaction of its own; how many rows it changed."""
         ...
 
-    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
-        """One transaction: its writes are kept together at the end of the block, or none."""
+    def transaction(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Transaction]:
+        """One transaction: its writes are kept together at the end of the block, or none.
+        ``snapshot``: everything it reads is as it was when it began, and a write over a row
+        another transaction changed since raises :class:`Overtaken` (PostgreSQL's REPEATABLE
+        READ; SQLite's one writer, its lock taken before the first read). A reference it
+        wrote to a row that is not there by the end raises :class:`MissingReference`."""
         ...
 
     def migrating(self) -> AbstractAsyncContextManager[MigrationTransaction]:

@@ -3,7 +3,12 @@ log and the results (with the ratings they change, in the same transaction).
 
 Each accepted action is one transaction: append to the log, update the snapshot ``WHERE version =
 ?``, and for a finished game write the results and what they change in the ratings; a write that
-lost a race raises :class:`~bot.core.base.store_errors.VersionConflict` and changes nothing.
+lost a race raises :class:`~bot.core.base.store_errors.VersionConflict` and changes nothing. Every
+``UPDATE`` of a game names its version: the compare-and-set of a change decided on a read, or,
+in the transaction that made it, the version that transaction wrote (``tests/bot/store/
+test_discipline.py``). A game that finishes is recorded with one snapshot of the standings it
+reads (no lock: a standing another game moved on meanwhile refuses the write, which is made
+again from a new read).
 """
 
 from __future__ import annotations
@@ -11,33 +16,46 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
-from bot.core.base.store_errors import ChannelBusy, VersionConflict
+from bot.core.base.seating import Seating
+from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameChange,
     GameRecord,
     GameStatus,
+    Lesson,
+    Match,
     NewGame,
+    Occasion,
     Options,
     ResultRecord,
+    Round,
     SeatRecord,
     SeriesResult,
+    occasion_words,
 )
 from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
-from bot.store.database import Dialect, Row, Transaction, UniqueViolation
+from bot.store.database import (
+    Dialect,
+    MissingReference,
+    Overtaken,
+    Row,
+    Transaction,
+    UniqueViolation,
+)
+from bot.store.game_places import match_places, occasion_of, seating_of
 from bot.store.message_tables import first_answer, keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
-from bot.store.one_game_here import humans, seated_here, still_theirs
-from bot.store.queries import Queries
+from bot.store.one_game_here import humans, seat_refused
+from bot.store.queries import Queries, people_acting
 from engine.counting import Counting
 from engine.outcome import Scoring
-from engine.variants import STANDARD
 
 __all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
 
@@ -51,11 +69,14 @@ _NO_MATCH = (
 )
 
 
+#: The columns of ``games`` that hold a table's :class:`Options`, named as its fields: read by
+#: :func:`_options`, written from :func:`_options_params` (no other code names them).
+_OPTION_COLUMNS = tuple(field.name for field in dataclasses.fields(Options))
 _GAME_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
-    " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting, g.private_table, g.occasion, g.variant, g.ending,"
-    " g.rematch_of, g.series, g.hints, g.lesson,"
+    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id,"
+    f" {', '.join(f'g.{name}' for name in _OPTION_COLUMNS)},"
+    " g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
+    " g.private_table, g.occasion, g.ending, g.rematch_of, g.series, g.lesson,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -76,8 +97,36 @@ def result_of(row: Row) -> ResultRecord:
     return ResultRecord(**values)
 
 
-def _games(rows: Iterable[Row]) -> list[GameRecord]:
-    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game."""
+def _options(row: Row) -> Options:
+    """A table's options from a row of its columns (:data:`_OPTION_COLUMNS`; flags as SQLite
+    keeps them, 0 and 1)."""
+    return Options(
+        num_players=row["num_players"],
+        target=row["target"],
+        vs_computer=bool(row["vs_computer"]),
+        scoring=Scoring(row["scoring"]),
+        counting=Counting(row["counting"]),
+        variant=row["variant"],
+        hints=bool(row["hints"]),
+    )
+
+
+def _options_params(options: Options) -> tuple[object, ...]:
+    """A table's options as the values of its columns, in :data:`_OPTION_COLUMNS`' order."""
+    return (
+        options.num_players,
+        options.target,
+        int(options.vs_computer),
+        str(options.scoring),
+        str(options.counting),
+        options.variant,
+        int(options.hints),
+    )
+
+
+def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecord]:
+    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game
+    (``places``: the seatings of the ranked matches among them, :func:`match_places`)."""
     games: list[GameRecord] = []
     for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
         members = list(group)
@@ -101,25 +150,18 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 channel_id=first["channel_id"],
                 status=GameStatus(first["status"]),
                 creator_id=first["creator_id"],
-                num_players=first["num_players"],
-                target=first["target"],
-                vs_computer=bool(first["vs_computer"]),
+                options=_options(first),
                 snapshot=first["snapshot"],
                 version=first["version"],
                 created_at=first["created_at"],
                 updated_at=first["updated_at"],
                 seats=seats,
                 end_note=first["end_note"],
-                scoring=Scoring(first["scoring"]),
-                counting=Counting(first["counting"]),
-                private=bool(first["private_table"]),
-                occasion=first["occasion"],
-                variant=first["variant"],
+                seating=seating_of(first, places),
+                occasion=occasion_of(first),
                 ending=None if first["ending"] is None else Ending(first["ending"]),
                 rematch_of=first["rematch_of"],
                 series=first["series"],
-                hints=bool(first["hints"]),
-                lesson=bool(first["lesson"]),
             )
         )
     return games
@@ -136,22 +178,24 @@ async def _insert_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRecor
     await tx.executemany(_INSERT_HELD_SEATS, held)
 
 
+#: A new game's row, a lobby (its place, its creator's id, its times, then its options).
 _INSERT_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
-    " vs_computer, version, created_at, updated_at, scoring, counting)"
-    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id"
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
+    f" updated_at, {', '.join(_OPTION_COLUMNS)})"
+    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, {', '.join('?' * len(_OPTION_COLUMNS))}) RETURNING id"
 )
 #: A game where the bot is not a member (migration 016_private_tables).
 _INSERT_PRIVATE_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
-    " vs_computer, version, created_at, updated_at, scoring, counting, private_table)"
-    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
+    f" updated_at, private_table, {', '.join(_OPTION_COLUMNS)})"
+    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, 1, {', '.join('?' * len(_OPTION_COLUMNS))})"
+    " RETURNING id"
 )
 #: A lobby's options as they are now (before its deal its table may change: players added,
 #: everyone at the Activity dealt in).
 _SET_OPTIONS = (
-    "UPDATE games SET num_players = ?, target = ?, vs_computer = ?, scoring = ?, counting = ?,"
-    " variant = ?, hints = ? WHERE id = ?"
+    f"UPDATE games SET {', '.join(f'{name} = ?' for name in _OPTION_COLUMNS)}"
+    " WHERE id = ? AND version = ?"
 )
 _INSERT_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
@@ -332,8 +376,33 @@ _CHANGED_SINCE = " UNION ALL ".join(
     ["SELECT id, version, channel_id FROM games WHERE status = ? AND updated_at >= ?"]
     * len(GameStatus)
 )
-#: The lock a transaction that records results takes (any number no other part uses).
-RESULTS_LOCK = 0x0C1B_0002
+#: The change that opens a ranked match's game: the match as it was read (its id and version),
+#: still being played, by the two seated (its parameters: the match's id and version, then the
+#: players' ids). Its version moves on: a second opening from the same read finds it moved.
+_MATCH_OPENS = (
+    "UPDATE ranked_matches SET version = version + 1 WHERE id = ? AND version = ?"
+    " AND status = 'playing' AND player_a = ? AND player_b = ?"
+)
+#: The change that opens a tournament pairing's game: the pairing as it was read (its
+#: tournament, round, table and version), undecided, with no game, played by the two seated
+#: (its parameters: those four, then the players' ids). A withdrawal, the tournament's end and
+#: a player's deletion each move the pairing's version on, so a read before them is refused.
+_PAIRING_OPENS = (
+    "UPDATE tournament_pairings SET version = version + 1 WHERE tournament_id = ? AND round = ?"
+    " AND tab = ? AND version = ? AND decided IS NULL AND game_id IS NULL"
+    " AND player_a = ? AND player_b = ?"
+)
+
+
+def _occasion_opens(occasion: Occasion) -> tuple[str, tuple[int, ...]] | None:
+    """The change that opens a game of ``occasion`` and its parameters before the players'
+    ids: its ranked match's, or its tournament pairing's, as the opener read it (None: any
+    other game, or one read back, which names no version)."""
+    if isinstance(occasion, Match) and occasion.version is not None:
+        return _MATCH_OPENS, (occasion.match_id, occasion.version)
+    if isinstance(occasion, Round) and occasion.pairing is not None:
+        return _PAIRING_OPENS, occasion.pairing
+    return None
 
 
 async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
@@ -343,18 +412,14 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
         # A private table says so; any other game takes the column's default (and so is
         # written as it was before the column was there).
         rows = await tx.fetch(
-            _INSERT_PRIVATE_GAME if lobby.private else _INSERT_GAME,
+            _INSERT_PRIVATE_GAME if lobby.seating.tokens_only else _INSERT_GAME,
             (
                 lobby.guild_id,
                 lobby.channel_id,
                 lobby.seats[0].user_id,
-                lobby.num_players,
-                lobby.target,
-                int(lobby.vs_computer),
                 lobby.created_at,
                 lobby.updated_at,
-                str(lobby.scoring),
-                str(lobby.counting),
+                *_options_params(lobby.options),
             ),
         )
     except UniqueViolation as broken:
@@ -362,18 +427,16 @@ async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
             raise ChannelBusy() from None
         raise
     record = dataclasses.replace(lobby, id=int(rows[0][0]))
-    if record.occasion is not None:
-        await tx.execute("UPDATE games SET occasion = ? WHERE id = ?", (record.occasion, record.id))
-    if record.variant != STANDARD.name:
-        # A standard game takes the column's default (migration 020), as every game before
-        # variants did.
-        await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (record.variant, record.id))
-    if record.hints or record.lesson:
-        # (Any other game takes the columns' defaults, migration 025.)
+    words = occasion_words(record.occasion)
+    if words is not None:
+        await tx.execute(
+            "UPDATE games SET occasion = ? WHERE id = ? AND version = 0", (words, record.id)
+        )
+    if isinstance(record.occasion, Lesson):
+        # (Any other game takes the column's default, migration 025.)
         try:
             await tx.execute(
-                "UPDATE games SET hints = ?, lesson = ? WHERE id = ?",
-                (int(record.hints), int(record.lesson), record.id),
+                "UPDATE games SET lesson = 1 WHERE id = ? AND version = 0", (record.id,)
             )
         except UniqueViolation as broken:
             if broken.names in _ONE_OPEN_LESSON:
@@ -394,7 +457,10 @@ async def _replaying(tx: Transaction, record: GameRecord, rematch_of: int) -> No
     if newer[0][0]:
         raise ChannelBusy()
     try:
-        await tx.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (rematch_of, record.id))
+        await tx.execute(
+            "UPDATE games SET rematch_of = ? WHERE id = ? AND version = 0",
+            (rematch_of, record.id),
+        )
     except UniqueViolation as broken:
         if broken.names in _ONE_REMATCH:
             raise ChannelBusy() from None
@@ -419,6 +485,60 @@ async def _first_deal(
     )
 
 
+async def _opened(
+    tx: Transaction,
+    dialect: Dialect,
+    game: NewGame,
+    now: float,
+    fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
+    deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
+    answered: Callable[[GameRecord], AnswerKept | None] | None,
+    seated: set[int],
+) -> GameRecord:
+    """:meth:`GameTables.create_game`'s rows, written in ``tx``: the match's or pairing's
+    change that opens it, the people acting, the lobby, its seats (``seated``: the people
+    they seat), its first deal and the answer kept with it, announced at commit on
+    PostgreSQL."""
+    lobby = game.lobby(now)
+    filled = None if fill is None else tuple(fill(lobby))
+    seats = filled or lobby.seats
+    seated.update(humans(seats))
+    players = tuple(s.user_id for s in seats)
+    opens = _occasion_opens(game.occasion)
+    if opens is not None:
+        if not await tx.execute(opens[0], (*opens[1], *players)):
+            raise OccasionOver()
+    else:
+        # The people taking their seats act now (a match's or a pairing's are as the
+        # match or pairing names them: their rows are there, or they are gone).
+        acting = people_acting(seated | {lobby.creator_id})
+        if acting is not None:
+            await acting.run(tx)
+    record = await _open_lobby(tx, lobby)
+    if lobby.rematch_of is not None:
+        await _replaying(tx, record, lobby.rematch_of)
+    if filled is not None:
+        # Seating the table is a change of its own (the game's next version), as it is
+        # when players join one by one.
+        record = dataclasses.replace(record, seats=filled, version=1)
+    await _insert_seats(tx, record.id, record.seats)
+    if deal is not None:
+        record = await _first_deal(tx, record, deal)
+    if record.version:
+        await tx.execute(
+            "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ? AND version = 0",
+            (str(record.status), record.version, record.snapshot, record.id),
+        )
+    kept = None if answered is None else answered(record)
+    if kept is not None:
+        await first_answer(Owner.game(record.id), kept).run(tx)
+    if dialect is Dialect.POSTGRES:
+        # Announced to every process at commit, as every later change is (see _bump).
+        payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
+        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+    return record
+
+
 class GameTables(Queries):
     """Games, seats, the action log and the results."""
 
@@ -430,7 +550,8 @@ class GameTables(Queries):
             f" WHERE {where} ORDER BY g.id, s.seat",
             params,
         )
-        return _games(rows)
+        places = await match_places(self._read, [row["channel_id"] for row in rows])
+        return _games(rows, places)
 
     async def _bump(
         self,
@@ -477,51 +598,27 @@ class GameTables(Queries):
         active), and ``answered`` the message that answers the command (the lobby), kept with
         it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
-        search waits or their match is played, and :class:`~bot.core.base.store_errors.
-        OccasionOver` for a ranked match's or a pairing's game (``game.match_id``,
-        ``game.pairing``) that is no longer theirs to play (:func:`~bot.store.one_game_here.
-        still_theirs`)."""
-        async with self._writing() as tx:
-            record = await self._opened(tx, game, now, fill, deal, answered)
-        return record
-
-    async def _opened(
-        self,
-        tx: Transaction,
-        game: NewGame,
-        now: float,
-        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
-        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
-        answered: Callable[[GameRecord], AnswerKept | None] | None,
-    ) -> GameRecord:
-        """:meth:`create_game`'s rows, written in ``tx``: the lobby, its seats, its first deal
-        and the answer kept with it, announced at commit on PostgreSQL."""
-        lobby = game.lobby(now)
-        filled = None if fill is None else tuple(fill(lobby))
-        await seated_here(tx, lobby.channel_id, humans(filled or lobby.seats))
-        await still_theirs(tx, game, filled or lobby.seats, self.db.dialect)
-        record = await _open_lobby(tx, lobby)
-        if lobby.rematch_of is not None:
-            await _replaying(tx, record, lobby.rematch_of)
-        if filled is not None:
-            # Seating the table is a change of its own (the game's next version), as it is
-            # when players join one by one.
-            record = dataclasses.replace(record, seats=filled, version=1)
-        await _insert_seats(tx, record.id, record.seats)
-        if deal is not None:
-            record = await _first_deal(tx, record, deal)
-        if record.version:
-            await tx.execute(
-                "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
-                (str(record.status), record.version, record.snapshot, record.id),
-            )
-        kept = None if answered is None else answered(record)
-        if kept is not None:
-            await first_answer(Owner.game(record.id), kept).run(tx)
-        if self.db.dialect is Dialect.POSTGRES:
-            # Announced to every process at commit, as every later change is (see _bump).
-            payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
-            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        search waits or their match is played (the key of ``presence``:
+        :mod:`bot.store.one_game_here`). A ranked match's or a pairing's game (its occasion a
+        :class:`~bot.core.games.records.Match` or a :class:`~bot.core.games.records.Round`)
+        is opened by one conditional update of the match or pairing as it was read (its
+        version, its state, its two players), in the same transaction: else
+        :class:`~bot.core.base.store_errors.OccasionOver`, to be decided again from a new
+        read. A person seated who is gone meanwhile (their data deleted, in any process)
+        raises that or, for any other game, :class:`VersionConflict`."""
+        occasion = _occasion_opens(game.occasion) is not None
+        lost: type[VersionConflict | OccasionOver] = OccasionOver if occasion else VersionConflict
+        seated: set[int] = set()
+        try:
+            async with self._writing() as tx:
+                record = await _opened(tx, self.dialect, game, now, fill, deal, answered, seated)
+        except UniqueViolation as broken:
+            refused = await seat_refused(self.db, broken, game.channel_id, seated)
+            if refused is None:
+                raise
+            raise refused from None
+        except (MissingReference, Overtaken):
+            raise lost() from None
         return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -571,35 +668,41 @@ class GameTables(Queries):
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
         is answered with it; with ``options``, the options it is now played by: the players
         it seats, its variant, target, rule for game points...); returns the new version.
-        Raises :class:`VersionConflict`, and :class:`~bot.core.base.store_errors.RankedHere`
-        for a person newly seated where their ranked search waits or their match is played."""
-        async with self._writing() as tx:
-            rows = await tx.fetch(
-                "SELECT g.channel_id, s.user_id FROM games g LEFT JOIN seats s"
-                " ON s.game_id = g.id AND s.held_until IS NULL WHERE g.id = ?",
-                (game_id,),
-            )
-            if rows:
-                # (Read before the version is checked: seats changed since are its conflict.)
-                newly = humans(seats) - {row[1] for row in rows}
-                await seated_here(tx, int(rows[0][0]), newly)
-            await self._bump(tx, game_id, version, None, now=now, answered=answered)
-            if options is not None:
-                await tx.execute(
-                    _SET_OPTIONS,
-                    (
-                        options.num_players,
-                        options.target,
-                        int(options.vs_computer),
-                        str(options.scoring),
-                        str(options.counting),
-                        options.variant,
-                        int(options.hints),
-                        game_id,
-                    ),
+        Raises :class:`VersionConflict` (a person seated who is gone meanwhile, their data
+        deleted, too), and :class:`~bot.core.base.store_errors.RankedHere` for a person newly
+        seated where their ranked search waits or their match is played (the key of
+        ``presence``)."""
+        newly: set[int] = set()
+        channel: list[int] = []
+        try:
+            async with self._writing() as tx:
+                rows = await tx.fetch(
+                    "SELECT g.channel_id, s.user_id FROM games g LEFT JOIN seats s"
+                    " ON s.game_id = g.id AND s.held_until IS NULL WHERE g.id = ?",
+                    (game_id,),
                 )
-            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await _insert_seats(tx, game_id, seats)
+                if rows:
+                    # (Read before the version is checked: seats changed since are its
+                    # conflict.)
+                    channel.append(int(rows[0][0]))
+                    newly.update(humans(seats) - {row[1] for row in rows})
+                await self._bump(tx, game_id, version, None, now=now, answered=answered)
+                # Those newly seated act now (a seat kept for a rematch is taken by its player).
+                acting = people_acting(newly)
+                if acting is not None:
+                    await acting.run(tx)
+                if options is not None:
+                    params = (*_options_params(options), game_id, version + 1)
+                    await tx.execute(_SET_OPTIONS, params)
+                await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await _insert_seats(tx, game_id, seats)
+        except UniqueViolation as broken:
+            refused = await seat_refused(self.db, broken, channel[0] if channel else 0, newly)
+            if refused is None:
+                raise
+            raise refused from None
+        except (MissingReference, Overtaken):
+            raise VersionConflict() from None
         return version + 1
 
     async def save(
@@ -634,7 +737,26 @@ class GameTables(Queries):
             if not await self.db.fetch(_SAVE_AT_ONCE.format(answered=landing.sql), params):
                 raise VersionConflict()
             return version + 1
-        async with self._writing() as tx:
+        try:
+            await self._saved(game_id, version, change, now, answered, answered_by)
+        except (MissingReference, Overtaken):
+            # Another game finished meanwhile moved on a standing this one read (its one
+            # snapshot), or a player of it is gone (their data deleted): read it again.
+            raise VersionConflict() from None
+        return version + 1
+
+    async def _saved(
+        self,
+        game_id: int,
+        version: int,
+        change: GameChange,
+        now: float,
+        answered: AnswerKept | None,
+        answered_by: Owner | None,
+    ) -> None:
+        """:meth:`save`'s transaction (one snapshot when the game finishes with results: what
+        it rates is read as of its start)."""
+        async with self._writing(snapshot=bool(change.results)) as tx:
             await self._bump(
                 tx, game_id, version, change, now=now, answered=answered, answered_by=answered_by
             )
@@ -647,15 +769,16 @@ class GameTables(Queries):
                 )
             if change.ending is not None:
                 await tx.execute(
-                    "UPDATE games SET ending = ? WHERE id = ?", (change.ending, game_id)
+                    "UPDATE games SET ending = ? WHERE id = ? AND version = ?",
+                    (change.ending, game_id, version + 1),
                 )
             if change.series is not None:
                 await tx.execute(
-                    "UPDATE games SET series = ? WHERE id = ?", (change.series, game_id)
+                    "UPDATE games SET series = ? WHERE id = ? AND version = ?",
+                    (change.series, game_id, version + 1),
                 )
             if change.results:
                 await self._record_results(tx, game_id, change.results, now)
-        return version + 1
 
     async def _record_results(
         self,
@@ -664,11 +787,18 @@ class GameTables(Queries):
         results: Sequence[ResultRecord],
         now: float,
     ) -> None:
-        """Write a finished game's results and, in the same transaction, its ratings, its
-        players' totals and the head to head of its people."""
-        # Results are rated one game at a time, in the order they are recorded, whichever
-        # process records them (each reads the standings the one before wrote).
-        await tx.serialize(RESULTS_LOCK)
+        """Write a finished game's results and, in the same transaction (one snapshot), its
+        ratings, its players' totals and the head to head of its people. Two games of one
+        player finishing at once in two processes both read their standing: the second to
+        write it is refused (:class:`~bot.store.database.Overtaken`) and records its game again
+        from the standing the first wrote, so each is rated after the one before, in the order
+        they were recorded; games of other people, read from no common row, are rated side by
+        side (their order ties, as the replay's order of games breaks it)."""
+        computers = people_acting(derived.computers_rated(results))
+        if computers is not None:
+            # (A computer's level is rated as a player of its own: its row stands beside
+            # the people's, for its standing to refer to.)
+            await computers.run(tx)
         found = await tx.fetch(derived.NEXT_ORDER, (game_id,))
         guild_id, order = found[0]  # the game was just updated in this transaction
         await tx.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))

@@ -7,23 +7,31 @@ that change's transaction, as the statements this part makes for it (:class:`~bo
 Statement`): a click's answer kept with the move it answers (:func:`keep_answer`, one clause of
 a move's one statement on PostgreSQL), an answer that becomes an owner's first message
 (:func:`first_answer`: a lobby, a ranked card), and an owner's messages forgotten with it
-(:func:`forget_owners`; a person's ranked cards' under :data:`DELETION_LOCK`)."""
+(:func:`forget_owners`).
+
+A ranked card's record (its player's DM or place, their interaction's token) names the search it
+was drawn from and that search's player as the write reads them (``card_entry``, ``card_user``,
+which reference the search: migration 040); a search whose player had their data deleted names a
+former player and keeps no record, and a write read before the deletion and committed after it
+finds the search renamed, and keeps nothing, in whichever process it was made. What is known of a
+player (their DM link, the servers they were seen in) is kept only while they are a person the
+bot keeps (``people``): once their data is deleted, such a write finds nobody."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.store_errors import Raced, decided_again
 from bot.core.base.views import MessageRecord
-from bot.core.games.records import is_former
 from bot.core.ledger.life import answer_record
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.transport import PendingPost
-from bot.store.database import Dialect, Transaction
-from bot.store.queries import DELETION_LOCK, Queries, Statement, marks
+from bot.store.database import Dialect, MissingReference
+from bot.store.queries import Queries, Statement, marks, not_former
 from bot.store.rows import reader
 
 __all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
@@ -44,16 +52,36 @@ _SAME_ANSWER = "(excluded.message_id = 0 AND excluded.token = messages.token)"
 #: Messages as last sent, upserted (never over a record of a later version of the owner, unless
 #: it is another message: one posted again after the one before was deleted). A message's id,
 #: once learned, is never forgotten for a row of the same answer without it.
-_KEEP_MESSAGES = (
-    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}"
+_KEPT_OVER = (
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
     f" message_id = CASE WHEN {_SAME_ANSWER} THEN messages.message_id"
     " ELSE excluded.message_id END, digest = excluded.digest,"
     " token = excluded.token, token_at = excluded.token_at,"
     " token_original = excluded.token_original, shown_version = excluded.shown_version,"
-    " unconfirmed_since = excluded.unconfirmed_since"
+    " unconfirmed_since = excluded.unconfirmed_since{also}"
     " WHERE messages.shown_version <= excluded.shown_version"
     f" OR (messages.message_id <> excluded.message_id AND NOT {_SAME_ANSWER})"
+)
+_KEEP_MESSAGES = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}" + _KEPT_OVER.format(also="")
+)
+#: A ranked card's record (one), kept as :data:`_KEEP_MESSAGES` keeps a message, with the
+#: search it was drawn from and that search's player as read now: none for a search that is
+#: gone or a former player's (its parameters: the record's, then the search's id).
+_KEEP_CARD = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}, card_entry, card_user)"
+    " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, e.id, e.user_id FROM ranked_entries e"
+    f" WHERE e.id = ? AND {not_former('e.user_id')}"
+    + _KEPT_OVER.format(also=", card_user = excluded.card_user")
+)
+#: A ranked card about to be posted, as :data:`_KEEP_CARD` (its parameters: the post's, then
+#: the search's id).
+_PENDING_CARD = (
+    "INSERT INTO pending_posts (owner, key, channel_id, since, card_entry, card_user)"
+    " SELECT ?, ?, ?, ?, e.id, e.user_id FROM ranked_entries e"
+    f" WHERE e.id = ? AND {not_former('e.user_id')}"
+    " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
+    " since = excluded.since, card_user = excluded.card_user"
 )
 #: A click on an owner's message answered by updating it: what it shows, and the click's token
 #: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
@@ -74,10 +102,16 @@ _SET_DM_LINK = (
     f" token = CASE WHEN {_KEEP_TOKEN} THEN dm_links.token ELSE excluded.token END,"
     f" token_at = CASE WHEN {_KEEP_TOKEN} THEN dm_links.token_at ELSE excluded.token_at END"
 )
-#: An interaction's answer that became an owner's message (``/cribbage new``'s lobby).
+#: A user's DM link kept only while they are someone the bot keeps (its parameters:
+#: ``_SET_DM_LINK``'s, then the user's id again).
+_SET_KNOWN_DM_LINK = _SET_DM_LINK.replace(
+    "VALUES (?, ?, ?, ?)", "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM people WHERE id = ?)"
+)
+#: An interaction's answer that became an owner's message (``/cribbage new``'s lobby; a ranked
+#: card, with its search and that search's player).
 _FIRST_ANSWER = (
-    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (owner, key) DO NOTHING"
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}, card_entry, card_user)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, key) DO NOTHING"
 )
 
 
@@ -107,10 +141,14 @@ def keep_answer(owner: Owner, answer: AnswerKept | None, *, when: str = "") -> S
     return Statement(f"{_ANSWERED} AND {when}" if when else _ANSWERED, _answered_row(owner, record))
 
 
-def first_answer(owner: Owner, answer: AnswerKept) -> Statement:
+def first_answer(
+    owner: Owner, answer: AnswerKept, *, card: tuple[int, int] | None = None
+) -> Statement:
     """An interaction's answer that became the owner's message (``/cribbage new``'s lobby, a
-    ranked card), in the transaction that makes the owner."""
-    return Statement(_FIRST_ANSWER, _message_row(owner, answer_record(answer)))
+    ranked card: ``card``, its search and that search's player), in the transaction that makes
+    the owner."""
+    entry, user = card if card is not None else (None, None)
+    return Statement(_FIRST_ANSWER, (*_message_row(owner, answer_record(answer)), entry, user))
 
 
 def forget_owners(owners: Sequence[Owner]) -> list[Statement]:
@@ -128,18 +166,6 @@ def _kept_messages(ordered: Sequence[tuple[Owner, MessageRecord]]) -> tuple[str,
     rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
     params = [value for owner, m in ordered for value in _message_row(owner, m)]
     return _KEEP_MESSAGES.format(rows=rows), params
-
-
-async def _kept_cards(tx: Transaction, entries: Sequence[int]) -> set[int]:
-    """Of the ranked entries ``entries``, those whose cards' records may be kept: entries still
-    there and not a former player's (whose data was deleted), read under :data:`DELETION_LOCK`, so
-    the deletion is either all committed or not begun (SQLite: its one write lock, held by a
-    writing transaction from its start)."""
-    await tx.serialize(DELETION_LOCK)
-    rows = await tx.fetch(
-        f"SELECT id, user_id FROM ranked_entries WHERE id IN ({marks(entries)})", entries
-    )
-    return {int(row[0]) for row in rows if not is_former(int(row[1]))}
 
 
 def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
@@ -179,34 +205,33 @@ class MessageTables(Queries):
     ) -> None:
         """Remember messages sent (or edited), of any owners, in one statement (a record of an
         older version of its owner than the one kept is not taken, unless it is another
-        message; nor a card of a person whose data was deleted: see :data:`DELETION_LOCK`), and
-        forget that the ``posted`` ones were about to be posted, in the same transaction."""
+        message; nor a ranked card's whose search is a former player's, or is no longer as the
+        write read it: see the module), and forget that the ``posted`` ones were about to be
+        posted, in the same transaction."""
         if not messages:
             return
         # In one order, whoever writes: two processes writing the same rows in other orders
         # could each hold a row the other waits for (PostgreSQL: deadlock detected).
         ordered = sorted(messages, key=lambda item: (str(item[0]), str(item[1].key)))
-        cards = sorted({owner.id for owner, _ in ordered if owner.kind is OwnerKind.RANKED})
+        cards = [(o, m) for o, m in ordered if o.kind is OwnerKind.RANKED]
+        others = [(o, m) for o, m in ordered if o.kind is not OwnerKind.RANKED]
         if not posted and not cards and self.dialect is Dialect.POSTGRES:
             # One statement, committed by itself: one round trip.
-            await self.db.execute(*_kept_messages(ordered))
+            await self.db.execute(*_kept_messages(others))
             return
-        async with self._writing() as tx:
-            if cards:
-                # (Not a deleted person's: see DELETION_LOCK.)
-                kept = await _kept_cards(tx, cards)
-                ordered = [
-                    (owner, m)
-                    for owner, m in ordered
-                    if owner.kind is not OwnerKind.RANKED or owner.id in kept
-                ]
-            if ordered:
-                await tx.execute(*_kept_messages(ordered))
-            if posted:
-                await tx.executemany(
-                    "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
-                    sorted((str(owner), str(key)) for owner, key in posted),
-                )
+
+        async def keep() -> None:
+            async with self._writing() as tx:
+                if others:
+                    await tx.execute(*_kept_messages(others))
+                await tx.executemany(_KEEP_CARD, [(*_message_row(o, m), o.id) for o, m in cards])
+                if posted:
+                    await tx.executemany(
+                        "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
+                        sorted((str(owner), str(key)) for owner, key in posted),
+                    )
+
+        await _again_if_gone(keep)
 
     async def unconfirmed(self, before: float) -> list[tuple[Owner, int, int]]:
         """The owners (with their versions and channels) with a click's answer kept since
@@ -253,20 +278,22 @@ class MessageTables(Queries):
         )
 
     async def set_pending(self, owner: Owner, post: PendingPost) -> None:
-        """A DM of the owner is about to be posted (not noted for a deleted person's card: see
-        :data:`DELETION_LOCK`)."""
-        sql = (
-            "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
-            " since = excluded.since"
-        )
-        params = (str(owner), str(post.key), post.channel_id, post.since)
+        """A DM of the owner is about to be posted (not noted for a ranked card whose search is
+        a former player's, or no longer as the write read it: see the module)."""
         if owner.kind is not OwnerKind.RANKED:
-            await self.db.execute(sql, params)
+            await self.db.execute(
+                "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
+                " since = excluded.since",
+                (str(owner), str(post.key), post.channel_id, post.since),
+            )
             return
-        async with self._writing() as tx:
-            if await _kept_cards(tx, [owner.id]):
-                await tx.execute(sql, params)
+        params = (str(owner), str(post.key), post.channel_id, post.since, owner.id)
+
+        async def note() -> None:
+            await self.db.execute(_PENDING_CARD, params)
+
+        await _again_if_gone(note)
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:
         """The owner's DMs that were about to be posted and whose ids were never kept."""
@@ -308,10 +335,16 @@ class MessageTables(Queries):
 
     async def set_dm_link(self, link: DmLink) -> None:
         """Remember the DM channel with a user (and their latest interaction there: a link
-        without one, or with an older one, keeps the interaction kept)."""
-        await self.db.execute(
-            _SET_DM_LINK, (link.user_id, link.channel_id, link.token, link.token_at)
-        )
+        without one, or with an older one, keeps the interaction kept), while they are someone
+        the bot keeps: not once their data was deleted, even by another process as this was
+        written (then nothing is kept)."""
+        try:
+            await self.db.execute(
+                _SET_KNOWN_DM_LINK,
+                (link.user_id, link.channel_id, link.token, link.token_at, link.user_id),
+            )
+        except MissingReference:
+            return  # (their data deleted as it was written: nothing of it is kept)
 
     async def member_seen(self, guild_id: int, user_id: int) -> float | None:
         """When ``user_id`` was last known to be a member of ``guild_id`` (None: never)."""
@@ -322,10 +355,30 @@ class MessageTables(Queries):
         return float(rows[0][0]) if rows else None
 
     async def saw_member(self, guild_id: int, user_id: int, at: float) -> None:
-        """Note that ``user_id`` was a member of ``guild_id`` at ``at`` (a later note stays)."""
-        await self.db.execute(
-            "INSERT INTO members_seen (guild_id, user_id, seen_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET seen_at = excluded.seen_at"
-            " WHERE members_seen.seen_at < excluded.seen_at",
-            (guild_id, user_id, at),
-        )
+        """Note that ``user_id`` was a member of ``guild_id`` at ``at`` (a later note stays),
+        while they are someone the bot keeps (as :meth:`set_dm_link`)."""
+        try:
+            await self.db.execute(
+                "INSERT INTO members_seen (guild_id, user_id, seen_at) SELECT ?, ?, ?"
+                " WHERE EXISTS (SELECT 1 FROM people WHERE id = ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET seen_at = excluded.seen_at"
+                " WHERE members_seen.seen_at < excluded.seen_at",
+                (guild_id, user_id, at, user_id),
+            )
+        except MissingReference:
+            return  # (their data deleted as it was written: nothing of it is kept)
+
+
+async def _again_if_gone(write: Callable[[], Awaitable[None]]) -> None:
+    """Run ``write`` (of ranked cards' records), and once more if what it referred to was
+    gone by its commit (a player's data deleted in another process between its read of their
+    search and its commit): the second reads the search anew, a former player's, and keeps
+    nothing of theirs (:func:`~bot.core.base.store_errors.decided_again`)."""
+
+    async def once() -> None:
+        try:
+            await write()
+        except MissingReference:
+            raise Raced() from None
+
+    await decided_again(once)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.core.nights.records import NightPerson, NightRecord
 from bot.store.database import Transaction
+from bot.store.queries import people_acting
 from bot.store.rows import columns, reader
 from bot.store.tournament_rows import TournamentChanges
 from bot.store.tournament_tables import insert_entrant
@@ -35,7 +36,10 @@ class NightPeopleTables(TournamentChanges):
     ) -> bool:
         """Note (or take back) a person's interest, entering them in the night's tournament
         while it takes entrants (or taking them out, if they had not checked in); whether the
-        entrants changed."""
+        entrants changed. Their act: their row made if it is not there."""
+        acting = people_acting([user_id])
+        assert acting is not None
+        await acting.run(tx)
         await tx.execute(
             "INSERT INTO night_people (night_id, user_id, name, interested) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (night_id, user_id) DO UPDATE SET interested = EXCLUDED.interested,"
@@ -63,7 +67,9 @@ class NightPeopleTables(TournamentChanges):
 
     async def check_in(self, night: NightRecord, user_id: int, name: str, *, now: float) -> bool:
         """A person checks in to a night whose check-in is open, entered in its tournament if
-        they were not (a walk-in); False: the check-in is not open (any more)."""
+        they were not (a walk-in: their row made, as :func:`~bot.store.tournament_tables.
+        insert_entrant` makes it, if it is not there); False: the check-in is not open (any
+        more)."""
         async with self._writing() as tx:
             open_ = await tx.fetch(
                 "SELECT 1 FROM nights WHERE id = ? AND state = 'check_in'", (night.id,)

@@ -25,6 +25,7 @@ from bot.core.nights.records import (
 from bot.core.tournaments.records import TournamentPlan
 from bot.store.database import Transaction, UniqueViolation
 from bot.store.night_people_tables import NightPeopleTables
+from bot.store.queries import people_acting
 from bot.store.rows import columns, reader
 from bot.store.tournament_tables import insert_tournament
 
@@ -47,8 +48,12 @@ class NightTables(NightPeopleTables):
         self, plan: ClubPlan, tournament: TournamentPlan, *, starts_at: float, now: float
     ) -> tuple[ClubRecord, NightRecord]:
         """A club and its first night (with the night's tournament, taking entrants), in one
-        transaction. Raises :class:`ClubBusy`, or ``TournamentBusy``."""
+        transaction (the organiser's act: their row made if it is not there). Raises
+        :class:`ClubBusy`, or ``TournamentBusy``."""
+        acting = people_acting([plan.organiser_id])
+        assert acting is not None
         async with self._writing() as tx:
+            await acting.run(tx)
             try:
                 rows = await tx.fetch(
                     "INSERT INTO clubs (guild_id, channel_id, organiser_id, name, repeat, zone,"

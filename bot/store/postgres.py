@@ -6,26 +6,29 @@ serves the process; each unit of work is one query (a read) or one transaction o
 connection (``BEGIN``, its statements, ``COMMIT``). The store's SQL is written with ``?``;
 here it is numbered (``$1``...) as PostgreSQL wants.
 
-Several processes share the database: a write to a game still names the version it read
+Several processes share the database: a change names the version of what it was decided on
 (``UPDATE ... WHERE version = ?``; under READ COMMITTED the second of two racing updates waits
-for the first, sees the new version and changes nothing), migrations take an advisory lock so
-two processes starting together apply them once, :meth:`PostgresDatabase.listen` wakes a
-process when another one writes something it must act on (``NOTIFY``); which process sends
-is a lease in a table (:mod:`bot.store.cluster`).
+for the first, sees the new version and changes nothing), the schema's constraints refuse what
+no process may write (docs/architecture.md, "One discipline for every change"), migrations take
+an advisory lock so two processes starting together apply them once (the one advisory lock),
+:meth:`PostgresDatabase.listen` wakes a process when another one writes something it must act on
+(``NOTIFY``); which process sends is a lease in a table (:mod:`bot.store.cluster`).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.store.database import (
     Dialect,
+    MissingReference,
     Observer,
+    Overtaken,
     Row,
     UniqueViolation,
     numbered_placeholders,
@@ -39,13 +42,31 @@ __all__ = ["OutOfReach", "PostgresDatabase", "out_of_reach"]
 MIGRATION_LOCK = 0x0C1B_0001
 #: Connections each process keeps open to the database.
 POOL_MIN, POOL_MAX = 2, 10
+#: What this release's connections say (a setting of their own, from the start): that they write
+#: the row of each person their writes name (``people``, migration 040). A release before it
+#: says nothing, and the database makes those rows for its writes (040's triggers), so that it
+#: may run beside this one during an upgrade.
+WRITES_PEOPLE = {"cribbage.writes_people": "on"}
 
 #: A connection as the pool lends it, or one of our own.
 _Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 
-def _unique(error: asyncpg.UniqueViolationError) -> UniqueViolation:
-    return UniqueViolation(error.constraint_name or "")
+@contextlib.contextmanager
+def _refusals() -> Iterator[None]:
+    """What the server refused, as the store names it: a unique index broken
+    (:class:`UniqueViolation`), a reference to a row that is not there
+    (:class:`MissingReference`), a transaction another overtook (:class:`Overtaken`: a
+    serialization failure, or a deadlock the server broke by ending this one)."""
+    try:
+        yield
+    except asyncpg.UniqueViolationError as error:
+        raise UniqueViolation(error.constraint_name or "") from None
+    except asyncpg.ForeignKeyViolationError as error:
+        detail = getattr(error, "detail", None) or str(error).splitlines()[0]
+        raise MissingReference(error.constraint_name or "", detail) from None
+    except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as error:
+        raise Overtaken(str(error)) from None
 
 
 async def _as_it_is(connection: asyncpg.Connection) -> None:
@@ -72,57 +93,21 @@ class _PostgresTransaction:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         self._owner.round_trips += 1
-        try:
+        with _refusals():
             return list(await self._connection.fetch(numbered_placeholders(sql), *params))
-        except asyncpg.UniqueViolationError as error:
-            raise _unique(error) from None
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         self._owner.round_trips += 1
-        try:
+        with _refusals():
             status = await self._connection.execute(numbered_placeholders(sql), *params)
-        except asyncpg.UniqueViolationError as error:
-            raise _unique(error) from None
         return _changed(status)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if not rows:
             return
         self._owner.round_trips += 1
-        try:
+        with _refusals():
             await self._connection.executemany(numbered_placeholders(sql), rows)
-        except asyncpg.UniqueViolationError as error:
-            raise _unique(error) from None
-
-    async def serialize(self, key: int) -> None:
-        """A transaction-level advisory lock, released at COMMIT or ROLLBACK."""
-        self._owner.round_trips += 1
-        await self._connection.execute("SELECT pg_advisory_xact_lock($1)", key)
-
-    async def serialize_place(self, channel_id: int) -> None:
-        """A transaction-level advisory lock on the place: PostgreSQL's two-key advisory
-        locks are the places' (the channel's 64 bits, as two signed 32-bit halves), its
-        one-key locks the rest's (``serialize``): the two never collide ("these two key
-        spaces do not overlap", PostgreSQL's Advisory Lock Functions)."""
-        self._owner.round_trips += 1
-        await self._connection.execute("SELECT pg_advisory_xact_lock($1, $2)", *_halves(channel_id))
-
-
-def _halves(key: int) -> tuple[int, int]:
-    """A 64-bit key (a Discord id, or a game played apart's negative channel) as two signed
-    32-bit integers.
-
-    >>> _halves(1), _halves(-1), _halves(2**32 + 5)
-    ((0, 1), (-1, -1), (1, 5))
-    """
-    whole = key & 0xFFFF_FFFF_FFFF_FFFF
-    high, low = whole >> 32, whole & 0xFFFF_FFFF
-    return _signed(high), _signed(low)
-
-
-def _signed(half: int) -> int:
-    """32 bits as a signed integer (PostgreSQL's ``integer``)."""
-    return half - 2**32 if half >= 2**31 else half
 
 
 class _PostgresMigration(_PostgresTransaction):
@@ -198,7 +183,12 @@ class PostgresDatabase:
 
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=POOL_MIN, max_size=POOL_MAX, init=note, reset=_as_it_is
+                url,
+                min_size=POOL_MIN,
+                max_size=POOL_MAX,
+                init=note,
+                reset=_as_it_is,
+                server_settings=WRITES_PEOPLE,
             )
         except _NO_ANSWER as error:
             raise OutOfReach(out_of_reach(url, error)) from None
@@ -211,31 +201,29 @@ class PostgresDatabase:
         """One query's rows (a writing statement with RETURNING among them, committed by
         itself: a duplicate key raises as in a transaction)."""
         self.round_trips += 1
-        try:
-            with timed(self.observe, "read"), translated(on_postgres):
-                return list(await self.pool.fetch(numbered_placeholders(sql), *params))
-        except asyncpg.UniqueViolationError as error:
-            raise _unique(error) from None
+        with timed(self.observe, "read"), translated(on_postgres), _refusals():
+            return list(await self.pool.fetch(numbered_placeholders(sql), *params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement, committed by itself (one round trip)."""
         self.round_trips += 1
-        try:
-            with timed(self.observe, "write"), translated(on_postgres):
-                status = await self.pool.execute(numbered_placeholders(sql), *params)
-        except asyncpg.UniqueViolationError as error:
-            raise _unique(error) from None
+        with timed(self.observe, "write"), translated(on_postgres), _refusals():
+            status = await self.pool.execute(numbered_placeholders(sql), *params)
         return _changed(status)
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[_PostgresTransaction]:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
-        block raised). A full disk or a server out of reach raises
+        block raised); with ``snapshot``, at REPEATABLE READ (one snapshot, taken at its first
+        statement; a write over a row changed since raises :class:`Overtaken`). What its
+        commit refuses (a reference checked then) is raised as its statements' refusals are.
+        A full disk or a server out of reach raises
         :class:`~bot.core.base.store_errors.StoreUnavailable`."""
-        with timed(self.observe, "transaction"), translated(on_postgres):
+        isolation: Literal["repeatable_read"] | None = "repeatable_read" if snapshot else None
+        with timed(self.observe, "transaction"), translated(on_postgres), _refusals():
             async with self.pool.acquire() as connection:
                 self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
-                async with connection.transaction():
+                async with connection.transaction(isolation=isolation):
                     yield _PostgresTransaction(self, connection)
 
     @contextlib.asynccontextmanager

@@ -6,13 +6,17 @@ What is kept about a person, table by table and column by column, is said once, 
 - :meth:`PrivacyTables.player_data`: the rows of every table the inventory sends that name a
   person, for the file ``/cribbage privacy`` sends them, without the columns it leaves out (the
   tokens of their interactions: a credential, dead within 15 minutes).
-- :meth:`PrivacyTables.forget_player`: in one transaction, the rows the inventory deletes,
-  the columns it clears (their picture and places), a former player's id
-  (:data:`bot.core.games.records.FORMER_PLAYERS`) and the name given in place of theirs
-  in what stays whole for other people, in the games' snapshots, archive records and end
-  notes too; and in what stays for another person so that it still holds (a block of them),
-  the same former player with a keyed hash of their id (:mod:`bot.core.privacy.keyed`) under
-  the secret :data:`~bot.store.queries.KEYED_IDS`, made by the first deletion that needs it.
+- :meth:`PrivacyTables.forget_player`: in one transaction, the person's row moved to a
+  former player's id (:data:`bot.core.games.records.FORMER_PLAYERS`), which every row naming
+  them follows by the schema (migration 040: each such column references ``people`` ON UPDATE
+  CASCADE, as the inventory says and ``tests/bot/store/test_inventory.py`` checks); then,
+  under that id nobody else knows, the rows the inventory deletes, the columns it clears
+  (their picture and places), the name given in place of theirs in what stays whole for
+  other people, in the games' snapshots, archive records and end notes too; and in what stays
+  for another person so that it still holds (a block of them), a keyed hash of their id
+  (:mod:`bot.core.privacy.keyed`) under the secret :data:`~bot.store.queries.KEYED_IDS`, made
+  by the first deletion that needs it. A write of theirs that commits after it finds no
+  person (their id has no row any more), in whichever process it was made.
 - :meth:`PrivacyTables.left_server` and the rest: the servers the bot was removed from, and
   :meth:`PrivacyTables.forget_server`, which deletes one server's data, in batches.
 """
@@ -20,10 +24,11 @@ What is kept about a person, table by table and column by column, is said once, 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
+from bot.core.base.store_errors import Raced, decided_again
 from bot.core.privacy.inventory import (
     Holds,
     Request,
@@ -34,9 +39,10 @@ from bot.core.privacy.inventory import (
 )
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
-from bot.store.database import Dialect, Transaction
+from bot.store.database import Dialect, Overtaken, Transaction
+from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
-from bot.store.queries import DELETION_LOCK, KEYED_IDS, Queries, kept_secret, marks
+from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
@@ -84,23 +90,23 @@ def _plain(row: Any, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     return out
 
 
-async def _still_left(tx: Transaction, guild_id: int, left_by: float, dialect: Dialect) -> bool:
-    """Whether the note that the bot left ``guild_id`` (by ``left_by``) is still there, held
-    until ``tx`` ends (PostgreSQL: its row locked, so a process that hears the bot invited
-    back deletes it once this batch is committed; SQLite: the one write lock, held from the
-    transaction's start): the server's data is still to go."""
-    lock = " FOR UPDATE" if dialect is Dialect.POSTGRES else ""
-    rows = await tx.fetch(
-        f"SELECT 1 FROM servers_left WHERE guild_id = ? AND left_at <= ?{lock}",
+async def _still_left(tx: Transaction, guild_id: int, left_by: float) -> bool:
+    """Whether the note that the bot left ``guild_id`` (by ``left_by``) is still there: the
+    server's data is still to go. A compare-and-set of the note (its version moved on in
+    ``tx``, where it says the bot left by then), in the transaction of the batch it lets go:
+    a process that hears the bot invited back deletes the note once this batch is committed,
+    and the next batch finds none."""
+    moved = await tx.execute(
+        "UPDATE servers_left SET version = version + 1 WHERE guild_id = ? AND left_at <= ?",
         (guild_id, left_by),
     )
-    return bool(rows)
+    return bool(moved)
 
 
 async def _keyed(tx: Transaction, user_id: int, former: FormerPlayer, fresh_secret: str) -> None:
     """In what stays for another so that it still holds (the inventory's ``Request.KEYED``
-    columns: a block of them), a former player's id and name in place of ``user_id``'s, and
-    their id's keyed hash."""
+    columns: a block of them), the former player's name beside their id (``former.id`` by
+    now) and ``user_id``'s keyed hash."""
     keyed = columns_for(Request.KEYED)
     if not keyed:
         return
@@ -111,18 +117,18 @@ async def _keyed(tx: Transaction, user_id: int, former: FormerPlayer, fresh_secr
         setting = ", ".join(f"{c.name} = ?" for c in columns)
         await tx.execute(
             f"UPDATE {table} SET {setting} WHERE {whose} = ?",
-            (*(put[c.holds] for c in columns), user_id),
+            (*(put[c.holds] for c in columns), former.id),
         )
 
 
-#: The games whose end note may name a person (its parameters: their id twice, then their
-#: mention as LIKE reads it): those they sat in or opened, and any that mentions them (a
-#: tournament's games, cancelled by its organiser).
+#: The games whose end note may name a person (its parameters: the id their rows name, twice,
+#: then their mention as LIKE reads it): those they sat in or opened, and any that mentions
+#: them (a tournament's games, cancelled by its organiser).
 _NOTED = (
     "SELECT id, end_note FROM games WHERE end_note IS NOT NULL AND (creator_id = ?"
     " OR id IN (SELECT game_id FROM seats WHERE user_id = ?) OR end_note LIKE ?)"
 )
-#: The names a person played under (its parameters: their id, once a table).
+#: The names a person played under (its parameters: the id their rows name, once a table).
 _NAMES = (
     "SELECT display_name FROM seats WHERE user_id = ?"
     " UNION SELECT display_name FROM results WHERE user_id = ?"
@@ -130,18 +136,57 @@ _NAMES = (
 )
 
 
-async def _renamed_notes(
-    tx: Transaction, user_id: int, note_renamed: Callable[[str, Sequence[str]], str]
-) -> None:
+async def _renamed_notes(tx: Transaction, user_id: int, former: FormerPlayer) -> None:
     """The end notes of the games that may name ``user_id`` (the inventory's ``games.end_note``:
-    "Al left and closed the lobby.", a tournament's "cancelled by <@id>"), renamed, before
-    their seats and games stop saying they are theirs."""
-    names = [str(r[0]) for r in await tx.fetch(_NAMES, (user_id,) * 3) if r[0]]
-    noted = await tx.fetch(_NOTED, (user_id, user_id, f"%<@{user_id}>%"))
-    renamed = [(note_renamed(str(r[1]), names), int(r[0])) for r in noted]
+    "Al left and closed the lobby.", a tournament's "cancelled by <@id>"), renamed (each game's
+    version moved on), before the names they played under are replaced (their rows name
+    ``former.id`` by now)."""
+    names = [str(r[0]) for r in await tx.fetch(_NAMES, (former.id,) * 3) if r[0]]
+    noted = await tx.fetch(_NOTED, (former.id, former.id, f"%<@{user_id}>%"))
+    renamed = [(former.note(str(r[1]), names), int(r[0])) for r in noted]
     changed = [(note, game) for (note, game), r in zip(renamed, noted, strict=True) if note != r[1]]
     if changed:
-        await tx.executemany("UPDATE games SET end_note = ? WHERE id = ?", changed)
+        await tx.executemany(
+            "UPDATE games SET end_note = ?, version = version + 1 WHERE id = ?", changed
+        )
+
+
+async def _renamed_games(
+    tx: Transaction, former: FormerPlayer, seats: dict[int, list[int]]
+) -> None:
+    """Their names out of the saved states and archive records of the games they sat in
+    (``seats``: each game's seats of theirs), :data:`FORGET_BATCH` games a statement, each
+    game moved on (its seat names a former player); and the matches and pairings they played
+    moved on too."""
+    games = sorted(seats)
+    for start in range(0, len(games), FORGET_BATCH):
+        batch = games[start : start + FORGET_BATCH]
+        await tx.execute(
+            f"UPDATE games SET version = version + 1 WHERE id IN ({marks(batch)})", batch
+        )
+        states = await tx.fetch(
+            f"SELECT id, snapshot FROM games WHERE snapshot IS NOT NULL AND id IN ({marks(batch)})",
+            batch,
+        )
+        await tx.executemany(
+            "UPDATE games SET snapshot = ?, version = version + 1 WHERE id = ?",
+            [(former.snapshot(r[1], seats[int(r[0])]), int(r[0])) for r in states],
+        )
+        kept = await tx.fetch(
+            f"SELECT game_id, record FROM game_archives WHERE game_id IN ({marks(batch)})", batch
+        )
+        await tx.executemany(
+            "UPDATE game_archives SET record = ? WHERE game_id = ?",
+            [(former.archive(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
+        )
+    await tx.execute(
+        "UPDATE ranked_matches SET version = version + 1 WHERE player_a = ? OR player_b = ?",
+        (former.id, former.id),
+    )
+    await tx.execute(
+        "UPDATE tournament_pairings SET version = version + 1 WHERE player_a = ? OR player_b = ?",
+        (former.id, former.id),
+    )
 
 
 class PrivacyTables(Queries):
@@ -186,22 +231,55 @@ class PrivacyTables(Queries):
     ) -> Forgotten:
         """Delete what is ``user_id``'s own and put ``former`` in their place in what stays
         for others (its id and name in their rows, their names out of the games' saved states,
-        records and notes), with a keyed hash of their id where it must still
-        know them (under the bot's secret, ``fresh_secret`` if it had none yet), in one
-        transaction; the games they played (kept for their opponents), and the changes of the
-        tournaments they were in, each moved on (its message names a former player now)."""
+        records and notes), with a keyed hash of their id where it must still know them
+        (under the bot's secret, ``fresh_secret`` if it had none yet), in one transaction; the
+        games they played (kept for their opponents, each at its next version), and the
+        changes of the tournaments they were in, each moved on (its message names a former
+        player now). A transaction another overtook (PostgreSQL broke a deadlock with a write
+        of theirs) is made again."""
+
+        async def once() -> Forgotten:
+            try:
+                return await self._forgotten(user_id, former, fresh_secret)
+            except Overtaken:
+                raise Raced() from None
+
+        return await decided_again(once)
+
+    async def _forgotten(self, user_id: int, former: FormerPlayer, fresh_secret: str) -> Forgotten:
         async with self._writing() as tx:
-            # Under the lock a write of something of theirs (a card's record, a review) takes,
-            # so none made from a read before this lands after it.
-            await tx.serialize(DELETION_LOCK)
-            await _renamed_notes(tx, user_id, former.note)
+            # Their row first: every row naming them follows it to the former player's id
+            # (ON UPDATE CASCADE), those another transaction writes meanwhile too (it waits for
+            # this one, then finds no person); what follows works under that id alone.
+            coach = await tx.fetch(
+                "SELECT version FROM user_settings WHERE user_id = ?", (user_id,)
+            )
+            moved = await tx.execute(
+                "UPDATE people SET id = ?, version = version + 1 WHERE id = ?",
+                (former.id, user_id),
+            )
+            if not moved:
+                return Forgotten([], [])  # (nothing is kept of them)
+            # Their coach setting goes: every process lets go of what it keeps of it (the
+            # default is theirs again), by a version past it, which a setting they make later
+            # passes in turn (its version is at least its time).
+            dropped = [Change(Owner.person(user_id), int(r[0]) + 1, 0) for r in coach]
+            for change in dropped:
+                if self.dialect is Dialect.POSTGRES:
+                    payload = f"{change.owner}:{change.version}:0"
+                    await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+            await _renamed_notes(tx, user_id, former)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
             # game's, so no game's pruning takes them): their places' ids and interactions.
-            entries = await tx.fetch("SELECT id FROM ranked_entries WHERE user_id = ?", (user_id,))
+            entries = await tx.fetch(
+                "SELECT id FROM ranked_entries WHERE user_id = ?", (former.id,)
+            )
             cards = [Owner.ranked(int(r[0])) for r in entries]
             for forgotten in forget_owners(cards) if cards else ():
                 await forgotten.run(tx)
-            seated = await tx.fetch("SELECT game_id, seat FROM seats WHERE user_id = ?", (user_id,))
+            seated = await tx.fetch(
+                "SELECT game_id, seat FROM seats WHERE user_id = ?", (former.id,)
+            )
             seats: dict[int, list[int]] = {}
             for row in seated:
                 seats.setdefault(int(row[0]), []).append(int(row[1]))
@@ -209,50 +287,34 @@ class PrivacyTables(Queries):
             entered = await tx.fetch(
                 "SELECT tournament_id FROM tournament_entrants WHERE user_id = ? UNION SELECT id"
                 " FROM tournaments WHERE ? IN (organiser_id, champion_id, cancelled_by)",
-                (user_id, user_id),
+                (former.id, former.id),
             )
-            for start in range(0, len(games), FORGET_BATCH):
-                batch = games[start : start + FORGET_BATCH]
-                states = await tx.fetch(
-                    f"SELECT id, snapshot FROM games WHERE snapshot IS NOT NULL"
-                    f" AND id IN ({marks(batch)})",
-                    batch,
-                )
-                await tx.executemany(
-                    "UPDATE games SET snapshot = ? WHERE id = ?",
-                    [(former.snapshot(r[1], seats[int(r[0])]), int(r[0])) for r in states],
-                )
-                kept = await tx.fetch(
-                    f"SELECT game_id, record FROM game_archives WHERE game_id IN ({marks(batch)})",
-                    batch,
-                )
-                await tx.executemany(
-                    "UPDATE game_archives SET record = ? WHERE game_id = ?",
-                    [(former.archive(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
-                )
+            await _renamed_games(tx, former, seats)
             for table, deleted in columns_for(Request.DELETED).items():
                 for column in (c.name for c in deleted if c.holds is Holds.ID):
-                    await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
-            # What else a row said of them (their picture, their places) before the row's
+                    await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (former.id,))
+            # What else a row said of them (their picture, their places) now that the row's
             # id is a former player's.
             for table, cleared in columns_for(Request.CLEARED).items():
                 emptied = ", ".join(
                     f"{c.name} = {_CLEARED_TO.get((table, c.name), 'NULL')}" for c in cleared
                 )
                 await tx.execute(
-                    f"UPDATE {table} SET {emptied} WHERE {_whose(table)} = ?", (user_id,)
+                    f"UPDATE {table} SET {emptied} WHERE {_whose(table)} = ?", (former.id,)
                 )
             for table, replaced in columns_for(Request.FORMER).items():
-                # (Their name goes with the id of the person the row is about.)
+                # (Their name goes where the row is about them; their id is the former
+                # player's already, wherever it was.)
                 names = [c.name for c in replaced if c.holds is Holds.NAME]
-                for column in (c.name for c in replaced if c.holds is Holds.ID):
-                    named = names if column == _whose(table) else []
-                    values = (former.id, *(former.name for _ in named), user_id)
-                    setting = ", ".join(f"{c} = ?" for c in (column, *named))
-                    await tx.execute(f"UPDATE {table} SET {setting} WHERE {column} = ?", values)
+                if names:
+                    setting = ", ".join(f"{c} = ?" for c in names)
+                    await tx.execute(
+                        f"UPDATE {table} SET {setting} WHERE {_whose(table)} = ?",
+                        (*(former.name for _ in names), former.id),
+                    )
             await _keyed(tx, user_id, former, fresh_secret)
             bumped = [await bump_tournament(tx, self.dialect, int(r[0])) for r in entered]
-        return Forgotten(games, [change for change in bumped if change is not None])
+        return Forgotten(games, [*dropped, *(change for change in bumped if change is not None)])
 
     # -- servers the bot left ------------------------------------------------------------------
     async def left_server(self, guild_id: int, *, at: float) -> None:
@@ -296,13 +358,13 @@ class PrivacyTables(Queries):
         played there through their own user installs (private tables, the bot no member)
         are theirs and stay (the server's ratings are then to be worked out again from them:
         ``rebuild_server_ratings``). The note that the bot left stays until that is done.
-        Each transaction first reads that the note still says the bot left by ``left_by``
-        (holding it: :func:`_still_left`): once the bot is back (a process heard it invited
+        Each transaction first moves the note on where it still says the bot left by
+        ``left_by`` (:func:`_still_left`): once the bot is back (a process heard it invited
         again, and deleted the note), nothing more goes, its games started since included."""
         gone: list[int] = []
         while True:
             async with self._writing() as tx:
-                if not await _still_left(tx, guild_id, left_by, self.dialect):
+                if not await _still_left(tx, guild_id, left_by):
                     return gone
                 rows = await tx.fetch(
                     "SELECT id FROM games WHERE guild_id = ? AND private_table = 0 LIMIT ?",
@@ -317,7 +379,7 @@ class PrivacyTables(Queries):
                 await tx.execute(f"DELETE FROM games WHERE id IN ({marks(ids)})", ids)
                 gone += ids
         async with self._writing() as tx:
-            if not await _still_left(tx, guild_id, left_by, self.dialect):
+            if not await _still_left(tx, guild_id, left_by):
                 return gone
             rows = await tx.fetch("SELECT id FROM tournaments WHERE guild_id = ?", (guild_id,))
             if rows:

@@ -1,24 +1,32 @@
 """What every part of the store shares: the database it runs on, how a unit of work is made on it
-(one query's rows, one transaction), and a statement one part makes for another's transaction
+(one query's rows, one transaction), a statement one part makes for another's transaction
 (:class:`Statement`: the part whose tables they are writes them, in the transaction of the change
-they go with)."""
+they go with), and a person's row as the writes of their acts make it (:func:`people_acting`).
+
+A person is a row (``people``, migration 040), which every column holding a person's id
+references: an act of theirs (a seat taken, a search, a setting) makes their row if it is not
+there; what is made from a row already kept (a result from a seat, a card's record from a
+search, a DM link from a click) never does, and finds nobody once the person's data was deleted
+(docs/architecture.md, "One discipline for every change")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.core.games.records import FORMER_PLAYERS
 from bot.store.database import Database, Dialect, Row, Transaction
 
 __all__ = [
-    "DELETION_LOCK",
     "KEYED_IDS",
     "Queries",
     "Statement",
     "kept_secret",
     "marks",
+    "not_former",
+    "people_acting",
     "secret_named",
 ]
 
@@ -34,20 +42,26 @@ def marks(values: Sequence[Any]) -> str:
 #: (:mod:`bot.core.privacy.keyed`).
 KEYED_IDS = "keyed_ids"
 
-#: The lock (any number no other part uses) a person's deletion takes before it reads and
-#: deletes what is theirs, and a write of something of theirs made from a read before it takes
-#: before it reads whether they are still there: a ranked card's record (their DM's or place's
-#: id, their interaction's token: :mod:`bot.store.message_tables`), a review of their play
-#: (:mod:`bot.store.review_tables`). Such a write is made a moment, or a review's seconds, after
-#: what it was made from was read, in whichever process made it (the ledger's write-behind,
-#: the automatic reviews of the process that sends, a *Review* clicked anywhere), and may reach
-#: the store after the deletion: it would keep what the person had deleted. Only the store sees
-#: both: under this lock, a write that comes first is committed before the deletion reads what
-#: to delete, and one that comes after reads the person as a former player and keeps nothing.
-#: (Without the lock, on PostgreSQL, a write begun before the deletion committed, and after it
-#: deleted the rows, inserted them again; telling the deleting process's memory would not do:
-#: the writer may be another process, and its write may be on its way already.)
-DELETION_LOCK = 0x0C1B_0003
+
+def not_former(column: str) -> str:
+    """SQL that holds where ``column`` is no former player's id (:data:`~bot.core.games.
+    records.FORMER_PLAYERS`: a deleted person's rows name one)."""
+    return f"{column} NOT BETWEEN {FORMER_PLAYERS.start} AND {FORMER_PLAYERS.stop - 1}"
+
+
+def people_acting(people: Iterable[int | None], *, changed: bool = False) -> Statement | None:
+    """The rows of ``people`` acting now (a seat taken, a search, a setting, a block...), made
+    where they are not there: a person acting for the first time, or again after their data
+    was deleted (a new row; nothing of the old one is theirs). ``changed``: the act changes
+    the person's own (a setting), so their row's version moves on. None: nobody to write."""
+    ids = sorted({person for person in people if person is not None})
+    if not ids:
+        return None
+    rows = ", ".join("(?)" for _ in ids)
+    then = "UPDATE SET version = people.version + 1" if changed else "NOTHING"
+    return Statement(
+        f"INSERT INTO people (id) VALUES {rows} ON CONFLICT (id) DO {then}", tuple(ids)
+    )
 
 
 async def kept_secret(
@@ -111,9 +125,11 @@ class Queries:
         """One query's rows, each as ``read`` makes it a record."""
         return [read(row) for row in await self.db.fetch(sql, params)]
 
-    def _writing(self) -> AbstractAsyncContextManager[Transaction]:
-        """One transaction: commit at the end of the block, or roll back if it raised."""
-        return self.db.transaction()
+    def _writing(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Transaction]:
+        """One transaction: commit at the end of the block, or roll back if it raised (with
+        ``snapshot``, everything read as it was when it began: see
+        :meth:`~bot.store.database.Database.transaction`)."""
+        return self.db.transaction(snapshot=snapshot)
 
     async def _read_write(self, sql: str, params: Sequence[Any]) -> list[Row]:
         """One writing statement that returns rows, committed by itself. On PostgreSQL it is

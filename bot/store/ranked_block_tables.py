@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.privacy.keyed import keyed_id
-from bot.store.database import Database, Transaction
-from bot.store.queries import KEYED_IDS, Queries, marks, secret_named
+from bot.store.database import Database, MissingReference, Transaction
+from bot.store.queries import KEYED_IDS, Queries, marks, people_acting, secret_named
 
 __all__ = ["BlockTables", "blocks_among"]
 
@@ -41,12 +41,22 @@ class BlockTables(Queries):
     """Ranked players' blocks, and their past opponents."""
 
     async def block_player(self, user_id: int, blocked_id: int, name: str, *, now: float) -> None:
-        """``user_id`` is never matched with ``blocked_id`` again (until they unblock)."""
-        await self.db.execute(
-            "INSERT INTO ranked_blocks (user_id, blocked_id, name, at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (user_id, blocked_id) DO UPDATE SET name = excluded.name",
-            (user_id, blocked_id, name, now),
-        )
+        """``user_id`` is never matched with ``blocked_id`` again (until they unblock): their
+        act (their row made if it is not there). Nothing is kept when ``blocked_id`` is
+        nobody the bot keeps any more (their data deleted since the blocker read them: they
+        are a former player, whom the blocker's list offers to block as such)."""
+        acting = people_acting([user_id], changed=True)
+        assert acting is not None
+        try:
+            async with self._writing() as tx:
+                await acting.run(tx)
+                await tx.execute(
+                    "INSERT INTO ranked_blocks (user_id, blocked_id, name, at) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (user_id, blocked_id) DO UPDATE SET name = excluded.name",
+                    (user_id, blocked_id, name, now),
+                )
+        except MissingReference:
+            return
 
     async def unblock_player(self, user_id: int, blocked_id: int) -> bool:
         """Lift a block; whether there was one."""

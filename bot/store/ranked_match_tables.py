@@ -22,7 +22,7 @@ from bot.core.ranked.records import (
     MatchStatus,
     RatingRecord,
 )
-from bot.store.database import Dialect, Transaction
+from bot.store.database import Transaction
 from bot.store.one_game_here import LIVE
 from bot.store.ranked_rows import (
     ENTRY_COLUMNS,
@@ -149,9 +149,12 @@ class MatchTables(EntryChanges):
         The entries as they are now, if it was decided now (none: it was before)."""
         season = season_of(now)
         async with self._writing() as tx:
+            # The match taken from being played, a compare-and-set of its state that moves its
+            # version on: of two decisions at once (in any processes) the second finds it
+            # played no more and changes nothing.
             rows = await tx.fetch(
-                f"SELECT {MATCH_COLUMNS} FROM ranked_matches WHERE id = ? AND status = 'playing'"
-                + (" FOR UPDATE" if self.db.dialect is Dialect.POSTGRES else ""),
+                "UPDATE ranked_matches SET version = version + 1 WHERE id = ?"
+                f" AND status = 'playing' RETURNING {MATCH_COLUMNS}",
                 (match_id,),
             )
             if not rows:

@@ -35,8 +35,8 @@ from bot.core.ranked.records import (
 from bot.core.ranked.storage import Card, Joined, Pick
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.message_tables import first_answer
-from bot.store.one_game_here import LIVE, queued_here
-from bot.store.queries import marks
+from bot.store.one_game_here import LIVE, search_refused
+from bot.store.queries import marks, people_acting
 from bot.store.ranked_block_tables import BlockTables, blocks_among
 from bot.store.ranked_ladder_tables import LadderTables
 from bot.store.ranked_match_tables import MatchTables
@@ -95,9 +95,30 @@ class QueueTables(EntryChanges):
         it ends (and its match, opponent and the opponent's latest rating, if paired), kept
         with it. The entry, the match
         if one was made, and every entry changed. Raises :class:`AlreadyRanked` when they
-        are searching or in a match already."""
+        are searching or in a match already, and :class:`~bot.core.base.store_errors.
+        SeatedHere` when they sit at a game not over in the place they search from (the key
+        of ``presence``: :mod:`bot.store.one_game_here`)."""
+        try:
+            return await self._queued(search, now, card, pick, candidates)
+        except UniqueViolation as broken:
+            refused = search_refused(broken)
+            if refused is None:
+                raise
+            raise refused from None
+
+    async def _queued(
+        self,
+        search: Search,
+        now: float,
+        card: Card | None,
+        pick: Pick | None,
+        candidates: int,
+    ) -> Joined:
+        """:meth:`queue_entry`'s transaction."""
         async with self._writing() as tx:
-            await queued_here(tx, search.channel_id, search.user_id)
+            acting = people_acting([search.user_id])
+            assert acting is not None
+            await acting.run(tx)
             try:
                 rows = await tx.fetch(_INSERT_ENTRY, _searched(search, now))
             except UniqueViolation as broken:
@@ -117,7 +138,8 @@ class QueueTables(EntryChanges):
                 theirs = read_rating(found[0]) if found else None
             kept = None if card is None else card(mine, match, other, theirs)
             if kept is not None:
-                await first_answer(Owner.ranked(entry.id), kept).run(tx)
+                card_of = (entry.id, entry.user_id)
+                await first_answer(Owner.ranked(entry.id), kept, card=card_of).run(tx)
             await self._announce(tx, [mine], kept)
             if other is not None:
                 await self._announce(tx, [other])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.core.review.records import ReviewRow
-from bot.store.queries import DELETION_LOCK, Queries
+from bot.store.database import MissingReference
+from bot.store.queries import Queries
 from bot.store.rows import columns, reader
 
 __all__ = ["ReviewTables"]
@@ -26,19 +27,13 @@ class ReviewTables(Queries):
     async def save_review(self, row: ReviewRow) -> None:
         """Keep ``row`` (replacing an older review of that seat in that game), unless its seat
         is no longer its player's: their data was deleted while it was made (a review takes
-        seconds, from the game as it was read), and it would keep theirs again (see
-        :data:`~bot.store.queries.DELETION_LOCK`)."""
-        async with self._writing() as tx:
-            await tx.serialize(DELETION_LOCK)
-            whose = (
-                ("user_id IS NULL", ()) if row.user_id is None else ("user_id = ?", (row.user_id,))
-            )
-            if not await tx.fetch(
-                f"SELECT 1 FROM seats WHERE game_id = ? AND seat = ? AND {whose[0]}",
-                (row.game_id, row.seat, *whose[1]),
-            ):
-                return  # (or the game itself went: its server's data was deleted)
-            await tx.execute(
+        seconds, from the game as it was read), and it would keep theirs again. The review
+        refers to the seat as it was read (its game, its number and its player: migration
+        040), so the write finds nothing to refer to once the deletion renamed the seat, or
+        deleted the game with its server's data, whichever process made it and whenever it
+        commits; nothing is kept then."""
+        try:
+            await self.db.execute(
                 f"INSERT INTO reviews ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, seat) DO UPDATE SET deals = excluded.deals,"
                 " final = excluded.final, decisions = excluded.decisions,"
@@ -58,6 +53,8 @@ class ReviewTables(Queries):
                     row.made_at,
                 ),
             )
+        except MissingReference:
+            return  # (the seat is no longer its player's, or the game itself went)
 
     async def reviews_owed(self, since: float, *, limit: int) -> list[int]:
         """Finished games, last changed at or after ``since``, not pruned and with their

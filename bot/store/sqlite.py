@@ -25,20 +25,24 @@ import aiosqlite
 
 from bot.core.base.store_errors import UnusableStore
 from bot.store import preflight
-from bot.store.database import Dialect, Observer, Row, UniqueViolation, timed
+from bot.store.database import Dialect, MissingReference, Observer, Row, UniqueViolation, timed
 from bot.store.outages import on_sqlite, translated
 
 __all__ = ["SqliteDatabase"]
 
 _UNIQUE_FAILED = "UNIQUE constraint failed: "
+_REFERENCE_FAILED = "FOREIGN KEY constraint failed"
 
 
-def _unique(error: sqlite3.IntegrityError) -> UniqueViolation | None:
-    """The unique index a write broke (SQLite names its columns), or None for any other
-    integrity error (a CHECK, a foreign key: a bug, not a refusal)."""
+def _unique(error: sqlite3.IntegrityError) -> UniqueViolation | MissingReference | None:
+    """The unique index a write broke (SQLite names its columns), a reference to a row that
+    is not there (a foreign key, which SQLite does not name), or None for any other integrity
+    error (a CHECK: a bug, not a refusal)."""
     text = str(error)
     if text.startswith(_UNIQUE_FAILED):
         return UniqueViolation(text.removeprefix(_UNIQUE_FAILED))
+    if text.startswith(_REFERENCE_FAILED):
+        return MissingReference("")
     return None
 
 
@@ -146,19 +150,6 @@ class _SqliteTransaction:
         except sqlite3.IntegrityError as error:
             raise _unique(error) or error from None
 
-    async def serialize(self, key: int) -> None:
-        """Nothing to do: a write transaction here began with ``BEGIN IMMEDIATE``, which holds
-        the database's one write lock until it ends."""
-
-    async def serialize_place(self, channel_id: int) -> None:
-        """The database's one write lock, from now until the transaction ends: taken at once
-        (``BEGIN IMMEDIATE``) when nothing was written yet, since the reads that follow it
-        must see what another connection to the file committed last (a transaction begun by
-        a write holds it already)."""
-        if not self._db.in_transaction:
-            self._owner.round_trips += 1
-            await self._db.execute("BEGIN IMMEDIATE")
-
 
 def statements(script: str) -> list[str]:
     r"""The statements of a script, one by one. SQLite's own test of a complete statement says
@@ -262,12 +253,18 @@ class SqliteDatabase:
                 return await tx.execute(sql, params)
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
+    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
-        end, or roll back if anything in the block raised. A full disk or a file that cannot
-        be read or written raises :class:`~bot.core.base.store_errors.StoreUnavailable`."""
+        end, or roll back if anything in the block raised. With ``snapshot`` it begins at once
+        (``BEGIN IMMEDIATE``: the database's one write lock, before the first read), so what it
+        reads is what it writes over. A full disk or a file that cannot be read or written
+        raises :class:`~bot.core.base.store_errors.StoreUnavailable`; a reference to a row that
+        is not there, :class:`~bot.store.database.MissingReference`."""
         with timed(self.observe, "transaction"):
             async with self._transaction() as tx:
+                if snapshot:
+                    self.round_trips += 1
+                    await self.connection.execute("BEGIN IMMEDIATE")
                 yield tx
 
     @contextlib.asynccontextmanager
@@ -310,10 +307,13 @@ class SqliteDatabase:
         self.round_trips += 1
         try:
             await self.connection.commit()
-        except BaseException:
-            # A commit SQLite refused (a full disk) leaves the transaction open.
+        except BaseException as error:
+            # A commit SQLite refused (a full disk, a reference checked at the end) leaves the
+            # transaction open.
             if self.connection.in_transaction:
                 await self.connection.rollback()
+            if isinstance(error, sqlite3.IntegrityError):
+                raise _unique(error) or error from None
             raise
 
     async def table_names(self) -> set[str]:

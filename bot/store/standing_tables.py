@@ -7,15 +7,20 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from bot.core.base.store_errors import Raced, decided_again
 from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
 from bot.core.standings.records import Ranked, Rival, Standing
 from bot.store import standings as derived
-from bot.store.database import Transaction
-from bot.store.game_tables import RESULT_COLUMNS, RESULTS_LOCK, result_of
-from bot.store.queries import Queries, marks
+from bot.store.database import Overtaken, Transaction
+from bot.store.game_tables import RESULT_COLUMNS, result_of
+from bot.store.queries import Queries, marks, people_acting
 from engine.variants import STANDARD
 
 __all__ = ["StandingTables"]
+
+#: How many times a rebuild of the ratings is made before it gives up: each time, a game
+#: finished meanwhile moved on a standing it read (a busy bot finishes several a second).
+_REBUILD_TRIES = 5
 
 
 class StandingTables(Queries):
@@ -83,30 +88,46 @@ class StandingTables(Queries):
     async def rebuild_ratings(self) -> derived.Replayed:
         """Recompute every rating, total and head to head from the results, in the order
         they were recorded, and store them in place of what was there (one transaction)."""
-        async with self._writing() as tx:
-            # The results read under the lock a result's recording takes (whichever process
-            # records it), so none recorded meanwhile is left out of what is written.
-            await tx.serialize(RESULTS_LOCK)
-            replayed = derived.replay(await self._finished_games(on=tx))
-            for table in ("standings", "rating_changes", "rivals"):
-                await tx.execute(f"DELETE FROM {table}")
-            for sql, rows in derived.writes(replayed):
-                await tx.executemany(sql, rows)
-        return replayed
+        return await self._rebuilt(None)
 
     async def rebuild_server_ratings(self, guild_id: int) -> None:
         """Recompute one server's ratings, totals and head to head from its results (each
         server's tables are rated apart, so this gives what a whole rebuild would), in place
         of what was there (one transaction): after some of its games were deleted."""
-        async with self._writing() as tx:
-            # (Under the results' lock, as rebuild_ratings: a game people play there through
-            # their own user installs may finish meanwhile, in any process.)
-            await tx.serialize(RESULTS_LOCK)
-            replayed = derived.replay(await self._finished_games(guild_id, tx))
+        await self._rebuilt(guild_id)
+
+    async def _rebuilt(self, guild_id: int | None) -> derived.Replayed:
+        """The results (every server's, or ``guild_id``'s) replayed and written in place of
+        the standings, rating changes and head to head, in one transaction with one snapshot:
+        the results are read in it, and what it deletes and writes is what that snapshot
+        holds. A game finishing meanwhile in any process either commits before the snapshot
+        (it is read) or after: its rows are new to the snapshot and stay, and a standing it
+        moved on is one this transaction cannot write over (PostgreSQL refuses it:
+        :class:`~bot.store.database.Overtaken`), so the rebuild is made again from a new
+        read (:func:`~bot.core.base.store_errors.decided_again`). No lock is taken."""
+
+        async def once() -> derived.Replayed:
+            try:
+                return await self._rebuilt_once(guild_id)
+            except Overtaken:
+                raise Raced() from None
+
+        return await decided_again(once, tries=_REBUILD_TRIES)
+
+    async def _rebuilt_once(self, guild_id: int | None) -> derived.Replayed:
+        where = "" if guild_id is None else " WHERE guild_id = ?"
+        params: tuple[int, ...] = () if guild_id is None else (guild_id,)
+        async with self._writing(snapshot=True) as tx:
+            games = await self._finished_games(guild_id, tx)
+            replayed = derived.replay(games)
+            computers = people_acting(derived.computers_rated(r for g in games for r in g.results))
+            if computers is not None:
+                await computers.run(tx)
             for table in ("standings", "rating_changes", "rivals"):
-                await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+                await tx.execute(f"DELETE FROM {table}{where}", params)
             for sql, rows in derived.writes(replayed):
                 await tx.executemany(sql, rows)
+        return replayed
 
     async def ranking(
         self,

@@ -28,6 +28,7 @@ __all__ = [
     "Finished",
     "Replayed",
     "change",
+    "computers_rated",
     "rate",
     "replay",
     "rival",
@@ -51,6 +52,12 @@ CHANGE_COLUMNS = (
     "game_id, seat, guild_id, vs_computer, player_id, rated_order,"
     " mu_before, sigma_before, mu_after, sigma_after, finished_at, variant"
 )
+
+
+def computers_rated(results: Iterable[ResultRecord]) -> set[int]:
+    """The ids the computers' levels among ``results`` are rated under (each a row of
+    ``people`` for the standings to refer to, as a person's is)."""
+    return {player_id(r) for r in results if r.is_computer}
 
 
 def _marks(count: int) -> str:

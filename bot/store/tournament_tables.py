@@ -10,6 +10,7 @@ that sends hears of it and draws the tournament's message again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.core.tournaments.records import (
     ChampionRecord,
@@ -22,6 +23,7 @@ from bot.core.tournaments.records import (
 )
 from bot.store.database import Transaction, UniqueViolation
 from bot.store.pairing_tables import PairingTables
+from bot.store.queries import people_acting
 from bot.store.rows import columns, reader
 from engine.formats import TournamentFormat
 
@@ -40,7 +42,11 @@ async def insert_tournament(
     tx: Transaction, plan: TournamentPlan, *, now: float
 ) -> TournamentRecord:
     """The tournament ``plan`` says, opened (taking entrants) at ``now`` in ``tx`` (its version
-    is for the caller to move on). Raises :class:`TournamentBusy`."""
+    is for the caller to move on; the organiser's act: their row made if it is not there).
+    Raises :class:`TournamentBusy`."""
+    acting = people_acting([plan.organiser_id])
+    assert acting is not None
+    await acting.run(tx)
     try:
         rows = await tx.fetch(
             "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
@@ -73,7 +79,11 @@ async def insert_entrant(
 ) -> bool:
     """Add an entrant in ``tx`` to a tournament whose status is ``status`` (taking entrants,
     or, for a club night's late arrival, being played), after the others (False: already in,
-    or the tournament is not so). The tournament's version is for the caller to move on."""
+    or the tournament is not so). The tournament's version is for the caller to move on. The
+    entrant's act: their row made if it is not there."""
+    acting = people_acting([user_id])
+    assert acting is not None
+    await acting.run(tx)
     rows = await tx.fetch(
         "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed)"
         " SELECT ?, ?, ?, (SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants"
@@ -140,8 +150,8 @@ class TournamentTables(PairingTables):
         )
 
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
-        """Add an entrant to a tournament taking entrants (False: already in, or it no
-        longer takes entrants)."""
+        """Add an entrant to a tournament taking entrants (their act: their row made if it
+        is not there; False: already in, or it no longer takes entrants)."""
         async with self._writing() as tx:
             entered = await insert_entrant(tx, tournament_id, user_id, name)
             if entered:
@@ -159,13 +169,22 @@ class TournamentTables(PairingTables):
 
     async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool:
         """An entrant of a running tournament withdraws in ``round_`` (False: not in it, or
-        withdrawn already)."""
-        return await self._changes(
-            tournament_id,
-            "UPDATE tournament_entrants SET withdrawn = ?"
-            " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
-            (round_, tournament_id, user_id),
-        )
+        withdrawn already). Each of their pairings still to be decided moves on (its
+        version), so a game opened for it from a read before this is refused."""
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournament_entrants SET withdrawn = ?"
+                " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
+                (round_, tournament_id, user_id),
+            )
+            if done:
+                await tx.execute(
+                    "UPDATE tournament_pairings SET version = version + 1 WHERE tournament_id = ?"
+                    " AND decided IS NULL AND (player_a = ? OR player_b = ?)",
+                    (tournament_id, user_id, user_id),
+                )
+                await self._bumped(tx, tournament_id)
+        return bool(done)
 
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
         """How many of a server's tournaments a player has played (started with them in
@@ -226,8 +245,9 @@ class TournamentTables(PairingTables):
         self, tournament_id: int, how: TournamentStatus, *, now: float, champion: int | None = None
     ) -> bool:
         """End a tournament being played at ``now``, ``how`` (finished, with its champion, or
-        cancelled); False if it was not being played."""
-        return await self._changes(
+        cancelled); False if it was not being played. Its pairings still to be decided move
+        on (a game opened for one from a read before this is refused)."""
+        return await self._tournament_ended(
             tournament_id,
             "UPDATE tournaments SET status = ?, finished_at = ?, champion_id = ?"
             " WHERE id = ? AND status = 'running'",
@@ -235,10 +255,31 @@ class TournamentTables(PairingTables):
         )
 
     async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool:
-        """Cancel a tournament taking entrants or being played (False: it had ended)."""
-        return await self._changes(
+        """Cancel a tournament taking entrants or being played (False: it had ended): the act
+        of ``by`` (their row made if it is not there), as :meth:`end_tournament`."""
+        return await self._tournament_ended(
             tournament_id,
             "UPDATE tournaments SET status = 'cancelled', finished_at = ?, cancelled_by = ?"
             " WHERE id = ? AND status IN ('open', 'running')",
             (now, by, tournament_id),
+            by=by,
         )
+
+    async def _tournament_ended(
+        self, tournament_id: int, sql: str, params: Sequence[Any], *, by: int | None = None
+    ) -> bool:
+        """The tournament ended by ``sql`` (the act of ``by``, if any): whether it did; its
+        pairings still to be decided moved on with it."""
+        acting = people_acting([by])
+        async with self._writing() as tx:
+            if acting is not None:
+                await acting.run(tx)
+            done = await tx.execute(sql, params)
+            if done:
+                await tx.execute(
+                    "UPDATE tournament_pairings SET version = version + 1"
+                    " WHERE tournament_id = ? AND decided IS NULL",
+                    (tournament_id,),
+                )
+                await self._bumped(tx, tournament_id)
+        return bool(done)

@@ -55,7 +55,8 @@ from bot.core.messages.spectator import TableSeen
 from bot.core.review.replay import GameReplay
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
-from bot.web.activity.server import ActivityServer, api_refusal
+from bot.web.activity.http import api_refusal
+from bot.web.activity.server import ActivityServer
 from bot.web.capacity import Admission, Capacity, no_room
 from bot.web.links import PageLinks
 from bot.web.live import LivePages, people_of

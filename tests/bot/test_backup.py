@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.store import Store
 from bot.tools import FAILED, TO_FIX, backup, health
 from bot.tools.backup import copy_sqlite
@@ -123,7 +123,9 @@ async def test_a_backup_counts_its_games_with_the_plural_right(
     """Issue 68, item 19: ``backup`` said "1 games"."""
     async with await Store.open(migrated_sqlite_path) as store:
         service = make_service(store, Clock())
-        opened = await service.lobbies.new_game(1, 10, User(1001, "Al"), vs_computer=True)
+        opened = await service.lobbies.new_game(
+            1, 10, User(1001, "Al"), TableAsked(vs_computer=True)
+        )
         assert opened.ok
         await service.ledger.writes.flush()
     target = tmp_path / "copy.db"

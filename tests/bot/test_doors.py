@@ -3,7 +3,8 @@ and ``bot/web`` import of the core is *defined* in at most a few core modules, c
 each name is defined (a name imported from a module that only imports it in turn is followed
 to its definition, as often as it is passed on), and no door imports a wing above it (neither
 a module defining what they import nor one passing it on; nor is a door at the core's root but
-the core's face): the doors are ``Services``' face (:mod:`bot.core.services`) and the values,
+the core's face): the doors are the core's faces (:mod:`bot.core.faces`: ``DiscordFace``,
+``WebFace``, whose verbs are counted below) and the values,
 protocols and words defined low in the core for the outside."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The most core modules one outer package may import names defined in.
 MOST = 10
 #: The core's face: its module may import every wing (it puts them together).
-FACE = "bot.core.services"
+FACE = "bot.core.faces"
 
 
 @dataclass
@@ -260,7 +261,7 @@ def test_a_door_that_imports_a_wing_above_it_is_found(tmp_path: Path) -> None:
     tree = _write(
         tmp_path,
         {
-            "bot/core/services.py": "from bot.core.high import deal\nfrom bot.core.base import v\n",
+            "bot/core/faces.py": "from bot.core.high import deal\nfrom bot.core.base import v\n",
             "bot/core/base/v.py": "from bot.core.high.deal import Refused\nclass View: ...\n",
             "bot/core/base/w.py": "class Word: ...\n",
             "bot/core/high/deal.py": "from bot.core.base.w import Word\nclass Refused: ...\n",
@@ -271,5 +272,181 @@ def test_a_door_that_imports_a_wing_above_it_is_found(tmp_path: Path) -> None:
     assert tree.too_high("bot.core.base.v") == ["bot.core.high.deal"]
     assert tree.too_high("bot.core.base.w") == []
     assert tree.too_high("bot.core.mid.m") == []  # (base is below it)
-    assert tree.too_high("bot.core.services") == []
+    assert tree.too_high("bot.core.faces") == []
     assert tree.too_high("bot.core.ports") != []  # a door at the core's root
+
+
+# -- the verbs: what each outer layer calls on its face's parts (issue 69) -----------------------
+
+#: Each outer layer, its face in :mod:`bot.core.faces`, and the most verbs it may call there:
+#: a verb is a method of one of the face's parts (``moves.click``) or of the face itself
+#: (``stats``). A feature that adds one raises its ceiling on purpose.
+FACES = {"bot.discord": ("DiscordFace", 86), "bot.web": ("WebFace", 16)}
+#: The names a face goes by where it is held.
+FACE_NAMES = frozenset({"services", "_services", "core", "_core", "face", "_face"})
+
+
+def face_parts(source: str, face: str) -> tuple[dict[str, str], set[str]]:
+    """The parts ``face`` (a Protocol in ``source``) offers, each to the name of its class, and
+    its own methods."""
+    classes = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+    parts: dict[str, str] = {}
+    own: set[str] = set()
+    node = classes[face]
+    # (A face may stand on narrower ones of the same module.)
+    bases = [classes[b.id] for b in node.bases if isinstance(b, ast.Name) and b.id in classes]
+    for item in [i for c in (node, *bases) for i in c.body]:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+            decorated = {ast.unparse(d) for d in item.decorator_list}
+            if "property" in decorated and item.returns is not None:
+                parts[item.name] = ast.unparse(item.returns)
+            else:
+                own.add(item.name)
+    return parts, own
+
+
+def _held(node: ast.expr) -> str | None:
+    """The name ``node`` is held under: a local name, or ``self.<name>``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}" if node.value.id == "self" else None
+    return None
+
+
+def _is_face(node: ast.expr, faces: set[str]) -> bool:
+    name = _held(node)
+    if name is not None and (name in faces or name.removeprefix("self.") in FACE_NAMES):
+        return True
+    return isinstance(node, ast.Attribute) and node.attr in FACE_NAMES
+
+
+def _assigned(function: ast.AST) -> list[tuple[ast.expr, ast.expr]]:
+    """Each ``target = value`` in ``function``, a tuple's assigned element by element."""
+    found: list[tuple[ast.expr, ast.expr]] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+                found += zip(target.elts, value.elts, strict=False)
+            else:
+                found.append((target, value))
+    return found
+
+
+def layer_verbs(sources: dict[str, str], parts: dict[str, str], own: set[str]) -> set[str]:
+    """The verbs the modules ``sources`` (path: text) call on a face offering ``parts`` and
+    ``own`` methods: ``part.method`` or ``(face).method``. A part is followed where it is held
+    under another name (``moves = self._core.moves``, ``self._lobbies = services.lobbies``) or
+    handed in by its class (a parameter ``lobbies: Lobbies``)."""
+    classes = {cls: part for part, cls in parts.items()}
+    verbs: set[str] = set()
+    for text in sources.values():
+        tree = ast.parse(text)
+        for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)] + [tree]:
+            body = cls.body
+            functions = [f for f in body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+            # (What ``self`` holds is the class's; a local name is its function's.)
+            kept: dict[str, str] = {}
+            faces: set[str] = set()
+            local: dict[ast.AST, dict[str, str]] = {}
+            for function in functions:
+                held = local.setdefault(function, {})
+                for arg in function.args.args + function.args.kwonlyargs:
+                    typed = ast.unparse(arg.annotation) if arg.annotation else ""
+                    if typed in classes:
+                        held[arg.arg] = classes[typed]
+                    elif typed.endswith("Face"):
+                        faces.add(arg.arg)
+                for target, value in _assigned(function):
+                    name = _held(target)
+                    if name is None:
+                        continue
+                    into = kept if name.startswith("self.") else held
+                    if isinstance(value, ast.Attribute) and value.attr in parts:
+                        if _is_face(value.value, faces):
+                            into[name] = value.attr
+                    elif isinstance(value, ast.Name) and value.id in held:
+                        into[name] = held[value.id]
+                    elif isinstance(value, ast.Name) and value.id in faces:
+                        faces.add(name)
+            for function in functions:
+                held = kept | local[function]
+                for node in ast.walk(function):
+                    if not isinstance(node, ast.Attribute):
+                        continue
+                    value = node.value
+                    name = _held(value)
+                    if name in held:
+                        verbs.add(f"{held[name]}.{node.attr}")
+                    elif isinstance(value, ast.Attribute) and value.attr in parts:
+                        if _is_face(value.value, faces):
+                            verbs.add(f"{value.attr}.{node.attr}")
+                    elif node.attr in own and _is_face(value, faces):
+                        verbs.add(f"(face).{node.attr}")
+    return verbs
+
+
+def _layer(package: str) -> dict[str, str]:
+    folder = ROOT.joinpath(*package.split("."))
+    return {str(p): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.py"))}
+
+
+@pytest.mark.parametrize("package", sorted(FACES))
+def test_an_outer_layer_calls_no_more_verbs_of_its_face_than_its_ceiling(package: str) -> None:
+    face, ceiling = FACES[package]
+    parts, own = face_parts((ROOT / "bot" / "core" / "faces.py").read_text(), face)
+    verbs = layer_verbs(_layer(package), parts, own)
+    assert len(verbs) <= ceiling, f"{package}: {len(verbs)} verbs:\n" + "\n".join(sorted(verbs))
+
+
+@pytest.mark.parametrize("package", sorted(FACES))
+def test_every_part_of_a_face_is_used_by_its_layer(package: str) -> None:
+    face, _ = FACES[package]
+    parts, own = face_parts((ROOT / "bot" / "core" / "faces.py").read_text(), face)
+    verbs = layer_verbs(_layer(package), parts, own)
+    used = {verb.split(".")[0] for verb in verbs} | {
+        verb.split(".")[1] for verb in verbs if verb.startswith("(face)")
+    }
+    assert sorted((set(parts) | own) - used) == []
+
+
+@pytest.mark.parametrize("package", sorted(FACES))
+def test_the_core_is_reached_through_a_face_never_by_services(package: str) -> None:
+    names = Sources(ROOT).core_names(package)
+    assert not [name for module, name in names if module == "bot.core.services"]
+
+
+def test_the_verbs_are_counted_through_aliases_and_parameters() -> None:
+    faces = (
+        "class G(Protocol):\n"
+        "    @property\n    def moves(self) -> Moves: ...\n"
+        "class F(G, Protocol):\n"
+        "    @property\n    def lobbies(self) -> Lobbies: ...\n"
+        "    async def stats(self) -> None: ...\n"
+    )
+    layer = {
+        "a.py": (
+            "class A:\n"
+            "    def __init__(self, services: F, lobbies: Lobbies) -> None:\n"
+            "        self._core = services\n"
+            "        self._moves = services.moves\n"
+            "        self._lobbies = lobbies\n"
+            "    async def go(self) -> None:\n"
+            "        await self._moves.click()\n"
+            "        await self._core.moves.play()\n"
+            "        await self._lobbies.join()\n"
+            "        await self._core.stats()\n"
+            "        user, moves = None, self._core.moves\n"
+            "        await moves.discard()\n"
+        )
+    }
+    parts, own = face_parts(faces, "F")
+    assert parts == {"moves": "Moves", "lobbies": "Lobbies"} and own == {"stats"}
+    assert layer_verbs(layer, parts, own) == {
+        "moves.click",
+        "moves.play",
+        "moves.discard",
+        "lobbies.join",
+        "(face).stats",
+    }

@@ -26,6 +26,7 @@ from engine.cards import parse_cards
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
+from tests.helpers.core_build import build_core
 from tests.helpers.in_process import everywhere
 from tests.helpers.private_driver import uninvited_server
 from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, left_the_match, match_games
@@ -50,7 +51,7 @@ class _HighDeals(random.Random):
 
 def _rigged(store: Store) -> Services:
     """The core on ``store``, its deals rigged."""
-    return Services.build(store, idle_expiry=timedelta(days=7), rng_factory=_HighDeals)
+    return build_core(store, idle_expiry=timedelta(days=7), rng_factory=_HighDeals)
 
 
 async def _picked(

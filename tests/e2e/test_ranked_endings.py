@@ -24,6 +24,7 @@ from bot.core.services import Services
 from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
+from tests.helpers.core_build import build_core
 from tests.helpers.in_process import everywhere
 from tests.helpers.ranked_driver import (
     RankedDriver,
@@ -50,7 +51,7 @@ async def _on_a_clock(world: World, bots: BotLauncher) -> AsyncIterator[tuple[Se
     """The bot in this process, its commands global (``everywhere``), on a core whose clock
     the test moves on (and whose idle games wait a week: none expires while it does)."""
     clock = _Clock()
-    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
+    clocked = functools.partial(build_core, idle_expiry=timedelta(days=7), clock=clock)
     async with everywhere(bots, world.database, clocked) as core:
         yield core, clock
 

@@ -9,7 +9,7 @@ import random
 import sqlite3
 
 from bot.core.messages.table import NOT_SEALED
-from bot.core.review.review import UNSEALED_LINE
+from bot.core.review.report import UNSEALED_LINE
 from bot.core.review.verify import not_sealed
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import rows

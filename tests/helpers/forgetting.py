@@ -11,7 +11,7 @@ from bot.core.privacy.players import FORMER_NAME, renamed_archive, renamed_note,
 from bot.core.privacy.records import FormerPlayer
 from bot.store import Store
 
-__all__ = ["forget", "locks_waited_on"]
+__all__ = ["forget", "known", "locks_waited_on"]
 
 
 async def forget(
@@ -26,6 +26,15 @@ async def forget(
         lambda note, names: renamed_note(note, user_id, names),
     )
     await store.forget_player(user_id, former, fresh_secret=fresh)
+
+
+async def known(store: Store, *people: int) -> None:
+    """``people`` are persons the bot keeps something of (their row, as their first act
+    makes it), for a test that writes what it keeps of them directly."""
+    for person in people:
+        await store.db.execute(
+            "INSERT INTO people (id) VALUES (?) ON CONFLICT (id) DO NOTHING", (person,)
+        )
 
 
 async def locks_waited_on(

@@ -20,6 +20,7 @@ from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Guild, User
 from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.bot_db import Database
+from tests.helpers.core_build import build_core
 
 __all__ = [
     "InClub",
@@ -45,12 +46,12 @@ def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
 
 def bot_core(store: Store) -> Services:
     """The core as the bot builds it with the default settings (a week's idle expiry)."""
-    return Services.build(store, idle_expiry=timedelta(days=7))
+    return build_core(store, idle_expiry=timedelta(days=7))
 
 
 def clocked_service(store: Store, now: list[datetime]) -> Services:
     """A real core whose clock reads ``now[0]`` (the test moves it)."""
-    return Services.build(
+    return build_core(
         store,
         rng_factory=lambda key: random.Random(key),
         clock=lambda: now[0],

@@ -23,7 +23,13 @@ from pathlib import Path
 from bot.store import Dialect, Store, migrations
 from tests.helpers.postgres import PostgresServer
 
-__all__ = ["copy_migrated_sqlite", "migrated_template", "migrations_before"]
+__all__ = [
+    "copy_migrated_sqlite",
+    "migrated_template",
+    "migrations_before",
+    "people_for_todays_code",
+    "people_taken_away",
+]
 
 #: The PostgreSQL database every migrated copy is made from (nobody stays connected to it).
 TEMPLATE = "migrated_template"
@@ -84,3 +90,19 @@ def migrations_before(dialect: Dialect, number: int, folder: Path) -> Path:
         if migration.number < number:
             (folder / migration.path.name).write_text(migration.sql())
     return folder
+
+
+async def people_for_todays_code(store: Store) -> None:
+    """The table of people (migration 040) in a database from before it, as today's store
+    code writes it (a person's act makes their row), without the references to it: for a test
+    that writes rows as an older release's schema holds them through today's code, then takes
+    it away again (:func:`people_taken_away`) for 040 to make."""
+    await store.db.execute(
+        "CREATE TABLE people (id BIGINT NOT NULL PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0)"
+    )
+
+
+async def people_taken_away(store: Store) -> None:
+    """The database as its release left it again: without :func:`people_for_todays_code`'s
+    table."""
+    await store.db.execute("DROP TABLE people")

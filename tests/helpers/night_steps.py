@@ -14,6 +14,7 @@ from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Guild, Message
 from fakediscord.events import ScheduledEvent
 from fakediscord.testing import BotLauncher, InProcessBot
+from tests.helpers.core_build import build_core
 from tests.helpers.in_process import start_in_process
 from tests.helpers.table_driver import until
 
@@ -40,7 +41,7 @@ class NightBot:
     async def start(self) -> None:
         """Start (or start again) the bot: a new core, as a new process would make."""
         fd = self.fd
-        self.services = Services.build(
+        self.services = build_core(
             self.store,
             rng_factory=lambda key: random.Random(key),
             clock=lambda: shared_clock(fd),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.review.review import ReviewReport
+from bot.core.games.records import Options
+from bot.core.review.report import ReviewReport
 from engine.review import Decision
 
 
@@ -23,8 +24,7 @@ def report_of(
         player=sides[0],
         sides=tuple(sides),
         side=0,
-        target=target,
-        rule="lurch",
+        options=Options(len(sides), target),
         partners=False,
         final=True,
         deals=max(d.deal for d in decisions),

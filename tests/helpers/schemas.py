@@ -81,8 +81,19 @@ async def sqlite_schema(db: SqliteDatabase) -> dict[str, Table]:
                 table.unique.add((columns, _where(where)))
             else:
                 table.indexes[index["name"]] = columns
+        # (A key of several columns is a row each, under one id, in their order.)
+        keys: dict[int, list[Row]] = {}
         for key in await db.fetch(f"PRAGMA foreign_key_list({name})"):
-            table.foreign_keys.add(((key["from"],), key["table"], (key["to"],)))
+            keys.setdefault(key["id"], []).append(key)
+        for parts in keys.values():
+            parts.sort(key=lambda part: part["seq"])
+            table.foreign_keys.add(
+                (
+                    tuple(part["from"] for part in parts),
+                    parts[0]["table"],
+                    tuple(part["to"] for part in parts),
+                )
+            )
     return tables
 
 

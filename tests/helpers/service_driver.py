@@ -15,7 +15,7 @@ from bot.core.base.feed import Change
 from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
-from bot.core.base.replies import Answer, Click, Clicked, User
+from bot.core.base.replies import Answer, Click, Clicked, TableAsked, User
 from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
@@ -24,8 +24,6 @@ from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
-
-# The people, also named here for the tests that take them with the driver's helpers.
 from tests.helpers.cast import AL as AL
 from tests.helpers.cast import BEA as BEA
 from tests.helpers.cast import CHANNEL as CHANNEL
@@ -34,6 +32,9 @@ from tests.helpers.cast import DEE as DEE
 from tests.helpers.cast import EVE as EVE
 from tests.helpers.cast import GUILD as GUILD
 from tests.helpers.cast import PLAYERS as PLAYERS
+
+# The people, also named here for the tests that take them with the driver's helpers.
+from tests.helpers.core_build import build_core
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -109,7 +110,7 @@ def make_service(
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
     computer's choices too; with ``sealing``, each shuffle is sealed by a seed); ``options`` as
     :meth:`Services.build`'s (``retention``, ``membership``, ``remind_after``, ...)."""
-    return Services.build(
+    return build_core(
         store,
         rng_factory=sealed(seed) if sealing else seeded(seed),
         clock=clock,
@@ -216,7 +217,7 @@ class Transcript:
                 # private copy, from /cribbage hand, updates only that copy.)
                 known.views.append(view)
                 shown = Clicked(sequel.channel_id, known.message_id, "token")
-            await self.service.answered(outcome, landed=True, shown=shown)
+            await self.service.sequels.answered(outcome, landed=True, shown=shown)
         for changed in sorted(self.changed):
             await self.settle(changed)
         return outcome
@@ -299,15 +300,17 @@ async def open_table(
     users: Sequence[User],
     target: int = 121,
     channel: int = CHANNEL,
+    *,
+    private: bool = False,
     **options: Any,
 ) -> Transcript:
     """Open a game, seat ``users`` and start it (``options``: the table's others, as
-    ``/cribbage new`` takes them); returns what was sent so far."""
+    :class:`TableAsked` takes them; ``private``: where the bot is not a member); returns what
+    was sent so far."""
     table = Transcript(service)
     lobbies = service.lobbies
-    opened = await lobbies.new_game(
-        GUILD, channel, users[0], players=len(users), target=target, **options
-    )
+    asked = TableAsked(players=len(users), target=target, **options)
+    opened = await lobbies.new_game(GUILD, channel, users[0], asked, private=private)
     await table.record(users[0].id, opened)
     for user in users[1:]:
         assert (await table.record(user.id, await lobbies.join(channel, user))).ok
@@ -410,7 +413,7 @@ async def search_ranked(
     )
     assert answer.ok, answer.reply.text
     shown = Clicked(channel_id, 7000 + user.id % 1000, token)
-    await service.answered(answer, landed=True, shown=shown)
+    await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 

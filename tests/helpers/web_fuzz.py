@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from bot.core.base import refusals
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games import snapshot
 from bot.core.games.games import Loaded
@@ -233,7 +233,7 @@ async def _nothing(service: Services, channel: int) -> int | None:
 
 async def _lobby(service: Services, channel: int) -> int | None:
     """Al's lobby for two, nobody else seated yet."""
-    opened = await service.lobbies.new_game(GUILD, channel, AL, players=2, target=121)
+    opened = await service.lobbies.new_game(GUILD, channel, AL, TableAsked(players=2, target=121))
     assert opened.ok, opened.reply.text
     return opened.game_id
 
@@ -241,7 +241,7 @@ async def _lobby(service: Services, channel: int) -> int | None:
 async def _full_lobby(service: Services, channel: int) -> int | None:
     """A full lobby of six-hand in three teams of two, not dealt (partners may change)."""
     opened = await service.lobbies.new_game(
-        GUILD, channel, AL, players=6, variant="six_hand_pairs", target=61
+        GUILD, channel, AL, TableAsked(players=6, variant="six_hand_pairs", target=61)
     )
     assert opened.ok, opened.reply.text
     for user in (BEA, DEE, EVE, FLO, GUS):
@@ -291,7 +291,7 @@ async def _second_deal(service: Services, channel: int) -> int | None:
 async def _computer(service: Services, channel: int) -> int | None:
     """Al against the computer (easy), dealt at once."""
     opened = await service.lobbies.new_game(
-        GUILD, channel, AL, players=2, target=61, vs_computer=True, difficulty="easy"
+        GUILD, channel, AL, TableAsked(players=2, target=61, vs_computer=True, level="easy")
     )
     assert opened.ok, opened.reply.text
     await Transcript(service).record(AL.id, opened)
@@ -337,7 +337,7 @@ ELSEWHERE = "lobby elsewhere"
 
 async def _elsewhere(service: Services, channel: int) -> int | None:
     """Cy's lobby in a channel of its own: what a page of another channel may not touch."""
-    opened = await service.lobbies.new_game(GUILD, channel, CY, players=3, target=61)
+    opened = await service.lobbies.new_game(GUILD, channel, CY, TableAsked(players=3, target=61))
     assert opened.ok, opened.reply.text
     return opened.game_id
 

@@ -19,14 +19,15 @@ own records of what they say, and picks the tokens; the core's assembly
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
 from bot.core.base.keys import MessageKey
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Clicked
+from bot.core.base.seating import Through
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView
 
@@ -34,6 +35,7 @@ __all__ = [
     "AnswerKept",
     "Carriers",
     "Drawing",
+    "LedgerPort",
     "MessageNews",
     "Owed",
     "Projector",
@@ -57,9 +59,10 @@ class Owed:
     existing: bool = False
     #: Sent in this order among the game's owed messages (lower first).
     order: int = field(default=0, compare=False)
-    #: Of a game where the bot is not a member: reached through interactions' tokens alone
-    #: (never the bot's own token; see :mod:`bot.core.ledger.routes`).
-    private: bool = field(default=False, compare=False)
+    #: How the bot reaches it: with its own token, or (where it is not a member, or at a place
+    #: a seat plays apart from) through interactions' tokens alone, never its own (see
+    #: :mod:`bot.core.ledger.routes`).
+    way: Through = field(default=Through.BOT, compare=False)
     #: The keys of other messages whose interactions' tokens may carry this one where the bot
     #: is not a member (a player's hand of the deals before, for the hand of a new deal).
     fallbacks: tuple[MessageKey, ...] = field(default=(), compare=False)
@@ -77,6 +80,11 @@ class Owed:
     #: long as the game keeps that deal): it goes as soon as its channel allows, never held
     #: back to leave room for a player's turn, or the deals after it could end first.
     last: bool = field(default=False, compare=False)
+
+    @property
+    def tokens_only(self) -> bool:
+        """Whether it is reached through interactions' tokens alone (:attr:`way`)."""
+        return self.way is Through.TOKENS
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never
@@ -228,3 +236,20 @@ def token_lives(token: str | None, token_at: float | None, now: float) -> bool:
 def live(record: MessageRecord | None, now: float) -> bool:
     """Whether an interaction's token may still reach the message ``record`` is of."""
     return record is not None and token_lives(record.token, record.token_at, now)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerPort:
+    """The ledger's parts a wing's wiring hands on (the root makes it from the ledger: no wing
+    imports the ledger): what its calls' answers keep told to it (``news``), the interactions
+    that carry a table reached through tokens (``carriers``), where a wing's projector is
+    handed to it (``draw_with``), the messages an interaction asked to be kept up to date
+    (``asked``), an owner forgotten (``forget``), whether an owner's messages are all sent
+    (``settled``)."""
+
+    news: MessageNews
+    carriers: Carriers
+    draw_with: Callable[[OwnerKind, Projector], None]
+    asked: Callable[[Owner], Collection[MessageKey]]
+    forget: Callable[[Owner], None]
+    settled: Callable[[Owner], Awaitable[bool]]

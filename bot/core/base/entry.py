@@ -4,9 +4,9 @@ A call that cannot be carried out raises where that is found:
 :class:`~bot.core.base.refusals.Refused` (the core, the lobby's rules, a card that does not parse),
 the engine's ``RuleError``, or the store's ``StoreError``. :func:`answers` turns each into
 :meth:`Answer.refuse`, once, where the call is entered; nothing else is sent and nothing changed. A
-write that lost a race with another process (:class:`~bot.core.base.store_errors.VersionConflict`)
-is made once more on the game as it is now first: what was asked may still apply, or be refused for
-what changed.
+write that lost a race with another process (:class:`~bot.core.base.store_errors.Raced`) is made
+once more on the game as it is now first (:func:`~bot.core.base.store_errors.decided_again`): what
+was asked may still apply, or be refused for what changed.
 
 A :class:`~bot.core.base.faults.Fault` (a game that cannot be read, a store that is full or out of
 reach) is a refusal too, with a sentence that says what is wrong and what helps; it is also
@@ -23,7 +23,7 @@ from bot.core.base.faults import Fault, Faults
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer
-from bot.core.base.store_errors import VersionConflict
+from bot.core.base.store_errors import decided_again
 from engine.errors import RuleError
 
 __all__ = ["Entered", "answers"]
@@ -50,13 +50,10 @@ def answers(
     @functools.wraps(call)
     async def entered(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer:
         try:
-            try:
-                return await call(self, *args, **kwargs)
-            except VersionConflict:
-                # Another process changed the game between this call's read and its write
-                # (the game's sequence only orders the calls of this one): read it again and
-                # try once more.
-                return await call(self, *args, **kwargs)
+            # Another process changed the game between this call's read and its write (the
+            # game's sequence only orders the calls of this one): read it again and decide once
+            # more.
+            return await decided_again(lambda: call(self, *args, **kwargs))
         except Fault as fault:
             self.faults.note(fault)
             return Answer.refuse(str(fault))

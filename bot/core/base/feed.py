@@ -46,6 +46,10 @@ class Change:
     version: int
     channel_id: int
     more_coming: bool = False
+    #: The places that keep messages of this change too (a game played apart: each seat's
+    #: place, :meth:`Seating.owners <bot.core.base.seating.Seating.owners>`), said by whoever
+    #: publishes it; none for any other change.
+    places: tuple[Owner, ...] = ()
 
     @property
     def game_id(self) -> int | None:

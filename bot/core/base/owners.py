@@ -27,7 +27,7 @@ class OwnerKind(StrEnum):
     TOURNAMENT = "tournament"
     #: A player's ranked card (their search, then their match) where they queued.
     RANKED = "ranked"
-    #: One seat's place at a game played apart (:mod:`bot.core.base.apart`): the table and
+    #: One seat's place at a game played apart (:mod:`bot.core.base.seating`): the table and
     #: the hand that seat's player sees where they play from.
     PLACE = "place"
     #: A person: what the bot keeps of them beside their games (their coach setting), whose

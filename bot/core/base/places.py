@@ -7,7 +7,7 @@ a DM or group DM between people, or a server that did not invite the bot (those 
 through the person's own install of the app). Each command has a scope (:data:`SCOPES`: how far
 it reaches, :class:`Reach`) and :func:`resolve` says, from the place and what the store says of
 the person there (:class:`Facts`), what it acts on (:class:`Resolved`): the place's game, the
-ranked game the person plays from there (a game played apart, :mod:`bot.core.base.apart`), a
+ranked game the person plays from there (a game played apart, :mod:`bot.core.base.seating`), a
 server's records or tournament, or nothing, with the sentence that says why.
 
 What the scopes say, in short:

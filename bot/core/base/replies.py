@@ -6,12 +6,16 @@ without Discord and the Discord layer (``bot.discord``) only has to send them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
+from engine.counting import Counting
+from engine.outcome import Scoring
+from engine.variants import STANDARD, UnknownVariant, named
 
 __all__ = [
     "Answer",
@@ -21,6 +25,7 @@ __all__ = [
     "Clicked",
     "Reply",
     "Sequel",
+    "TableAsked",
     "User",
 ]
 
@@ -31,6 +36,48 @@ class User:
 
     id: int
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableAsked:
+    """What a person asked of a new table, ``/cribbage new``'s choices or the Activity's (each
+    as typed: the core checks it): ``players``, ``target``, ``variant`` and ``teams`` (None:
+    not asked, the variant's own), every other seat a computer at ``level``
+    (``vs_computer``), the rule for game points, who counts the show, and whether hints are
+    allowed. :func:`bot.core.games.lobby.options_of` makes it the table's options, or refuses
+    it in one sentence."""
+
+    players: int | None = None
+    target: int | None = None
+    variant: str | None = None
+    teams: str | None = None
+    vs_computer: bool = False
+    level: str = DEFAULT_LEVEL
+    scoring: str = Scoring.LURCH
+    counting: str = Counting.AUTO
+    hints: bool = False
+
+    def for_everyone(self, players: int) -> TableAsked:
+        """The same for ``players`` people and no computer (*Deal everyone in*): the variant
+        dropped unless it seats that many (an unknown name is ``/cribbage new``'s to
+        refuse)."""
+        variant = self.variant
+        try:
+            if variant is not None and players not in named(variant).seats:
+                variant = None
+        except UnknownVariant:
+            pass
+        return replace(self, players=players, variant=variant, vs_computer=False)
+
+    def command(self) -> str:
+        """The ``/cribbage new`` line that asks for the table, for where only a command may."""
+        asked = [
+            f"players:{self.players}" if self.players is not None else "",
+            f"target:{self.target}" if self.target is not None else "",
+            f"variant:{self.variant}" if self.variant not in (None, STANDARD.name) else "",
+            "hints:True" if self.hints else "",
+        ]
+        return "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,12 +90,13 @@ def without_tables(record: GameRecord) -> str | None:
     it plays without them (:mod:`engine.players.expert`: any other variant, and the standard
     game for three or four); None where they hold. The lobby's note of the expert
     (:func:`level_note`) and a review's caveat are both drawn from it."""
-    if role_crib.holds(record.rules):
+    options = record.options
+    if role_crib.holds(options.rules):
         return None
-    variant = named(record.variant)
+    variant = named(options.variant)
     if variant is not STANDARD:
         return variant.title.lower()
-    return f"cribbage for {_PLAYERS_SAID.get(record.num_players, str(record.num_players))}"
+    return f"cribbage for {_PLAYERS_SAID.get(options.num_players, str(options.num_players))}"
 
 
 #: The numbers of players the standard game seats beyond two, as :func:`without_tables` says.
@@ -133,7 +134,7 @@ class ComputerPlayers:
     their choices use, and where the levels that think at length make their plays (a worker
     process in the running bot, see :mod:`bot.core.worker.thinking`; here, on the loop, without)."""
 
-    def __init__(self, rng: random.Random, thinking: WorkerThinking | None = None) -> None:
+    def __init__(self, rng: random.Random, thinking: WorkerThinking | None) -> None:
         self.rng = rng
         self.thinking = thinking
         self._players: dict[str, Player] = {level: make_player(level) for level in LEVELS}

@@ -8,8 +8,8 @@ when it seats that many, else the one ``/cribbage new`` opens for that many play
 two teams of three for six), at the lobby's length of game and rule for game points where that
 variant offers them (else its own). Who partners whom follows from the seats, as in any lobby.
 
->>> from bot.core.games.records import GameStatus, SeatRecord
->>> lobby = GameRecord(1, 5, 9, GameStatus.LOBBY, 10, 2, 121, False, None, 1, 0.0, 0.0,
+>>> from bot.core.games.records import GameStatus, Options, SeatRecord
+>>> lobby = GameRecord(1, 5, 9, GameStatus.LOBBY, 10, Options(2, 121), None, 1, 0.0, 0.0,
 ...                    (SeatRecord(0, 10, "Al"),))
 >>> chosen = seats_everyone(lobby, User(10, "Al"), [User(10, "Al"), User(11, "Bea"),
 ...                                                 User(12, "Cy"), User(13, "Di")])
@@ -67,11 +67,15 @@ class LobbySeen:
 def everyone_table(record: GameRecord, players: int) -> tuple[Table, Scoring]:
     """The table that seats ``players`` instead of ``record``'s lobby, and its rule for game
     points (see the module)."""
-    variant = named(record.variant)
+    variant = named(record.options.variant)
     if players not in variant.seats:
         variant = table_asked(players=players).variant
-    target = record.target if record.target in variant.targets else variant.default_target
-    scoring = record.scoring if variant.skunk else Scoring.LURCH
+    target = (
+        record.options.target
+        if record.options.target in variant.targets
+        else variant.default_target
+    )
+    scoring = record.options.scoring if variant.skunk else Scoring.LURCH
     return Table(variant, players, target), scoring
 
 
@@ -113,7 +117,7 @@ def everyone_kinds(record: GameRecord) -> dict[int, str]:
     kinds = {}
     for players in range(max(2, len(record.seats) + 1), MOST_AT_A_TABLE + 1):
         table, scoring = everyone_table(record, players)
-        rules = table.variant.rules(players, table.target, scoring, record.counting)
+        rules = table.variant.rules(players, table.target, scoring, record.options.counting)
         kinds[players] = table_kind(rules, table.variant)
     return kinds
 

@@ -28,12 +28,11 @@ from datetime import datetime
 from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart, message_owner, seat_owner
 from bot.core.base.delivery import AnswerKept, MessageNews
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
-from bot.core.base.meters import NO_METERS, Meters
+from bot.core.base.meters import Meters
 from bot.core.base.owners import Owner, is_row_id
 from bot.core.base.patrol import Sequences
 from bot.core.base.places import control_refusal
@@ -124,12 +123,10 @@ class LoadedGames:
     """Loads a started game for whoever asks (a call, the messages drawn, a page), and keeps
     the recently used ones by id, each at the version it was saved at."""
 
-    def __init__(
-        self, rng_factory: RngFactory, size: int = CACHED_GAMES, faults: Faults | None = None
-    ) -> None:
+    def __init__(self, rng_factory: RngFactory, faults: Faults, size: int = CACHED_GAMES) -> None:
         """``faults``: where a game that cannot be drawn is noted (the games')."""
         self._rng_factory = rng_factory
-        self._faults = faults or Faults()
+        self._faults = faults
         #: Each game at its version. A version saved in this process is told as the change is
         #: saved: a game read from the store while it was being saved is of the version
         #: before, and is never kept over the one saved (alone, the kept game is taken as
@@ -237,10 +234,10 @@ class Games:
         *,
         rng_factory: RngFactory,
         clock: Callable[[], datetime],
-        departures: Departures | None = None,
+        departures: Departures,
+        meters: Meters,
+        faults: Faults,
         shared: bool = False,
-        meters: Meters = NO_METERS,
-        faults: Faults | None = None,
     ) -> None:
         """Each saved change is published on ``feed``, the ledger told first through ``news``
         of a click's answer kept with it. ``shared``: other processes move the same games
@@ -254,9 +251,9 @@ class Games:
         self._news = news
         self.rng_factory = rng_factory
         self.clock = clock
-        self.departures = departures or Departures()
+        self.departures = departures
         #: Where the faults met on games are noted, once per cause and game.
-        self.faults = faults or Faults()
+        self.faults = faults
         #: The started games loaded, the recently used kept by their version.
         self.loaded = LoadedGames(rng_factory, faults=self.faults)
         # Each game's sequence: the calls that may change it, one at a time, in order.
@@ -443,7 +440,8 @@ class Games:
             owner = Owner.game(record.id)
             latest = self.feed.latest(owner)
             if latest is not None and latest > record.version:
-                self.feed.publish(Change(owner, latest, record.channel_id))
+                places = record.seating.owners(record.id)[1:]
+                self.feed.publish(Change(owner, latest, record.channel_id, places=places))
             raise
         self._moving.discard(record.id)
 
@@ -480,7 +478,9 @@ class Games:
                 snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
                 actions=[json.dumps(step.action) for step in steps],
                 # (A lesson is practice: no result, so no rating, stats or record of it.)
-                results=result_rows(record, game, tally) if finished and not record.lesson else (),
+                results=result_rows(record, game, tally)
+                if finished and not record.in_lesson
+                else (),
                 ending=ended_with(ending, game).ending if finished else None,
                 series=await self._series(record) if finished else None,
             )
@@ -578,14 +578,14 @@ class Games:
     @staticmethod
     def owner_of(record: GameRecord, key: MessageKey | None) -> Owner:
         """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
-        place of the seat whose hand it is (:mod:`bot.core.base.apart`)."""
-        return message_owner(record.id, record.channel_id, key)
+        place of the seat whose hand it is (:mod:`bot.core.base.seating`)."""
+        return record.seating.message_owner(record.id, key)
 
     @staticmethod
     def owner_at(record: GameRecord, seat: int | None) -> Owner:
         """Who keeps what ``seat`` is shown of ``record``'s game: the game, or for a game played
         apart that seat's place."""
-        return seat_owner(record.id, record.channel_id, seat)
+        return record.seating.owner(record.id, seat)
 
     async def announce(
         self,
@@ -602,7 +602,9 @@ class Games:
         owner = None if answered is None else self.owner_of(record, answered.key)
         if answered is not None and owner is not None:
             self._news.answer_kept(owner, answered)
-        self.feed.publish(Change(Owner.game(record.id), version, record.channel_id, more_coming))
+        places = record.seating.owners(record.id)[1:]
+        game = Owner.game(record.id)
+        self.feed.publish(Change(game, version, record.channel_id, more_coming, places))
         if answered is not None and owner is not None:
             await self._news.way_clear(owner, answered.key)
 
@@ -612,8 +614,8 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
     servers) is refused where :func:`~bot.core.base.places.control_refusal` says."""
     refusal = control_refusal(
         game_guild=record.guild_id,
-        private=record.private,
-        apart=is_apart(record.channel_id),
+        private=record.seating.tokens_only,
+        apart=not record.seating.shared,
         seated=record.seat_of(user.id) is not None,
         guild_id=guild_id,
     )

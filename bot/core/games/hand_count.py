@@ -47,8 +47,8 @@ class HandCounter:
     """Counts a hand someone types, privately or for the channel, by a variant's rules (the
     standard game's unless one is named); changes nothing."""
 
-    def __init__(self, faults: Faults | None = None) -> None:
-        self.faults = faults or Faults()
+    def __init__(self, faults: Faults) -> None:
+        self.faults = faults
 
     @answers
     async def count(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.base.text import and_list, escape, plural
 from bot.core.base.views import (
     HAND_BUTTON,
@@ -25,7 +25,7 @@ from bot.core.base.views import (
     MessageView,
 )
 from bot.core.games.computer import LEVELS, computer_name, level_note
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord, occasion_words
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -50,6 +50,7 @@ __all__ = [
     "lobby_text",
     "lobby_view",
     "offered",
+    "options_of",
     "partners_text",
     "seat_added",
     "seats_adding_computer",
@@ -127,6 +128,35 @@ def table_asked(
     return Table(chosen, seats, chosen.default_target if target is None else target)
 
 
+def options_of(asked: TableAsked) -> Options:
+    """The options of the table ``asked`` for (:func:`table_asked` makes its variant, players
+    and target whole), or :class:`Refused` with one sentence for what may not be asked: an
+    unknown level, rule for game points or way of counting, or a table the variant does not
+    offer."""
+    if asked.level not in LEVELS:
+        raise Refused(refusals.bad_level(LEVELS))
+    if asked.scoring not in tuple(Scoring):
+        raise Refused(refusals.BAD_SCORING)
+    if asked.counting not in tuple(Counting):
+        raise Refused(refusals.BAD_COUNTING)
+    table = table_asked(
+        variant=asked.variant,
+        players=asked.players,
+        target=asked.target,
+        teams=asked.teams,
+        scoring=asked.scoring,
+    )
+    return Options(
+        table.players,
+        table.target,
+        vs_computer=asked.vs_computer,
+        scoring=Scoring(asked.scoring),
+        counting=Counting(asked.counting),
+        variant=table.variant.name,
+        hints=asked.hints,
+    )
+
+
 def lobby_view(
     record: GameRecord,
     state: GameStatus | None = None,
@@ -143,14 +173,14 @@ def lobby_view(
     text = lobby_text(
         creator or "someone",
         [s.name for s in record.seats],
-        record.rules,
+        record.options.rules,
         state,
-        record.occasion,
-        named(record.variant),
+        occasion_words(record.occasion),
+        named(record.options.variant),
         kept=[(s.name, s.held_until) for s in record.seats if s.held_until is not None],
         rematch=record.rematch_of is not None,
         series=series,
-        hints=record.hints,
+        hints=record.options.hints,
     )
     seated = {s.level for s in record.seats if s.is_computer and s.level is not None}
     notes = [n for level in sorted(seated) if (n := level_note(level, record)) is not None]
@@ -161,19 +191,19 @@ def lobby_view(
     has_computer = any(s.is_computer for s in record.seats)
     # Partners may be changed once every seat is taken; a full table may take one more
     # player, as far as its variant seats.
-    full = len(record.seats) == record.num_players
+    full = len(record.seats) == record.options.num_players
     grows = full and _more(record) is not None
     buttons = tuple(
         b
         for b in LOBBY_ACTIONS
         if (b != "remove_computer" or has_computer)
-        and (b != "partners" or (full and record.rules.partners))
+        and (b != "partners" or (full and record.options.rules.partners))
         and (b != "add_seat" or grows)
         and b not in (HAND_BUTTON, RESIGN_BUTTON)  # (a private table's, once dealt)
         and (b != TABLE_BUTTON or launch)
     )
     # (A seat kept for someone may be free by now: the opener may seat a computer there.)
-    free = len(record.seats) < record.num_players or any(s.held for s in record.seats)
+    free = len(record.seats) < record.options.num_players or any(s.held for s in record.seats)
     levels = LEVELS if free else ()
     return MessageView(text, controls=LobbyControls(record.id, buttons, levels))
 
@@ -186,7 +216,10 @@ def _open(record: GameRecord) -> None:
 def _more(record: GameRecord) -> int | None:
     """The next number of players the game's variant seats beyond its own, if any (the
     standard game: two, three, then four as partners)."""
-    return min((n for n in named(record.variant).seats if n > record.num_players), default=None)
+    return min(
+        (n for n in named(record.options.variant).seats if n > record.options.num_players),
+        default=None,
+    )
 
 
 def _free_seat(record: GameRecord, now: float) -> int:
@@ -195,16 +228,16 @@ def _free_seat(record: GameRecord, now: float) -> int:
     lapsed = next((s.seat for s in record.seats if s.free_at(now)), None)
     if lapsed is not None:
         return lapsed
-    if len(record.seats) < record.num_players:
+    if len(record.seats) < record.options.num_players:
         return len(record.seats)
     kept = next((s for s in record.seats if s.held_until is not None), None)
     if kept is not None and kept.held_until is not None:
         raise Refused(refusals.kept_for(escape(kept.name), kept.held_until))
     opener = next((s.name for s in record.seats if s.user_id == record.creator_id), "")
-    title = named(record.variant).title
+    title = named(record.options.variant).title
     raise Refused(
         refusals.table_full(
-            record.num_players, escape(opener) or "The opener", _more(record), title
+            record.options.num_players, escape(opener) or "The opener", _more(record), title
         )
     )
 
@@ -222,12 +255,12 @@ def seat_added(record: GameRecord, user: User) -> int:
     _open(record)
     if user.id != record.creator_id:
         raise Refused(refusals.ADD_SEAT_CREATOR)
-    if len(record.seats) < record.num_players:
+    if len(record.seats) < record.options.num_players:
         raise Refused(refusals.SEATS_FREE)
     more = _more(record)
     if more is None:
-        title = named(record.variant).title
-        raise Refused(f"{title} seats no more than {record.num_players} players.")
+        title = named(record.options.variant).title
+        raise Refused(f"{title} seats no more than {record.options.num_players} players.")
     return more
 
 
@@ -304,7 +337,7 @@ def seats_changing_partners(record: GameRecord, user: User) -> list[SeatRecord]:
     _open(record)
     if user.id != record.creator_id:
         raise Refused(refusals.PARTNERS_CREATOR)
-    if not record.rules.partners or len(record.seats) != record.num_players:
+    if not record.options.rules.partners or len(record.seats) != record.options.num_players:
         raise Refused(refusals.PARTNERS_FULL)
     first, second, *rest = record.seats
     return _renumber([first, *rest, second])
@@ -313,7 +346,7 @@ def seats_changing_partners(record: GameRecord, user: User) -> list[SeatRecord]:
 def fill_with_computers(record: GameRecord, level: str) -> list[SeatRecord]:
     """Every free seat taken by a computer at ``level`` (a game against the computer)."""
     seats = list(record.seats)
-    while len(seats) < record.num_players:
+    while len(seats) < record.options.num_players:
         seats.append(SeatRecord(len(seats), None, computer_name(level, seats), True, level))
     return seats
 
@@ -324,7 +357,7 @@ def check_start(record: GameRecord, user: User) -> None:
     _open(record)
     if record.seat_of(user.id) is None:
         raise Refused(refusals.START_NOT_SEATED)
-    missing = record.num_players - sum(1 for s in record.seats if not s.held)
+    missing = record.options.num_players - sum(1 for s in record.seats if not s.held)
     if missing:
         raise Refused(refusals.waiting_for(missing))
 

@@ -53,8 +53,8 @@ class Departures:
     by DM are refused, the channel is told once, and the table sends them no reminders. What
     is known here is learnt from :class:`Membership` when such a player acts or is waited on."""
 
-    def __init__(self, membership: Membership | None = None) -> None:
-        self._membership: Membership = membership or EveryoneStays()
+    def __init__(self, membership: Membership) -> None:
+        self._membership = membership
         self._seats: dict[int, set[int]] = {}
 
     def of(self, game_id: int) -> frozenset[int]:

@@ -5,10 +5,10 @@ and the rating change a result shows.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.core.base.apart import is_apart
+from bot.core.base.seating import CHANNEL_SEATING, Seating
 from bot.core.games.endings import Ended, Ending, ended_with
 from bot.core.games.tally import SeatTally
 from engine.counting import Counting
@@ -25,14 +25,19 @@ __all__ = [
     "GameChange",
     "GameRecord",
     "GameStatus",
+    "Lesson",
+    "Match",
     "NewGame",
+    "Occasion",
     "Options",
     "RatingChange",
     "ResultRecord",
+    "Round",
     "SeatRecord",
     "SeriesResult",
     "former_player",
     "is_former",
+    "occasion_words",
     "ordinal",
     "ordinal_sql",
 ]
@@ -105,66 +110,119 @@ class SeatRecord:
 class Options:
     """A table's options, as its opener chose them and its *Rematch* keeps them: how many
     players, the target, every other seat a computer (``vs_computer``), the rule for game
-    points, who counts the show, the variant's name and whether hints are allowed (see
-    :class:`GameRecord`, which keeps each)."""
+    points, who counts the show, the variant's name and whether hints are allowed (kept whole
+    by :class:`GameRecord`; asked for as a :class:`~bot.core.base.replies.TableAsked`)."""
 
     num_players: int
     target: int
     vs_computer: bool = False
     scoring: Scoring = Scoring.LURCH
     counting: Counting = Counting.AUTO
+    #: The name of the variant (:mod:`engine.variants`; migration 020).
     variant: str = STANDARD.name
+    #: Every person may ask the expert what it would do (:mod:`bot.core.play.hints`;
+    #: migration 025); a game against the computer alone offers hints whatever this says.
     hints: bool = False
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the options give: the variant's for the players, target, scoring and
+        counting (what the table's game is dealt by when it starts)."""
+        return named(self.variant).rules(self.num_players, self.target, self.scoring, self.counting)
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """A first game of ``/cribbage learn``, played in the learner's DM with the bot
+    (:mod:`bot.core.play.lessons`): it has no result, and offers no rematch."""
+
+    @property
+    def words(self) -> None:
+        """What its lobby says first of it: nothing (the lobby says who opened it)."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A game of a tournament's round, in its pairing's thread: ``words`` say which round of
+    which tournament; ``pairing`` (its tournament, round, table and version, as the director
+    read it) is known as the director opens it (a game read back names none: its pairing
+    names it)."""
+
+    words: str
+    pairing: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Game ``number`` (1 to 3) of ranked match ``match_id``, played apart: it counts as one
+    game won or lost, its game points (a lurch, a skunk) for nothing, and it offers no hint
+    and no rematch.
+
+    >>> Match(7, 2).words
+    'Ranked match, game 2'
+    """
+
+    match_id: int
+    number: int
+    #: The match's version as the referee read it, opening the game (a game read back names
+    #: none).
+    version: int | None = field(default=None, compare=False)
+
+    @property
+    def words(self) -> str:
+        """What its lobby says first of it."""
+        return f"Ranked match, game {self.number}"
+
+
+#: What a game is part of: nothing (someone's own game), a lesson, a tournament's round or a
+#: ranked match.
+Occasion = Lesson | Round | Match | None
+
+
+def occasion_words(occasion: Occasion) -> str | None:
+    """What a game's lobby says first of its ``occasion`` (None: it says who opened it)."""
+    return None if occasion is None else occasion.words
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """What a new game is made of, as the store opens it (``create_game``): its place (the
-    server, if any, and the channel; ``private``: reached through interactions' tokens alone),
-    its ``creator`` in seat 0, its table's :class:`Options`, and what it is part of:
-    ``occasion`` (a tournament's round), ``rematch_of`` (the game whose *Rematch* opens it)
-    or ``lesson`` (a first game of ``/cribbage learn``); ``match_id`` (a ranked match's game)
-    or ``pairing`` (a tournament's pairing's: its tournament, round and table), opened only
-    if that is still being played by the two seated (else :class:`~bot.core.base.store_errors.
-    OccasionOver`)."""
+    server, if any, and the channel), where its seats play and how they are reached
+    (``seating``), its ``creator`` in seat 0, its table's :class:`Options`, what it is part of
+    (``occasion``: a lesson, a tournament's round, a ranked match's game) and ``rematch_of``
+    (the game whose *Rematch* opens it). A ranked match's game, or a tournament's pairing's
+    (its :class:`Match` or :class:`Round` naming the match or pairing as read, version
+    included), is opened only by one conditional update of that match or pairing, still at
+    that version and played by the two seated (else
+    :class:`~bot.core.base.store_errors.OccasionOver`: it is decided again from a new read)."""
 
     guild_id: int | None
     channel_id: int
     creator: SeatRecord
     options: Options
-    private: bool = False
-    occasion: str | None = None
+    seating: Seating = CHANNEL_SEATING
+    occasion: Occasion = None
     rematch_of: int | None = None
-    lesson: bool = False
-    match_id: int | None = None
-    pairing: tuple[int, int, int] | None = None
 
     def lobby(self, now: float) -> GameRecord:
         """The game as it opens at ``now``: a lobby of its creator alone, at version 0 (its
         id 0 until its row is written)."""
-        options = self.options
         return GameRecord(
             id=0,
             guild_id=self.guild_id,
             channel_id=self.channel_id,
             status=GameStatus.LOBBY,
             creator_id=self.creator.user_id or 0,
-            num_players=options.num_players,
-            target=options.target,
-            vs_computer=options.vs_computer,
+            options=self.options,
             snapshot=None,
             version=0,
             created_at=now,
             updated_at=now,
             seats=(self.creator,),
-            scoring=options.scoring,
-            counting=options.counting,
-            private=self.private,
+            seating=self.seating,
             occasion=self.occasion,
-            variant=options.variant,
             rematch_of=self.rematch_of,
-            hints=options.hints,
-            lesson=self.lesson,
         )
 
 
@@ -194,9 +252,9 @@ class GameRecord:
     channel_id: int
     status: GameStatus
     creator_id: int
-    num_players: int
-    target: int
-    vs_computer: bool
+    #: The table's options, as its opener chose them (a rematch opens with the same); a
+    #: lobby's change before the deal (players added, everyone at the Activity dealt in).
+    options: Options
     snapshot: str | None
     version: int
     created_at: float
@@ -204,17 +262,14 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     #: Why a game without a result ended, as the channel was told (cancelled, expired).
     end_note: str | None = None
-    #: The table's options: the rule for game points and who counts the show.
-    scoring: Scoring = Scoring.LURCH
-    counting: Counting = Counting.AUTO
-    #: Played where the bot is not a member (a DM between people, a group DM, a server that
-    #: did not invite it): its messages are reached through interactions' tokens alone.
-    private: bool = False
-    #: What the game is part of, said first in its lobby (a tournament's round); None for a
-    #: game someone opened (the lobby says who).
-    occasion: str | None = None
-    #: The name of the variant it is played in (:mod:`engine.variants`; migration 020).
-    variant: str = STANDARD.name
+    #: Where its seats play, and how the bot reaches them there: a server's channel (the
+    #: default), a private table (reached through interactions' tokens alone: a DM between
+    #: people, a group DM, a server that did not invite it), the learner's DM, or a place a
+    #: seat played apart (:mod:`bot.core.base.seating`).
+    seating: Seating = CHANNEL_SEATING
+    #: What the game is part of (a lesson, a tournament's round, a ranked match); None for a
+    #: game someone opened (its lobby says who).
+    occasion: Occasion = None
     #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
     #: result; None for any other game (one that ended without a result says so by its status).
     ending: Ending | None = None
@@ -223,25 +278,6 @@ class GameRecord:
     #: The first game of the series this finished game continues (migration 024; written
     #: with its result: :mod:`bot.core.games.series`), if it continues one.
     series: int | None = None
-    #: Its opener allowed hints (migration 025): every person may ask the expert what it
-    #: would do (:mod:`bot.core.play.hints`; a game against the computer alone offers them
-    #: whatever this says).
-    hints: bool = False
-    #: A first game of ``/cribbage learn`` (migration 025), played in the learner's DM with
-    #: the bot (:mod:`bot.core.play.lessons`).
-    lesson: bool = False
-
-    @property
-    def options(self) -> Options:
-        """The table's options, as its opener chose them (a rematch opens with the same):
-        each the field of its name."""
-        return Options(**{option.name: getattr(self, option.name) for option in fields(Options)})
-
-    @property
-    def hands_beside_table(self) -> bool:
-        """Whether its hands are shown in the conversation its table is in (a private
-        table's, a lesson's DM), rather than by DM about a channel."""
-        return self.private or self.lesson
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None (a seat kept for them is not theirs until
@@ -269,11 +305,16 @@ class GameRecord:
 
     @property
     def in_match(self) -> bool:
-        """Whether the game is a ranked match's (played apart): it counts there as one game
+        """Whether the game is a ranked match's (:class:`Match`): it counts there as one game
         won or lost, and its game points (a lurch, a skunk) count for nothing, neither on its
         result (:attr:`Ended.in_match <bot.core.games.endings.Ended.in_match>`) nor in the
         records its result rows make (:func:`bot.core.games.results.result_rows`)."""
-        return is_apart(self.channel_id)
+        return isinstance(self.occasion, Match)
+
+    @property
+    def in_lesson(self) -> bool:
+        """Whether the game is a lesson (:class:`Lesson`): practice, with no result."""
+        return isinstance(self.occasion, Lesson)
 
     @property
     def is_open(self) -> bool:
@@ -285,12 +326,6 @@ class GameRecord:
         is about to be, pruned: nothing of it is drawn or sent any more); never without a
         retention."""
         return retention is not None and not self.is_open and self.updated_at < now - retention
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the table's options give: its variant's for its players, target, scoring
-        and counting (what its game is dealt by when it starts)."""
-        return named(self.variant).rules(self.num_players, self.target, self.scoring, self.counting)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,8 +44,8 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 reason=result.reason,
                 **tallied(mine),
                 computer_level=seat.level if seat.is_computer else None,
-                scoring=record.scoring,
-                variant=record.variant,
+                scoring=record.options.scoring,
+                variant=record.options.variant,
             )
         )
     return rows

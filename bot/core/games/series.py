@@ -38,11 +38,18 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.replies import User
 from bot.core.base.text import escape
 from bot.core.base.views import AgainLabel
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord, SeriesResult, is_former
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Match,
+    Round,
+    SeatRecord,
+    SeriesResult,
+    is_former,
+)
 from bot.core.games.storage import GameRecords
 
 __all__ = [
@@ -101,7 +108,7 @@ def match_thread(record: GameRecord | None) -> str | None:
     """Why no game of one's own is opened from the table where ``record`` is the last game,
     in a sentence (None: one may be): it is a tournament's, so the place is its match's
     thread, whose next game the director deals (and a game opened there meanwhile it ends)."""
-    if record is not None and record.occasion is not None:
+    if record is not None and isinstance(record.occasion, Round | Match):
         return refusals.MATCH_THREAD
     return None
 
@@ -115,11 +122,11 @@ def no_rematch(record: GameRecord) -> str | None:
         return refusals.REMATCH_NOT_OVER
     if record.status is not GameStatus.FINISHED:
         return refusals.REMATCH_NO_RESULT
-    if is_apart(record.channel_id):
+    if record.in_match:
         return refusals.REMATCH_RANKED
-    if record.occasion is not None:
+    if isinstance(record.occasion, Round):
         return refusals.REMATCH_TOURNAMENT
-    if record.lesson:
+    if record.in_lesson:
         return refusals.REMATCH_LESSON
     if not any(not s.is_computer and s.user_id is not None for s in record.seats):
         return refusals.REMATCH_NO_RESULT
@@ -207,7 +214,7 @@ def standings(record: GameRecord, rows: Sequence[SeriesResult]) -> list[Standing
     for seat in record.seats:
         names[_seat_member(seat)] = seat.name
     keys = [_seat_member(seat) for seat in record.seats]
-    sides = record.rules.sides if len(keys) == record.rules.seats else ()
+    sides = record.options.rules.sides if len(keys) == record.options.rules.seats else ()
     grouped = [[keys[s] for s in side] for side in sides]
     alike = all(len({(points.get(k, 0), wins.get(k, 0)) for k in g}) == 1 for g in grouped)
     if not grouped or not alike:

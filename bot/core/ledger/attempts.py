@@ -293,7 +293,7 @@ class Attempts:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
         chosen, link = await self._route(owing, owed, known)
         lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
-        if known is None and not owed.private and lane in self._unsure.get(owing.owner, ()):
+        if known is None and not owed.tokens_only and lane in self._unsure.get(owing.owner, ()):
             # Never kept, and maybe posted with the nonce before a stop: the nonce first.
             nonce = [a for a in chosen.attempts if a.way is Way.POST_AS_BOT]
             others = [a for a in chosen.attempts if a.way is not Way.POST_AS_BOT]
@@ -312,7 +312,7 @@ class Attempts:
                 carried = await self._carry(owing, owed, send, fence, tried)
                 if carried is None:
                     continue
-                private_post = owed.private and attempt.way is Way.POST_THROUGH
+                private_post = owed.tokens_only and attempt.way is Way.POST_THROUGH
                 if private_post and not await self._posted_in_public(attempt, carried, fence):
                     continue
                 return await self._kept(owing, attempt, carried, link)
@@ -337,7 +337,7 @@ class Attempts:
         # answer kept with a move meanwhile is on its way to that very message.
         sent = await crew.shown.kept(owner)
         link = None
-        if owed.user_id is not None and not owed.private:
+        if owed.user_id is not None and not owed.tokens_only:
             link = await crew.dm_links.link(owed.user_id)
         facts = Facts(
             owner,
@@ -349,7 +349,7 @@ class Attempts:
             link=link,
             lapsed=crew.lapsed.dead(),
         )
-        return route(owed, sent.get(owed.key) if owed.private else known, facts), link
+        return route(owed, sent.get(owed.key) if owed.tokens_only else known, facts), link
 
     async def _may_try(self, owing: Owing, owed: Owed, attempt: Attempt, tried: _Tried) -> bool:
         """Whether ``attempt`` is worth making, after those ``tried`` before it (a follow-up's
@@ -361,9 +361,9 @@ class Attempts:
             return False
         if attempt.way is not Way.POST_THROUGH:
             return True
-        if owed.private and not self._crew.followups.may_carry(token or ""):
+        if owed.tokens_only and not self._crew.followups.may_carry(token or ""):
             return False
-        if owed.private and not owed.once:
+        if owed.tokens_only and not owed.once:
             return True  # (a table posted again twice leaves an older copy, closed when clicked)
         # A follow-up takes no nonce: if the process stops before its id is kept, the next
         # one to send looks for it (Transport.lost_posts); where the bot is not a member it

@@ -52,7 +52,7 @@ class Hands:
         owner, shown = owing.owner, set[MessageKey]()
         work: list[tuple[bool, Owed, MessageRecord, MessageView]] = []
         for owed in owing.owed:
-            if owed.user_id is None or owed.private:
+            if owed.user_id is None or owed.tokens_only:
                 continue
             copies = sorted(
                 self._crew.copies.mirrors(owner, owed.key, owed.fallbacks),
@@ -96,7 +96,7 @@ class Hands:
         what its player waits on."""
         shown = set[MessageKey]()
         for owed in owing.owed:
-            if owed.user_id is None or owed.private:
+            if owed.user_id is None or owed.tokens_only:
                 continue
             copies = self._crew.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
             newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
@@ -184,7 +184,7 @@ class Hands:
         count of writes to the edit that gives its player their turn: then it is looked at
         again once that count allows. A hand's last look (a finished deal's) never waits so:
         it is owed only while the game keeps its deal."""
-        if known is None or owed.private or owed.last:
+        if known is None or owed.tokens_only or owed.last:
             return False
         # (The count of the way it would go: its token's while that lives, else its DM's.)
         through = live(known, self._crew.clock()) and known.token is not None
@@ -204,7 +204,7 @@ class Hands:
         other hands in the same lane are not held up meanwhile): then it is looked at again
         once that count allows."""
         now = self._crew.clock()
-        if owed.private or owed.user_id is None or (known is not None and live(known, now)):
+        if owed.tokens_only or owed.user_id is None or (known is not None and live(known, now)):
             return False  # (through a token: its own count)
         if known is None:
             # A new deal's hand, posted in the player's DM (as a follow-up of their latest

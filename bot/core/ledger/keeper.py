@@ -42,7 +42,7 @@ from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.attempts import AlwaysSender, Attempts, Crew, Lease
+from bot.core.ledger.attempts import Attempts, Crew, Lease
 from bot.core.ledger.hands import Hands
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
@@ -80,15 +80,15 @@ class MessageKeeper:
         transport: Transport,
         pacer: Pacer,
         *,
-        lease: Lease | None = None,
+        lease: Lease,
         clock: Callable[[], float] = time.time,
-        faults: Faults | None = None,
+        faults: Faults,
     ) -> None:
-        """``lease``: whether this process may send (always, without one). ``faults``: where a
-        store that fails is noted (the core's, so that a game's fault is said once however
-        many parts meet it)."""
+        """``lease``: whether this process may send (:class:`AlwaysSender` for a lone process).
+        ``faults``: where a store that fails is noted (the core's, so that a game's fault is
+        said once however many parts meet it)."""
         self._ledger = ledger
-        self._faults = faults or Faults()
+        self._faults = faults
         self._pacer = pacer
         self._clock = clock
         self._lanes = Lanes(self._sync_safely)
@@ -96,7 +96,7 @@ class MessageKeeper:
         self._outage = Outage(self._lanes.retry_now)
         crew = Crew.of(ledger, WatchedTransport(transport, self._outage), pacer, self._lanes, clock)
         self._crew = crew
-        self._attempts = Attempts(crew, lease or AlwaysSender())
+        self._attempts = Attempts(crew, lease)
         self._hands = Hands(crew, self._attempts)
         self._takeover = Takeover(crew, self._attempts)
         #: What was not sent while this process's lease was not valid (see ``resume``).
@@ -281,10 +281,10 @@ class MessageKeeper:
             waits = {
                 kind: self._pacer.channel_delay(owing.channel_id, kind) for kind in RequestKind
             }
-            private = [(o, k) for o, k in due if o.private]
-            ready = private + [(o, k) for o, k in due if not o.private and waits[_kind(k)] <= 0]
+            private = [(o, k) for o, k in due if o.tokens_only]
+            ready = private + [(o, k) for o, k in due if not o.tokens_only and waits[_kind(k)] <= 0]
             shown = await self._attempts.deliver_all(owing, ready)
-            held = [waits[_kind(k)] for o, k in due if not o.private and waits[_kind(k)] > 0]
+            held = [waits[_kind(k)] for o, k in due if not o.tokens_only and waits[_kind(k)] > 0]
             if held:
                 # The channel's counts are spent: come back when they allow, and draw the owner
                 # afresh then, so every move made meanwhile goes out in the same edit (while

@@ -52,8 +52,8 @@ class MessageLedger:
         feed: ChangeFeed,
         clock: Callable[[], datetime],
         *,
+        faults: Faults,
         shared: bool = False,
-        faults: Faults | None = None,
     ) -> None:
         """``shared``: other processes answer clicks on the same messages, and keep what their
         answers show (told before each change they announce is published; what was sent is read
@@ -65,7 +65,7 @@ class MessageLedger:
         self._projectors: dict[OwnerKind, Projector] = {}
         self._lives = Lives(feed, self._now)
         #: What was sent and is not written yet, written soon; the pending posts.
-        self.writes = WriteBehind(store, self._lives, self._now, faults or Faults())
+        self.writes = WriteBehind(store, self._lives, self._now, faults)
         #: What each message shows, as Discord confirmed it.
         self.shown = Shown(store, self._lives, self.writes, self._now, shared=shared)
         #: The copies of the owners' messages that interactions' tokens reach.

@@ -23,9 +23,10 @@ The choices, by where the message is:
   channel's message as a follow-up of the freshest click the owner kept in that channel (the
   Start on the lobby), whose token then edits it too: a game's table costs the bot's token
   nothing for its first 15 minutes.
-- **Where the bot is not a member** (a private table: ``Owed.private``): through tokens alone. A
-  hand of a new deal takes over its player's hand of a deal before (``Owed.fallbacks``); the table,
-  once no token reaches it, is posted again as a follow-up of the game's freshest interaction.
+- **Where the bot is not a member** (a private table: ``Owed.way`` is ``Through.TOKENS``):
+  through tokens alone. A hand of a new deal takes over its player's hand of a deal before
+  (``Owed.fallbacks``); the table, once no token reaches it, is posted again as a follow-up of
+  the game's freshest interaction.
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ def route(owed: Owed, known: MessageRecord | None, facts: Facts) -> Route:
     owner was drawn; ``facts.sent`` has it as kept now, which may hold a click's answer heard
     since)."""
     digest = owed.view.digest()
-    if owed.private:
+    if owed.tokens_only:
         return _by_token(owed, known, digest, facts)
     answering = _answering(owed, known, facts)
     if answering is not None:

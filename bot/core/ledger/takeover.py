@@ -148,7 +148,7 @@ class Takeover:
         drawn = {o.key: o for o in (owing.owed if owing else ())}
         for post in pending:
             owed = drawn.get(post.key)
-            if owed is not None and owed.private and owing is not None:
+            if owed is not None and owed.tokens_only and owing is not None:
                 await self._unseen(owner, post, owed, owing.version)
                 continue
             first = "" if owed is None else owed.view.content.split("\n", 1)[0]

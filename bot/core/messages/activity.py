@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.core.base.apart import is_apart
 from bot.core.base.choices import LEVEL_BLURBS, level_name
 from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.replies import User
@@ -32,7 +31,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.everyone import lobby_seen
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options
 from bot.core.games.series import again_of, match_thread
 from bot.core.messages.boards import board_lines
 from bot.core.messages.hand import coach_text
@@ -58,6 +57,7 @@ __all__ = [
     "card_json",
     "card_name",
     "no_game_of_its_own",
+    "options_json",
     "variant_choice",
 ]
 
@@ -255,16 +255,18 @@ def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str
     assert isinstance(controls, LobbyControls)
     # (A seat a rematch keeps for someone is not taken until they take it.)
     taken = sum(1 for s in record.seats if not s.held)
-    free = taken < record.num_players
+    free = taken < record.options.num_players
     # A full table of teams says who partners whom, as the chat's lobby does.
-    teams = record.rules.partners and not free
+    teams = record.options.rules.partners and not free
     return {
         "seated": record.seat_of(viewer) is not None,
         "creator": record.creator_id == viewer,
-        "free": record.num_players - taken,
+        "free": record.options.num_players - taken,
         "html": _html(html, seen.view.content),
         "buttons": [{"action": b, "label": LOBBY_LABELS[b]} for b in controls.buttons],
-        "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
+        "partners": partners_text([s.name for s in record.seats], record.options.rules)
+        if teams
+        else None,
         "levels": [
             {"level": level, "name": level_name(level), "blurb": LEVEL_BLURBS[level]}
             for level in controls.levels
@@ -273,14 +275,17 @@ def _lobby(record: GameRecord, viewer: int, series: str, html: Html) -> dict[str
     }
 
 
-def _options(record: GameRecord) -> dict[str, Any]:
-    variant = named(record.variant)
-    rules = record.rules
+def options_json(options: Options) -> dict[str, Any]:
+    """A table's options as the page shows them: its players, target, rules for game points
+    and counting, its variant (its name and title), how its sides sit (``teams``), what it
+    plays in the lobby's words (``kind``) and the board's lines."""
+    variant = named(options.variant)
+    rules = options.rules
     return {
-        "players": record.num_players,
-        "target": record.target,
-        "scoring": str(record.scoring),
-        "counting": str(record.counting),
+        "players": options.num_players,
+        "target": options.target,
+        "scoring": str(options.scoring),
+        "counting": str(options.counting),
         "variant": variant.name,
         "title": variant.title,
         "teams": teams_text(rules),
@@ -468,12 +473,12 @@ def activity_state(
         version=record.version,
         status=record.status.value,
         title=title_of(record),
-        options=_options(record),
+        options=options_json(record.options),
         seats=_seats(record, loaded, viewer, known),
         you=record.seat_of(viewer),
         end_note=_html(html, record.end_note or ""),
     )
-    if is_apart(record.channel_id):
+    if not record.seating.shared:
         # A ranked game, played apart: nobody at this table watches it (they see the
         # channel's own game), so the page names no one as watching.
         state["apart"] = True

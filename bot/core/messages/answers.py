@@ -64,7 +64,7 @@ class MoveAnswer:
         self._seat = seat
         self._coach_off = coach_off
         self._answering = answering if seat is not None else None
-        self._mirror = mirror and seat is not None and not record.private
+        self._mirror = mirror and seat is not None and not record.seating.tokens_only
         self._now = now
         # Drawn as the move is saved, each with its key: the clicked hand's new look; the
         # mover's hand now.
@@ -74,7 +74,7 @@ class MoveAnswer:
     @staticmethod
     def asks_coach(record: GameRecord, answering: Answering | None, mirror: bool) -> bool:
         """Whether the answer shows a hand (then the coach settings of the people are read)."""
-        return answering is not None or (mirror and not record.private)
+        return answering is not None or (mirror and not record.seating.tokens_only)
 
     def kept(self, saved: Loaded) -> AnswerKept | None:
         """Draw the answer on the game as saved; the record of the click's answer to keep

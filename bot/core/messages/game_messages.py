@@ -15,7 +15,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
 from typing import NamedTuple
 
-from bot.core.base.apart import is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, TABLE_OF_DEAL, MessageKey
@@ -125,7 +124,7 @@ class GameMessages(Projector):
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
         record = await self._games.record(owner.id)
-        if record is None or record.pruned(now, self._retention) or is_apart(record.channel_id):
+        if record is None or record.pruned(now, self._retention) or not record.seating.shared:
             # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
@@ -144,7 +143,7 @@ class GameMessages(Projector):
             noticed=() if loaded is None else noticed(sent, loaded.game.deal_number),
         )
         lines = await self._lines_of(record)
-        if record.private:
+        if record.seating.tokens_only:
             return await self._private(record, loaded, facts, lines, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, lines))
         if await self._reminded_gone(record, found.owed, sent):
@@ -287,7 +286,11 @@ class GameMessages(Projector):
         server (then they are noted as departed): the moment the table has waited on them long
         enough to ask, and the one time a player who left silently is found out. Only a
         reminder never sent counts (one sent is never sent again)."""
-        if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
+        if (
+            record.guild_id is None
+            or record.status is not GameStatus.ACTIVE
+            or record.seating.tokens_only
+        ):
             return False
         reminders = [
             o for o in owed if o.key.name in (REMIND, AWAY) and not o.existing
@@ -445,7 +448,7 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     so: "Five-card cribbage ratings — …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
-    title = title_unless_standard(named(record.variant))
+    title = title_unless_standard(named(record.options.variant))
     label = f"{title} ratings" if title else "Ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [
@@ -462,7 +465,7 @@ def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) 
     that says how it ended, and every hand message sent, closed (no live controls stay in a
     DM for a game that is over). At a private table, the table in place of the lobby, and
     every message through interactions' tokens."""
-    private = record.private
+    private = record.seating.tokens_only
     owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
     for key in sent:
         seat = key.seat
@@ -471,5 +474,6 @@ def _ended_unread(record: GameRecord, sent: Mapping[MessageKey, MessageRecord]) 
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
             view = laid_out(((ended_text(record.channel_id, record.end_note),),))
-            owed.append(Owed(key, view, user, existing=True, private=private))
+            way = record.seating.place(seat).way
+            owed.append(Owed(key, view, user, existing=True, way=way))
     return Drawing(record.channel_id, record.version, tuple(owed))

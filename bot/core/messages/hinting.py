@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.text import and_list, escape, plural
-from bot.core.games.records import GameRecord
+from bot.core.games.records import GameRecord, Round
 
 __all__ = [
     "against_computer_alone",
@@ -34,11 +33,11 @@ def against_computer_alone(record: GameRecord) -> bool:
 
 def hint_refusal(record: GameRecord) -> str | None:
     """Why no hint is given at ``record``'s table, in one sentence (None: hints are on)."""
-    if is_apart(record.channel_id):
+    if record.in_match:
         return refusals.HINTS_RANKED
-    if record.occasion is not None:
+    if isinstance(record.occasion, Round):
         return refusals.HINTS_TOURNAMENT
-    if record.hints or record.lesson or against_computer_alone(record):
+    if record.options.hints or record.in_lesson or against_computer_alone(record):
         return None
     return refusals.HINTS_OFF
 
@@ -61,6 +60,6 @@ def hints_line(record: GameRecord, taken: Mapping[int, int]) -> str:
             if seat < len(record.seats)
         ]
         return f"💡 Played with hints: {and_list(said)}."
-    if record.hints:
+    if record.options.hints:
         return "💡 Hints were allowed at this table; nobody asked for one."
     return ""

@@ -182,7 +182,7 @@ def learning(record: GameRecord) -> bool:
     suggests). Other players chose their table and know the figures, or can ask a lesson."""
     computers = [seat.level for seat in record.seats if seat.is_computer]
     easy = against_computer_alone(record) and set(computers) == {LESSON_LEVEL}
-    return record.lesson or easy
+    return record.in_lesson or easy
 
 
 def coach_for(record: GameRecord, said: str) -> str:

@@ -9,8 +9,8 @@ taken of the table's seats: Discord shows "(2 of 4)"); and since when (the game'
 card, no name of a player, a server or a tournament (a ranked game's opponent plays from
 another server: nothing of theirs is in it).
 
->>> from bot.core.games.records import GameStatus, SeatRecord
->>> lobby = GameRecord(7, 5, 9, GameStatus.LOBBY, 10, 4, 121, False, None, 1, 1700000000.0,
+>>> from bot.core.games.records import GameStatus, Options, SeatRecord
+>>> lobby = GameRecord(7, 5, 9, GameStatus.LOBBY, 10, Options(4, 121), None, 1, 1700000000.0,
 ...                    1700000000.0, (SeatRecord(0, 10, "Al"), SeatRecord(1, 11, "Bea")))
 >>> presence_of(lobby, None, 10)["details"], presence_of(lobby, None, 10)["party"]["size"]
 ('Cribbage · waiting to deal', [2, 4])
@@ -37,14 +37,17 @@ def presence_of(
     """The presence ``viewer`` has at ``record``'s table (None: no game open there)."""
     if record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         return None
-    title = title_unless_standard(named(record.variant)) or "Cribbage"
+    title = title_unless_standard(named(record.options.variant)) or "Cribbage"
     seat = record.seat_of(viewer)
     presence: dict[str, Any] = {
         "type": PLAYING,
         "details": f"{title} · waiting to deal",
         "state": "In the lobby",
         # (Not secret: Discord groups the people of one party by it.)
-        "party": {"id": f"cribbage-{record.id}", "size": [len(record.seats), record.num_players]},
+        "party": {
+            "id": f"cribbage-{record.id}",
+            "size": [len(record.seats), record.options.num_players],
+        },
         # Milliseconds, as the activity object's timestamps are.
         "timestamps": {"start": int(record.created_at * 1000)},
     }

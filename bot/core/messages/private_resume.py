@@ -51,7 +51,11 @@ class PrivateResume:
         post the table there), nor of a game that was over before it, unless its table was
         last sent before its end (:meth:`_end_unseen`)."""
         record = await self._games.record(owner.id)
-        if record is None or not record.private or record.channel_id != shown.channel_id:
+        if (
+            record is None
+            or not record.seating.tokens_only
+            or record.channel_id != shown.channel_id
+        ):
             return
         if not moved and not record.is_open and not await self._end_unseen(owner, record):
             return  # (a move that ended the game is the one that sends its result)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from bot.core.base.delivery import Owed, live
 from bot.core.base.keys import AWAY, LOBBY, RESULT, TABLE_OF_DEAL, MessageKey
+from bot.core.base.seating import Through
 from bot.core.base.views import (
     HAND_BUTTON,
     MAX_LAID_OUT,
@@ -232,7 +233,7 @@ def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:
         return ()
     closed = LobbyControls(record.id, ())
     view = laid_out([(lobby_view(record).content,), (record.end_note,)], controls=closed)
-    return (Owed(TABLE, view, private=True),)
+    return (Owed(TABLE, view, way=Through.TOKENS),)
 
 
 def private_owed(
@@ -255,9 +256,9 @@ def private_owed(
         view = next(o.view for o in settled if o.key == TABLE)
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
-        return (Owed(TABLE, view, order=0, private=True),)
+        return (Owed(TABLE, view, order=0, way=Through.TOKENS),)
     table = _table_view(record, settled, launch, earlier)
-    owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
+    owed = [Owed(TABLE, table, order=0, way=Through.TOKENS, closed=moved_on(record, table))]
     deal = loaded.game.deal_number
     for seat in _people(record):
         hand = hands.get(seat.seat)
@@ -269,7 +270,7 @@ def private_owed(
                     hand,
                     seat.user_id,
                     order=1,
-                    private=True,
+                    way=Through.TOKENS,
                     fallbacks=tuple(before),
                 )
             )
@@ -342,7 +343,7 @@ def wake_calls(
             MessageView(_call((seat.user_id,)), mentions=(seat.user_id,)),
             once=True,
             order=2,
-            private=True,
+            way=Through.TOKENS,
         )
         for seat in _people(record)
         if seat.user_id in called and seat.user_id is not None

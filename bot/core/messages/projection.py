@@ -221,12 +221,12 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
             kept,
             said,
             ending,
-            private=record.hands_beside_table,
+            private=record.seating.hands_beside_table,
         )
         return laid_out(((closed,),), controls=_hand_rematch(record))
     said = _coach(log, view.deal_number - 1, seat, record) if coach else None
     return laid_out(
-        ((hand_text(view, record.channel_id, said, private=record.hands_beside_table),),),
+        ((hand_text(view, record.channel_id, said, private=record.seating.hands_beside_table),),),
         controls=hand_controls(view, record),
     )
 
@@ -296,7 +296,7 @@ def _tables(
         sealed = seal is not None and seal.seal is not None
         notes = (
             lesson_notes(log.events(deal), deal, log.firsts, sealed=sealed)
-            if record.lesson
+            if record.in_lesson
             else None
         )
         view_now = laid_out(
@@ -305,7 +305,7 @@ def _tables(
         owed.append(Owed(MessageKey.table(deal), view_now, order=order))
         if text.result and deals is None:
             # A lesson's result says the rules it never met, and points at what to play next.
-            after = (lesson_end(log.firsts),) if record.lesson else ()
+            after = (lesson_end(log.firsts),) if record.in_lesson else ()
             final = laid_out(
                 ((text.result,), (series,), (ratings,), *after),
                 board=board_of(log, view),
@@ -354,7 +354,7 @@ def _hand_rematch(record: GameRecord) -> Controls | None:
     played in; none where the hands are beside the table (a private table's, whose table
     offers it, or a lesson's)."""
     again = again_of(record)
-    if again is None or record.hands_beside_table:
+    if again is None or record.seating.hands_beside_table:
         return None
     return ResultControls(record.id, again, review=False, hand=True)
 
@@ -405,7 +405,13 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
     kept = _kept(loaded.log, deal, seat)
     record = loaded.record
     return laid_out(
-        ((closed_hand_text(record.channel_id, deal, kept, private=record.hands_beside_table),),)
+        (
+            (
+                closed_hand_text(
+                    record.channel_id, deal, kept, private=record.seating.hands_beside_table
+                ),
+            ),
+        )
     )
 
 

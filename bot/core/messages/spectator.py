@@ -75,7 +75,7 @@ def title_of(record: GameRecord) -> str:
     ("Al v Bea, seven-card cribbage to 181"), as the lobby and the table name it."""
     seated = {s.seat: s.name for s in record.seats}
     try:
-        sides = record.rules.sides
+        sides = record.options.rules.sides
     except (RuleError, ValueError):  # (a table no variant deals now: one side a seat)
         sides = tuple((seat,) for seat in sorted(seated))
     names = " v ".join(
@@ -83,9 +83,9 @@ def title_of(record: GameRecord) -> str:
         for side in sides
         if any(seat in seated for seat in side)
     )
-    variant = title_unless_standard(find(record.variant))
+    variant = title_unless_standard(find(record.options.variant))
     game = f"{variant[:1].lower()}{variant[1:]} to" if variant else "to"
-    return f"{names or 'A new game'}, {game} {record.target}"
+    return f"{names or 'A new game'}, {game} {record.options.target}"
 
 
 def table_seen(

@@ -31,14 +31,14 @@ class Attendance:
         store: NightStore,
         nights: Nights,
         now: Callable[[], float],
-        faults: Faults | None = None,
+        faults: Faults,
     ) -> None:
         """``nights``: where this channel's club and night are found, and a night's change
         published."""
         self._store = store
         self._nights = nights
         self._now = now
-        self.faults = faults or Faults()
+        self.faults = faults
 
     @answers
     async def check_in(self, channel_id: int, user: User) -> Answer:

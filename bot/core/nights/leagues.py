@@ -43,13 +43,13 @@ class Leagues:
         self,
         store: NightStore,
         now: Callable[[], float],
-        faults: Faults | None = None,
+        faults: Faults,
         league_link: Callable[[int], str | None] | None = None,
     ) -> None:
         """``league_link``: a club's league page in the browser (None: no pages)."""
         self._store = store
         self._now = now
-        self.faults = faults or Faults()
+        self.faults = faults
         self._league_link = league_link
 
     def _stamp(self) -> datetime:

@@ -230,13 +230,13 @@ class Nights:
         tournaments: Tournaments,
         feed: ChangeFeed,
         now: Callable[[], float],
-        faults: Faults | None = None,
+        faults: Faults,
     ) -> None:
         self._store = store
         self._tournaments = tournaments
         self._feed = feed
         self._now = now
-        self.faults = faults or Faults()
+        self.faults = faults
 
     # -- shared ---------------------------------------------------------------------------------
     async def changed(self, tournament_id: int) -> None:

@@ -49,8 +49,8 @@ class FirstDeals:
         rng = RecordingRandom(source, shuffles)
         names = [s.name for s in record.seats]
         dealer = await self._following(record, before)
-        game, events = Game.new(names, rng=rng, rules=record.rules, dealer=dealer)
-        tally = Tally.empty(record.num_players)
+        game, events = Game.new(names, rng=rng, rules=record.options.rules, dealer=dealer)
+        tally = Tally.empty(record.options.num_players)
         tally.add(events)
         log = DealLog.start(game.num_sides)
         log.add(events)

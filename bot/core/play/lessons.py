@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.games.games import Games, OnGames
 from bot.core.games.rules_help import HELP, help_text
 from bot.core.games.storage import UserSettings
@@ -105,9 +105,7 @@ class Lessons(OnGames):
             None,
             dm_channel_id,
             user,
-            target=LESSON_TARGET,
-            vs_computer=True,
-            difficulty=LESSON_LEVEL,
+            TableAsked(target=LESSON_TARGET, vs_computer=True, level=LESSON_LEVEL),
             lesson=True,
         )
         # (No interaction answers with the table: the keeper posts it in the DM.)

@@ -23,7 +23,6 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
@@ -45,6 +44,7 @@ from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.messages.answers import Answering, MoveAnswer
 from bot.core.messages.table import resign_question
+from bot.core.settings import COUNT_TIMEOUT, MUGGINS_WINDOW
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
 from engine.errors import RuleError
@@ -56,10 +56,6 @@ from engine.speech import say_score
 
 __all__ = ["COMPUTER_ANSWER_AFTER", "COUNT_TIMEOUT", "MUGGINS_WINDOW", "Moves"]
 
-#: Manual counting: how long opponents may call muggins after a claim, and how long a
-#: person may take to claim before the bot counts for them (settings override both).
-MUGGINS_WINDOW = timedelta(seconds=30)
-COUNT_TIMEOUT = timedelta(seconds=180)
 #: The most clock moves made in one catch-up (each one settles a hand, and a show has at most
 #: five hands; the computer's answers come inside each).
 MAX_CLOCK_MOVES = 5
@@ -299,7 +295,7 @@ class Moves(OnGames):
             game.verify_resign(seat)
         except RuleError as err:
             raise Refused(str(err)) from None
-        ranked = is_apart(record.channel_id)  # (a ranked match's game)
+        ranked = record.in_match
         text = resign_question(
             Names.of(game.public_view()), game.public_view(), seat, ranked=ranked
         )
@@ -487,7 +483,7 @@ class Moves(OnGames):
         if record.status is GameStatus.LOBBY:
             return True  # its seats may still change
         slow = any(s.is_computer and s.level in THINKS_AT_LENGTH for s in record.seats)
-        return record.counting is Counting.MANUAL or slow
+        return record.options.counting is Counting.MANUAL or slow
 
     def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
         """The move the clock makes at a manual show, and when: closing the muggins window on
@@ -535,7 +531,7 @@ class Moves(OnGames):
         computer answering as after any move): the game as it is then, and when the next move
         falls due, if any."""
         for _ in range(2 * MAX_CLOCK_MOVES):
-            if record.counting is not Counting.MANUAL or record.snapshot is None:
+            if record.options.counting is not Counting.MANUAL or record.snapshot is None:
                 return record, None
             loaded = self._games.loaded.load(record)
             due = self._clock_move(record, loaded.game)

@@ -19,14 +19,14 @@ import functools
 from collections.abc import Awaitable, Callable
 
 from bot.core.base import refusals
-from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.entry import answers
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
+from bot.core.base.replies import Answer, Clicked, Reply, Sequel, TableAsked, User
+from bot.core.base.seating import BOT_DM_SEATING, CHANNEL_SEATING, Seating, shared_seating
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
@@ -35,15 +35,26 @@ from bot.core.games.computer import LEVELS
 from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
-from bot.core.games.records import GameRecord, GameStatus, NewGame, Options, SeatRecord
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Lesson,
+    Match,
+    NewGame,
+    Occasion,
+    Options,
+    Round,
+    SeatRecord,
+)
 from bot.core.games.series import continued_text
 from bot.core.messages.answers import OpeningAnswer, lobby_answer
 from bot.core.play.dealing import FirstDeals
-from engine.counting import Counting
-from engine.outcome import Scoring
-from engine.variants import STANDARD, named
+from engine.variants import named
 
 __all__ = ["Lobbies"]
+
+#: A new game's table when nothing was asked: the standard game for two, to 121.
+_ASKED_NOTHING = TableAsked()
 
 
 class Lobbies(OnGames):
@@ -63,47 +74,25 @@ class Lobbies(OnGames):
         guild_id: int | None,
         channel_id: int,
         user: User,
+        asked: TableAsked = _ASKED_NOTHING,
         *,
-        players: int | None = None,
-        target: int | None = None,
-        vs_computer: bool = False,
-        difficulty: str = DEFAULT_LEVEL,
-        scoring: str = Scoring.LURCH,
-        counting: str = Counting.AUTO,
-        variant: str | None = None,
-        teams: str | None = None,
         token: str | None = None,
         private: bool = False,
-        hints: bool = False,
         lesson: bool = False,
     ) -> Answer:
-        """Open a game in this channel with ``user`` in the first seat.
+        """Open a game in this channel with ``user`` in the first seat, at the table ``asked``
+        for (:func:`bot.core.games.lobby.options_of` makes its options, and refuses, in one
+        sentence, what may not be asked; nothing asked: the standard game for two, to 121).
 
-        The table is ``variant`` (a registered variant's name; None: the one ``players``
-        make, the standard game for two to four) for ``players`` to ``target`` (None: the
-        variant's usual players and default target), six players in ``teams`` (``threes``
-        or ``pairs``): :func:`bot.core.games.lobby.table_asked` says how, and refuses, in one
-        sentence, what the variant does not offer.
-
-        With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the game
-        deals at once (in the transaction that opens it); otherwise a lobby opens (where the creator
-        may add computers). ``scoring`` is the rule for game points (``lurch`` or ``skunk``) and
-        ``counting`` who counts the show (``auto``, or ``manual``: each owner claims, with muggins).
-        ``token``: the interaction being answered, whose answer (the lobby) is the game's lobby
-        message. ``private``: the bot is not a member where the game is
-        (:mod:`bot.core.messages.private_table`): that message is its table throughout.
-        ``hints``: every player may ask the expert for a hint (:mod:`bot.core.play.hints`).
-        ``lesson``: a first game of ``/cribbage learn`` (:mod:`bot.core.play.lessons`).
+        Asked against the computer, every other seat is a computer player at the level asked
+        and the game deals at once (in the transaction that opens it); otherwise a lobby opens
+        (where the creator may add computers). ``token``: the interaction being answered, whose
+        answer (the lobby) is the game's lobby message. ``private``: the bot is not a member
+        where the game is (:mod:`bot.core.messages.private_table`): that message is its table
+        throughout. ``lesson``: a first game of ``/cribbage learn``
+        (:mod:`bot.core.play.lessons`).
         """
-        if difficulty not in LEVELS:
-            raise Refused(refusals.bad_level(LEVELS))
-        if scoring not in tuple(Scoring):
-            raise Refused(refusals.BAD_SCORING)
-        if counting not in tuple(Counting):
-            raise Refused(refusals.BAD_COUNTING)
-        table = lobby.table_asked(
-            variant=variant, players=players, target=target, teams=teams, scoring=scoring
-        )
+        options = lobby.options_of(asked)
         store = self._games.store
         # (The store keeps one open game a channel, whichever call or process writes first:
         # a second meets its unique index, ChannelBusy, refused in the same words.)
@@ -113,20 +102,19 @@ class Lobbies(OnGames):
         creator = SeatRecord(0, user.id, user.name)
         opening = OpeningAnswer(channel_id, token, now, launch=self._launch)
         dealt: list[tuple[Loaded, int]] = []
-        options = Options(
-            table.players,
-            table.target,
-            vs_computer=vs_computer,
-            scoring=Scoring(scoring),
-            counting=Counting(counting),
-            variant=table.variant.name,
-            hints=hints,
-        )
+        computer = options.vs_computer
         record = await store.create_game(
-            NewGame(guild_id, channel_id, creator, options, private=private, lesson=lesson),
+            NewGame(
+                guild_id,
+                channel_id,
+                creator,
+                options,
+                seating=BOT_DM_SEATING if lesson else shared_seating(private),
+                occasion=Lesson() if lesson else None,
+            ),
             now=now,
-            fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-            deal=(lambda r: self._deals.for_opening(r, dealt)) if vs_computer else None,
+            fill=(lambda r: lobby.fill_with_computers(r, asked.level)) if computer else None,
+            deal=(lambda r: self._deals.for_opening(r, dealt)) if computer else None,
             answered=opening.kept,
         )
         self._deals.opened(record, dealt)
@@ -137,33 +125,29 @@ class Lobbies(OnGames):
         guild_id: int | None,
         channel_id: int,
         players: tuple[User, User],
+        options: Options,
         *,
-        target: int,
-        scoring: str,
-        occasion: str | None = None,
-        variant: str = STANDARD.name,
-        private: bool = False,
-        match_id: int | None = None,
-        pairing: tuple[int, int, int] | None = None,
+        occasion: Round | Match | None = None,
+        seating: Seating = CHANNEL_SEATING,
     ) -> GameRecord:
-        """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
-        seated and the first hand dealt, in one transaction (a tournament's pairing, in its
-        thread, ``occasion`` saying which round of which tournament; ``private``: reached
-        through interactions' tokens alone, as a game played apart is). The channel's open
+        """Open a two-player game at the table ``options`` (a table for two) in ``channel_id``
+        with both ``players`` seated and the first hand dealt, in one transaction, for its
+        ``occasion`` (a tournament's pairing's round, in its thread; a ranked match's game, its
+        ``seating`` each player's place apart). The channel's open
         game, if it is this one already (the same two seated, the same table, an occasion's
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one.
-        ``match_id`` or ``pairing`` (see :class:`NewGame`): the game is opened only if that
-        ranked match or pairing is still played by these two, in the transaction that writes
-        it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
+        The game is opened only by one conditional update of that ranked match or pairing as
+        it was read (its version, its state, these two players), in the transaction that
+        writes it (else :class:`~bot.core.base.store_errors.OccasionOver`: read again)."""
         # A variant and a length it offers for two, or its sentence, before anything is read.
-        named(variant).check(2, target)
+        named(options.variant).check(2, options.target)
         store = self._games.store
         first, second = players
         found = await store.open_game_in_channel(channel_id)
         if found is not None:
-            return self._ours(found, players, variant, target, occasion)
+            return self._ours(found, players, options, occasion)
         dealt: list[tuple[Loaded, int]] = []
         try:
             record = await store.create_game(
@@ -171,11 +155,9 @@ class Lobbies(OnGames):
                     guild_id,
                     channel_id,
                     SeatRecord(0, first.id, first.name),
-                    Options(2, target, scoring=Scoring(scoring), variant=variant),
-                    private=private,
+                    options,
+                    seating=seating,
                     occasion=occasion,
-                    match_id=match_id,
-                    pairing=pairing,
                 ),
                 now=self._games.now(),
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
@@ -187,7 +169,7 @@ class Lobbies(OnGames):
             found = await store.open_game_in_channel(channel_id)
             if found is None:
                 raise
-            return self._ours(found, players, variant, target, occasion)
+            return self._ours(found, players, options, occasion)
         self._deals.opened(record, dealt)
         await self._games.announce(record, record.version)
         return record
@@ -196,9 +178,8 @@ class Lobbies(OnGames):
     def _ours(
         found: GameRecord,
         players: tuple[User, User],
-        variant: str,
-        target: int,
-        occasion: str | None,
+        options: Options,
+        occasion: Occasion,
     ) -> GameRecord:
         """The channel's open game ``found`` if it is the one :meth:`open_seated` opens (the
         same two seated, the same table, an occasion's as this is); else :class:`ChannelBusy`.
@@ -207,8 +188,9 @@ class Lobbies(OnGames):
         # A game is an occasion's when it has one at all: its words are not compared, so a
         # release that words a round otherwise still finds the game it opened.
         ours = (found.occasion is None) == (occasion is None)
-        asked = (found.variant, found.target)
-        if seated != [players[0].id, players[1].id] or asked != (variant, target) or not ours:
+        table = (found.options.variant, found.options.target)
+        asked = (options.variant, options.target)
+        if seated != [players[0].id, players[1].id] or table != asked or not ours:
             raise ChannelBusy()
         return found
 
@@ -309,7 +291,7 @@ class Lobbies(OnGames):
         seats = lobby.seats_joining(record, user, self._games.now())
         # (The seat kept for them, or the one free: not always the last.)
         taken = next(s.seat for s in seats if s.user_id == user.id)
-        text = f"You're in: seat {taken + 1} of {record.num_players}."
+        text = f"You're in: seat {taken + 1} of {record.options.num_players}."
         return await self._seat_taken(record, seats, text, user, clicked)
 
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
@@ -334,14 +316,16 @@ class Lobbies(OnGames):
 
     async def _add_seat(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         players = lobby.seat_added(record, user)
-        grown = dataclasses.replace(record, num_players=players)
+        grown = dataclasses.replace(record.options, num_players=players)
         teams = " (two teams of partners)" if grown.rules.partners else ""
         text = f"The table now seats {players}{teams}: one seat is free, press **Join** to take it."
         return await self._seats_changed(record, list(record.seats), text, clicked, players=players)
 
     async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_changing_partners(record, user)
-        text = f"Partners now: {partners_text([escape(s.name) for s in seats], record.rules)}."
+        text = (
+            f"Partners now: {partners_text([escape(s.name) for s in seats], record.options.rules)}."
+        )
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _seat_taken(
@@ -355,7 +339,7 @@ class Lobbies(OnGames):
         """A seat taken by ``user`` (or, the opener's, by a computer): the lobby's new seats
         stored, and a rematch whose table this fills dealt at once, as ``user``'s *Start*
         would (:func:`~bot.core.games.lobby.deals_as_it_fills`); the answer says both."""
-        if not lobby.deals_as_it_fills(record, seats, record.num_players):
+        if not lobby.deals_as_it_fills(record, seats, record.options.num_players):
             return await self._seats_changed(record, seats, text, clicked)
         # (The look a click is answered with is the deal's: the seats are stored without one.)
         seated = await self._games.reseat(record, seats)
@@ -374,14 +358,14 @@ class Lobbies(OnGames):
     ) -> Answer:
         """Store the lobby's new seats (and, with ``players``, the number it seats); a lobby
         button's answer is the lobby as it is now."""
-        players = record.num_players if players is None else players
+        players = record.options.num_players if players is None else players
+        options = dataclasses.replace(record.options, num_players=players)
         after = dataclasses.replace(
-            record, seats=tuple(seats), num_players=players, version=record.version + 1
+            record, seats=tuple(seats), options=options, version=record.version + 1
         )
         # (A rematch's lobby says the series it continues, while its people are the same.)
         series = await continued_text(self._games.store, after)
         answered = _answered(after, clicked, self._games.now(), self._launch, series)
-        options = dataclasses.replace(record.options, num_players=players)
         updated = await self._games.reseat(record, seats, answered, options=options)
         if sum(1 for seat in seats if not seat.held) == players:
             text += " The table is full: press Start to deal."
@@ -403,7 +387,7 @@ class Lobbies(OnGames):
             series = await continued_text(self._games.store, updated)
         text = (
             "Dealing — press **Your hand** on the table to see your cards."
-            if record.private
+            if record.seating.hands_beside_table
             else "Dealing — your hand is on its way by DM."
         )
         return _lobby_changed(updated, text, answered is not None, self._launch, series)

@@ -30,6 +30,7 @@ from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
+from bot.core.base.seating import shared_seating
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, NewGame, SeatRecord
@@ -105,7 +106,7 @@ class Rematches(OnGames):
         (its table offers the button), where the presser has left its server, or where
         ``refusal`` says why not at its table."""
         before = await self._games.record(game_id)
-        if before is None or before.hands_beside_table:
+        if before is None or before.seating.hands_beside_table:
             raise Refused(refusals.UNKNOWN_GAME)
         why = no_rematch(before)
         if why is not None:
@@ -170,7 +171,7 @@ class Rematches(OnGames):
                     before.channel_id,
                     SeatRecord(0, user.id, user.name),
                     before.options,
-                    private=private,
+                    seating=shared_seating(private),
                     rematch_of=before.id,
                 ),
                 now=now,

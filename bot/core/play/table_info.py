@@ -11,7 +11,6 @@ import asyncio
 import dataclasses
 
 from bot.core.base import refusals
-from bot.core.base.apart import is_apart
 from bot.core.base.entry import answers
 from bot.core.base.faults import Fault
 from bot.core.base.keys import MessageKey
@@ -50,7 +49,7 @@ class TableInfo(OnGames):
         game, that seat's hand message itself from then on (as its *Your hand* opens it)."""
 
         async def body(record: GameRecord) -> Answer:
-            if record.private:
+            if record.seating.tokens_only:
                 return await self._own(record, user)
             loaded, seat, view = await self._hand_of(record, user)
             deal = loaded.game.deal_number
@@ -87,7 +86,7 @@ class TableInfo(OnGames):
         return loaded, seat, hand_view(loaded, seat, coach=coach)
 
     async def _own(self, record: GameRecord, user: User) -> Answer:
-        if not record.private:
+        if not record.seating.tokens_only:
             # Only a private table has the button (a forged click on a server's game: its
             # hands are the players' DMs).
             raise Refused(refusals.UNKNOWN_BUTTON)
@@ -112,9 +111,11 @@ class TableInfo(OnGames):
             record = await store.last_game_in_channel(channel_id)
         if record is None:
             raise Refused(refusals.NO_GAME)
-        ranked = is_apart(record.channel_id)
+        ranked = record.in_match
         if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-            text = ended_without_result_text(record.end_note, ranked=ranked, lesson=record.lesson)
+            text = ended_without_result_text(
+                record.end_note, ranked=ranked, lesson=record.in_lesson
+            )
             return Answer.say(text, ephemeral=not public)
         if record.status is GameStatus.LOBBY:
             view = MessageView(lobby.lobby_view(record).content)
@@ -124,7 +125,7 @@ class TableInfo(OnGames):
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 ended = record.ended(loaded.game)
-                text = last_result_text(table, ended, ranked=ranked, lesson=record.lesson)
+                text = last_result_text(table, ended, ranked=ranked, lesson=record.in_lesson)
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

@@ -184,6 +184,16 @@ INVENTORY: tuple[Kept, ...] = (
                 (Column("record", Holds.INSIDE, Request.RENAMED),),
                 unsent="a game's record holds every player's cards",
             ),
+            Table(
+                "presence",
+                _ids(Request.FORMER, "user_id"),
+                unsent="where they sit at a game or search now: the games are sent as `games`",
+            ),
+            Table(
+                "people",
+                _ids(Request.FORMER, "id"),
+                unsent="their id alone, which every row sent names",
+            ),
         ),
     ),
     Kept(
@@ -205,12 +215,17 @@ INVENTORY: tuple[Kept, ...] = (
                 (
                     Column("channel_id", Holds.DM, Request.PRUNED),
                     Column("token", Holds.TOKEN, Request.PRUNED),
+                    # A ranked card's: the search it was drawn from and its player as read.
+                    Column("card_user", Holds.ID, Request.PRUNED),
                 ),
                 unsent="the bot's own messages, by their ids",
             ),
             Table(
                 "pending_posts",
-                (Column("channel_id", Holds.DM, Request.PRUNED),),
+                (
+                    Column("channel_id", Holds.DM, Request.PRUNED),
+                    Column("card_user", Holds.ID, Request.PRUNED),
+                ),
                 unsent="the bot's own messages, by their ids",
             ),
         ),
@@ -426,6 +441,8 @@ NOBODYS: Mapping[str, str] = {
     "nights.note": "why a night was called off (it names nobody)",
     "entry_a": "a ranked search (its row)",
     "entry_b": "a ranked search (its row)",
+    "entry_id": "a ranked search (its row)",
+    "card_entry": "a ranked search (its row), whose card a message is",
     "guild_id": "a server",
     "channel_id": "a channel, thread or DM as the place of a game or message",
     "thread_id": "a tournament's thread",
@@ -443,6 +460,7 @@ NOBODYS: Mapping[str, str] = {
     "leases.holder": "a process of the bot",
     "schema_migrations.name": "a migration",
     "bot_secrets.name": "one of the bot's secrets",
+    "user_settings.version": "which change of a coach setting this is (at least its time)",
 }
 
 

@@ -31,7 +31,8 @@ class Forgotten:
     """What a person's deletion touched that others still see: the games they played (kept
     for their opponents, a former player in their seat), and the changes of the tournaments
     they were in (each moved on in the deletion's transaction), whose messages are to be drawn
-    again with a former player in their place."""
+    again with a former player in their place, with their coach setting's change, past the
+    version any process keeps of it (the setting went with them)."""
 
     games: list[int]
     changes: list[Change]

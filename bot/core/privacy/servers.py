@@ -15,15 +15,11 @@ from datetime import datetime, timedelta
 
 from bot.core.base.owners import Owner
 from bot.core.privacy.records import PrivacyRecords
+from bot.core.settings import GRACE
 
 __all__ = ["GRACE", "ServerData"]
 
 log = logging.getLogger(__name__)
-
-
-#: How long a server's data outlives the bot's removal from it, by default (the setting
-#: ``LEFT_SERVER_DAYS`` overrides it): the bot may be invited back meanwhile.
-GRACE = timedelta(days=30)
 
 
 class ServerData:

@@ -18,6 +18,7 @@ from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
+from bot.core.base.seating import Through
 from bot.core.base.text import escape
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.games.endings import Ending, said
@@ -153,7 +154,7 @@ class CardMessages(Projector):
         offer = entry.queued_at + EXPERT_OFFER_AFTER
         if entry.status is EntryStatus.SEARCHING and now < offer:
             check_at = offer
-        owed = (Owed(CARD, view, private=True),)
+        owed = (Owed(CARD, view, way=Through.TOKENS),)
         return Drawing(entry.channel_id, entry.version, owed, check_at)
 
     async def view(self, entry: EntryRecord, now: float) -> MessageView:

@@ -1,6 +1,6 @@
 """Each seat's place at a ranked game: the table and that player's hand, where they queued from.
 
-A ranked game is played apart (:mod:`bot.core.base.apart`): the game itself keeps no message.
+A ranked game is played apart (:mod:`bot.core.base.seating`): the game itself keeps no message.
 Each seat's place (owner ``place:<id>``, :meth:`Owner.place
 <bot.core.base.owners.Owner.place>`) keeps what its player sees, as a private table's are kept
 (:mod:`bot.core.messages.private_table`): one table message, posted as a follow-up of the
@@ -20,13 +20,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.core.base.apart import APART_SEATS, game_owners, is_apart
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
+from bot.core.base.seating import APART_SEATS
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import (
     MAX_LAID_OUT,
@@ -62,21 +62,22 @@ RECONCILE_ENDED = 24 * 3600.0
 
 class PlaceFeed:
     """Publishes each change of a game played apart as a change of each of its seats' places
-    too. (A click's answer kept with it the games wing tells the ledger of for the place of
-    the seat whose hand it is: :func:`~bot.core.base.apart.message_owner`.)"""
+    too (those its publisher named: :attr:`Change.places <bot.core.base.feed.Change.places>`).
+    (A click's answer kept with it the games wing tells the ledger of for the place of the
+    seat whose hand it is: :meth:`~bot.core.base.seating.Seating.message_owner`.)"""
 
     def __init__(self, feed: ChangeFeed) -> None:
         self._feed = feed
         feed.subscribe(self._heard)
 
     def _heard(self, change: Change) -> None:
-        # (Nothing after the owner itself unless it is a game played apart.)
-        for owner in game_owners(change.owner, change.channel_id)[1:]:
-            self._feed.publish(dataclasses.replace(change, owner=owner))
+        # (None but a game played apart's change names places.)
+        for owner in change.places:
+            self._feed.publish(dataclasses.replace(change, owner=owner, places=()))
 
     def look_again(self, game_id: int, channel_id: int) -> None:
         """Have each place of the game drawn again (its match changed, not the game)."""
-        for owner in game_owners(Owner.game(game_id), channel_id)[1:]:
+        for owner in (Owner.place(game_id, seat) for seat in APART_SEATS):
             version = self._feed.latest(owner) or self._feed.latest(Owner.game(game_id)) or 0
             self._feed.publish(Change(owner, version, channel_id))
 
@@ -119,7 +120,7 @@ class PlaceMessages(Projector):
         game_id, seat = owner.game_id, owner.seat
         assert game_id is not None and seat is not None
         record = await self._games.record(game_id)
-        if record is None or not is_apart(record.channel_id) or seat >= len(record.seats):
+        if record is None or record.seating.shared or seat >= len(record.seats):
             return None
         if record.pruned(now, self._retention):
             return None

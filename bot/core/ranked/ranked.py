@@ -22,12 +22,12 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind, is_row_id
 from bot.core.base.places import Place, PlaceKind
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
+from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, TableAsked, User
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord
+from bot.core.games.records import GameRecord, Match
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD, CardMessages, card_view, unrated_before
@@ -43,7 +43,6 @@ from bot.core.ranked.records import (
     RatingRecord,
     Search,
 )
-from bot.core.ranked.scoreboard import match_of_channel
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -228,8 +227,7 @@ class Ranked:
             place.guild_id,
             entry.channel_id,
             user,
-            vs_computer=True,
-            difficulty="expert",
+            TableAsked(vs_computer=True, level="expert"),
             private=entry.place is PlaceKind.PRIVATE,
         )
         if not opened.ok:
@@ -404,8 +402,8 @@ class Ranked:
         """``user_id``'s entry of the match ``record`` is a game of, if that match ended
         without a result (the bot was down too long to reach a place: whatever its player
         presses there next brings the table back, saying so)."""
-        found = match_of_channel(record.channel_id)
-        match = None if found is None else await self._store.ranked_match(found[0])
+        found = record.occasion
+        match = await self._store.ranked_match(found.match_id) if isinstance(found, Match) else None
         if match is None or match.rated or match.status is not MatchStatus.FINISHED:
             return None
         entries = await self._store.match_entries(match)

@@ -2,8 +2,8 @@
 referee it (it started after the bot was down, or took over from another).
 
 A ranked place is reached only through its own player's interactions' tokens (the ledger's
-routes: :mod:`bot.core.ledger.routes`, every message of a place being ``Owed.private``), each
-good for :data:`~bot.core.base.timing.TOKEN_USABLE` from the interaction that gave it; nothing
+routes: :mod:`bot.core.ledger.routes`, every message of a place reached ``Through.TOKENS``),
+each good for :data:`~bot.core.base.timing.TOKEN_USABLE` from the interaction that gave it; nothing
 but that player's next click or command gives another. While the bot runs, a turn no longer
 than :data:`~bot.core.ranked.turns.LONGEST_TURN` keeps every place within reach. After the bot
 was down, a place may be out of reach for good, and its player would lose on the clock a game
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.base.apart import APART_SEATS
 from bot.core.base.delivery import Carriers
 from bot.core.base.owners import Owner
+from bot.core.base.seating import APART_SEATS
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord
 from bot.core.ranked.records import EntryRecord, MatchGame

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.core.base.places import PlaceKind
+from bot.core.base.seating import SeatPlace, Through
 from bot.core.base.store_errors import StoreError
 from bot.core.games.endings import Ending
 
@@ -89,6 +90,12 @@ class Search:
     place: PlaceKind
     mu: float
     last_opponent: int | None
+
+    @property
+    def place_apart(self) -> SeatPlace:
+        """The place its player plays their match's games from: where they searched, reached
+        through their interactions' tokens alone (the match's games are played apart)."""
+        return SeatPlace(self.place, Through.TOKENS, self.channel_id, self.guild_id)
 
 
 @dataclass(frozen=True, slots=True)

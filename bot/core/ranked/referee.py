@@ -8,8 +8,9 @@ by whichever process sends next:
 1. a match with no game being played opens its next game, both players seated and dealt in one
    transaction (:meth:`Lobbies.open_seated <bot.core.play.opening.Lobbies.open_seated>`, in
    the game's own channel, which names the match and the game: opening it twice finds the
-   first; opened only if the match is still played by the two read, in that transaction, so
-   a player who left it or had their data deleted meanwhile is never dealt it), then writes
+   first; opened only by one conditional update of the match as it was read, its version,
+   its state and its two players, in that transaction, so a player who left it or had their
+   data deleted meanwhile is never dealt it: the step is read and decided again), then writes
    it down as the match's; each place gets its player's freshest
    interaction there as the carrier its table is posted through (their card's, for the first
    game; for the next, what reached their place at the game before);
@@ -40,18 +41,18 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core.base.apart import APART_SEATS
 from bot.core.base.delivery import Carriers, WayIn
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
-from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
+from bot.core.base.seating import APART_SEATS, Seating
+from bot.core.base.store_errors import ChannelBusy, Raced, VersionConflict, decided_again
 from bot.core.base.text import escape
 from bot.core.base.timing import ANSWER_RETRY
 from bot.core.games.endings import Ending
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Match, Options
 from bot.core.messages.private_table import TABLE
 from bot.core.play.opening import Lobbies
 from bot.core.ranked.places import PlaceFeed
@@ -189,11 +190,13 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
         """Take every step that is due, a few matches at a time; when to look again."""
         async with self._at_once:
             try:
-                return await self._steps(match_id)
-            except (ChannelBusy, OccasionOver):
+                # A game opened for the match as it was read, which has moved on since (a
+                # player left it, or had their data deleted): read it again, decide again.
+                return await decided_again(lambda: self._steps(match_id))
+            except (ChannelBusy, Raced):
                 # Another process (the sender before, not yet stopped) opened this game a
-                # moment ago, or the match ended (a player left it, or had their data
-                # deleted) since it was read: the next look finds it.
+                # moment ago, or the match moved on twice as it was read: the next look
+                # finds it.
                 return self._clock()
 
     # -- the steps ------------------------------------------------------------------------------
@@ -242,11 +245,9 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
             None,
             game_channel(match.id, number),
             (User(a.user_id, a.name), User(b.user_id, b.name)),
-            target=121,
-            scoring=Scoring.LURCH,
-            occasion=f"Ranked match, game {number}",
-            private=True,
-            match_id=match.id,
+            Options(2, 121, scoring=Scoring.LURCH),
+            occasion=Match(match.id, number, match.version),
+            seating=Seating(tuple(entry.place_apart for entry in (a, b))),
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
         self._moved_on(match, changed)

@@ -3,18 +3,17 @@ while a move is owed, then (below the game's own result, which says how it ended
 next: the next game, or the match's winner, both players' ranked ratings before and after, and
 where the place's own player stands on the ladder now.
 
-A ranked game's channel (no Discord channel: :mod:`bot.core.base.apart`) names its match and
-its number in it: :func:`game_channel` and :func:`match_of_channel`.
+A ranked game's channel (no Discord channel: its seats play apart, :mod:`bot.core.base.seating`)
+names its match and its number in it: :func:`game_channel` and :func:`match_of_channel`.
 """
 
 from __future__ import annotations
 
-from bot.core.base.apart import apart_channel, is_apart
 from bot.core.base.recent import Newest
 from bot.core.base.text import and_list, escape, ratings_text
 from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
-from bot.core.games.records import GameRecord, ordinal
+from bot.core.games.records import GameRecord, Match, ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES
 from bot.core.ranked.records import (
     MatchGame,
@@ -52,20 +51,21 @@ Read = tuple[
 
 
 def game_channel(match_id: int, number: int) -> int:
-    """The channel of game ``number`` (1 to 3) of match ``match_id``: no Discord channel.
+    """The channel of game ``number`` (1 to 3) of match ``match_id``: no Discord channel (a
+    number below zero; Discord's ids are positive), the key its game is stored by.
 
     >>> game_channel(7, 2), match_of_channel(game_channel(7, 2))
     (-30, (7, 2))
     """
     if not 1 <= number <= GAMES_A_MATCH:
         raise ValueError(f"A match has no game {number}.")
-    return apart_channel(match_id * _PER_MATCH + number)
+    return -(match_id * _PER_MATCH + number)
 
 
 def match_of_channel(channel_id: int) -> tuple[int, int] | None:
     """The match and game number a ranked game's channel names (None: not a ranked game's)."""
-    if not is_apart(channel_id):
-        return None
+    if channel_id >= 0:
+        return None  # (a Discord channel's)
     match_id, number = divmod(-channel_id, _PER_MATCH)
     return (match_id, number) if 1 <= number <= GAMES_A_MATCH else None
 
@@ -142,27 +142,27 @@ class MatchView:
     async def decided_by(self, record: GameRecord) -> int | None:
         """The match whose deciding game ``record`` is, once that match is decided (None:
         not a ranked game, or not its match's last game, or the match goes on)."""
-        found = match_of_channel(record.channel_id)
-        read = None if found is None else await self.read(found[0])
-        if found is None or read is None:
+        found = record.occasion
+        read = await self.read(found.match_id) if isinstance(found, Match) else None
+        if not isinstance(found, Match) or read is None:
             return None
         match, games, _, _ = read
         last = max((g.number for g in games), default=0)
-        return match.id if match.status is MatchStatus.FINISHED and found[1] == last else None
+        return match.id if match.status is MatchStatus.FINISHED and found.number == last else None
 
     async def lines(
         self, record: GameRecord, loaded: Loaded, turns: TurnClock, reader: int | None = None
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The lines a ranked game's table adds: above, and below (at ``reader``'s place:
         once the match is decided, where they stand on the ladder)."""
-        found = match_of_channel(record.channel_id)
-        if found is None:
+        found = record.occasion
+        if not isinstance(found, Match):
             return (), ()
-        read = await self.read(found[0])
+        read = await self.read(found.match_id)
         if read is None:
             return (), ()
         match, games, changes, standings = read
-        number = found[1]
+        number = found.number
         names = {s.user_id: escape(s.name) for s in record.seats if s.user_id is not None}
         a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
         top = (

@@ -27,12 +27,11 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameStatus
 from bot.core.messages.projection import owes_move
+from bot.core.settings import TURN_SECONDS
 from engine.phase import Phase
 
 __all__ = ["LONGEST_TURN", "REACH_ALLOWANCE", "TURN_SECONDS", "Turn", "TurnClock"]
 
-#: How long a ranked turn lasts, by default (the setting ``RANKED_TURN_SECONDS`` overrides it).
-TURN_SECONDS = 60.0
 #: The time a player's controls take to reach them once the move before is saved: the clock
 #: starts after it.
 REACH_ALLOWANCE = 5.0

@@ -16,13 +16,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.core.base.delivery import Carriers, MessageNews, Projector
+from bot.core.base.delivery import LedgerPort
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.owners import OwnerKind
-from bot.core.games.coach_settings import CoachSettings
-from bot.core.games.games import Games
-from bot.core.play.moves import Moves
-from bot.core.play.opening import Lobbies
+from bot.core.play.wing import GamesWing
 from bot.core.ranked.cards import CardMessages
 from bot.core.ranked.places import PlaceFeed, PlaceMessages
 from bot.core.ranked.queue import SWEEP_EVERY, Matchmaker
@@ -30,7 +27,8 @@ from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.referee import Referee
 from bot.core.ranked.scoreboard import MatchView
 from bot.core.ranked.storage import RankedStore
-from bot.core.ranked.turns import TURN_SECONDS, TurnClock
+from bot.core.ranked.turns import TurnClock
+from bot.core.settings import CoreSettings, Given
 
 __all__ = ["LOOK_AT_MATCHES_EVERY", "RankedPlay", "ranked_play"]
 
@@ -93,46 +91,50 @@ class RankedPlay:
 def ranked_play(
     store: RankedStore,
     feed: ChangeFeed,
-    games: Games,
-    lobbies: Lobbies,
-    moves: Moves,
-    news: MessageNews,
-    carriers: Carriers,
-    draw_with: Callable[[OwnerKind, Projector], None],
-    coach: CoachSettings,
-    *,
-    clock: Callable[[], float],
-    turn_seconds: float = TURN_SECONDS,
-    page_link: Callable[[int], str | None] | None = None,
-    launch: bool = False,
-    retention: float | None = None,
+    play: GamesWing,
+    ledger: LedgerPort,
+    settings: CoreSettings,
+    given: Given,
 ) -> tuple[Ranked, RankedPlay]:
-    """Ranked play on ``store``: its projectors handed to the ledger (``draw_with``), what its
-    calls' answers keep told to it (``news``), the interactions that carry its places'
-    messages given to it (``carriers``), the places following ``feed``; its calls, and the
-    parts the process that sends runs.
-    ``turn_seconds``: how long a turn lasts; the rest as the games' messages take them."""
-    turns = TurnClock(turn_seconds, since=clock())
+    """Ranked play on ``store`` and the games of ``play``: its projectors handed to the ledger
+    (``ledger.draw_with``), what its calls' answers keep told to it (``ledger.news``), the
+    interactions that carry its places' messages given to it (``ledger.carriers``), the places
+    following ``feed``; its calls, and the parts the process that sends runs. A turn lasts
+    ``settings.ranked_turn``; the places' messages are drawn as the games' are."""
+    clock = given.stamp
+    games, lobbies = play.games, play.lobbies
+    turns = TurnClock(settings.ranked_turn.total_seconds(), since=clock())
     places = PlaceFeed(feed)
     matches = MatchView(store)
     cards = CardMessages(store, clock)
-    draw_with(OwnerKind.RANKED, cards)
-    draw_with(
+    ledger.draw_with(OwnerKind.RANKED, cards)
+    ledger.draw_with(
         OwnerKind.PLACE,
         PlaceMessages(
             games,
             store,
-            coach,
+            play.coach,
             turns,
             matches,
-            page_link=page_link,
-            launch=launch,
-            retention=retention,
+            page_link=given.page_link,
+            launch=settings.activity,
+            retention=settings.retention.total_seconds(),
         ),
     )
     queue = Matchmaker(store, feed, clock)
     referee = Referee(
-        store, feed, games, lobbies, moves.resign, carriers, turns, matches, places, clock=clock
+        store,
+        feed,
+        games,
+        lobbies,
+        play.moves.resign,
+        ledger.carriers,
+        turns,
+        matches,
+        places,
+        clock=clock,
     )
-    calls = Ranked(store, games, lobbies, news, carriers, feed, queue, cards, clock=clock)
+    calls = Ranked(
+        store, games, lobbies, ledger.news, ledger.carriers, feed, queue, cards, clock=clock
+    )
     return calls, RankedPlay(queue, referee, turns, clock)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Literal, Protocol
 
-from bot.core.base.audience import Audience, ChannelSight, OpenChannels
+from bot.core.base.audience import Audience, ChannelSight
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
@@ -110,16 +110,16 @@ class Seasons:
         self,
         store: SeasonStore,
         clock: Callable[[], datetime],
-        faults: Faults | None = None,
-        sight: ChannelSight | None = None,
+        faults: Faults,
+        sight: ChannelSight,
     ) -> None:
         """``faults``: where a store that fails is noted (the games'); ``sight``: which
         channels every member of a server sees (a hand is named only to those who can see
         the game it was held in, a tournament only to those who see its channel)."""
         self._store = store
         self._clock = clock
-        self.faults = faults or Faults()
-        self._sight: ChannelSight = sight or OpenChannels()
+        self.faults = faults
+        self._sight = sight
 
     @answers
     async def leaderboard(

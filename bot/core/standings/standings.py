@@ -10,7 +10,7 @@ import asyncio
 import dataclasses
 
 from bot.core.base import refusals
-from bot.core.base.audience import Audience, ChannelSight, OpenChannels
+from bot.core.base.audience import Audience, ChannelSight
 from bot.core.base.choices import POOL_TITLES
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
@@ -49,15 +49,15 @@ class Standings:
     def __init__(
         self,
         store: StandingsRecords,
-        faults: Faults | None = None,
-        sight: ChannelSight | None = None,
+        faults: Faults,
+        sight: ChannelSight,
     ) -> None:
         """``faults``: where a store that fails is noted (the games'); ``sight``: which
         channels every member of a server sees (a game's hands and scores are named only to
         those who can see where it was played)."""
         self._store = store
-        self.faults = faults or Faults()
-        self._sight: ChannelSight = sight or OpenChannels()
+        self.faults = faults
+        self._sight = sight
 
     @answers
     async def leaderboard(

@@ -11,9 +11,11 @@ before the next is taken, so a stop at any moment is carried on from the store:
    a nonce, so posting it again after a stop gives back the same message), then a thread
    started from that message (a message starts one thread at most, and the thread has the
    message's id, so it is never made twice), then a game in the thread with both players
-   seated and dealt in one transaction (a second try finds the thread's game), only if the
-   pairing is still undecided and its two players still in, as that transaction reads them
-   (a withdrawal or a deletion of a player's data since the round was read: read again);
+   seated and dealt in one transaction (a second try finds the thread's game), opened by one
+   conditional update of the pairing as the round was read (its version, undecided, its two
+   players), in that transaction (a withdrawal or a deletion of a player's data since moved
+   it on: the step is read and decided again, :func:`~bot.core.base.store_errors.
+   decided_again`);
 3. a game that ended gives its pairing's result (written only where none is);
 4. when every pairing of the round has a result, the next round is paired, or, once the
    format says the event is over (or has nobody left to pair), the tournament ends (its
@@ -44,9 +46,9 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.store_errors import ChannelBusy, OccasionOver
+from bot.core.base.store_errors import ChannelBusy, Raced, decided_again
 from bot.core.games.games import Games
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options, Round
 from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
@@ -58,7 +60,7 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.threads import ThreadRefused, Threads
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from bot.core.tournaments.view import Event, champion_of, mention, progress_of
-from engine.outcome import final_scores
+from engine.outcome import Scoring, final_scores
 
 __all__ = ["TournamentDirector", "pair_next"]
 
@@ -160,48 +162,56 @@ class TournamentDirector(
     async def _advance(self, tournament_id: int) -> float | None:
         """Take every step that is due; returns when to look again (the round's deadline)."""
         for _ in range(STEPS):
-            record = await self._store.tournament(tournament_id)
-            if record is None or record.status is TournamentStatus.OPEN:
-                return None
-            event = await read_event(self._store, record)
-            if record.status is not TournamentStatus.RUNNING:
-                if record.status is TournamentStatus.CANCELLED:
-                    await self._stop_games(event)
-                return await self._archive_threads(event)
-            current = event.current()
-            await self._end_decided(event, current)
-            if record.round == 0 or all(p.decided is not None for p in current):
-                if record.format.is_over(progress_of(event)):
-                    await self._finish(record)
-                    return None
-                pairs = pair_next(event)
-                if not pairs:
-                    await self._finish(record)
-                    return None
-                await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
-                self._announce(record.id)
-                continue
-            deadline = record.deadline
-            out_of_time = deadline is not None and self._clock() >= deadline
-            if out_of_time and await self._deadline(record, current):
-                self._announce(record.id)
-                continue
-            changed = False
-            try:
-                for pairing in current:
-                    if pairing.decided is None and pairing.player_b is not None:
-                        changed |= await self._table(record, event, pairing)
-            except ThreadRefused as refused:
-                await self._refused(record, refused)
-                return self._clock() + RETRY_AFTER
-            await self._taken(record)
-            if changed:
-                self._announce(record.id)
-                continue
-            soon = await self._archive_threads(event)
-            due = [t for t in (deadline, soon) if t is not None]
-            return min(due) if due else None
+            try:  # (a pairing moved on as it was read: the step is read and decided again)
+                again, when = await decided_again(lambda: self._step(tournament_id))
+            except Raced:
+                return self._clock()  # (moved on twice as it was read: look again)
+            if not again:
+                return when
         return self._clock()
+
+    async def _step(self, tournament_id: int) -> tuple[bool, float | None]:
+        """The next step that is due, taken: whether another may be, else when to look again."""
+        record = await self._store.tournament(tournament_id)
+        if record is None or record.status is TournamentStatus.OPEN:
+            return False, None
+        event = await read_event(self._store, record)
+        if record.status is not TournamentStatus.RUNNING:
+            if record.status is TournamentStatus.CANCELLED:
+                await self._stop_games(event)
+            return False, await self._archive_threads(event)
+        current = event.current()
+        await self._end_decided(event, current)
+        if record.round == 0 or all(p.decided is not None for p in current):
+            if record.format.is_over(progress_of(event)):
+                await self._finish(record)
+                return False, None
+            pairs = pair_next(event)
+            if not pairs:
+                await self._finish(record)
+                return False, None
+            await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
+            self._announce(record.id)
+            return True, None
+        deadline = record.deadline
+        out_of_time = deadline is not None and self._clock() >= deadline
+        if out_of_time and await self._deadline(record, current):
+            self._announce(record.id)
+            return True, None
+        changed = False
+        try:
+            for pairing in current:
+                if pairing.decided is None and pairing.player_b is not None:
+                    changed |= await self._table(record, event, pairing)
+        except ThreadRefused as refused:
+            await self._refused(record, refused)
+            return False, self._clock() + RETRY_AFTER
+        await self._taken(record)
+        if changed:
+            self._announce(record.id)
+            return True, None
+        due = [t for t in (deadline, await self._archive_threads(event)) if t is not None]
+        return False, min(due) if due else None
 
     def _announce(self, tournament_id: int) -> None:
         """Publish the tournament's change (its message is drawn again)."""
@@ -270,16 +280,11 @@ class TournamentDirector(
                     record.guild_id,
                     p.thread_id,
                     (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
-                    target=record.target,
-                    scoring=record.scoring,
-                    occasion=f"Round {p.round} of the {record.format.named()} tournament",
-                    variant=record.variant,
-                    pairing=(record.id, p.round, p.tab),
+                    Options(
+                        2, record.target, scoring=Scoring(record.scoring), variant=record.variant
+                    ),
+                    occasion=_round(record, p),
                 )
-            except OccasionOver:
-                # Decided, or a player withdrew (their data deleted, say), since the round
-                # was read: read it again.
-                return True
             except ChannelBusy:
                 # Someone opened a game of their own in the thread (between the games of a
                 # best of 3, or while this process was stopped): the thread is the match's,
@@ -501,3 +506,10 @@ def _why(event: Event, p: PairingRecord) -> str:
     if winner is None:
         return "The round's time is up with the scores level: a loss for both."
     return f"The round's time is up: {winner} was ahead and wins, without a lurch."
+
+
+def _round(record: TournamentRecord, p: PairingRecord) -> Round:
+    """The occasion of pairing ``p``'s game in tournament ``record``: its round, and the
+    pairing as read (its version: its game opens only while the pairing is so)."""
+    words = f"Round {p.round} of the {record.format.named()} tournament"
+    return Round(words, (record.id, p.round, p.tab, p.version))

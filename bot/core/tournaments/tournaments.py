@@ -249,7 +249,7 @@ class Tournaments:
         store: TournamentStore,
         feed: ChangeFeed,
         now: Callable[[], float],
-        faults: Faults | None = None,
+        faults: Faults,
         held: Callable[[int], Awaitable[str | None]] | None = None,
     ) -> None:
         """``faults``: where a store that fails is noted (the games'); ``held``: why a
@@ -258,7 +258,7 @@ class Tournaments:
         self._store = store
         self._feed = feed
         self._now = now
-        self.faults = faults or Faults()
+        self.faults = faults
         self._held = held
 
     def _announce(self, record: TournamentRecord) -> None:

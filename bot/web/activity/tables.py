@@ -4,8 +4,8 @@ its players' places), and whether the channel is the bot's own DM (asked of Disc
 
 from __future__ import annotations
 
+from bot.core.faces import WebFace
 from bot.core.games.records import GameRecord
-from bot.core.services import Services
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
 
 __all__ = ["TableGames"]
@@ -14,7 +14,7 @@ __all__ = ["TableGames"]
 class TableGames:
     """The games the Activity's tables show, by channel, kept from the changes heard."""
 
-    def __init__(self, services: Services, discord: ActivityDiscord) -> None:
+    def __init__(self, services: WebFace, discord: ActivityDiscord) -> None:
         self._services = services
         self._discord = discord
         #: The game each channel changed last (the channel's game, without a read).

@@ -1,4 +1,4 @@
-"""What the process that sends runs (:class:`bot.core.services.Sending`): the director's and the
+"""What the process that sends runs (:class:`bot.core.sending.Sending`): the director's and the
 referee's start, each a read of the store, is made again until it is done when it fails (the
 database out of reach as the process starts or takes over), where it was left half-done for as
 long as the process sent: the referee following the feed but the matches under way unread and
@@ -14,7 +14,9 @@ from typing import Any, cast
 import pytest
 
 from bot.core.base.feed import ChangeFeed
-from bot.core.services import BACKGROUND, Sending, Services
+from bot.core.faces import BACKGROUND
+from bot.core.sending import Sending
+from bot.core.services import Services
 from bot.store import Store
 
 
@@ -63,7 +65,9 @@ async def test_a_start_that_failed_is_made_again_until_it_is_done(
     service: Services, store: Store
 ) -> None:
     said: list[dict[str, str]] = []
-    sending = Sending(service, cast(Any, _Keeper()), cast(Any, object()), retry_after=0.01)
+    sending = Sending(
+        service, cast(Any, _Keeper()), cast(Any, object()), events=None, retry_after=0.01
+    )
     refereed = _failing_once(store, "matches_since", said, lambda: sending)
     directed = _failing_once(store, "recent_tournaments", said, lambda: sending)
     assert set(sending.background().values()) == {"off"}

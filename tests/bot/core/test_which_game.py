@@ -25,13 +25,12 @@ from bot.core.base.places import (
     SEATED_HERE,
     Ask,
     Place,
-    PlaceKind,
     Resolved,
     Spot,
     hands_in_my_dms,
 )
 from bot.core.base.refusals import game_over, no_game, nothing_to_look_up
-from bot.core.base.replies import Answer, Choice, Clicked, User
+from bot.core.base.replies import Answer, Choice, Clicked, TableAsked, User
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import Clock, Members, make_service, ranked_game
@@ -53,24 +52,13 @@ async def _done(service: Services) -> AsyncIterator[None]:
 
 
 async def _search(service: Services, user: User, place: Place) -> Answer:
-    """``/cribbage ranked play`` by ``user`` in ``place``, through the resolver."""
-
+    """``/cribbage ranked play`` by ``user`` in ``place``, as the core's act (which resolves
+    it)."""
     token = f"search-{user.id}"
-
-    async def play(found: Resolved) -> Answer:
-        return await service.ranked.play(
-            user,
-            avatar=None,
-            guild_id=found.guild_id,
-            channel_id=found.channel_id,
-            place=PlaceKind.of(place),
-            token=token,
-        )
-
-    answer = await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
+    answer = await service.acts.ranked_play(place, user, avatar=None, token=token)
     if answer.ok:  # (landed, its token the way to the player's place)
         shown = Clicked(place.channel_id, 7000 + user.id % 1000, token)
-        await service.answered(answer, landed=True, shown=shown)
+        await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 
@@ -345,7 +333,7 @@ ALS_DM = Place(Spot.BOT_DM, 21)
 async def _dealt_against_the_computer(service: Services, place: Place, user: User) -> int:
     """A game of ``user``'s against the computer in ``place``, dealt at once: its id."""
     opened = await service.lobbies.new_game(
-        place.guild_id, place.channel_id, user, vs_computer=True
+        place.guild_id, place.channel_id, user, TableAsked(vs_computer=True)
     )
     assert opened.ok, opened.reply.text
     record = await service.games.store.open_game_in_channel(place.channel_id)
@@ -425,7 +413,11 @@ async def test_a_learners_command_where_no_game_is_names_the_lesson_waiting_in_t
     before = await _acts_on(service, Ask.HAND, GENERAL, AL)
     assert before == no_game("this channel")
     opened = await service.lobbies.new_game(
-        None, ALS_DM.channel_id, AL, target=61, vs_computer=True, difficulty="easy", lesson=True
+        None,
+        ALS_DM.channel_id,
+        AL,
+        TableAsked(target=61, vs_computer=True, level="easy"),
+        lesson=True,
     )
     assert opened.ok, opened.reply.text
     for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS):

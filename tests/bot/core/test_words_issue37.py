@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.core.base.audience import OpenChannels
+from bot.core.base.faults import Faults
 from bot.core.daily.daily import _gap
-from bot.core.review import review
+from bot.core.review import report as review
 from bot.core.seasons.seasons import Seasons
 from bot.store import Store
 from engine.cards import parse_cards
@@ -92,7 +94,7 @@ def test_a_reviewed_discards_figures_add_up_as_written() -> None:
 
 
 async def test_this_months_empty_table_says_this_month(store: Store) -> None:
-    seasons = Seasons(store, lambda: datetime(2026, 11, 20, tzinfo=UTC))
+    seasons = Seasons(store, lambda: datetime(2026, 11, 20, tzinfo=UTC), Faults(), OpenChannels())
     this = (await seasons.leaderboard(5, "this_month")).reply.text
     last = (await seasons.leaderboard(5, "last_month")).reply.text
     assert this.endswith("No games finished this month yet.")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.base.replies import TableAsked
 from bot.discord.app import _warm_engine
 from bot.store import Store
 from engine import scoring
@@ -55,7 +56,7 @@ async def test_the_first_game_of_each_variant_works_out_no_show_table(
         service = make_service(store, Clock(), computer=True)
         for n, variant in enumerate(listed()):
             answer = await service.lobbies.new_game(
-                GUILD, CHANNEL + n, AL, variant=variant.name, vs_computer=True
+                GUILD, CHANNEL + n, AL, TableAsked(variant=variant.name, vs_computer=True)
             )
             assert answer.ok, answer.reply.text
             # What the count menus of its first manual show offer.

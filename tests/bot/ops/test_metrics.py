@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import pytest
 
+from bot.core.base.replies import TableAsked
 from bot.core.ledger import Pacer
 from bot.core.services import Services
 from bot.discord.operations import Operations
@@ -195,7 +196,7 @@ async def test_every_move_is_counted_once_the_computers_first_discards_too(
     service = make_service(store, clock, computer=True, meters=metrics)
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, players=players, vs_computer=True, difficulty="easy"
+        GUILD, CHANNEL, AL, TableAsked(players=players, vs_computer=True, level="easy")
     )
     await table.record(AL.id, opened)
     assert opened.ok, opened.reply.text

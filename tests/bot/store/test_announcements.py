@@ -122,7 +122,10 @@ def test_an_answer_at_a_game_played_apart_is_told_for_the_place_of_its_hand() ->
     said = {**dataclasses.asdict(_ANSWER), "key": str(_ANSWER.key)}  # (a key goes as its text)
     payload = f"game:12:8:-5|{json.dumps(said)}"
     announced = change_of(payload)
-    assert announced is not None and announced.change == Change(Owner.game(12), 8, -5)
+    places = (Owner.place(12, 0), Owner.place(12, 1))
+    assert announced is not None and announced.change == Change(
+        Owner.game(12), 8, -5, places=places
+    )
     news = NewsHeard()
     announced.tell(news)
     assert news.told == [Told("elsewhere", Owner.place(12, 1), _ANSWER)]

@@ -21,6 +21,7 @@ from bot.store import Store
 from bot.store.cluster import Cluster
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL
+from tests.helpers.forgetting import forget
 from tests.helpers.news import NewsHeard
 
 #: Generous bounds for what must happen "within a lease and a little": the assertions are on
@@ -178,3 +179,32 @@ async def test_a_coach_setting_changed_in_one_process_is_the_others_at_once(
     assert "Coach off" in answered.reply.text
     await _until(lambda: any(c.owner == Owner.person(41) for c in second.heard))
     assert await drawing.off([41]) == {41}
+
+
+async def _off_becomes(drawing: CoachSettings, expected: frozenset[int]) -> None:
+    async with asyncio.timeout(WITHIN):
+        while await drawing.off([41]) != expected:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_deleted_persons_setting_is_let_go_everywhere_and_a_later_one_holds(
+    two: tuple[Process, Process],
+) -> None:
+    """Al turns the coach off (then on and off again) through one process while the other
+    keeps his setting; then he has his data deleted: the setting goes with it, and the other
+    process lets go of what it kept at once (the default is his again, where it kept "off"
+    for good). A setting he makes afterwards starts a new row, and still reaches the other
+    process, past the versions it saw before (a version is at least its change's time)."""
+    first, second = two
+    await first.start()
+    await second.start()
+    times = iter(datetime(2026, 11, 28, 20, 0, s, tzinfo=UTC) for s in range(60))
+    drawing = CoachSettings(second.store, _now, second.feed)
+    setting = CoachSettings(first.store, lambda: next(times), first.feed)
+    for on in (False, True, False):
+        await setting.coach(User(41, "Al"), on)
+    await _off_becomes(drawing, frozenset({41}))
+    await forget(first.store, 41)
+    await _off_becomes(drawing, frozenset())
+    await setting.coach(User(41, "Al"), False)
+    await _off_becomes(drawing, frozenset({41}))

@@ -2,8 +2,9 @@
 in a place where the person searches for a ranked match, or plays one, is refused, and so is a
 search from a place where they sit at a game; whichever of the two is written first, and
 when both are asked at the same instant by two stores on one database, as two processes are
-(issue 54: a ranked search and a lobby's Join take different locks, and seated a player in
-both)."""
+(issue 54: a ranked search and a lobby's Join took different locks, and seated a player in
+both). The key of ``presence`` refuses the second (issue 66), where the place's lock and a read
+of the other kind of write did."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.core.base.store_errors import RankedHere, SeatedHere, StoreError
 from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.ranked.records import EntryRecord, EntryStatus, Search
 from bot.store import Store
+from tests.helpers.forgetting import known
 
 AL, BEA, CY = SeatRecord(0, 1, "Al"), SeatRecord(1, 2, "Bea"), SeatRecord(0, 3, "Cy")
 #: Al taking the second seat at Cy's lobby.
@@ -80,14 +82,22 @@ async def test_no_search_where_the_person_sits_at_a_game(store: Store) -> None:
 
 async def test_a_seat_is_not_refused_for_what_was_before_it(store: Store) -> None:
     # Someone already seated where (before this check was the store's) their search was made
-    # may still leave, or be joined: only a person newly seated is looked at.
+    # may still leave, or be joined: the seat is the one present there, as migration 041
+    # found them (their seats first, then what of their searches fits beside them).
     game_id, version = await _lobby(store, 10, AL)
     async with store.db.transaction() as tx:
+        await tx.execute("DELETE FROM presence WHERE user_id = ?", (AL.user_id,))
         await tx.execute(
             "INSERT INTO ranked_entries (user_id, name, guild_id, channel_id, place, mu,"
             " queued_at, version) VALUES (?, 'Al', ?, 10, 'server', 25.0, 1.0, 1)",
             (AL.user_id, SERVER),
         )
+        await tx.execute("DELETE FROM presence WHERE user_id = ?", (AL.user_id,))
+        await tx.execute(
+            "INSERT INTO presence (channel_id, user_id, game_id) VALUES (10, ?, ?)",
+            (AL.user_id, game_id),
+        )
+    await known(store, BEA.user_id or 0)
     version = await store.set_seats(game_id, version, [AL, BEA], now=2.0)
     assert await store.set_seats(game_id, version, [AL], now=3.0)
 
@@ -145,6 +155,7 @@ async def test_a_seat_kept_for_a_rematch_is_no_seat_until_it_is_taken(store: Sto
     # A rematch keeps Al's seat at Cy's table; Al searches from there meanwhile (he sits at
     # no game there), and then may not take the seat kept for him.
     game_id, version = await _lobby(store, 10)
+    await known(store, AL.user_id or 0)  # (he played the game before: the bot keeps him)
     kept = SeatRecord(1, AL.user_id, "Al", held_until=1e12)
     version = await store.set_seats(game_id, version, [CY, kept], now=2.0)
     assert (await _queue(store, AL, 10)).status is EntryStatus.SEARCHING

@@ -15,12 +15,11 @@ from bot.core.base.replies import User
 from bot.core.standings.words import OUTSIDE_SERVERS, head_to_head_text, stats_text
 from bot.store import Dialect, Store, migrations
 from bot.store.database import Migration
-from bot.store.game_tables import RESULTS_LOCK
 from bot.tools import DONE
 from bot.tools import ratings as ratings_tool
 from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA
-from tests.helpers.migrated import migrations_before
+from tests.helpers.migrated import migrations_before, people_for_todays_code, people_taken_away
 from tests.helpers.results import finish_game, result_row
 
 MENDING = "029_ranked_game_points"
@@ -81,9 +80,11 @@ async def test_ranked_games_recorded_with_the_engines_game_points_are_mended(
     async with await Store.open(
         old, migrations_dir=migrations_before(dialect, 29, tmp_path / "m")
     ) as store:
+        await people_for_todays_code(store)
         games = await _play(store, as_before=True)
         bea = (await store.standing(None, BEA.id))[False].standing
         assert (bea.game_points, bea.lurches_given) == (6, 3)  # the wrong figures, as kept
+        await people_taken_away(store)
     async with await Store.open(right) as store:
         assert await _play(store, as_before=False) == games
         expected = await store.stored_ratings()
@@ -111,6 +112,11 @@ async def test_ranked_games_recorded_with_the_engines_game_points_are_mended(
 async def _apply(store: Store, migration: Migration) -> None:
     async with store.db.migrating() as tx:
         await tx.script(migration.sql())
+
+
+#: The lock the releases before issue 66 took to record a game's results (``RESULTS_LOCK``,
+#: gone since: a result is recorded with one snapshot of the standings it reads).
+RESULTS_LOCK = 0x0C1B_0002
 
 
 def test_the_migration_waits_for_the_game_being_recorded_on_postgresql() -> None:

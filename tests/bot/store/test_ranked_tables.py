@@ -14,6 +14,7 @@ import pytest
 from bot.core.base.owners import Owner
 from bot.core.base.places import PlaceKind
 from bot.core.base.views import MessageRecord
+from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.ledger.transport import PendingPost
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.players import (
@@ -22,7 +23,7 @@ from bot.core.privacy.players import (
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
-from tests.helpers.forgetting import forget, locks_waited_on
+from tests.helpers.forgetting import forget, known, locks_waited_on
 
 
 async def _queue(
@@ -154,6 +155,7 @@ async def test_a_block_of_a_deleted_player_keeps_their_id_keyed_alike_after_a_re
     al, bea, cy = 987_654_321_012_345_678, 2, 3
     first, second = "ab" * 32, "cd" * 32
     async with await Store.open(target) as store:
+        await known(store, al, cy)  # (whom Bea met, and so may block)
         await store.block_player(bea, al, "Al", now=1.0)
         await store.block_player(bea, cy, "Cy", now=1.0)
         await forget(store, al, -(2**52) - 1, first)
@@ -198,16 +200,29 @@ async def test_a_card_s_write_on_its_way_as_its_player_s_data_goes_is_not_kept(
 ) -> None:
     """Another process (the one that sends) writes Al's card's record while his data is being
     deleted, its write begun once the deletion deleted his cards' records and before it
-    commits: the record is not kept. (Before, the write waited on the row the deletion
-    deleted, then inserted it again, his place's id and token with it.)"""
+    commits: the record is not kept. (Before bee9a42e, the write waited on the row the
+    deletion deleted, then inserted it again, his place's id and token with it; now the
+    record names his search and him as the write read them, which the deletion renamed by
+    the time it commits: it finds nothing to refer to, reads again, and keeps nothing.)"""
     al = await _queue(store, 1)
     mine = Owner.ranked(al.id)
     await store.set_messages([(mine, _card(al, 0, 1))])
+    # A game Cy opened that Al sat at, over (his deletion moves it on, once his cards' records
+    # went).
+    game = await store.create_game(
+        NewGame(5, 10, SeatRecord(0, 3, "Cy"), Options(2, 121)),
+        now=1.0,
+        fill=lambda lobby: (*lobby.seats, SeatRecord(1, 1, "P1")),
+    )
+    await store.db.execute(
+        "UPDATE games SET status = 'cancelled', version = version + 1 WHERE id = ?", (game.id,)
+    )
     async with await Store.open(migrated_postgres_url) as sender:
         async with store.db.transaction() as hold:
-            # The deletion stops, uncommitted, where it renames his entry (once his cards'
-            # records are deleted): this transaction holds the entry's row.
-            await hold.fetch("SELECT id FROM ranked_entries WHERE id = ? FOR UPDATE", (al.id,))
+            # The deletion stops, uncommitted, where it moves on the games he sat at (his
+            # row moved to a former player's id, his cards' records deleted): this
+            # transaction holds the game's row.
+            await hold.fetch("SELECT id FROM games WHERE id = ? FOR UPDATE", (game.id,))
             deletion = asyncio.create_task(forget(store, 1))
             await locks_waited_on(store, 1)
             write = asyncio.create_task(sender.set_messages([(mine, _card(al, 501, 2))]))

@@ -10,7 +10,7 @@ import pytest
 from bot.core.games.records import NewGame, Options, SeatRecord
 from bot.core.review.records import ReviewRow
 from bot.store import Store
-from tests.helpers.forgetting import forget, locks_waited_on
+from tests.helpers.forgetting import forget, known, locks_waited_on
 
 AL, BEA = 1, 2
 
@@ -20,6 +20,7 @@ async def _game(store: Store) -> int:
     record = await store.create_game(
         NewGame(5, 10, SeatRecord(0, AL, "Al"), Options(2, 121)), now=100.0
     )
+    await known(store, BEA)
     await store.db.execute(
         "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
         " VALUES (?, 1, ?, 'Bea', 0)",

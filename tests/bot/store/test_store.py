@@ -23,6 +23,7 @@ from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import FIVE_HAND
+from tests.helpers.forgetting import known
 from tests.helpers.migrated import migrations_before
 from tests.helpers.results import result_row
 
@@ -342,9 +343,9 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
     async with await Store.open(db) as new:
         kept = await new.get_game(before)
         assert kept is not None
-        assert (kept.scoring, kept.counting) == (Scoring.SKUNK, Counting.AUTO)
+        assert (kept.options.scoring, kept.options.counting) == (Scoring.SKUNK, Counting.AUTO)
         made = await new.get_game(await _lobby(new, channel=11))
-        assert made is not None and made.scoring is Scoring.LURCH
+        assert made is not None and made.options.scoring is Scoring.LURCH
 
 
 async def _answered(store: Store, owner: Owner, message: MessageRecord) -> None:
@@ -399,6 +400,7 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
 
 
 async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Store) -> None:
+    await known(store, 1)
     assert await store.member_seen(5, 1) is None
     await store.saw_member(5, 1, 100.0)
     await store.saw_member(5, 1, 90.0)  # an older note (another process, late) changes nothing
@@ -406,3 +408,6 @@ async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Stor
     await store.saw_member(5, 1, 130.5)
     assert await store.member_seen(5, 1) == 130.5
     assert await store.member_seen(6, 1) is None  # another server knows nothing of it
+    # Nor is anything kept of someone the bot keeps nothing of (their data deleted, say).
+    await store.saw_member(5, 2, 140.0)
+    assert await store.member_seen(5, 2) is None

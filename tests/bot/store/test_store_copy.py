@@ -10,13 +10,13 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.core.base.replies import User
 from bot.core.tournaments.records import Format, TournamentPlan
 from bot.store import Store
 from bot.store.copy import Reference, copy_database, copy_order, verify_copy
+from bot.store.database import MissingReference
 from bot.store.ops_tables import ProcessRow
 from bot.tools import ToFix
 from bot.tools.copy import main
@@ -253,9 +253,9 @@ async def test_references_in_a_circle_are_lifted_for_the_copy_and_checked_again(
         for table in ("loop_a", "loop_b", "family"):
             assert len(await postgres.db.fetch(f"SELECT * FROM {table}")) in (1, 2)
         # The references are back, and hold.
-        with pytest.raises(asyncpg.ForeignKeyViolationError):
+        with pytest.raises(MissingReference):
             await postgres.db.execute("INSERT INTO family VALUES (9, 10)")
-        with pytest.raises(asyncpg.ForeignKeyViolationError):
+        with pytest.raises(MissingReference):
             await postgres.db.execute("INSERT INTO loop_b VALUES (3, 4)")
 
 

@@ -5,14 +5,26 @@ from __future__ import annotations
 import doctest
 from datetime import UTC, datetime, timedelta, timezone
 
+from bot.core.base.audience import OpenChannels
+from bot.core.base.faults import Faults
 from bot.core.ranked.rating import season_of
 from bot.core.seasons import seasons as seasons_module
 from bot.core.seasons.records import Period
 from bot.core.seasons.seasons import Seasons, champions, month_bounds, month_of
 from bot.store import Store
+from bot.store.database import Transaction
+from bot.store.queries import people_acting
 
 GUILD = 7
 NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
+
+
+async def _people(tx: Transaction, *people: int | None) -> None:
+    """The people of a game written as the bot writes it (each one's first act made their
+    row)."""
+    acting = people_acting(people)
+    if acting is not None:
+        await acting.run(tx)
 
 
 async def _result(
@@ -29,6 +41,7 @@ async def _result(
     each row holds the game's points, the loser's too."""
     stamp = at.timestamp()
     async with store.db.transaction() as tx:
+        await _people(tx, winner[0], loser[0])
         await tx.execute(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
             " target, vs_computer, version, created_at, updated_at)"
@@ -94,7 +107,7 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
     await _result(
         store, 4, datetime(2026, 3, 2, tzinfo=UTC), bea, cy, best=(28, "5H 5C 5D 5S + JS")
     )
-    seasons = Seasons(store, lambda: NOW)
+    seasons = Seasons(store, lambda: NOW, Faults(), OpenChannels())
 
     now = await seasons.leaderboard(GUILD, "this_month")
     assert now.ok and not now.reply.ephemeral
@@ -140,6 +153,7 @@ async def _game(
     holding the game's ``points`` as the bot writes them, the losers' too."""
     stamp = datetime(2026, 3, 5, tzinfo=UTC).timestamp()
     async with store.db.transaction() as tx:
+        await _people(tx, rows[0][0] or 1, *(user for user, _, _ in rows))
         await tx.execute(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
             " target, vs_computer, version, created_at, updated_at)"
@@ -181,7 +195,7 @@ async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -
     # Against the computer: Dee loses a lurch, Bea wins one.
     await _game(store, 5, [(*dee, 0), (None, "Hard bot", 1)], points=2, vs_computer=True)
     await _game(store, 6, [(*bea, 1), (None, "Easy bot", 0)], points=2, vs_computer=True)
-    seasons = Seasons(store, lambda: NOW)
+    seasons = Seasons(store, lambda: NOW, Faults(), OpenChannels())
 
     people = await seasons.leaderboard(GUILD, "this_month")
     assert people.reply.text.splitlines()[2:] == [
@@ -219,7 +233,7 @@ async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(stor
             people[20],
             best=(28 + n % 2, "5H 5C 5D JS + 5S"),
         )
-    seasons = Seasons(store, lambda: NOW)
+    seasons = Seasons(store, lambda: NOW, Faults(), OpenChannels())
 
     month = (await seasons.leaderboard(GUILD, "this_month")).reply.text
     lines = month.splitlines()
@@ -257,7 +271,9 @@ async def test_every_feature_puts_a_moment_in_the_same_month(store: Store) -> No
     assert season_of(moment.timestamp()) == "2026-03"
     assert champions([(1, "Al", 1, 2, moment.timestamp())])[0][0] == march
     await _result(store, 1, moment, (1, "Al"), (2, "Bea"))
-    board = await Seasons(store, lambda: ahead).leaderboard(GUILD, "this_month")
+    board = await Seasons(store, lambda: ahead, Faults(), OpenChannels()).leaderboard(
+        GUILD, "this_month"
+    )
     assert "March 2026" in board.reply.text and "1. Al — 2 game points" in board.reply.text
     assert doctest.testmod(seasons_module).failed == 0
 
@@ -270,7 +286,7 @@ async def test_last_months_table_and_its_champion_name_the_same_person_alike(
     that came last in the alphabet ("Zed" on the table, "Al" its champion)."""
     await _result(store, 1, datetime(2026, 2, 3, tzinfo=UTC), (1, "Zed"), (2, "Bea"))
     await _result(store, 2, datetime(2026, 2, 9, tzinfo=UTC), (1, "Al"), (2, "Bea"))
-    seasons = Seasons(store, lambda: NOW)
+    seasons = Seasons(store, lambda: NOW, Faults(), OpenChannels())
     table = (await seasons.leaderboard(GUILD, "last_month")).reply.text.splitlines()
     assert table[1].startswith("1. Al — 4 game points, 2 of 2 won"), table
     fame = (await seasons.hall_of_fame(GUILD)).reply.text.splitlines()

@@ -40,7 +40,8 @@ from bot.core.games.records import GameRecord
 from bot.core.messages.prompts import controls_for
 from bot.core.services import Services
 from bot.store import Store
-from bot.web.activity.server import MAX_BODY, ActivityServer
+from bot.web.activity.http import MAX_BODY
+from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks

@@ -21,9 +21,10 @@ from bot.core.games.records import GameRecord
 from bot.core.messages import presence
 from bot.core.services import Services
 from bot.store import Store
+from bot.web.activity.acts import NOBODY_ELSE
 from bot.web.activity.gathering import MOST_NAMED, NOT_IN_ACTIVITY
 from bot.web.activity.identity import ActivityPlace
-from bot.web.activity.server import NOBODY_ELSE, ActivityServer
+from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
@@ -234,7 +235,11 @@ async def test_everyone_is_dealt_in_with_no_game_open(
     assert answer["ok"], answer
     record = await service.games.record(answer["state"]["game"])
     assert record is not None and record.status.value == "active"
-    assert (record.variant, record.num_players, record.target) == ("standard", 3, 121)
+    assert (record.options.variant, record.options.num_players, record.options.target) == (
+        "standard",
+        3,
+        121,
+    )
     assert [s.name for s in record.seats] == ["Al", "Bea (server)", "Cy (server)"]
 
 

@@ -10,6 +10,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core.base.places import GAMES_NOT_IN_MY_DMS
 from bot.core.base.refusals import MATCH_THREAD
+from bot.core.games.records import Options, Round
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.activity.server import ActivityServer
@@ -28,7 +29,7 @@ async def test_a_tournament_threads_table_offers_no_game_of_ones_own(
     # The thread's game, as the director opens it (both seated and dealt), then conceded
     # between two games of a best of three, before the director deals the next.
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1 of the tournament"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1 of the tournament")
     )
     al, bea = await _signed(client, AL), await _signed(client, BEA)
     state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]

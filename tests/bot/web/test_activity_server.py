@@ -15,21 +15,17 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.games.games import Loaded
 from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
 from bot.discord.game_commands import PLAYERS as _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
+from bot.web.activity.gathering import NOT_IN_ACTIVITY
+from bot.web.activity.http import NOT_UNDERSTOOD, TOO_LONG
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
-from bot.web.activity.server import (
-    NOT_A_SOCKET,
-    NOT_IN_ACTIVITY,
-    NOT_UNDERSTOOD,
-    TOO_LONG,
-    ActivityServer,
-)
+from bot.web.activity.server import NOT_A_SOCKET, ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
@@ -154,7 +150,7 @@ async def test_a_learners_coach_line_at_the_table_says_what_its_figures_mean(
     # line as the hand message does, with what its figures mean under it.
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty="easy", target=61
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level="easy", target=61)
     )
     await table.record(AL.id, opened)
     lines: list[str] = []
@@ -574,7 +570,9 @@ async def _hand(service: Services, game_id: int, seat: int) -> tuple[Card, ...]:
 async def test_a_page_sees_only_its_own_channel(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
-    other = await service.lobbies.new_game(GUILD, OTHER_CHANNEL, CY, players=2, target=61)
+    other = await service.lobbies.new_game(
+        GUILD, OTHER_CHANNEL, CY, TableAsked(players=2, target=61)
+    )
     assert other.ok and other.game_id is not None
     al = await _signed(client, AL)
     state = await (await client.get("/activity/api/state", headers=al)).json()
@@ -617,7 +615,9 @@ async def test_a_new_game_offers_and_opens_every_variant(
     assert state["options"]["teams"] == "two teams of three"
     assert "variants" not in state["open"], "the choices are sent only where they are shown"
     record = await service.games.store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.variant == "six_hand" and record.target == 61
+    assert (
+        record is not None and record.options.variant == "six_hand" and record.options.target == 61
+    )
 
 
 async def test_a_results_rematch_at_the_table_opens_it_where_the_bot_may_post(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.messages.boards import board_lines
 from bot.core.services import Services
 from engine.phase import Phase
@@ -27,7 +27,7 @@ async def test_the_activity_draws_each_variants_hands_and_seats(
 ) -> None:
     # Al deals first (seat 0 cuts low or not: either way Al's share is read from his view).
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, variant=variant, vs_computer=True, difficulty="easy"
+        GUILD, CHANNEL, AL, TableAsked(variant=variant, vs_computer=True, level="easy")
     )
     assert opened.ok, opened.reply.text
     record = await service.games.record(opened.game_id or 0)
@@ -91,25 +91,21 @@ async def test_the_activitys_board_draws_the_lines_the_games_rules_give(
         GUILD,
         CHANNEL,
         AL,
-        variant=variant,
-        target=target,
-        scoring=scoring,
-        vs_computer=True,
-        difficulty="easy",
+        TableAsked(variant=variant, target=target, scoring=scoring, vs_computer=True, level="easy"),
     )
     assert opened.ok, opened.reply.text
     record = await service.games.record(opened.game_id or 0)
     assert record is not None
     state = activity_state(record, service.games.loaded.load(record), AL.id)
     assert state["options"]["lines"] == lines
-    assert lines == [[hole, name] for hole, name in board_lines(record.rules)]
+    assert lines == [[hole, name] for hole, name in board_lines(record.options.rules)]
 
 
 async def test_the_activity_names_each_side_as_typed(service: Services) -> None:
     # The page sets a side's name as text: a name with backticks is shown as typed (it was
     # given the status board's code-block stand-in, "Al 'the' Great").
     typed = User(AL.id, "Al `the` Great")
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, typed, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, typed, TableAsked(vs_computer=True))
     record = await service.games.record(opened.game_id or 0)
     assert record is not None
     state = activity_state(record, service.games.loaded.load(record), AL.id)

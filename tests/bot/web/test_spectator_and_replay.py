@@ -105,7 +105,7 @@ async def test_the_page_shows_every_deal_the_channel_keeps_as_the_game_goes(
         assert [v.content for v in seen.messages] == table.channel(game_id)
         assert seen.earlier_deals == 0
         # Taken on move by move, or dealt again from the first shuffle: the same page.
-        fresh = GamePages(service.games, store, service.coach, service.reviews)
+        fresh = GamePages(service.games, store, service.coach, service.reviews, service.leagues)
         assert (await fresh.seen(record)).messages == seen.messages
         deals_seen = max(deals_seen, sum("**Deal " in v.content for v in seen.messages))
 

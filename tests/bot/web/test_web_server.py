@@ -13,6 +13,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
+from bot.core.base.replies import TableAsked
 from bot.core.games.records import GameRecord
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.services import Services
@@ -68,7 +69,7 @@ async def test_a_game_against_the_computer_shows_its_persons_review_alone(
     service = make_service(store, clock, sealing=True, computer=True)
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty="easy"
+        GUILD, CHANNEL, AL, TableAsked(target=61, vs_computer=True, level="easy")
     )
     await table.record(AL.id, opened)
     await drive(service, table, [AL])

@@ -14,7 +14,7 @@ from bot.core.base import refusals
 from bot.core.base.faults import Cause
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.views import HandControls, MessageRecord
 from bot.core.games.records import GameStatus
@@ -128,7 +128,7 @@ async def test_a_game_that_cannot_be_read_says_so_and_a_moderator_ends_it(
         assert hand is not None
         assert "A moderator cancelled the game. No result is recorded." in hand.content
     # The channel is free for a new game.
-    assert (await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2)).ok
+    assert (await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2))).ok
     assert len(fault_lines(caplog)) == 1
 
 
@@ -137,7 +137,9 @@ async def test_the_clock_and_housekeeping_skip_a_game_that_cannot_be_read(
 ) -> None:
     caplog.set_level(logging.INFO)
     service = make_service(store, clock, computer=True)
-    assert (await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, vs_computer=True)).ok
+    assert (
+        await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2, vs_computer=True))
+    ).ok
     found = await store.open_game_in_channel(CHANNEL)
     assert found is not None and found.status is GameStatus.ACTIVE
     await set_snapshot(store, found.id, UNREADABLE["damaged"][0])

@@ -6,13 +6,13 @@ import doctest
 
 import pytest
 
-from bot.core.base import apart, keys
+from bot.core.base import keys, seating
 from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, REMIND, MessageKey
 
 
 def test_the_examples_hold() -> None:
     assert doctest.testmod(keys).attempted > 0 and doctest.testmod(keys).failed == 0
-    assert doctest.testmod(apart).failed == 0
+    assert doctest.testmod(seating).failed == 0
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.core.base.replies import Answer, Click, User
+from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, full_deck
@@ -53,7 +53,7 @@ async def test_no_game_here(store: Store, service: Services) -> None:
 
 
 async def test_lobby_refusals(store: Store, service: Services) -> None:
-    await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2)
+    await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2))
     await assert_refused(
         store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, BEA), "already a game"
     )
@@ -79,10 +79,16 @@ async def test_lobby_refusals(store: Store, service: Services) -> None:
 
 async def test_bad_new_game_options(store: Store, service: Services) -> None:
     await assert_refused(
-        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, players=7), "2 to 6"
+        store,
+        service,
+        lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=7)),
+        "2 to 6",
     )
     await assert_refused(
-        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, target=100), "121 or 61"
+        store,
+        service,
+        lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(target=100)),
+        "121 or 61",
     )
     assert await store.open_game_in_channel(CHANNEL) is None
 
@@ -108,7 +114,7 @@ async def test_a_variant_refuses_what_it_does_not_offer_in_one_line(
     await assert_refused(
         store,
         service,
-        lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, **options),  # type: ignore[arg-type]
+        lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(**options)),  # type: ignore[arg-type]
         words,
     )
     assert await store.open_game_in_channel(CHANNEL) is None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.deck import seeded
 from bot.core.deck.seeded import (
     SeedDealer,
@@ -25,10 +25,12 @@ from bot.core.deck.seeded import (
 from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
+from bot.core.games.records import Options
 from bot.core.games.tally import Tally
 from bot.core.messages.table import NOT_SEALED
 from bot.core.review import review as reviews
-from bot.core.review.review import TOO_OLD, UNSEALED_LINE
+from bot.core.review.report import UNSEALED_LINE
+from bot.core.review.review import TOO_OLD
 from bot.core.review.verify import NOT_DEALT, not_sealed
 from bot.core.services import Services
 from bot.store import Store
@@ -205,7 +207,9 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     store: Store, clock: Clock
 ) -> None:
     service = make_service(store, clock, sealing=True)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, vs_computer=True)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(players=2, vs_computer=True)
+    )
     assert opened.ok, opened.reply.text
     record = await store.get_game(opened.game_id or 0)
     assert record is not None and record.snapshot is not None
@@ -217,9 +221,7 @@ async def test_a_tournament_pairing_keeps_its_seeds_from_the_first_deal(
     store: Store, clock: Clock
 ) -> None:
     service = make_service(store, clock, sealing=True)
-    record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=61, scoring="lurch"
-    )
+    record = await service.lobbies.open_seated(GUILD, CHANNEL, (AL, BEA), Options(2, 61))
     stored = await store.get_game(record.id)
     assert stored is not None and stored.snapshot is not None
     kept = snapshot.decode(stored.snapshot, random.Random(0))

@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.messages.lesson import COACH_FIGURES
 from bot.core.services import Services
 from bot.store import Store
@@ -37,7 +37,7 @@ async def against_computer(
 ) -> Transcript:
     table = Transcript(service, dms_closed={AL.id} if dms_closed else set())
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty=level
+        GUILD, CHANNEL, AL, TableAsked(target=61, vs_computer=True, level=level)
     )
     assert opened.ok
     await table.record(AL.id, opened)

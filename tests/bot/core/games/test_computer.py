@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.core.base.choices import LEVEL_BLURBS
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.text import Names
 from bot.core.base.views import LobbyControls
 from bot.core.games.computer import LEVELS
@@ -40,7 +40,10 @@ async def vs_computer(
 ) -> Transcript:
     table = Transcript(service)
     outcome = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, players=players, target=target, vs_computer=True, difficulty=level
+        GUILD,
+        CHANNEL,
+        AL,
+        TableAsked(players=players, target=target, vs_computer=True, level=level),
     )
     assert outcome.ok, outcome.reply.text
     await table.record(AL.id, outcome)
@@ -78,7 +81,7 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     )
     assert "Hard bot" in lobby.content and "has started" in lobby.content
     record = await store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.status == "active" and record.vs_computer
+    assert record is not None and record.status == "active" and record.options.vs_computer
     assert [(s.user_id, s.name, s.is_computer) for s in record.seats] == [
         (AL.id, "Al", False),
         (None, "Hard bot", True),
@@ -229,7 +232,7 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
 
 async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, seed=5, computer=True)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, target=61)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3, target=61))
     game_id = opened.game_id
     assert game_id is not None
     assert (await service.lobbies.join(CHANNEL, BEA)).ok
@@ -286,7 +289,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
 
 
 async def test_only_the_creator_seats_or_removes_computers(store: Store, service: Services) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3))
     game_id = opened.game_id
     assert game_id is not None
     assert (await service.lobbies.join(CHANNEL, BEA)).ok

@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.core.base.replies import Click, User
+from bot.core.base.replies import Click, TableAsked, User
 from bot.core.games.records import GameRecord
-from bot.core.review.review import page_view
+from bot.core.review.report import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -69,15 +69,12 @@ async def manual_table(
             GUILD,
             CHANNEL,
             AL,
-            vs_computer=True,
-            difficulty=level,
-            counting="manual",
-            variant=variant,
+            TableAsked(vs_computer=True, level=level, counting="manual", variant=variant),
         )
         await table.record(AL.id, opened)
     else:
         await table.record(
-            AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, counting="manual")
+            AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(counting="manual"))
         )
         await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
         await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
@@ -221,7 +218,9 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
     table = Table(service)
     table.store = store
     people = [AL, BEA, CY]
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(players=3, counting="manual")
+    )
     await table.record(AL.id, opened)
     for user in people[1:]:
         await table.record(user.id, await service.lobbies.join(CHANNEL, user))
@@ -410,7 +409,10 @@ async def test_manual_counting_the_next_hand_waits_while_another_opponent_may_ca
     table.store = store
     people = [AL, BEA, CY]
     await table.record(
-        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+        AL.id,
+        await service.lobbies.new_game(
+            GUILD, CHANNEL, AL, TableAsked(players=3, counting="manual")
+        ),
     )
     for user in people[1:]:
         await table.record(user.id, await service.lobbies.join(CHANNEL, user))

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core.base.replies import TableAsked
 from bot.core.base.text import Names
 from bot.core.base.views import MAX_LAID_OUT, MAX_MESSAGE
 from bot.core.games.endings import Ended, Ending, cancelled_note, expired_note, said
@@ -70,7 +71,9 @@ async def test_a_long_manual_show_stays_in_its_deal_s_one_table_message(
     # another (the show's lines do not jump to a new message part-way through).
     service = make_service(store, clock, seed=3)
     table = Transcript(service)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4, counting="manual")
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(players=4, counting="manual")
+    )
     await table.record(AL.id, opened)
     for user in PLAYERS[1:]:
         await table.record(user.id, await service.lobbies.join(CHANNEL, user))

@@ -10,7 +10,7 @@ import doctest
 import pytest
 
 from bot.core.base import refusals
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.games import everyone
 from bot.core.games.everyone import everyone_kinds, lobby_seen
 from bot.core.games.lobby import lobby_view, offered
@@ -52,7 +52,7 @@ async def test_everyone_at_the_table_is_dealt_in_at_the_table_that_seats_them(
     record = await service.games.record(opened.game_id)
     assert record is not None and record.status.value == "active"
     assert [s.name for s in record.seats] == [p.name for p in people]
-    assert record.variant == variant and record.num_players == len(people)
+    assert record.options.variant == variant and record.options.num_players == len(people)
     # Partners sit as in the chat's lobby: by seat, opposite (or alternate seats of three).
     loaded = service.games.loaded.load(record)
     assert loaded.game.num_players == len(people)
@@ -62,7 +62,7 @@ async def test_those_seated_keep_their_seats_and_the_table_its_options_where_it_
     service: Services,
 ) -> None:
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, target=61, scoring="skunk", counting="manual"
+        GUILD, CHANNEL, AL, TableAsked(target=61, scoring="skunk", counting="manual")
     )
     assert opened.game_id is not None
     assert (await service.lobbies.join(CHANNEL, CY)).ok
@@ -74,19 +74,27 @@ async def test_those_seated_keep_their_seats_and_the_table_its_options_where_it_
     record = await service.games.record(opened.game_id)
     assert record is not None
     assert [s.name for s in record.seats] == ["Al", "Cy", "Bea", "Dee"]
-    assert (record.target, str(record.scoring), str(record.counting)) == (61, "skunk", "manual")
+    assert (record.options.target, str(record.options.scoring), str(record.options.counting)) == (
+        61,
+        "skunk",
+        "manual",
+    )
 
 
 async def test_a_variant_that_seats_fewer_gives_way_with_its_length(service: Services) -> None:
     # Seven-card cribbage is for two, to 181: three at the table play the standard game, to
     # its own 121, lurch (seven-card has no skunk scale to keep).
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="seven_card")
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(variant="seven_card"))
     assert opened.game_id is not None
     dealt = await service.dealing_in.deal_in(opened.game_id, AL, [BEA, CY], guild_id=GUILD)
     assert dealt.ok, dealt.reply.text
     record = await service.games.record(opened.game_id)
     assert record is not None
-    assert (record.variant, record.num_players, record.target) == ("standard", 3, 121)
+    assert (record.options.variant, record.options.num_players, record.options.target) == (
+        "standard",
+        3,
+        121,
+    )
 
 
 async def test_dealing_everyone_in_is_refused_in_the_lobbys_words(service: Services) -> None:
@@ -113,7 +121,9 @@ async def test_dealing_everyone_in_is_refused_in_the_lobbys_words(service: Servi
     dealt = await service.dealing_in.deal_in(game_id, AL, [BEA, CY, DEE, EVE], guild_id=GUILD)
     assert dealt.ok, dealt.reply.text
     record = await service.games.record(game_id)
-    assert record is not None and record.variant == "six_hand" and record.seats[1].is_computer
+    assert (
+        record is not None and record.options.variant == "six_hand" and record.seats[1].is_computer
+    )
     # Dealt: the lobby is closed, as its Start says.
     again = await service.dealing_in.deal_in(game_id, AL, [FLO], guild_id=GUILD)
     assert not again.ok and again.reply.text == refusals.ALREADY_STARTED

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.faults import Faults
 from bot.core.base.keys import RESULT
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import HandControls, MessageView
@@ -235,7 +236,7 @@ async def test_a_game_read_before_a_save_and_loaded_after_it_is_not_kept(
     table = await open_table(service, [AL, BEA])
     stored_record = await store.get_game(table.outcomes[0].game_id or 0)
     assert stored_record is not None
-    games = LoadedGames(seeded(1))
+    games = LoadedGames(seeded(1), Faults())
     games.load(stored_record)
     assert games.record(stored_record.id) == stored_record
     games.saved(stored_record.id, stored_record.version + 1)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bot.core.base.faults import Faults
 from bot.core.games.hand_count import HandCounter, complete_cards
 from engine.cards import Card, full_deck, parse_cards
 from engine.scoring import hand_total
@@ -22,7 +23,7 @@ def _typed(card: Card) -> str:
 async def _count(
     cards: str, starter: str | None, *, crib: bool = False, show: bool = False
 ) -> tuple[bool, str, bool]:
-    answer = await HandCounter().count(cards, starter, crib=crib, show=show)
+    answer = await HandCounter(Faults()).count(cards, starter, crib=crib, show=show)
     return answer.ok, answer.reply.text, answer.reply.ephemeral
 
 
@@ -176,27 +177,27 @@ async def test_a_variants_hand_is_counted_by_its_rules() -> None:
     # Five-card cribbage keeps three cards (a flush 3, 4 with the starter), seven-card five
     # (5, or 6): each counted by its variant's rules when named. Without the variant they
     # were refused ("A hand is four cards; you named 3.").
-    five = await HandCounter().count("5H 5D 5C", "5S", variant="five_card")
+    five = await HandCounter(Faults()).count("5H 5D 5C", "5S", variant="five_card")
     assert five.ok
     assert five.reply.text.splitlines()[0] == "**Hand: 5♥ 5♦ 5♣ + starter 5♠** — 20 points"
-    flush = (await HandCounter().count("2H 4H 8H", "KS", variant="five_card")).reply.text
+    flush = (await HandCounter(Faults()).count("2H 4H 8H", "KS", variant="five_card")).reply.text
     assert "• Flush: 2♥ 4♥ 8♥ — 3" in flush and "The three hand cards are one suit" in flush
     assert "in the crib" not in flush, "a five-card crib is four cards, not these three"
-    full = (await HandCounter().count("2H 4H 8H", "KH", variant="five_card")).reply.text
+    full = (await HandCounter(Faults()).count("2H 4H 8H", "KH", variant="five_card")).reply.text
     assert "— 4 points" in full and full.splitlines()[-1] == (
         "All four cards are one suit: a flush of 4."
     )
-    seven = await HandCounter().count("4H 4D 5C 5S 6H", "6D", variant="seven_card")
+    seven = await HandCounter(Faults()).count("4H 4D 5C 5S 6H", "6D", variant="seven_card")
     assert seven.ok and "— 46 points" in seven.reply.text
     # A crib is four cards in every variant.
-    crib = await HandCounter().count("2H 4H 6H 8H", "KS", crib=True, variant="five_card")
+    crib = await HandCounter(Faults()).count("2H 4H 6H 8H", "KS", crib=True, variant="five_card")
     assert "— 0 points" in crib.reply.text
     assert crib.reply.text.splitlines()[-1] == (
         "No flush: in the crib a flush needs the starter's suit too."
     )
     # Five-hand and six-hand keep four: counted as the standard game counts.
-    six = await HandCounter().count("5H 5D JC QS", "5S", variant="six_hand")
-    assert six.reply.text == (await HandCounter().count("5H 5D JC QS", "5S")).reply.text
+    six = await HandCounter(Faults()).count("5H 5D JC QS", "5S", variant="six_hand")
+    assert six.reply.text == (await HandCounter(Faults()).count("5H 5D JC QS", "5S")).reply.text
 
 
 @pytest.mark.parametrize(
@@ -211,12 +212,12 @@ async def test_a_variants_hand_is_counted_by_its_rules() -> None:
 async def test_a_hand_of_another_variants_size_is_told_which(
     cards: str, variant: str | None, said: str
 ) -> None:
-    answer = await HandCounter().count(cards, "2S", variant=variant)
+    answer = await HandCounter(Faults()).count(cards, "2S", variant=variant)
     assert not answer.ok and said in answer.reply.text and "\n" not in answer.reply.text
 
 
 async def test_a_variant_no_one_plays_is_refused_in_one_line() -> None:
-    answer = await HandCounter().count("5H 5D JC QS", "5S", variant="nine_card")
+    answer = await HandCounter(Faults()).count("5H 5D JC QS", "5S", variant="nine_card")
     assert not answer.ok and "There is no 'nine_card' variant" in answer.reply.text
     assert HandCounter.complete_hand("5H", variant="nine_card") == []
 

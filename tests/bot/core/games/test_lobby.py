@@ -8,11 +8,11 @@ import pytest
 
 from bot.core.base import refusals
 from bot.core.base.keys import LOBBY
-from bot.core.base.replies import Click
+from bot.core.base.replies import Click, TableAsked
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.views import LobbyControls
 from bot.core.games.housekeeping import EXPIRE_BATCH
-from bot.core.games.records import GameRecord
+from bot.core.games.records import GameRecord, Options, Round
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
@@ -28,7 +28,7 @@ from tests.helpers.views import controls
 
 
 async def test_new_game_answers_with_the_lobby_in_the_channel(service: Services) -> None:
-    outcome = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, target=61)
+    outcome = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3, target=61))
     view = outcome.reply.view
     assert outcome.ok and not outcome.reply.ephemeral and view is not None
     assert outcome.sequel is not None
@@ -102,7 +102,7 @@ async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
     assert (await service.lobbies.click(game_id, "add_seat", AL, guild_id=GUILD)).ok
     assert (await service.lobbies.join(CHANNEL, DEE)).ok
     record = await store.open_game_in_channel(CHANNEL)
-    assert record is not None and record.num_players == 4 and record.rules.partners
+    assert record is not None and record.options.num_players == 4 and record.options.rules.partners
     full = await service.lobbies.join(CHANNEL, EVE)
     assert full.reply.text == (
         "This game is full: all 4 seats are taken, and standard cribbage seats no more."
@@ -115,7 +115,7 @@ async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
 
 
 async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: Services) -> None:
-    await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3)
+    await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3))
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.join(CHANNEL, CY)
     left = await service.lobbies.leave(CHANNEL, BEA)
@@ -267,7 +267,7 @@ async def test_once_dealt_only_a_moderator_can_cancel(store: Store, service: Ser
 async def test_against_the_computer_the_creator_resigns_instead_of_cancelling(
     store: Store, service: Services
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     game_id = opened.game_id or 0
     before = await state(store, game_id)
     refused = await service.lobbies.cancel(CHANNEL, AL)
@@ -327,31 +327,27 @@ async def test_a_seated_game_is_found_again_by_its_seats_and_table_not_its_occas
     a newer release words its round otherwise; a game with other seats, another table, or a
     game of no occasion (someone's own) in its thread is not it."""
     opened = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1 of the cup"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1 of the cup")
     )
     again = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1, the cup"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1, the cup")
     )
     assert again.id == opened.id
     for players, target, occasion in (
-        ((BEA, AL), 121, "Round 1 of the cup"),
-        ((AL, CY), 121, "Round 1 of the cup"),
-        ((AL, BEA), 61, "Round 1 of the cup"),
+        ((BEA, AL), 121, Round("Round 1 of the cup")),
+        ((AL, CY), 121, Round("Round 1 of the cup")),
+        ((AL, BEA), 61, Round("Round 1 of the cup")),
         ((AL, BEA), 121, None),
     ):
         with pytest.raises(ChannelBusy):
             await service.lobbies.open_seated(
-                GUILD, CHANNEL, players, target=target, scoring="lurch", occasion=occasion
+                GUILD, CHANNEL, players, Options(2, target), occasion=occasion
             )
-    their_own = await service.lobbies.open_seated(
-        GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch"
-    )
+    their_own = await service.lobbies.open_seated(GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121))
     with pytest.raises(ChannelBusy):
         await service.lobbies.open_seated(
-            GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+            GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
         )
     assert (
-        await service.lobbies.open_seated(
-            GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch"
-        )
+        await service.lobbies.open_seated(GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121))
     ).id == their_own.id

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
-from bot.core.base.choices import DEFAULT_LEVEL
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.views import LOBBY_ACTIONS
 from bot.core.games.computer import LEVELS
 from bot.core.games.lobby import TEAMS
@@ -42,38 +41,25 @@ CLICKS = (
 )
 #: The slash commands that act on the channel's lobby.
 COMMANDS = ("/join", "/leave", "/start", "/cancel")
-#: ``/cribbage new``, with the options drawn for it (:class:`Opening`).
+#: ``/cribbage new``, with the options drawn for it (:class:`TableAsked`).
 NEW = "/new"
 
 
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """``/cribbage new`` with these options (None: left out), which need not go together."""
-
-    players: int | None = None
-    variant: str | None = None
-    target: int | None = None
-    teams: str | None = None
-    vs_computer: bool = False
-    difficulty: str = DEFAULT_LEVEL
-    scoring: str = Scoring.LURCH
-    counting: str = Counting.AUTO
-
-
-Step = tuple[int, str | Opening]
+Step = tuple[int, str | TableAsked]
 
 # Each option's values the command offers, and some it does not (a player count of no table,
 # a variant, target, layout, level, scale and way of counting there are not).
 openings = st.builds(
-    Opening,
+    TableAsked,
     players=st.none() | st.integers(0, 8),
     variant=st.none() | st.sampled_from([*(v.name for v in listed()), "nine_card"]),
     target=st.none() | st.sampled_from([61, 121, 181, 0, 1000]),
     teams=st.none() | st.sampled_from([*TEAMS, "quads"]),
     vs_computer=st.booleans(),
-    difficulty=st.sampled_from([*LEVELS, "grandmaster"]),
+    level=st.sampled_from([*LEVELS, "grandmaster"]),
     scoring=st.sampled_from([*Scoring, "double"]),
     counting=st.sampled_from([*Counting, "maybe"]),
+    hints=st.booleans(),
 )
 
 
@@ -134,23 +120,23 @@ class Channel:
     game_id: int | None = None
     dealt: bool = False
 
-    async def act(self, user: User, action: str | Opening) -> Answer:
+    async def act(self, user: User, action: str | TableAsked) -> Answer:
         """Make the call, then check its answer, what it stored and the lobby's seats."""
         before = await self._stored()
         answer = await self._call(user, action)
         # How often each action went through (pytest --hypothesis-show-statistics): what the
         # weights are tuned by.
-        event(f"{NEW if isinstance(action, Opening) else action}: {'ok' if answer.ok else 'no'}")
+        event(f"{NEW if isinstance(action, TableAsked) else action}: {'ok' if answer.ok else 'no'}")
         assert answer.ok or one_sentence(answer.reply.text), answer.reply.text
         if not answer.ok:
             assert await self._stored() == before, f"refused, yet changed: {answer.reply.text}"
             return answer
         assert answer.reply.text or answer.reply.view is not None
-        if isinstance(action, Opening):
+        if isinstance(action, TableAsked):
             assert answer.game_id is not None and answer.game_id != self.game_id
             self.game_id, self.dealt = answer.game_id, False
         record = await self._record()
-        if isinstance(action, Opening):
+        if isinstance(action, TableAsked):
             _check_opened(record, action, user)
         if record.status is GameStatus.LOBBY:
             _check_lobby(record)
@@ -160,22 +146,10 @@ class Channel:
             self.dealt = True
         return answer
 
-    async def _call(self, user: User, action: str | Opening) -> Answer:
+    async def _call(self, user: User, action: str | TableAsked) -> Answer:
         lobbies, channel = self.service.lobbies, self.channel_id
-        if isinstance(action, Opening):
-            return await lobbies.new_game(
-                GUILD,
-                channel,
-                user,
-                players=action.players,
-                variant=action.variant,
-                target=action.target,
-                teams=action.teams,
-                vs_computer=action.vs_computer,
-                difficulty=action.difficulty,
-                scoring=action.scoring,
-                counting=action.counting,
-            )
+        if isinstance(action, TableAsked):
+            return await lobbies.new_game(GUILD, channel, user, action)
         match action:
             case "/join":
                 return await lobbies.join(channel, user)
@@ -202,25 +176,25 @@ class Channel:
         return record
 
 
-def _check_opened(record: GameRecord, asked: Opening, user: User) -> None:
+def _check_opened(record: GameRecord, asked: TableAsked, user: User) -> None:
     """An opened game is the table asked for, with ``user`` in the first seat."""
     assert record.creator_id == user.id and record.seats[0].user_id == user.id
-    variant = named(record.variant)
-    assert record.num_players in variant.seats and record.target in variant.targets
+    variant = named(record.options.variant)
+    assert record.options.num_players in variant.seats and record.options.target in variant.targets
     if asked.players is not None:
-        assert record.num_players == asked.players
+        assert record.options.num_players == asked.players
     if asked.target is not None:
-        assert record.target == asked.target
+        assert record.options.target == asked.target
     if asked.teams is not None:
         assert variant is TEAMS[asked.teams]
     elif asked.variant is not None:
-        assert record.variant == asked.variant
-    assert (record.scoring, record.counting) == (asked.scoring, asked.counting)
-    assert record.vs_computer == asked.vs_computer
+        assert record.options.variant == asked.variant
+    assert (record.options.scoring, record.options.counting) == (asked.scoring, asked.counting)
+    assert (record.options.vs_computer, record.options.hints) == (asked.vs_computer, asked.hints)
     # Against the computer the table is full and dealt at once; otherwise a lobby opens.
     if asked.vs_computer:
         assert record.status is GameStatus.ACTIVE
-        assert all(s.is_computer and s.level == asked.difficulty for s in record.seats[1:])
+        assert all(s.is_computer and s.level == asked.level for s in record.seats[1:])
     else:
         assert record.status is GameStatus.LOBBY and len(record.seats) == 1
 
@@ -229,7 +203,7 @@ def _check_lobby(record: GameRecord) -> None:
     """An open lobby's seats: no more than the table's, numbered 0, 1, ... in order, nobody
     twice, the creator first (the creator leaving closes it), every computer at a level."""
     seats = record.seats
-    assert len(seats) <= record.num_players
+    assert len(seats) <= record.options.num_players
     assert [s.seat for s in seats] == list(range(len(seats)))
     people = [s.user_id for s in seats if not s.is_computer]
     assert len(people) == len(set(people)) and None not in people
@@ -240,12 +214,15 @@ def _check_lobby(record: GameRecord) -> None:
 async def _check_dealt(store: Store, record: GameRecord) -> None:
     """A game just dealt: every seat taken, and the engine's game, as stored, has the seated
     players in their seats, by the rules of the table's variant (its sides among them)."""
-    assert len(record.seats) == record.num_players
+    assert len(record.seats) == record.options.num_players
     game = await load(store, record.id)
-    assert game.num_players == record.num_players
+    assert game.num_players == record.options.num_players
     assert game.players == tuple(s.name for s in record.seats)
-    rules = named(record.variant).rules(
-        record.num_players, record.target, record.scoring, record.counting
+    rules = named(record.options.variant).rules(
+        record.options.num_players,
+        record.options.target,
+        record.options.scoring,
+        record.options.counting,
     )
     assert game.rules == rules
     assert game.num_sides == len(rules.sides)
@@ -277,7 +254,7 @@ async def test_any_sequence_in_any_lobby_is_answered_and_keeps_it_whole(
     for variant, players, teams in TABLES:
         note(f"At a table of {variant} for {players}, teams {teams}:")
         channel = Channel(store, service, next(CHANNELS))
-        opened = await channel.act(AL, Opening(players=players, variant=variant, teams=teams))
+        opened = await channel.act(AL, TableAsked(players=players, variant=variant, teams=teams))
         assert opened.ok, opened.reply.text
         for person, action in sequence:
             await channel.act(PEOPLE[person], action)

@@ -46,6 +46,7 @@ from engine.variants import FIVE_CARD
 from tests.helpers.answer_checks import one_sentence
 from tests.helpers.card_leaks import COACH_LINE, CUT_LINE, cards_in_text, public_cards
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
+from tests.helpers.core_build import build_core
 from tests.helpers.sequences import on_the_store
 from tests.helpers.service_driver import Clock, Transcript, open_table, state
 from tests.helpers.variant_tables import Table, every_table
@@ -627,7 +628,7 @@ def _service(store: Store, clock: Clock, seed: int) -> Services:
         game, _, version = key.partition(":")
         return random.Random(f"{seed}:{places.setdefault(game, len(places))}:{version}")
 
-    return Services.build(store, rng_factory=rng, clock=clock, idle_expiry=timedelta(days=7))
+    return build_core(store, rng_factory=rng, clock=clock, idle_expiry=timedelta(days=7))
 
 
 #: A whole deal at every table (at six, counted by hand, about fifty moves: claims, Muggins!

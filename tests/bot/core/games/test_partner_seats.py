@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.base.replies import TableAsked
 from bot.core.base.views import LobbyControls
 from bot.core.services import Services
 from bot.store import Store
@@ -26,7 +27,9 @@ from tests.helpers.service_driver import (
 
 async def _full_lobby(service: Services) -> tuple[Transcript, int]:
     table = Transcript(service)
-    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4))
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=4))
+    )
     game_id = table.outcomes[0].game_id or 0
     for user in (BEA, CY, DEE):
         await table.record(user.id, await service.lobbies.join(CHANNEL, user))
@@ -65,7 +68,9 @@ async def test_the_creator_changes_partners_and_the_game_deals_them_opposite(
 
 async def test_partners_can_change_only_with_the_table_full(service: Services) -> None:
     table = Transcript(service)
-    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4))
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=4))
+    )
     game_id = table.outcomes[0].game_id or 0
     lobby = table.messages[(game_id, "lobby")].view
     buttons = lobby.controls_of(LobbyControls)
@@ -94,7 +99,9 @@ async def test_six_change_partners_by_name_and_the_game_deals_the_new_teams(
     store: Store, service: Services, variant: str, before: str, after: str
 ) -> None:
     table = Transcript(service)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=6, variant=variant)
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(players=6, variant=variant)
+    )
     await table.record(AL.id, opened)
     game_id = table.outcomes[0].game_id or 0
     for user in (BEA, CY, DEE, EVE, FLO):

@@ -4,7 +4,8 @@ chosen (a rematch opens with the game before's: bot/core/play/rematch.py)."""
 
 from __future__ import annotations
 
-from bot.core.games.records import GameStatus, NewGame, Options, SeatRecord
+from bot.core.base.seating import PRIVATE_SEATING
+from bot.core.games.records import GameStatus, NewGame, Options, Round, SeatRecord
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import FIVE_CARD
@@ -23,15 +24,14 @@ CHOSEN = Options(
 
 
 def test_a_new_game_opens_as_a_lobby_of_its_creator_with_every_option_chosen() -> None:
-    game = NewGame(7, 70, AL, CHOSEN, private=True, occasion="Round 1", rematch_of=4, lesson=True)
+    game = NewGame(7, 70, AL, CHOSEN, PRIVATE_SEATING, Round("Round 1"), rematch_of=4)
     lobby = game.lobby(100.0)
     assert lobby.options == CHOSEN
     assert (lobby.guild_id, lobby.channel_id, lobby.creator_id, lobby.seats) == (7, 70, 1, (AL,))
-    assert (lobby.private, lobby.occasion, lobby.rematch_of, lobby.lesson) == (
-        True,
-        "Round 1",
+    assert (lobby.seating, lobby.occasion, lobby.rematch_of) == (
+        PRIVATE_SEATING,
+        Round("Round 1"),
         4,
-        True,
     )
     assert (lobby.status, lobby.version, lobby.snapshot) == (GameStatus.LOBBY, 0, None)
     assert (lobby.created_at, lobby.updated_at) == (100.0, 100.0)

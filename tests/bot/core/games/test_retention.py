@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.apart import game_owners
-from bot.core.base.owners import Owner
+from bot.core.base.replies import TableAsked
 from bot.core.deck import shuffles
 from bot.core.games import archive, snapshot
 from bot.core.games.housekeeping import PRUNE_BATCH
@@ -173,7 +172,7 @@ async def test_a_game_against_the_computer_with_manual_counting_replays(
 ) -> None:
     service = _service(store, clock, seed=4)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty="easy", counting="manual"
+        GUILD, CHANNEL, AL, TableAsked(target=61, vs_computer=True, level="easy", counting="manual")
     )
     game_id = opened.game_id or 0
     table = Transcript(service)
@@ -253,7 +252,7 @@ async def test_a_rematch_dealt_first_by_its_loser_replays(store: Store, clock: C
     # A following game's first deal is given, not cut: its record keeps the dealer, and its
     # replay (the archive, the page's, the review's) deals it the same.
     service = _service(store, clock, seed=6)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert opened.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
     again = await service.rematches.press(opened.game_id, AL, guild_id=GUILD, channel_id=CHANNEL)
     assert again.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
@@ -279,7 +278,7 @@ async def test_a_ranked_games_places_and_cards_messages_go_with_its_pruning(
         await search_ranked(service, user, place)
     game = await ranked_game(service, store, AL)
     service.ranked_play.stop()
-    owners = [str(owner) for owner in game_owners(Owner.game(game.id), game.channel_id)]
+    owners = [str(owner) for owner in game.seating.owners(game.id)]
     assert len(owners) == 3, "the game, and each seat's place"
     # And each search's card, where it was made; a search still waiting keeps its own.
     entries = [r[0] for r in await store.db.fetch("SELECT id FROM ranked_entries ORDER BY id")]

@@ -9,7 +9,16 @@ import doctest
 
 from bot.core.base.replies import User
 from bot.core.games import series
-from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord, SeriesResult
+from bot.core.games.records import (
+    GameRecord,
+    GameStatus,
+    Match,
+    Options,
+    ResultRecord,
+    Round,
+    SeatRecord,
+    SeriesResult,
+)
 from bot.core.games.series import (
     SEAT_KEPT,
     SERIES_GAP,
@@ -36,7 +45,7 @@ def _row(game: int, seat: SeatRecord, won: bool, points: int = 1, at: float = 0.
 def _game(seats: tuple[SeatRecord, ...], **changes: object) -> GameRecord:
     record = GameRecord(
         id=2, guild_id=1, channel_id=9, status=GameStatus.FINISHED, creator_id=1,
-        num_players=len(seats), target=121, vs_computer=False, snapshot=None, version=3,
+        options=Options(len(seats), 121), snapshot=None, version=3,
         created_at=100.0, updated_at=200.0, seats=seats,
     )  # fmt: skip
     return dataclasses.replace(record, **changes)  # type: ignore[arg-type]
@@ -70,8 +79,8 @@ def test_a_result_offers_a_rematch_between_people_and_play_again_against_the_com
     bot = SeatRecord(1, None, "Easy bot", True, "easy")
     assert again_of(_game((AL, BEA))) == "rematch"
     assert again_of(_game((AL, bot))) == "again"
-    assert again_of(_game((AL, BEA), occasion="Round 1")) is None
-    assert again_of(_game((AL, BEA), channel_id=-5)) is None
+    assert again_of(_game((AL, BEA), occasion=Round("Round 1"))) is None
+    assert again_of(_game((AL, BEA), occasion=Match(1, 1))) is None
     assert again_of(_game((AL, BEA), status=GameStatus.CANCELLED)) is None
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.faults import Faults
 from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
@@ -95,7 +96,7 @@ async def test_a_stored_game_loads_saves_back_replays_and_goes_on(
     record = await store.get_game(made.id)
     assert record is not None and record.snapshot == stored["snapshot"]
 
-    loaded = LoadedGames(seeded(3)).load(record)
+    loaded = LoadedGames(seeded(3), Faults()).load(record)
     game = loaded.game
     assert game.phase.value == stored["phase"]
     again = snapshot.encode(game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds)

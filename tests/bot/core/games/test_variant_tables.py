@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.refusals import Refused
-from bot.core.games.lobby import table_asked
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.base.replies import TableAsked
+from bot.core.games.lobby import options_of, table_asked
+from bot.core.games.records import GameRecord, GameStatus, Options, SeatRecord
 from bot.core.games.rules_help import rules_text
-from bot.core.review.review import review_caveat
+from bot.core.review.report import review_caveat
 from bot.core.services import Services
 from bot.store import Store
+from engine.counting import Counting
+from engine.outcome import Scoring
 from engine.variants import (
     FIVE_CARD,
     FIVE_HAND,
@@ -48,6 +51,40 @@ def test_a_variant_gets_its_own_players_and_target_unless_asked() -> None:
     assert table_asked(teams="threes").variant is SIX_HAND
 
 
+def test_what_is_asked_is_made_the_tables_options_whole() -> None:
+    # Nothing asked: the standard game for two, to 121, the bot counting, no hints.
+    assert options_of(TableAsked()) == Options(2, 121)
+    every = TableAsked(
+        players=6,
+        target=61,
+        teams="pairs",
+        vs_computer=True,
+        level="easy",
+        scoring="skunk",
+        counting="manual",
+        hints=True,
+    )
+    assert options_of(every) == Options(
+        6,
+        61,
+        vs_computer=True,
+        scoring=Scoring.SKUNK,
+        counting=Counting.MANUAL,
+        variant=SIX_HAND_PAIRS.name,
+        hints=True,
+    )
+    # Deal everyone in: as many as are at the table, the variant kept only if it seats them.
+    five = TableAsked(variant="five_card", vs_computer=True).for_everyone(4)
+    assert options_of(five) == Options(4, 121)
+    for wrong, said in (
+        ({"level": "godlike"}, "easy, medium, hard or expert"),
+        ({"scoring": "double"}, "lurch"),
+        ({"counting": "sometimes"}, "manual"),
+    ):
+        with pytest.raises(Refused, match=said):
+            options_of(TableAsked(**wrong))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("asked", "said"),
     [
@@ -75,7 +112,9 @@ def test_a_combination_a_variant_does_not_offer_is_refused_in_one_sentence(
 
 async def test_a_refused_table_opens_nothing(store: Store, service: Services) -> None:
     before = await state(store, 1)
-    answer = await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="five_card", players=3)
+    answer = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, TableAsked(variant="five_card", players=3)
+    )
     assert not answer.ok and answer.reply.ephemeral
     assert answer.reply.text == "Five-card cribbage is for 2 players."
     assert await store.open_game_in_channel(CHANNEL) is None
@@ -85,7 +124,7 @@ async def test_a_refused_table_opens_nothing(store: Store, service: Services) ->
 async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service: Services) -> None:
     table = Transcript(service)
     opened = await table.record(
-        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="six_hand")
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(variant="six_hand"))
     )
     game_id = opened.game_id or 0
     lobby = table.messages[(game_id, "lobby")].view.content
@@ -96,7 +135,9 @@ async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service
     assert pairs.ok
     opened = await table.record(
         AL.id,
-        await service.lobbies.new_game(GUILD, CHANNEL, AL, players=6, teams="pairs", target=61),
+        await service.lobbies.new_game(
+            GUILD, CHANNEL, AL, TableAsked(players=6, teams="pairs", target=61)
+        ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
     assert "Six-hand cribbage in pairs, 6 players, to 61" in lobby
@@ -126,10 +167,7 @@ async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
             GUILD,
             CHANNEL,
             AL,
-            variant=variant,
-            players=players,
-            vs_computer=True,
-            difficulty=level,
+            TableAsked(variant=variant, players=players, vs_computer=True, level=level),
         ),
     )
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
@@ -173,8 +211,8 @@ def _record(variant: str, players: int) -> GameRecord:
     kind = named(variant)
     seats = tuple(SeatRecord(s, 10 + s, f"P{s}") for s in range(players))
     return GameRecord(
-        1, GUILD, CHANNEL, GameStatus.FINISHED, 10, players, kind.default_target, False,
-        None, 1, 0.0, 0.0, seats, variant=variant,
+        1, GUILD, CHANNEL, GameStatus.FINISHED, 10,
+        Options(players, kind.default_target, variant=variant), None, 1, 0.0, 0.0, seats,
     )  # fmt: skip
 
 

@@ -10,18 +10,29 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.tokens import DM_LINK_REFRESH_SECONDS, DmLinks
 from bot.store import Store
+from tests.helpers.forgetting import known
 from tests.helpers.held import held
 
 USER = 41
 
 
+@pytest.fixture(autouse=True)
+async def _a_player(store: Store) -> None:
+    """The player is someone the bot keeps (their first act made their row): a DM link is
+    kept of nobody else."""
+    await known(store, USER)
+
+
 def _shared_ledger(store: Store) -> MessageLedger:
-    return MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)
+    return MessageLedger(
+        store, ChangeFeed(), lambda: datetime.now(UTC), shared=True, faults=Faults()
+    )
 
 
 async def test_a_recent_link_is_read_from_the_store_once(store: Store) -> None:

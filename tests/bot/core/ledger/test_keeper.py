@@ -152,6 +152,7 @@ def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> Messag
         pacer,
         lease=courier,
         clock=service.games.now,
+        faults=service.games.faults,
     )
 
 
@@ -385,11 +386,11 @@ async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_click
     dm = 4343
     opened = await service.lobbies.new_game(None, dm, AL, token="new", private=True)
     game_id = opened.game_id or 0
-    await service.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
     joined = await service.lobbies.click(
         game_id, "join", BEA, Clicked(dm, 900, "join"), guild_id=None
     )
-    await service.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
+    await service.sequels.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), dm)
     await settle(keeper)
@@ -420,7 +421,7 @@ async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_click
     gate.set()
     started = await starting
     assert started.ok
-    await service.answered(started, landed=True, shown=Clicked(dm, 900, "start"))
+    await service.sequels.answered(started, landed=True, shown=Clicked(dm, 900, "start"))
     keeper.touch(game_owner(game_id), dm)
     await settle(keeper)
     assert ("lobby", True) in courier.sent[before:], "laid out (an edit) once the answer landed"
@@ -440,9 +441,9 @@ async def test_a_private_table_drawn_before_another_processs_click_is_heard_wait
     dm = 4343
     opened = await here.lobbies.new_game(None, dm, AL, token="new", private=True)
     game_id = opened.game_id or 0
-    await here.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
+    await here.sequels.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
     joined = await here.lobbies.click(game_id, "join", BEA, Clicked(dm, 900, "join"), guild_id=None)
-    await here.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
+    await here.sequels.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
     keeper = make_keeper(here, courier, Pacer())
     keeper.touch(game_owner(game_id), dm)
     await settle(keeper)
@@ -651,7 +652,7 @@ async def test_the_process_that_answered_confirms_an_answer_to_a_message_posted_
     # (every second, see the next test: 5.3 DM edits a move with two processes in
     # benchmarks/bot_load.py, against 1.0 with one).
     _, other, _, _, owner, answer, clicked = await _answered_by_the_other_process(store, clock)
-    await other.answered(answer, landed=True, shown=clicked)
+    await other.sequels.answered(answer, landed=True, shown=clicked)
     assert await other.ledger.writes.flush()
     kept = (await store.messages(owner))[MessageKey.parse("hand:1:0")]
     assert kept.unconfirmed_since is None and kept.token == "al-discards"
@@ -711,7 +712,10 @@ async def test_a_turn_reminder_is_timed_on_the_cores_clock_not_the_keepers(
     falls due ``remind_after`` after the move, not at once (where the keeper drew the game
     again and again, without end, starving the rest of the bot)."""
     game_id = await al_and_bea(service)
-    keeper = MessageKeeper(service.ledger, courier, Pacer(), lease=courier)  # wall clock
+    # (On the wall clock.)
+    keeper = MessageKeeper(
+        service.ledger, courier, Pacer(), lease=courier, faults=service.games.faults
+    )
     keeper.touch(game_owner(game_id), CHANNEL)
     # (Not a flush: it stops the keeper, reminders and all. The bound is for a busy machine.)
     await asyncio.wait_for(keeper.caught_up(), timeout=60)
@@ -746,7 +750,7 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     assert answered is not None and "You put" in answered.content
     assert answered.controls is None, "no control before the copy is written down"
 
-    await service.answered(thrown, landed=True, shown=Clicked(CHANNEL, 4242, "typed"))
+    await service.sequels.answered(thrown, landed=True, shown=Clicked(CHANNEL, 4242, "typed"))
     key = MessageKey.hand(1, pone)
     assert key.copy_at(4242) in await store.messages(game_owner(game_id)), "written down"
     keeper.touch(game_owner(game_id), CHANNEL)
@@ -788,12 +792,12 @@ async def test_a_token_discord_called_expired_is_not_tried_again(
     courier = LapsingCourier()
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, token="new")
     game_id = opened.game_id or 0
-    await service.answered(opened, landed=True, shown=Clicked(CHANNEL, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(CHANNEL, 900, "new"))
     for user, action in ((BEA, "join"), (AL, "start")):
         clicked = Clicked(CHANNEL, 900, action)
         done = await service.lobbies.click(game_id, action, user, clicked, guild_id=GUILD)
         assert done.ok
-        await service.answered(done, landed=True, shown=clicked)
+        await service.sequels.answered(done, landed=True, shown=clicked)
     keeper = make_keeper(service, courier, Pacer())
     keeper.follow(service.feed)
     await catch_up(keeper, game_id)

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
@@ -80,7 +81,7 @@ def _told(record: MessageRecord) -> AnswerKept:
 
 async def _sender() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
-    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True, faults=Faults())  # type: ignore[arg-type]
     await ledger.shown.kept(OWNER)  # drawn once: from then on kept in memory with every change
     await ledger.shown.sent(OWNER, [PLAY])
     assert (await ledger.shown.kept(OWNER))[PLAY.key] == PLAY
@@ -121,7 +122,7 @@ POSTED = MessageRecord(
 
 async def _posting() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
-    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True, faults=Faults())  # type: ignore[arg-type]
     await ledger.shown.kept(OWNER)
     return feed, ledger
 
@@ -208,7 +209,7 @@ async def test_an_answer_heard_to_land_after_a_later_click_leaves_that_ones_on_i
     # (404 / 10015), and a private table's table was posted again below the lobby.
     feed = ChangeFeed()
     store = Store()
-    ledger = MessageLedger(store, feed, lambda: NOW)  # type: ignore[arg-type]
+    ledger = MessageLedger(store, feed, lambda: NOW, faults=Faults())  # type: ignore[arg-type]
     await ledger.shown.kept(OWNER)
     await ledger.shown.sent(OWNER, [LOBBY])
     join, start = _lobby_answer(1, "token-of-the-join"), _lobby_answer(2, "token-of-the-start")
@@ -238,7 +239,7 @@ async def test_a_send_that_waited_on_this_processs_answer_is_drawn_again_the_mom
     # into the table, at the same version: nothing newer says to draw it again, and the table
     # waited for the hold's timer (half a second; most of a start's wait on the internet).
     feed = ChangeFeed()
-    ledger = MessageLedger(Store(), feed, lambda: NOW)  # type: ignore[arg-type]
+    ledger = MessageLedger(Store(), feed, lambda: NOW, faults=Faults())  # type: ignore[arg-type]
     await ledger.shown.kept(OWNER)
     await ledger.shown.sent(OWNER, [LOBBY])
     start = _lobby_answer(2, "token-of-the-start")

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.core.base.delivery import Drawing, Owed, Projector
+from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
@@ -61,7 +62,13 @@ async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
     """A ledger (of a process among several) whose write of the hand just sent is held."""
     store = SlowStore()
     feed = ChangeFeed()
-    ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
+    ledger = MessageLedger(
+        store,  # type: ignore[arg-type]
+        feed,
+        lambda: datetime.now(UTC),
+        shared=True,
+        faults=Faults(),
+    )
     await ledger.shown.sent(OWNER, [HAND])
     await asyncio.wait_for(store.writing.wait(), timeout=5)
     return store, feed, ledger
@@ -116,7 +123,7 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     /cribbage new) comes after the answer landed and its id was learned: the id stays."""
     store = SlowStore()
     store.release.set()
-    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), faults=Faults())  # type: ignore[arg-type]
     answer = MessageRecord(MessageKey.parse("lobby"), 900, 0, "the lobby", "tok", 1.0, True, 1)
     await ledger.shown.kept(OWNER)  # drawn once: kept in memory from then on
     await ledger.shown.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
@@ -147,7 +154,7 @@ async def test_a_table_is_settled_only_once_what_it_shows_is_written() -> None:
     thread (and unarchives it to do so). Settled means written."""
     store = SlowStore()
     projector = OneTable("the end")
-    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), faults=Faults())  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
     sent = MessageRecord(MessageKey.parse("table:1"), 900, 5001, projector.view.digest(), version=3)
     await ledger.shown.sent(OWNER, [sent])
@@ -171,7 +178,7 @@ async def test_a_table_whose_write_fails_is_not_settled() -> None:
 
     store = Refusing()
     projector = OneTable("the end")
-    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), faults=Faults())  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
     await ledger.shown.sent(
         OWNER, [MessageRecord(MessageKey.parse("table:1"), 900, 5001, projector.view.digest())]
@@ -206,7 +213,8 @@ async def test_who_draws_an_owner_while_it_is_read_again_waits_for_that_read() -
     tests/e2e/test_two_processes.py's rolling restart: a hand posted twice, the first left
     with live controls)."""
     store = HeldReads()
-    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
+    now = lambda: datetime.now(UTC)  # noqa: E731
+    ledger = MessageLedger(store, ChangeFeed(), now, shared=True, faults=Faults())  # type: ignore[arg-type]
     assert await ledger.shown.kept(OWNER) == {}  # (kept in memory from here on)
     # The sender before posted the hand and wrote it down; this process takes over.
     store.rows[HAND.key] = HAND
@@ -247,7 +255,7 @@ async def test_the_pending_posts_of_several_follow_ups_are_cleared_in_one_write(
     # write that keeps their ids clears their pending posts (keys being values, whose order
     # is nobody's business: sorting them to write failed the write).
     store = PostingStore()
-    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), faults=Faults())  # type: ignore[arg-type]
     hands = [dataclasses.replace(HAND, key=MessageKey.hand(1, seat)) for seat in (0, 1)]
     for hand in hands:
         await ledger.writes.posting(OWNER, hand.key, 900)

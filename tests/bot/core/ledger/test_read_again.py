@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
@@ -50,7 +51,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 def _ledger(feed: ChangeFeed | None = None) -> tuple[Store, MessageLedger]:
     store = Store()
-    return store, MessageLedger(store, feed or ChangeFeed(), lambda: NOW)  # type: ignore[arg-type]
+    return store, MessageLedger(store, feed or ChangeFeed(), lambda: NOW, faults=Faults())  # type: ignore[arg-type]
 
 
 def test_a_doubt_is_never_lessened_to_a_plain_read() -> None:

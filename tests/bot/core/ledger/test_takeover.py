@@ -157,7 +157,7 @@ async def test_a_call_posted_at_a_private_table_just_before_a_stop_is_not_posted
     first = make_service(store, clock)
     opened = await first.lobbies.new_game(None, DM, AL, token="new", private=True)
     game_id = opened.game_id or 0
-    await first.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    await first.sequels.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
     assert (await first.lobbies.click(game_id, "join", BEA, guild_id=None)).ok
     assert (await first.lobbies.click(game_id, "start", AL, guild_id=None)).ok
     clock.advance(seconds=REMIND_AFTER.total_seconds())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import TABLE_OF_DEAL
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.base.views import LobbyControls
 from bot.store import Store
 from tests.helpers.service_driver import (
@@ -30,7 +30,7 @@ def _buttons(owed: tuple[Owed, ...], key: str) -> tuple[str, ...]:
 
 async def test_the_lobby_and_the_live_table_open_the_activity(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, activity=True)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, target=61)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2, target=61))
     assert opened.reply.view is not None
     answered = opened.reply.view.controls_of(LobbyControls)
     assert answered is not None and "table" in answered.buttons
@@ -49,7 +49,7 @@ async def test_the_lobby_and_the_live_table_open_the_activity(store: Store, cloc
 async def test_a_private_table_offers_it_beside_your_hand(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, activity=True)
     opened = await service.lobbies.new_game(
-        None, CHANNEL, AL, players=2, target=61, token="t", private=True
+        None, CHANNEL, AL, TableAsked(players=2, target=61), token="t", private=True
     )
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)
@@ -59,7 +59,7 @@ async def test_a_private_table_offers_it_beside_your_hand(store: Store, clock: C
 
 async def test_with_the_activity_off_nothing_offers_it(store: Store, clock: Clock) -> None:
     service = make_service(store, clock)
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, target=61)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=2, target=61))
     assert "table" not in _buttons(await owed_now(service, opened.game_id), "lobby")
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)

@@ -25,7 +25,7 @@ async def _shown_table(service: Services) -> Owner:
     through the token ``table``."""
     opened = await service.lobbies.new_game(None, DM, AL, token="new", private=True)
     assert opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
     await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
     await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
     owner = game_owner(opened.game_id)

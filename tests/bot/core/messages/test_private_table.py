@@ -15,7 +15,7 @@ from bot.core.base import refusals
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import AWAY, LOBBY, MessageKey
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
-from bot.core.base.replies import Clicked, User
+from bot.core.base.replies import Clicked, TableAsked, User
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import LobbyControls, MessageRecord, ResultControls, ReviewPages
 from bot.core.messages.game_messages import REMIND_AFTER
@@ -48,10 +48,10 @@ async def _private_game(
 ) -> int:
     """A game of ``people`` in a DM (or group DM) between them, opened by the first, dealt."""
     opened = await service.lobbies.new_game(
-        None, channel, people[0], players=len(people), token="new", private=True
+        None, channel, people[0], TableAsked(players=len(people)), token="new", private=True
     )
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
     # The others are in no seat, and in a DM between people that is no refusal: they take one.
     for user in people[1:]:
         joined = await service.lobbies.click(opened.game_id, "join", user, guild_id=None)
@@ -100,9 +100,9 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     game_id = await _private_game(service)
     owed = _by_key(await owed_now(service, game_id))
     table = owed["lobby"]
-    assert table.private and table.user_id is None
+    assert table.tokens_only and table.user_id is None
     assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
-    assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
+    assert all(o.tokens_only and o.user_id is not None for k, o in owed.items() if k != "lobby")
     assert table.view.content.startswith("Cut for deal —") and "**Deal 1**" in table.view.content
     # Your hand, and Resign: someone who did not add the app plays from buttons alone.
     assert controls(table.view, LobbyControls).buttons == ("hand", "resign")
@@ -128,7 +128,7 @@ async def test_a_player_awaited_out_of_every_tokens_reach_is_called_once_the_tab
     calls = [o for o in await owed_now(service, game_id) if o.key.name == AWAY]
     assert [str(o.key) for o in calls] == ["away:d1:0", "away:d1:1"]
     for call, user in zip(calls, (AL, BEA), strict=True):
-        assert call.private and call.once and call.user_id is None
+        assert call.tokens_only and call.once and call.user_id is None
         assert call.view.mentions == (user.id,)
         assert call.view.content == f"<@{user.id}> — your turn: press **Your hand**."
 
@@ -144,7 +144,9 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert mine.sequel is not None and str(mine.sequel.key) == "hand:1:0"
     # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
     assert mine.reply.view.content.startswith("Your hand, deal 1.")
-    await service.opened(mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours"))
+    await service.sequels.opened(
+        mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours")
+    )
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     table = _by_key(owing.owed)["lobby"]
@@ -185,7 +187,7 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     # No control but the result's: Review and Rematch.
     assert table.controls == ResultControls(game_id, "rematch"), table.controls
     record = await service.games.record(game_id)
-    assert record is not None and record.private
+    assert record is not None and record.seating.tokens_only
     loaded = service.games.loaded.load(record)
     assert loaded.game.phase is Phase.OVER
 
@@ -219,12 +221,16 @@ async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_pr
     table = owed["lobby"]
     # Laid out as the dealt table was (Discord edits a laid-out message only into another),
     # reached by tokens alone, with no controls, saying how the game ended.
-    assert table.private and table.view.layout and table.view.controls_of(LobbyControls) is not None
+    assert (
+        table.tokens_only
+        and table.view.layout
+        and table.view.controls_of(LobbyControls) is not None
+    )
     assert (
         controls(table.view, LobbyControls).buttons == () and "Nobody moved" in table.view.content
     )
     hand = owed["hand:1:0"]
-    assert hand.private and hand.existing and hand.user_id == AL.id and hand.view.layout
+    assert hand.tokens_only and hand.existing and hand.user_id == AL.id and hand.view.layout
     assert set(owed) == {"lobby", "hand:1:0"}, "nothing posted in the channel by the bot"
 
 
@@ -236,13 +242,13 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     new game carries that answer, so nothing edits it through its token before it lands (an
     edit that did was kept with no message id, and the table was lost)."""
     opened = await service.lobbies.new_game(
-        None, DM, AL, token="new", private=True, vs_computer=True
+        None, DM, AL, TableAsked(vs_computer=True), token="new", private=True
     )
     assert opened.ok and opened.game_id is not None
     [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()
     assert str(answer.key) == "lobby" and answer.message_id == 0
     assert service.ledger.answers.sends_answer(game_owner(opened.game_id), answer)
-    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
     landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))[
         MessageKey.parse("lobby")
     ]
@@ -273,7 +279,7 @@ async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_t
         nonlocal looks
         owed = await owed_now(service, game_id)
         # Reached by tokens alone: the table (no one's) and the four hands, nothing by DM.
-        assert all(o.private for o in owed)
+        assert all(o.tokens_only for o in owed)
         assert {o.user_id for o in owed} == {None, *seat_of}
         for item in owed:
             seats = range(4) if item.user_id is None else (seat_of[item.user_id],)
@@ -368,7 +374,7 @@ async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_
     # In the lobby its creator may; nobody else (there are no moderators to name).
     opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
+    await service.sequels.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
     refused = await service.lobbies.cancel(GROUP, BEA)
     assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
     assert (await service.lobbies.cancel(GROUP, AL)).ok

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import MessageKey
-from bot.core.base.replies import Answer, Clicked, User
+from bot.core.base.replies import Answer, Clicked, TableAsked, User
 from bot.core.base.views import BoardPicture
 from bot.core.messages.projection import noticed
 from bot.core.messages.table import LEFT_OUT
@@ -59,7 +59,9 @@ async def test_a_move_changes_only_what_it_shows(service: Services) -> None:
     assert outcome.sequel is not None and str(outcome.sequel.key) == "hand:1:0"
     assert outcome.update is not None
     hand = table.messages[(game_id, "hand:1:0")]
-    await service.answered(outcome, landed=True, shown=Clicked(CHANNEL, hand.message_id, "t"))
+    await service.sequels.answered(
+        outcome, landed=True, shown=Clicked(CHANNEL, hand.message_id, "t")
+    )
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     due = [str(o.key) for o in owing.owed if o.due(owing.sent.get(o.key))]
@@ -107,7 +109,9 @@ async def _move(store: Store, service: Services, table: Transcript, game_id: int
 async def _three(service: Services, closed: set[int]) -> tuple[Transcript, int]:
     """A game of Al, Bea and Cy, dealt, the DMs of ``closed`` closed."""
     table = Transcript(service, dms_closed=closed)
-    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3))
+    await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(players=3))
+    )
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
     await table.record(CY.id, await service.lobbies.join(CHANNEL, CY))
     started = await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))

@@ -11,11 +11,12 @@ import random
 import pytest
 
 from bot.core.base import refusals
-from bot.core.base.replies import Answer, Click, User
+from bot.core.base.replies import Answer, Click, TableAsked, User
 from bot.core.base.views import HandControls
+from bot.core.games.records import Options, Round
 from bot.core.messages.lesson import HINT_FIGURES
 from bot.core.play.hints import HINT_MARK, hint_seed
-from bot.core.review.review import page_view
+from bot.core.review.report import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.hint import NOTHING_TO_DECIDE, hint
@@ -30,6 +31,8 @@ from tests.helpers.service_driver import (
     load,
     make_service,
     open_table,
+    ranked_game,
+    search_ranked,
 )
 
 
@@ -40,7 +43,7 @@ def _hint_of(controls: HandControls) -> Click:
 async def _against_computer(service: Services, level: str = "medium") -> tuple[Transcript, int]:
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, target=61
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level=level, target=61)
     )
     await table.record(AL.id, opened)
     assert opened.game_id is not None
@@ -134,25 +137,21 @@ async def test_a_table_with_hints_where_nobody_asked_says_they_were_allowed(
 
 
 async def test_never_in_a_tournament_or_ranked_game(service: Services, store: Store) -> None:
-    lobbies = service.lobbies
-    thread, apart = 4242, -77
-    for channel, occasion, refusal in (
-        (thread, "Round 1 of the cup", refusals.HINTS_TOURNAMENT),
-        (apart, None, refusals.HINTS_RANKED),
+    thread = 4242
+    tournament = await service.lobbies.open_seated(
+        GUILD, thread, (AL, BEA), Options(2, 121), occasion=Round("Round 1 of the cup")
+    )
+    for user in (AL, BEA):
+        await search_ranked(service, user, 900 + user.id, guild_id=GUILD)
+    ranked = await ranked_game(service, store, AL)
+    for record, refusal in (
+        (tournament, refusals.HINTS_TOURNAMENT),
+        (ranked, refusals.HINTS_RANKED),
     ):
-        record = await lobbies.open_seated(
-            GUILD if channel > 0 else None,
-            channel,
-            (AL, BEA),
-            target=121,
-            scoring="lurch",
-            occasion=occasion,
-            private=channel < 0,
-        )
         game = await load(store, record.id)
         stamp = game.deal_number
         refused = await service.hints.hint(
-            Click(record.id, "hint", stamp), AL, guild_id=GUILD if channel > 0 else None
+            Click(record.id, "hint", stamp), AL, guild_id=GUILD if record is tournament else None
         )
         assert not refused.ok and refused.reply.text == refusal
     # (Their hands offer none: the same decision.)
@@ -186,7 +185,7 @@ async def test_a_player_who_follows_every_hint_is_never_told_they_chose_wrong(
     service = make_service(store, clock, seed=seed, computer=True)
     table = Transcript(service)
     opened = await service.lobbies.new_game(
-        GUILD, CHANNEL, AL, vs_computer=True, difficulty="hard", target=target
+        GUILD, CHANNEL, AL, TableAsked(vs_computer=True, level="hard", target=target)
     )
     await table.record(AL.id, opened)
     game_id = opened.game_id

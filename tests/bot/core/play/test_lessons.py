@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.core.base import refusals
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
-from bot.core.base.replies import Click
+from bot.core.base.replies import Click, TableAsked
 from bot.core.base.views import ResultControls
 from bot.core.games.rules_help import HELP
 from bot.core.messages.lesson import (
@@ -72,8 +72,8 @@ async def test_a_lesson_is_dealt_in_the_dm_against_the_gentlest_computer_to_61(
 ) -> None:
     _, game_id = await _lesson(service)
     record = await service.games.record(game_id)
-    assert record is not None and record.lesson and record.channel_id == DM
-    assert record.guild_id is None and record.target == LESSON_TARGET
+    assert record is not None and record.in_lesson and record.channel_id == DM
+    assert record.guild_id is None and record.options.target == LESSON_TARGET
     assert [s.level for s in record.seats if s.is_computer] == [Level.EASY]
     # The learner's commands typed in the DM act on the lesson there.
     here = Place(Spot.BOT_DM, DM)
@@ -200,7 +200,7 @@ async def test_asked_in_the_dm_or_for_an_open_lesson_nothing_more_is_posted_ther
 
 
 async def test_no_lesson_is_dealt_over_a_game_in_the_dm(service: Services) -> None:
-    opened = await service.lobbies.new_game(None, DM, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(None, DM, AL, TableAsked(vs_computer=True))
     assert opened.ok
     refused = await service.lessons.learn(AL, DM, here=True, in_server=False, reach=_Dm().reach)
     assert not refused.ok and refused.reply.text == refusals.LESSON_DM_BUSY

@@ -10,9 +10,9 @@ from bot.core.base import refusals
 from bot.core.base.delivery import Owed
 from bot.core.base.keys import HAND, LOBBY, RESULT
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, Clicked, User
+from bot.core.base.replies import Answer, Clicked, TableAsked, User
 from bot.core.base.views import LobbyControls, ResultControls, ReviewPages
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord, GameStatus, Options, Round
 from bot.core.games.series import SEAT_KEPT
 from bot.core.services import Services
 from bot.store import Store
@@ -118,7 +118,7 @@ async def test_join_pressed_on_the_rematchs_lobby_answers_with_the_dealt_table(
     # The click is answered by updating the lobby it was on: to the table dealt.
     assert joined.ok and joined.update is not None, joined.reply.text
     assert "The game has started." in joined.update.content, joined.update.content
-    await service.answered(joined, landed=True, shown=clicked)
+    await service.sequels.answered(joined, landed=True, shown=clicked)
     assert (await _record(service, opened.game_id)).status is GameStatus.ACTIVE
 
 
@@ -225,7 +225,7 @@ async def test_a_seat_the_opener_adds_for_a_friend_who_came_late_is_the_last_to_
     late = await service.lobbies.join(CHANNEL, CY)
     assert late.ok and "Dealing" in late.reply.text, late.reply.text
     rematch = await _record(service, opened.game_id)
-    assert rematch.status is GameStatus.ACTIVE and rematch.num_players == 3
+    assert rematch.status is GameStatus.ACTIVE and rematch.options.num_players == 3
 
 
 async def test_a_rematch_pressed_again_by_someone_not_in_it_or_after_it_started(
@@ -285,7 +285,7 @@ async def test_two_processes_pressing_at_once_open_one_lobby(store: Store, clock
 async def test_play_again_against_the_computer_deals_at_once(
     store: Store, service: Services
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert opened.game_id is not None
     assert (await service.moves.resign(CHANNEL, AL)).ok
     controls = _result_controls(await owed_now(service, opened.game_id))
@@ -371,7 +371,7 @@ async def test_no_rematch_for_a_game_without_a_result(service: Services) -> None
 
 async def test_no_rematch_for_a_tournaments_game(service: Services) -> None:
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL, BEA)).ok
     controls = _result_controls(await owed_now(service, record.id))
@@ -423,7 +423,7 @@ async def _press_on_hand(service: Services, game_id: int, user: User) -> Answer:
 
 async def _resigned_against_the_computer(service: Services) -> int:
     """A game of Al's against the computer, resigned at once (nothing of it sent yet)."""
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert opened.game_id is not None
     assert (await service.moves.resign(CHANNEL, AL)).ok
     return opened.game_id
@@ -457,7 +457,7 @@ async def test_a_last_hand_that_never_went_out_is_owed_offering_the_rematch(
     assert "The game is over: Al resigned" in hand.view.content
     # Where the result offers no rematch, a hand that never went out stays unsent.
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+        GUILD, CHANNEL + 1, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL + 1, BEA)).ok
     hands = [o for o in await owed_now(service, record.id) if o.key.name == HAND]
@@ -482,7 +482,7 @@ async def test_rematch_pressed_on_a_hand_opens_the_lobby_at_the_table_and_answer
     # The lobby is the game's message in the channel, for the bot to post (no token carries
     # it), as any lobby: the rematch's, the series and Bea's kept seat said.
     lobby = {o.key: o for o in await owed_now(service, rematch.id)}[LOBBY]
-    assert lobby.user_id is None and not lobby.existing and not lobby.private
+    assert lobby.user_id is None and not lobby.existing and not lobby.tokens_only
     assert "Rematch opened by Al" in lobby.view.content
     assert "Bea's seat is kept for them until" in lobby.view.content
     assert "Al leads the series 2–0" in lobby.view.content
@@ -571,7 +571,7 @@ async def test_rematch_on_a_hand_refused_to_a_player_who_left_the_server(
 
 async def test_no_rematch_on_a_hand_where_the_result_offers_none(service: Services) -> None:
     record = await service.lobbies.open_seated(
-        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+        GUILD, CHANNEL, (AL, BEA), Options(2, 121), occasion=Round("Round 1")
     )
     assert (await service.moves.resign(CHANNEL, BEA)).ok
     assert _last_hands(await owed_now(service, record.id)) == {0: None, 1: None}
@@ -617,7 +617,7 @@ async def test_every_lobby_and_table_of_a_series_game_says_the_series_from_start
     line (a people rematch's lobby had it, and lost it once the game started): the series
     is on every lobby and table of a game that continues one, the same from its opening to
     its end (no message edited for it), and its result says it with the game."""
-    first = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    first = await service.lobbies.new_game(GUILD, CHANNEL, AL, TableAsked(vs_computer=True))
     assert first.game_id is not None and (await service.moves.resign(CHANNEL, AL)).ok
     again = await _press(service, first.game_id, AL)
     assert again.game_id is not None and again.reply.view is not None

@@ -13,7 +13,7 @@ import zipfile
 from typing import Any
 
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.text import escape
 from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus, is_former
@@ -25,6 +25,7 @@ from bot.core.services import Services
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
+from tests.helpers.forgetting import known
 from tests.helpers.service_driver import Clock, drive, finished_game, open_table, search_ranked
 
 
@@ -119,10 +120,10 @@ async def test_the_click_that_deletes_a_persons_data_leaves_no_dm_link_behind(
     links = "SELECT COUNT(*) FROM dm_links WHERE user_id = ?"
     done = await service.privacy.confirm_forget(AL.id, AL, True)
     assert done.ok and done.forgotten, done.reply.text
-    await service.dm_answered(AL.id, 555, "the deleting click's token", done)
+    await service.sequels.dm_answered(AL.id, 555, "the deleting click's token", done)
     assert [tuple(r) for r in await store.db.fetch(links, (AL.id,))] == [(0,)]
     # Any other click in a DM is remembered, as before.
-    await service.dm_answered(BEA.id, 556, "a token", Answer.say("Hello."))
+    await service.sequels.dm_answered(BEA.id, 556, "a token", Answer.say("Hello."))
     assert [tuple(r) for r in await store.db.fetch(links, (BEA.id,))] == [(1,)]
 
 
@@ -171,7 +172,7 @@ async def test_a_lobby_is_left_and_a_newcomer_has_little_to_send(
     assert made["user_id"] == 77 and all(
         made[k] == [] for k in ("games", "results", "standings", "settings")
     )
-    opened = await service.lobbies.new_game(500, 3000, BEA, players=2)
+    opened = await service.lobbies.new_game(500, 3000, BEA, TableAsked(players=2))
     assert opened.ok
     assert (await service.lobbies.join(3000, newcomer)).ok
     done = await service.privacy.confirm_forget(77, newcomer, True)
@@ -210,6 +211,7 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     assert entry is not None and entry.match_id is not None
     first = entry.match_id
     assert await store.finish_match(first, winner=AL.id, how="games", abandoned_by=None, now=5.0)
+    await known(store, CY.id)  # (whom Al met before, as his list offers them)
     await store.block_player(AL.id, CY.id, CY.name, now=5.0)
     await store.block_player(BEA.id, AL.id, AL.name, now=5.0)
     for user, place in ((AL, 7001), (di, 7004)):
@@ -313,9 +315,9 @@ async def test_no_end_note_names_them_once_their_data_is_deleted(
     <@id>") is renamed with the rest: the lobby Al opened, closed by his own deletion; a game
     he cancelled; and a note that mentions him. A moderator who neither opened nor sits in a
     game is not named in its note, which nothing else would let a deletion find."""
-    assert (await service.lobbies.new_game(500, 3200, AL, players=2)).ok
+    assert (await service.lobbies.new_game(500, 3200, AL, TableAsked(players=2))).ok
     [(lobby,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3200")
-    assert (await service.lobbies.new_game(500, 3201, AL, players=2)).ok
+    assert (await service.lobbies.new_game(500, 3201, AL, TableAsked(players=2))).ok
     assert (await service.lobbies.cancel(3201, AL)).ok
     [(cancelled,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3201")
     await open_table(service, [BEA, CY], channel=3202)
@@ -350,6 +352,7 @@ async def test_a_past_seasons_champion_stays_its_champion_as_a_former_player(
     place, where Cy was named its champion."""
     now = clock().timestamp()
     before = season_before(season_of(now))
+    await known(store, BEA.id, CY.id)  # (who played last season)
     for user, mu in ((BEA, 45.0), (CY, 30.0)):
         await store.db.execute(
             "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.daily.records import DailyAnswer
 from bot.core.privacy.servers import GRACE, ServerData
 from bot.core.services import Services
@@ -34,7 +34,7 @@ async def test_a_server_s_data_goes_after_the_grace_period(
 ) -> None:
     await finished_game(service, (AL, BEA))
     other = await open_table(service, (BEA, CY), channel=2000)
-    assert (await service.lobbies.new_game(OTHER, 3000, CY, players=2)).ok
+    assert (await service.lobbies.new_game(OTHER, 3000, CY, TableAsked(players=2))).ok
     await drive(service, other, (BEA, CY), stop_after=2)
     await store.db.execute("UPDATE games SET guild_id = ? WHERE channel_id = 3000", (OTHER,))
     assert await _games(store, GUILD) == 2 and await _games(store, OTHER) == 1
@@ -77,7 +77,7 @@ async def test_a_server_left_while_the_bot_was_away_is_found_at_the_start(
     service: Services, store: Store, clock: Clock
 ) -> None:
     await finished_game(service, (AL, BEA))
-    assert (await service.lobbies.new_game(OTHER, 3000, CY, players=2)).ok
+    assert (await service.lobbies.new_game(OTHER, 3000, CY, TableAsked(players=2))).ok
     await store.db.execute("UPDATE games SET guild_id = ? WHERE channel_id = 3000", (OTHER,))
     # This process runs only OTHER's shard: GUILD is another process's to notice.
     noted = await service.servers.gone_while_away(set(), lambda guild: guild == OTHER)

@@ -72,6 +72,7 @@ from bot.store.database import Dialect, migrations
 from bot.store.ops_tables import ProcessRow
 from bot.web.pages import replay_page
 from engine.cards import cards_str
+from tests.helpers.forgetting import known
 from tests.helpers.held import held
 from tests.helpers.service_driver import Clock, make_service
 
@@ -92,7 +93,7 @@ async def _play(service: Services, user: User) -> Answer:
     )
     if answer.ok:
         shown = Clicked(channel, 5000 + user.id, f"t{user.id}")
-        await service.answered(answer, landed=True, shown=shown)
+        await service.sequels.answered(answer, landed=True, shown=shown)
     return answer
 
 
@@ -202,7 +203,9 @@ async def test_never_the_same_opponent_twice_in_a_row_and_blocks_hold(
     clock.advance(seconds=ANYONE_AFTER)
     assert await service.ranked_play.queue.sweep() == []
     assert await _entry_status(store, AL) is EntryStatus.SEARCHING
-    # Al blocked Cy (they met before: Al's list offers him): Cy is paired with Bea instead.
+    # Al blocked Cy (they met before: Al's list offers him, a person the bot keeps): Cy is
+    # paired with Bea instead.
+    await known(store, CY.id)
     await store.block_player(AL.id, CY.id, CY.name, now=clock().timestamp())
     assert (await _play(service, CY)).ok
     assert await _entry_status(store, CY) is EntryStatus.MATCHED
@@ -253,6 +256,7 @@ async def test_a_former_player_blocked_is_listed_and_unblocked(
     # Another player she blocked had theirs deleted too: the name alone cannot say which,
     # the list's value (a former player's id, negative) does.
     other = -(2**52) - 7
+    await known(store, other)  # (their deletion made that former player's row)
     await store.block_player(BEA.id, other, FORMER_NAME, now=clock().timestamp())
     assert len(await service.ranked.blocked(BEA.id, "")) == 2
     await _play(service, AL)
@@ -295,7 +299,7 @@ async def test_the_card_offers_the_expert_after_a_while_but_not_in_the_bots_dms(
     owing = await service.ledger.owed(Owner.ranked(entry.id))
     assert owing is not None and owing.check_at == entry.queued_at + EXPERT_OFFER_AFTER
     (card,) = owing.owed
-    assert card.key == CARD and card.private
+    assert card.key == CARD and card.tokens_only
     assert getattr(card.view.controls, "buttons", ()) == ("stop",)
     clock.advance(seconds=EXPERT_OFFER_AFTER)
     owing = await service.ledger.owed(Owner.ranked(entry.id))
@@ -318,7 +322,7 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
         owing = await service.ledger.owed(Owner.place(game.id, seat))
         assert owing is not None
         assert sorted(str(o.key) for o in owing.owed) == [f"hand:1:{seat}", "lobby"]
-        assert all(o.private for o in owing.owed)
+        assert all(o.tokens_only for o in owing.owed)
         table = owing.owed[0].view if str(owing.owed[0].key) == "lobby" else owing.owed[1].view
         assert table.mentions in ((), (user.id,))
         assert "Ranked match" in table.content and "time runs out" in table.content
@@ -857,7 +861,7 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     assert answer.update is not None and "Bea stopped searching" in answer.update.content
     assert await store.live_entry(BEA.id) is None
     game = await store.open_game_in_channel(entry.channel_id)
-    assert game is not None and game.private and game.vs_computer
+    assert game is not None and game.seating.tokens_only and game.options.vs_computer
     assert [s.level for s in game.seats if s.is_computer] == ["expert"]
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
     again = await service.ranked.expert(entry.id, BEA, None, place=conversation)
@@ -880,6 +884,7 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
     rows.append((season, AL.id, AL.name, 40.0, 2.0, PLACEMENT_MATCHES - 1, 3, now))  # placing
     rows.append((before, BEA.id, BEA.name, 45.0, 2.0, 12, 10, now - 40 * 86400))
     rows.append((before, CY.id, CY.name, 30.0, 2.0, 12, 6, now - 40 * 86400))
+    await known(store, *(row[1] for row in rows))  # (players, each a person the bot keeps)
     for row in rows:
         await store.db.execute(
             "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.base.text import period
 from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.core.review.automatic import LOOKBACK, AutoReviews
@@ -45,7 +45,7 @@ async def _finished(service: Services, users: list[User], channel: int = CHANNEL
 async def _against_computer(service: Services, channel: int) -> int:
     table = Transcript(service)  # first: it follows the feed from the game's first change
     opened = await service.lobbies.new_game(
-        GUILD, channel, AL, target=61, vs_computer=True, difficulty="easy"
+        GUILD, channel, AL, TableAsked(target=61, vs_computer=True, level="easy")
     )
     await table.record(AL.id, opened)
     await drive(service, table, [AL])

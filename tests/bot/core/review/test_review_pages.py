@@ -12,6 +12,7 @@ from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import ReviewPages
 from bot.core.review import review as reviews
+from bot.core.review.report import page_view
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, parse_cards
@@ -220,7 +221,7 @@ def test_a_deals_page_heads_with_the_scores_the_deal_began_with() -> None:
     )
     began = ((0, 0, 0, 0, 0), (12, 7, 11, 6, 10))
     report = report_of([play], ("Al", "Bea", "Cy", "Dee", "Eve"), target=61, began=began)
-    view = reviews.page_view(report, 1)
+    view = page_view(report, 1)
     assert view.content.startswith("**Deal 2** — Al: 12 · Bea: 7 · Cy: 11 · Dee: 6 · Eve: 10"), (
         view.content
     )

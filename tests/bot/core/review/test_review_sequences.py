@@ -25,7 +25,7 @@ from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
 from bot.core.base.places import Place, Spot
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.base.views import MessageView, ReviewPages
 from bot.core.services import Services
 from bot.discord.components import controls_view
@@ -202,7 +202,7 @@ async def _open(service: Services, store: Store, table: Table, *, computer: bool
     if computer:
         sent = Transcript(service)
         opened = await service.lobbies.new_game(
-            GUILD, channel, AL, target=target, vs_computer=True, difficulty="easy"
+            GUILD, channel, AL, TableAsked(target=target, vs_computer=True, level="easy")
         )
         await sent.record(AL.id, opened)
     else:
@@ -260,7 +260,7 @@ async def league(service: Services, store: Store) -> League:
     await computer.watch(store)
     finished += [played_out, computer]
     assert all(known.over for known in finished)
-    lobby = await service.lobbies.new_game(GUILD, next(CHANNELS), AL, players=2)
+    lobby = await service.lobbies.new_game(GUILD, next(CHANNELS), AL, TableAsked(players=2))
     cancelled = await _open(service, store, TABLES[0])
     gone = await service.lobbies.cancel(cancelled.channel_id, BEA, moderator=True)
     assert lobby.ok and gone.ok, (lobby.reply.text, gone.reply.text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from bot.core.base.faults import Faults
 from bot.core.seasons.seasons import Seasons
 from bot.core.standings.standings import Standings
 from bot.store import Store
@@ -50,7 +51,7 @@ def _nov(day: int) -> str:
 async def test_stats_name_the_hands_of_games_everyone_reading_can_see(store: Store) -> None:
     await _two_games(store, GUILD, OPEN, PRIVATE)
     sight = Sight()
-    standings = Standings(store, sight=sight)
+    standings = Standings(store, Faults(), sight=sight)
     public = (await standings.stats(GUILD, AL, here=ELSEWHERE)).reply.text
     assert "Best hands: 24 (open hand)." in public and "quiet hand" not in public
     assert "2 games, 2 wins" in public, "the totals count every game"
@@ -61,7 +62,7 @@ async def test_stats_name_the_hands_of_games_everyone_reading_can_see(store: Sto
 
 async def test_head_to_head_lists_the_last_games_everyone_reading_can_see(store: Store) -> None:
     await _two_games(store, GUILD, OPEN, PRIVATE)
-    standings = Standings(store, sight=Sight())
+    standings = Standings(store, Faults(), sight=Sight())
     public = (await standings.stats(GUILD, BEA, against=AL, here=OPEN)).reply.text
     assert public.startswith("**Bea** against **Al**: 2 games — Bea won 0, Al won 2.")
     assert f"Last 1 game: L 101-121 ({_nov(1)})" in public and "102" not in public
@@ -71,14 +72,14 @@ async def test_head_to_head_lists_the_last_games_everyone_reading_can_see(store:
 
 async def test_head_to_head_with_no_game_to_name_says_the_totals_alone(store: Store) -> None:
     await _two_games(store, GUILD, PRIVATE, PRIVATE)
-    standings = Standings(store, sight=Sight())
+    standings = Standings(store, Faults(), sight=Sight())
     text = (await standings.stats(GUILD, BEA, against=AL, here=OPEN)).reply.text
     assert text.startswith("**Bea** against **Al**: 2 games") and "Last" not in text
 
 
 async def test_the_hall_of_fame_names_the_hands_everyone_reading_can_see(store: Store) -> None:
     await _two_games(store, GUILD, OPEN, PRIVATE)
-    seasons = Seasons(store, lambda: datetime(2026, 11, 20, tzinfo=UTC), sight=Sight())
+    seasons = Seasons(store, lambda: datetime(2026, 11, 20, tzinfo=UTC), Faults(), sight=Sight())
     public = (await seasons.hall_of_fame(GUILD, here=OPEN)).reply.text
     assert "open hand" in public and "quiet hand" not in public
     assert "None yet: the odds" in public, "the only 29 was held in the private thread"
@@ -88,7 +89,7 @@ async def test_the_hall_of_fame_names_the_hands_everyone_reading_can_see(store: 
 
 async def test_outside_servers_a_game_is_its_conversations_alone(store: Store) -> None:
     await _two_games(store, None, DM_ONE, DM_TWO)
-    standings = Standings(store, sight=Sight())
+    standings = Standings(store, Faults(), sight=Sight())
     one = (await standings.stats(None, AL, here=DM_ONE)).reply.text
     assert "Best hands: 24 (open hand)." in one and "quiet hand" not in one
     two = (await standings.stats(None, BEA, against=AL, here=DM_TWO)).reply.text
@@ -100,7 +101,7 @@ async def test_head_to_head_says_a_win_at_the_game_hole(store: Store) -> None:
     ("W 62-47"): the head to head's last games say it at the game hole, as the result does."""
     rows = [result_row(0, AL, won=True, score=63), result_row(1, BEA, won=False, score=47)]
     await finish_game(store, rows, guild=GUILD, channel=OPEN, target=61)
-    standings = Standings(store, sight=Sight())
+    standings = Standings(store, Faults(), sight=Sight())
     al = (await standings.stats(GUILD, AL, against=BEA, here=OPEN)).reply.text
     bea = (await standings.stats(GUILD, BEA, against=AL, here=OPEN)).reply.text
     assert "Last 1 game: W 61-47 (" in al and "63" not in al, al

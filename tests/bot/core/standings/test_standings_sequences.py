@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import MessageView, PageControls
-from bot.core.review.review import add_lines
+from bot.core.review.report import add_lines
 from bot.core.services import Services
 from bot.discord.components import controls_view
 from bot.store import Store

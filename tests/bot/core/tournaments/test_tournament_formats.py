@@ -25,6 +25,7 @@ from bot.discord.tournament_commands import format_choices, format_described
 from bot.store import Dialect, Store
 from engine import formats
 from engine.formats import Pairs, Progress, TournamentFormat
+from tests.helpers.migrated import people_for_todays_code, people_taken_away
 
 GUILD, CHANNEL = 5, 50
 MO = User(1, "Mo")
@@ -172,7 +173,8 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
     """The columns a SQLite schema before 018 lacks that today's store code writes (020's
     variant, 'standard' for every tournament before it, as 020 makes it; 027's round_held and
     refused_since, and 031's pairings' version, which :func:`_as_before` takes away again for
-    027 and 031 to add)."""
+    027 and 031 to add), and 040's people, which today's code writes as an organiser and the
+    entrants act."""
     if dialect is Dialect.SQLITE:
         await store.db.execute(
             "ALTER TABLE tournaments ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard'"
@@ -184,15 +186,17 @@ async def _for_todays_code(store: Store, dialect: Dialect) -> None:
         await store.db.execute(
             "ALTER TABLE tournament_pairings ADD COLUMN version INTEGER NOT NULL DEFAULT 0"
         )
+        await people_for_todays_code(store)
 
 
 async def _as_before(store: Store, dialect: Dialect) -> None:
     """A SQLite schema before 018 again, but for 020's variant (which 020's rebuild of the
-    table keeps): without the columns 027 and 031 add (ALTERs, not rebuilds)."""
+    table keeps): without the columns 027 and 031 add (ALTERs, not rebuilds), nor 040's people."""
     if dialect is Dialect.SQLITE:
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN round_held")
         await store.db.execute("ALTER TABLE tournaments DROP COLUMN refused_since")
         await store.db.execute("ALTER TABLE tournament_pairings DROP COLUMN version")
+        await people_taken_away(store)
 
 
 async def _everything(store: Store, ids: list[int]) -> object:

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from bot.core.base.choices import DEFAULT_FORMAT, TOURNAMENT_SEATS
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer, TableAsked, User
 from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.core.tournaments.records import (
@@ -442,7 +442,9 @@ class Arena:
             return lambda: lobbies.cancel(thread, user, moderator=moderator)
         assert step.what == "new_game", step.what
         vs_computer = bool(pick % 2)
-        return lambda: lobbies.new_game(self.guild_id, thread, user, vs_computer=vs_computer)
+        return lambda: lobbies.new_game(
+            self.guild_id, thread, user, TableAsked(vs_computer=vs_computer)
+        )
 
     def _thread(self, pick: int) -> int:
         """A thread the director made here (or one of no pairing, before any)."""
@@ -521,7 +523,9 @@ class Arena:
             await self.act(
                 "rematch: new",
                 user,
-                lambda: lobbies.new_game(self.guild_id, thread, user, vs_computer=vs_computer),
+                lambda: lobbies.new_game(
+                    self.guild_id, thread, user, TableAsked(vs_computer=vs_computer)
+                ),
                 settle=False,
             )
         finally:
@@ -692,7 +696,7 @@ def _check_pairing(
         return
     assert game is not None and game.channel_id == p.thread_id, (p, game)
     assert {s.user_id for s in game.seats} == set(players), (p, game.seats)
-    assert (game.variant, game.target) == (record.variant, record.target)
+    assert (game.options.variant, game.options.target) == (record.variant, record.target)
     if p.decided is not None:
         assert not game.is_open, f"decided, its game goes on: {p}"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.base.replies import User
+from bot.core.base.replies import TableAsked, User
 from bot.core.base.views import MAX_MESSAGE
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
@@ -305,7 +305,10 @@ async def test_a_five_card_tournament_plays_and_seeds_by_five_card_cribbage(
         assert games
         for game_id in games:
             game = await store.get_game(game_id)
-            assert game is not None and (game.variant, game.target) == ("five_card", 61)
+            assert game is not None and (game.options.variant, game.options.target) == (
+                "five_card",
+                61,
+            )
     finally:
         service.director.stop()
 
@@ -333,7 +336,7 @@ async def test_a_game_someone_opens_in_a_pairings_thread_is_not_taken_for_the_ma
         service.director.stop()
         loser = next(u for u in PEOPLE if u.id == first.player_a)
         assert (await service.moves.resign(thread, loser)).ok
-        mo = await service.lobbies.new_game(GUILD, thread, MO, vs_computer=True)
+        mo = await service.lobbies.new_game(GUILD, thread, MO, TableAsked(vs_computer=True))
         assert mo.ok and mo.game_id is not None
         await service.director.start(threads)
         await service.director.idle()
