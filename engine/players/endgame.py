@@ -299,14 +299,25 @@ def _dealer_chances(
             after_pone[(short, theirs)] = found
         return found
 
+    # What the dealer still needs after its hand, and what the pone needs: the same for many
+    # of the play's tallies and the starters' hands, worked out once each.
+    after_hand: dict[tuple[int, int], float] = {}
+
     def chance(mine: int, theirs: int, points: int) -> float:
-        short = mine - points
-        if short <= 0:
-            # Out with the hand alone, unless the pone counts out first.
-            return sum(share for hand, share in pone_hand if hand < theirs)
-        return sum(
-            share * shown(short, theirs - hand) for hand, share in pone_hand if hand < theirs
-        )
+        short = max(mine - points, 0)
+        found = after_hand.get((short, theirs))
+        if found is None:
+            if short == 0:
+                # Out with the hand alone, unless the pone counts out first.
+                found = sum(share for hand, share in pone_hand if hand < theirs)
+            else:
+                found = sum(
+                    share * shown(short, theirs - hand)
+                    for hand, share in pone_hand
+                    if hand < theirs
+                )
+            after_hand[(short, theirs)] = found
+        return found
 
     return chance
 

@@ -1,7 +1,12 @@
 """A real browser for the game pages' tests: Debian's Chromium, driven by Playwright.
 
 Playwright's own browser download is out of reach where the tests run, so the browser is the
-system's (``tests/install_chromium.sh`` installs it; ``CHROMIUM`` names another).
+system's (``tests/install_chromium.sh`` installs it; ``CHROMIUM`` names another): Debian's
+Chromium headless shell where it is installed, as Playwright itself runs headless Chromium (its
+``chromium-headless-shell``: the same Blink, V8 and network code, without the windowed
+browser's), else the whole browser in its headless mode. A launch, a page and two idle seconds
+cost 0.3 s of CPU in the shell against 1.5 s in the whole browser, and the suite opens a
+browser in some 25 tests.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from playwright.async_api import Browser, async_playwright
 
 __all__ = ["chromium_path", "open_browser"]
 
+#: The system's Chromium by the names it is installed under, the lightest first.
+_NAMES = ("chromium-headless-shell", "chromium", "chromium-browser")
+
 
 def chromium_path() -> str:
     """The system Chromium's path (an AssertionError that says how to install it)."""
     named = os.environ.get("CHROMIUM")
-    found = named or shutil.which("chromium") or shutil.which("chromium-browser")
+    found = named or next(filter(None, map(shutil.which, _NAMES)), None)
     assert found, "Chromium is needed by the game pages' tests: bash tests/install_chromium.sh"
     return found
 

@@ -54,8 +54,11 @@ class Replay:
     actions: int = 0
     #: (deal, seat) -> the cards that seat was dealt.
     dealt: dict[tuple[int, int], set[Card]] = field(default_factory=dict)
-    #: (deal, seat) -> the coach's line about that seat's discard, as the engine reviews it.
-    coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: (deal, seat) -> the coach's line about a person's discard, as the engine reviews it:
+    #: :attr:`coach_lines`, made from the views kept at each show when first looked at.
+    _coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: The people's views at each show not reviewed yet, with the scores the deal began at.
+    _unreviewed: list[tuple[int, SeatView, tuple[int, ...] | None]] = field(default_factory=list)
     #: deal -> the sides' scores as it was dealt (those its discards were made at).
     began: dict[int, tuple[int, ...]] = field(default_factory=dict)
     resigned: int | None = None
@@ -238,10 +241,23 @@ class Replay:
             self.deals[self.deal].append(event)
 
     def _review(self, deal: int, views: dict[int, SeatView]) -> None:
-        for seat, view in views.items():
-            review = review_view(view, scores=self.began.get(deal))
+        """Keep the people's views at ``deal``'s show for :attr:`coach_lines` (a view is a
+        snapshot: the review is the same whenever it is made)."""
+        began = self.began.get(deal)
+        self._unreviewed += [(deal, v, began) for s, v in views.items() if s in self.people]
+
+    @property
+    def coach_lines(self) -> dict[tuple[int, int], str]:
+        """(deal, seat) -> the coach's line about that person's discard, as the engine reviews
+        it: every show so far. Made when looked at, and for the people alone (the computer
+        gets no line): the drivers of a private table and of a ranked match never look, and
+        every seat's were made at every show."""
+        while self._unreviewed:
+            deal, view, began = self._unreviewed.pop(0)
+            review = review_view(view, scores=began)
             if review is not None:
-                self.coach_lines[(deal, seat)] = review.line()
+                self._coach_lines[(deal, view.seat)] = review.line()
+        return self._coach_lines
 
     def _remember_dealt(self, game: Game) -> None:
         for seat in range(game.num_players):
