@@ -48,10 +48,13 @@ class NightPeopleTables(TournamentChanges):
         )
         if yes:
             return await insert_entrant(tx, night.tournament_id, user_id, name)
+        # (A person who checked in stays in: the check-in decides who is dealt in.)
         done = await tx.execute(
             "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
-            " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
-            (night.tournament_id, user_id, night.tournament_id),
+            " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')"
+            " AND NOT EXISTS (SELECT 1 FROM night_people WHERE night_id = ? AND user_id = ?"
+            " AND checked_in IS NOT NULL)",
+            (night.tournament_id, user_id, night.tournament_id, night.id, user_id),
         )
         return bool(done)
 

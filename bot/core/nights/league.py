@@ -24,12 +24,20 @@ clubs, which meet weekly for a tournament of their own):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.tournaments.view import Event, table_of
+from engine.tournament import Standing
 
-__all__ = ["LeagueLine", "NightPlace", "league_points", "league_table", "places_of"]
+__all__ = [
+    "LeagueLine",
+    "NightPlace",
+    "league_points",
+    "league_table",
+    "night_places",
+    "places_of",
+]
 
 
 def league_points(place: int, field: int) -> int:
@@ -55,15 +63,32 @@ class NightPlace:
 
 def places_of(event: Event) -> list[NightPlace]:
     """A played night's places (its tournament's final standings), best first."""
-    table = table_of(event)
-    names = {e.user_id: e.name for e in event.entrants}
+    return night_places(table_of(event), {e.user_id: e.name for e in event.entrants})
+
+
+def night_places(table: Sequence[Standing], names: Mapping[int, str]) -> list[NightPlace]:
+    """The places of a night whose final standings are ``table`` (best first): players level
+    on everything it ranks by (game points, games won, spread) share a place, and so their
+    league points (as many as the players they finished level with or ahead of).
+
+    >>> level = [Standing(1, 4, 2), Standing(2, 2, 1), Standing(3, 2, 1), Standing(4)]
+    >>> [(p.place, p.points) for p in night_places(level, {})]
+    [(1, 4), (2, 3), (2, 3), (4, 1)]
+    """
     field = len(table)
-    return [
-        NightPlace(
-            s.player, names.get(s.player, "?"), place, field, league_points(place, field), s.points
+    places: list[NightPlace] = []
+    for at, s in enumerate(table, 1):
+        level = places and _ranked_by(s) == _ranked_by(table[at - 2])
+        place = places[-1].place if level else at
+        points = league_points(place, field)
+        places.append(
+            NightPlace(s.player, names.get(s.player, "?"), place, field, points, s.points)
         )
-        for place, s in enumerate(table, 1)
-    ]
+    return places
+
+
+def _ranked_by(standing: Standing) -> tuple[int, int, int]:
+    return (standing.points, standing.won, standing.spread)
 
 
 @dataclass(frozen=True, slots=True)

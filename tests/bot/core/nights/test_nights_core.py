@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from bot.core.base.replies import User
-from bot.core.nights.league import NightPlace, league_points, league_table
+from bot.core.nights.league import NightPlace, league_points, league_table, night_places
 from bot.core.nights.records import NightState
 from bot.core.services import Services
 from bot.core.tournaments.records import TournamentStatus
 from bot.core.tournaments.threads import EventPlan, EventSeen, EventStatus
 from bot.store import Store
+from engine.tournament import Standing
 from tests.helpers.service_driver import Clock, make_service
 
 GUILD, CHANNEL = 5, 50
@@ -244,6 +245,48 @@ def test_league_points_go_by_place_and_the_champion_has_most() -> None:
     ]
     # (Al and Bea level on points, nights won and game points: the name decides.)
     assert table[0].game_points == table[1].game_points == 10
+
+
+async def test_taking_back_interested_after_checking_in_keeps_the_check_in(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """Al and Bea marked the night's event Interested; Al checked in. Both then take the mark
+    back: Bea is taken out of the night, Al stays in (the check-in decides who is dealt in),
+    where before both were taken out."""
+    night_id = await _schedule(service)
+    club = await store.club_in_channel(CHANNEL)
+    assert club is not None
+    await store.set_event(club.id, 99)
+    for user in PEOPLE[:2]:
+        await service.attendance.interest(GUILD, 99, user.id, user.name, yes=True)
+    await _open_check_in(service, store, clock, night_id)
+    assert (await service.attendance.check_in(CHANNEL, PEOPLE[0])).ok
+    for user in PEOPLE[:2]:
+        await service.attendance.interest(GUILD, 99, user.id, user.name, yes=False)
+    night = await store.night(night_id)
+    assert night is not None
+    assert [e.user_id for e in await store.entrants(night.tournament_id)] == [PEOPLE[0].id]
+
+
+def test_players_level_on_a_nights_table_share_its_place_and_league_points() -> None:
+    """League points go by the players one finished level with or ahead of (docs/players.md):
+    two level on game points, games won and spread share second place and its points, and the
+    next is fourth; where before each took the points of their row in the table."""
+    table = [
+        Standing(1, points=6, won=3, spread=40),
+        Standing(2, points=4, won=2, spread=10),
+        Standing(3, points=4, won=2, spread=10),
+        Standing(4, points=4, won=2, spread=-5),
+        Standing(5),
+    ]
+    places = night_places(table, {1: "Al", 2: "Bea", 3: "Cy", 4: "Di", 5: "Ed"})
+    assert [(p.name, p.place, p.points) for p in places] == [
+        ("Al", 1, 5),
+        ("Bea", 2, 4),
+        ("Cy", 2, 4),
+        ("Di", 4, 2),
+        ("Ed", 5, 1),
+    ]
 
 
 async def test_a_seasons_last_night_crowns_its_champion_once(
