@@ -7,6 +7,7 @@ composes no resolver of its own: each act holds its :class:`~bot.core.base.place
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TypedDict, Unpack
 
 from bot.core.base.places import BUTTON_ASKS, Ask, Place, PlaceKind, Resolved
 from bot.core.base.replies import Answer, Choice, Clicked, User
@@ -17,7 +18,22 @@ from bot.core.ranked.ranked import Ranked
 from bot.core.standings.standings import Standings
 from bot.core.which_game import WhichGame
 
-__all__ = ["Acts"]
+__all__ = ["Acts", "TableAsked"]
+
+
+class TableAsked(TypedDict, total=False):
+    """What ``/cribbage new`` asks of its table, as :meth:`Lobbies.new_game
+    <bot.core.play.opening.Lobbies.new_game>` takes it (left out: its default)."""
+
+    players: int | None
+    target: int | None
+    vs_computer: bool
+    difficulty: str
+    scoring: str
+    counting: str
+    variant: str | None
+    teams: str | None
+    hints: bool
 
 
 class Acts:
@@ -64,6 +80,26 @@ class Acts:
             return await move(found.channel_id, not found.beside_hand)
 
         return await self._which.run(ask, place, user.id, act)
+
+    async def new(
+        self, place: Place, user: User, *, token: str | None, **asked: Unpack[TableAsked]
+    ) -> Answer:
+        """``/cribbage new``: a game opened here, ``user`` in its first seat, its lobby the
+        answer (``token``: the command's, which carries the table where the bot is not a
+        member, a private table)."""
+        lobbies = self._lobbies
+
+        async def act(found: Resolved) -> Answer:
+            return await lobbies.new_game(
+                place.guild_id,
+                found.channel_id,
+                user,
+                token=token,
+                private=not place.bot_member,
+                **asked,
+            )
+
+        return await self._which.run(Ask.NEW, place, user.id, act)
 
     async def join(self, place: Place, user: User) -> Answer:
         """``/cribbage join``: a seat in the lobby."""

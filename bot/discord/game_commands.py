@@ -152,14 +152,11 @@ class GameCommands(app_commands.Group):
         # Choosing a difficulty says you want to play the computer.
         computer = bool(vs_computer) or difficulty is not None
         level = difficulty.value if difficulty else DEFAULT_LEVEL
-        guild_id = interaction.guild_id
-        private = not place_of(interaction).bot_member
-        lobbies = self._core.lobbies
-        await self._io.run_here(
+        place, acts = place_of(interaction), self._core.acts
+        await self._io.command(
             interaction,
-            lambda found: lobbies.new_game(
-                guild_id,
-                found.channel_id,
+            lambda: acts.new(
+                place,
                 user,
                 players=seats,
                 target=points,
@@ -170,7 +167,6 @@ class GameCommands(app_commands.Group):
                 variant=kind,
                 teams=layout,
                 token=interaction.token,
-                private=private,
                 hints=bool(hints),
             ),
             ephemeral=False,  # the answer is the lobby, in the channel

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.core.base.places import (
+    GAMES_NOT_IN_MY_DMS,
     NO_GAME_IN_MY_DMS,
     NO_LEADERBOARD_HERE,
     TOURNAMENTS_NEED_A_CHANNEL,
@@ -114,3 +115,19 @@ async def test_a_game_named_by_its_number_is_looked_at_wherever_the_command_is_u
     board = await features.leaderboard(ALS_DM, AL, table="people", month=None, variant="standard")
     assert not board.ok and board.reply.text == NO_LEADERBOARD_HERE
     assert (await features.stats(GENERAL, AL, BEA, None)).ok
+
+
+async def test_a_game_is_opened_where_new_may_open_one(
+    service: Services,
+) -> None:
+    acts = service.acts
+    refused = await acts.new(ALS_DM, AL, token=None, players=2)
+    assert not refused.ok and refused.reply.text == GAMES_NOT_IN_MY_DMS
+    opened = await acts.new(GENERAL, AL, token=None, players=2, target=61)
+    assert opened.ok, opened.reply.text
+    assert not (await acts.new(GENERAL, BEA, token=None)).ok, "one game in a place"
+    group_dm = Place(Spot.PRIVATE, 30)
+    at_a_private_table = await acts.new(group_dm, BEA, token="its token", players=2)
+    assert at_a_private_table.ok and at_a_private_table.game_id is not None
+    record = await service.games.record(at_a_private_table.game_id)
+    assert record is not None and record.channel_id == 30
