@@ -200,6 +200,24 @@ class Acts:
 
         return await self._which.run_rematch(place, user.id, act)
 
+    async def rematch_on_hand(
+        self, user: User, game_id: int, cannot_post: Callable[[int, int | None], str | None]
+    ) -> Answer:
+        """*Rematch* (or *Play again*) on ``user``'s last hand of game ``game_id``, by DM: the
+        rematch opened at the game's table (:meth:`Rematches.press_on_hand
+        <bot.core.play.rematch.Rematches.press_on_hand>`), refused where the bot may no longer
+        post there (``cannot_post(channel_id, guild_id)``: its sentence, or None) or where
+        ``/cribbage new`` there would be refused them (their ranked match)."""
+        which = self._which
+
+        async def refusal(channel_id: int, guild_id: int | None) -> str | None:
+            lacking = cannot_post(channel_id, guild_id)
+            if lacking is not None:
+                return lacking
+            return await which.seat_refusal(channel_id, guild_id, user.id)
+
+        return await self._rematches.press_on_hand(game_id, user, refusal)
+
     async def hand(self, place: Place, user: User) -> Answer:
         """``/cribbage hand``: the person's hand in the game it acts on for them here."""
         table = self._table

@@ -78,7 +78,7 @@ class Sender(Protocol):
 
 class DiscordGames(Protocol):
     """The games' parts ``bot/discord`` reaches: their lobbies, moves, tables, hints, lessons,
-    rematches, hands counted, and the idle games' housekeeping."""
+    hands counted, and the idle games' housekeeping."""
 
     @property
     def hands(self) -> HandCounter: ...
@@ -97,9 +97,6 @@ class DiscordGames(Protocol):
 
     @property
     def moves(self) -> Moves: ...
-
-    @property
-    def rematches(self) -> Rematches: ...
 
     @property
     def table(self) -> TableInfo: ...
@@ -152,9 +149,6 @@ class DiscordFace(DiscordGames, Protocol):
 
     @property
     def tournaments(self) -> Tournaments: ...
-
-    @property
-    def which(self) -> WhichGame: ...
 
     def rules(self, topic: str | None = None) -> Answer: ...
 

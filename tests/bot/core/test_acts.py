@@ -131,3 +131,20 @@ async def test_a_game_is_opened_where_new_may_open_one(
     assert at_a_private_table.ok and at_a_private_table.game_id is not None
     record = await service.games.record(at_a_private_table.game_id)
     assert record is not None and record.channel_id == 30
+
+
+async def test_a_rematch_on_a_hand_is_refused_where_the_bot_can_no_longer_post(
+    service: Services,
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    assert opened.game_id is not None
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    cannot = "I can't post there any more."
+
+    def lacking(channel_id: int, guild_id: int | None) -> str | None:
+        return cannot if (channel_id, guild_id) == (CHANNEL, GUILD) else None
+
+    refused = await service.acts.rematch_on_hand(AL, opened.game_id, lacking)
+    assert not refused.ok and refused.reply.text == cannot
+    pressed = await service.acts.rematch_on_hand(AL, opened.game_id, lambda _c, _g: None)
+    assert pressed.ok, pressed.reply.text
