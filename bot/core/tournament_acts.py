@@ -56,13 +56,27 @@ class NightAsked(TypedDict, total=False):
     voice_id: int | None
 
 
-class TournamentActs:
+class _InItsChannel:
+    """Acts on what a command finds in a channel: a tournament, a club."""
+
+    def __init__(self, which: WhichGame) -> None:
+        self._which = which
+
+    async def _in(
+        self, ask: Ask, place: Place, user: User, call: Callable[[int], Awaitable[Answer]]
+    ) -> Answer:
+        """``call`` on the channel of the tournament or club ``ask`` finds for ``user`` here
+        (else its refusal)."""
+        return await self._which.run(ask, place, user.id, lambda found: call(found.channel_id))
+
+
+class TournamentActs(_InItsChannel):
     """What ``/cribbage tournament``'s commands do where they are used (see the module)."""
 
     def __init__(
         self, which: WhichGame, tournaments: Tournaments, cancellations: Cancellations
     ) -> None:
-        self._which = which
+        super().__init__(which)
         self._tournaments = tournaments
         self._cancellations = cancellations
 
@@ -111,51 +125,42 @@ class TournamentActs:
     async def join(self, place: Place, user: User) -> Answer:
         """``/cribbage tournament join``: an entry."""
         tournaments = self._tournaments
-        return await self._which.run(
-            Ask.TOURNAMENT_JOIN,
-            place,
-            user.id,
-            lambda found: tournaments.join(found.channel_id, user),
+        return await self._in(
+            Ask.TOURNAMENT_JOIN, place, user, lambda channel: tournaments.join(channel, user)
         )
 
     async def leave(self, place: Place, user: User) -> Answer:
         """``/cribbage tournament leave``: an entry given up before the start."""
         tournaments = self._tournaments
-        return await self._which.run(
-            Ask.TOURNAMENT_LEAVE,
-            place,
-            user.id,
-            lambda found: tournaments.leave(found.channel_id, user),
+        return await self._in(
+            Ask.TOURNAMENT_LEAVE, place, user, lambda channel: tournaments.leave(channel, user)
         )
 
     async def cancel(self, place: Place, user: User, *, moderator: bool) -> Answer:
         """``/cribbage tournament cancel``: asked first (its organiser or a moderator)."""
         cancellations = self._cancellations
-        return await self._which.run(
+        return await self._in(
             Ask.TOURNAMENT_CANCEL,
             place,
-            user.id,
-            lambda found: cancellations.ask_cancel(found.channel_id, user, moderator=moderator),
+            user,
+            lambda channel: cancellations.ask_cancel(channel, user, moderator=moderator),
         )
 
     async def standings(self, place: Place, user: User) -> Answer:
         """``/cribbage tournament standings``: everyone's line."""
         tournaments = self._tournaments
-        return await self._which.run(
-            Ask.TOURNAMENT_STANDINGS,
-            place,
-            user.id,
-            lambda found: tournaments.standings(found.channel_id),
+        return await self._in(
+            Ask.TOURNAMENT_STANDINGS, place, user, lambda channel: tournaments.standings(channel)
         )
 
     async def withdraw(self, place: Place, user: User) -> Answer:
         """``/cribbage tournament withdraw``: asked first once it runs."""
         tournaments = self._tournaments
-        return await self._which.run(
+        return await self._in(
             Ask.TOURNAMENT_WITHDRAW,
             place,
-            user.id,
-            lambda found: tournaments.ask_withdraw(found.channel_id, user),
+            user,
+            lambda channel: tournaments.ask_withdraw(channel, user),
         )
 
     async def result(
@@ -163,12 +168,12 @@ class TournamentActs:
     ) -> Answer:
         """``/cribbage tournament result``: a result of the round set (moderators)."""
         tournaments = self._tournaments
-        return await self._which.run(
+        return await self._in(
             Ask.TOURNAMENT_RESULT,
             place,
-            user.id,
-            lambda found: tournaments.set_result(
-                found.channel_id,
+            user,
+            lambda channel: tournaments.set_result(
+                channel,
                 user,
                 moderator=moderator,
                 winner=winner,
@@ -178,13 +183,13 @@ class TournamentActs:
         )
 
 
-class ClubActs:
+class ClubActs(_InItsChannel):
     """What ``/club``'s commands do where they are used (see the module)."""
 
     def __init__(
         self, which: WhichGame, nights: Nights, attendance: Attendance, leagues: Leagues
     ) -> None:
-        self._which = which
+        super().__init__(which)
         self._nights = nights
         self._attendance = attendance
         self._leagues = leagues
@@ -222,48 +227,45 @@ class ClubActs:
     async def checkin(self, place: Place, user: User) -> Answer:
         """``/club checkin``: checked in to tonight's night."""
         attendance = self._attendance
-        return await self._which.run(
-            Ask.CLUB_CHECKIN,
-            place,
-            user.id,
-            lambda found: attendance.check_in(found.channel_id, user),
+        return await self._in(
+            Ask.CLUB_CHECKIN, place, user, lambda channel: attendance.check_in(channel, user)
         )
 
     async def skip(self, place: Place, user: User, *, moderator: bool) -> Answer:
         """``/club skip``: the next night skipped (moderators)."""
         nights = self._nights
-        return await self._which.run(
+        return await self._in(
             Ask.CLUB_SKIP,
             place,
-            user.id,
-            lambda found: nights.skip(found.channel_id, user, moderator=moderator),
+            user,
+            lambda channel: nights.skip(channel, user, moderator=moderator),
         )
 
     async def move(self, place: Place, user: User, *, moderator: bool, when: str) -> Answer:
         """``/club move``: the next night moved to ``when`` (moderators)."""
         nights = self._nights
-        return await self._which.run(
+        return await self._in(
             Ask.CLUB_MOVE,
             place,
-            user.id,
-            lambda found: nights.move(found.channel_id, user, moderator=moderator, when=when),
+            user,
+            lambda channel: nights.move(channel, user, moderator=moderator, when=when),
         )
 
     async def end(self, place: Place, user: User, *, moderator: bool) -> Answer:
         """``/club end``: no more nights here (moderators)."""
         nights = self._nights
-        return await self._which.run(
+        return await self._in(
             Ask.CLUB_END,
             place,
-            user.id,
-            lambda found: nights.end(found.channel_id, user, moderator=moderator),
+            user,
+            lambda channel: nights.end(channel, user, moderator=moderator),
         )
 
     async def league(self, place: Place, user: User, season: str) -> Answer:
         """``/club league``: the league table of ``season`` (this, last, champions)."""
         leagues = self._leagues
-        return await self._which.run(
-            Ask.CLUB_LEAGUE, place, user.id, lambda found: leagues.league(found.channel_id, season)
+        return await self._in(
+            Ask.CLUB_LEAGUE, place, user, lambda channel: leagues.league(channel, season)
         )
 
     async def timezone(
