@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base.places import BUTTON_ASKS, Ask, Place, PlaceKind, Resolved
-from bot.core.base.replies import Answer, Choice, Clicked, User
+from bot.core.base.replies import Answer, Choice, Clicked, TableAsked, User
 from bot.core.base.views import Pool
 from bot.core.daily.daily import DailyDiscard
 from bot.core.play.wing import GamesWing
@@ -64,6 +64,26 @@ class Acts:
             return await move(found.channel_id, not found.beside_hand)
 
         return await self._which.run(ask, place, user.id, act)
+
+    async def new(
+        self, place: Place, user: User, asked: TableAsked, *, token: str | None
+    ) -> Answer:
+        """``/cribbage new``: a game opened here, ``user`` in its first seat, its lobby the
+        answer (``token``: the command's, which carries the table where the bot is not a
+        member, a private table)."""
+        lobbies = self._lobbies
+
+        async def act(found: Resolved) -> Answer:
+            return await lobbies.new_game(
+                place.guild_id,
+                found.channel_id,
+                user,
+                asked,
+                token=token,
+                private=not place.bot_member,
+            )
+
+        return await self._which.run(Ask.NEW, place, user.id, act)
 
     async def join(self, place: Place, user: User) -> Answer:
         """``/cribbage join``: a seat in the lobby."""
@@ -163,6 +183,24 @@ class Acts:
             )
 
         return await self._which.run_rematch(place, user.id, act)
+
+    async def rematch_on_hand(
+        self, user: User, game_id: int, cannot_post: Callable[[int, int | None], str | None]
+    ) -> Answer:
+        """*Rematch* (or *Play again*) on ``user``'s last hand of game ``game_id``, by DM: the
+        rematch opened at the game's table (:meth:`Rematches.press_on_hand
+        <bot.core.play.rematch.Rematches.press_on_hand>`), refused where the bot may no longer
+        post there (``cannot_post(channel_id, guild_id)``: its sentence, or None) or where
+        ``/cribbage new`` there would be refused them (their ranked match)."""
+        which = self._which
+
+        async def refusal(channel_id: int, guild_id: int | None) -> str | None:
+            lacking = cannot_post(channel_id, guild_id)
+            if lacking is not None:
+                return lacking
+            return await which.seat_refusal(channel_id, guild_id, user.id)
+
+        return await self._rematches.press_on_hand(game_id, user, refusal)
 
     async def hand(self, place: Place, user: User) -> Answer:
         """``/cribbage hand``: the person's hand in the game it acts on for them here."""

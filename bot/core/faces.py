@@ -17,14 +17,13 @@ from typing import Protocol
 from bot.core.acts import Acts
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Answer, User
-from bot.core.daily.daily import DailyDiscard
+from bot.core.base.replies import Answer
+from bot.core.feature_acts import FeatureActs
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.nights.attendance import Attendance
-from bot.core.nights.leagues import Leagues
 from bot.core.nights.nights import Nights
 from bot.core.pages import GamePages
 from bot.core.play.everyone import DealingIn
@@ -38,10 +37,8 @@ from bot.core.privacy.players import PlayerData
 from bot.core.privacy.servers import ServerData
 from bot.core.ranked.ranked import Ranked
 from bot.core.review.review import Reviews
-from bot.core.review.verify import ShuffleChecks
-from bot.core.seasons.seasons import Seasons
 from bot.core.sequels import Sequels
-from bot.core.standings.standings import Standings
+from bot.core.tournament_acts import ClubActs, TournamentActs
 from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.tournaments import Tournaments
 from bot.core.which_game import WhichGame
@@ -81,7 +78,7 @@ class Sender(Protocol):
 
 class DiscordGames(Protocol):
     """The games' parts ``bot/discord`` reaches: their lobbies, moves, tables, hints, lessons,
-    rematches, hands counted, and the idle games' housekeeping."""
+    hands counted, and the idle games' housekeeping."""
 
     @property
     def hands(self) -> HandCounter: ...
@@ -102,16 +99,14 @@ class DiscordGames(Protocol):
     def moves(self) -> Moves: ...
 
     @property
-    def rematches(self) -> Rematches: ...
-
-    @property
     def table(self) -> TableInfo: ...
 
 
 class DiscordFace(DiscordGames, Protocol):
     """What ``bot/discord`` reaches of the core: the games' parts (:class:`DiscordGames`), the
-    features' parts its commands, clicks and background tasks call, what follows an answer
-    (``sequels``), a person's stats and the rules' help."""
+    acts its commands run where they are used (a game's, the features', a tournament's, a
+    club's), the parts its clicks and background tasks call, what follows an answer
+    (``sequels``) and the rules' help."""
 
     @property
     def acts(self) -> Acts: ...
@@ -123,13 +118,13 @@ class DiscordFace(DiscordGames, Protocol):
     def cancellations(self) -> Cancellations: ...
 
     @property
+    def club_acts(self) -> ClubActs: ...
+
+    @property
     def coach(self) -> CoachSettings: ...
 
     @property
-    def daily(self) -> DailyDiscard: ...
-
-    @property
-    def leagues(self) -> Leagues: ...
+    def feature_acts(self) -> FeatureActs: ...
 
     @property
     def nights(self) -> Nights: ...
@@ -144,29 +139,16 @@ class DiscordFace(DiscordGames, Protocol):
     def reviews(self) -> Reviews: ...
 
     @property
-    def seasons(self) -> Seasons: ...
-
-    @property
     def sequels(self) -> Sequels: ...
 
     @property
     def servers(self) -> ServerData: ...
 
     @property
-    def shuffles(self) -> ShuffleChecks: ...
-
-    @property
-    def standings(self) -> Standings: ...
+    def tournament_acts(self) -> TournamentActs: ...
 
     @property
     def tournaments(self) -> Tournaments: ...
-
-    @property
-    def which(self) -> WhichGame: ...
-
-    async def stats(
-        self, guild_id: int | None, user: User, against: User | None, *, here: int | None
-    ) -> Answer: ...
 
     def rules(self, topic: str | None = None) -> Answer: ...
 

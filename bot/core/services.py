@@ -34,13 +34,17 @@
 | ``resume`` | the tokens of the interactions at a private table, to bring its table back |
 | ``which`` | which game a command or a control acts on, for a person in a place |
 | ``pages`` | what the game pages and the Activity show of a game, for the web servers |
+| ``acts`` | a game's commands and controls, each run on the game it acts on for a person here |
+| ``feature_acts`` | the records, a review, a check, the daily discard, run where they are asked |
+| ``tournament_acts`` | ``/cribbage tournament``'s commands, run on the tournament here |
+| ``club_acts`` | ``/club``'s commands, run on the club here |
 
 This module is the core's face to the outer layers (``bot/discord``, ``bot/web``): they call
 the parts above, one call each (a part's own parts are the core's), send each
 :class:`~bot.core.base.replies.Answer` and hand it back to ``sequels``
 (:class:`~bot.core.sequels.Sequels`: what follows an answer sent, a DM answered, an
-autocomplete's choices, a fault said); a person's stats and the rules are methods of
-:class:`Services` here. The outer layers see it through their contracts
+autocomplete's choices, a fault said); the rules' help is a method of :class:`Services`
+here. The outer layers see it through their contracts
 (:mod:`bot.core.faces`: ``DiscordFace``, ``WebFace``), never by this name.
 
 :meth:`Services.build` is a short list: the ledger first (its own wiring), then each wing's
@@ -60,8 +64,9 @@ from bot.core.acts import Acts
 from bot.core.base.delivery import LedgerPort
 from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
-from bot.core.base.replies import Answer, User
+from bot.core.base.replies import Answer
 from bot.core.daily.daily import DailyDiscard
+from bot.core.feature_acts import FeatureActs
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games
 from bot.core.games.hand_count import HandCounter
@@ -92,7 +97,6 @@ from bot.core.ranked.ranked import Ranked
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
-from bot.core.review.report import add_lines
 from bot.core.review.review import Reviews
 from bot.core.review.verify import ShuffleChecks
 from bot.core.review.wing import review_wing
@@ -101,6 +105,7 @@ from bot.core.sequels import Sequels
 from bot.core.settings import CoreSettings, Given
 from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
+from bot.core.tournament_acts import ClubActs, TournamentActs
 from bot.core.tournaments.cancelling import Cancellations
 from bot.core.tournaments.director import TournamentDirector
 from bot.core.tournaments.tournaments import Tournaments
@@ -157,6 +162,9 @@ class Services:
     pages: GamePages
     sequels: Sequels
     acts: Acts
+    feature_acts: FeatureActs
+    tournament_acts: TournamentActs
+    club_acts: ClubActs
 
     @classmethod
     def build(cls, store: ServicesStore, settings: CoreSettings, given: Given) -> Services:
@@ -194,6 +202,7 @@ class Services:
         review = review_wing(store, feed, games, given)
         standings = Standings(store, faults, given.membership)
         daily = DailyDiscard(store, given.clock)
+        seasons = Seasons(store, given.clock, faults, given.membership)
         return cls(
             feed=feed,
             games=games,
@@ -216,7 +225,7 @@ class Services:
             attendance=nights.attendance,
             leagues=nights.leagues,
             night_director=nights.night_director,
-            seasons=Seasons(store, given.clock, faults, given.membership),
+            seasons=seasons,
             reviews=review.reviews,
             daily=daily,
             auto_reviews=review.auto_reviews,
@@ -231,23 +240,12 @@ class Services:
             pages=GamePages(games, store, play.coach, review.reviews, nights.leagues),
             sequels=sequels,
             acts=Acts(which, play, standings, daily, ranked),
+            feature_acts=FeatureActs(
+                which, standings, seasons, review.reviews, review.shuffles, daily, nights.leagues
+            ),
+            tournament_acts=TournamentActs(which, tours.tournaments, tours.cancellations),
+            club_acts=ClubActs(which, nights.nights, nights.attendance, nights.leagues),
         )
-
-    async def stats(
-        self, guild_id: int | None, user: User, against: User | None, *, here: int | None
-    ) -> Answer:
-        """``/cribbage stats``: a player's record (:meth:`Standings.stats`), with the accuracy
-        of their reviewed games and their discards of the day; or, ``against`` someone, their
-        head to head alone."""
-        answer = await self.standings.stats(guild_id, user, against, here=here)
-        if against is not None:
-            return answer
-        # The accuracy of the reviewed games, outside servers too (the games there are
-        # reviewed as a server's are); the discard of the day is a server's alone.
-        answer = await self.reviews.with_stats(answer, guild_id, user.id)
-        daily = await self.daily.stats_line(guild_id, user.id)
-        leagues = [] if guild_id is None else await self.leagues.stats_lines(guild_id, user.id)
-        return add_lines(answer, [*([daily] if daily else []), *leagues])
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:

@@ -19,18 +19,20 @@ same, and the moderator is told in one sentence what the Events entry needs.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.core.base.choices import tournament_variants
-from bot.core.base.places import Resolved
-from bot.core.base.replies import Answer
+from bot.core.base.places import Place
+from bot.core.base.replies import Answer, User
 from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
-from bot.discord.tournament_commands import THREADS_NEEDED, format_choices, format_described
+from bot.discord.places import place_of
+from bot.discord.tournament_commands import format_choices, format_described, threads_lacking
 
 __all__ = ["EVENTS_NEEDED", "ClubCommands", "events_refusal"]
 
@@ -66,6 +68,8 @@ _SEASONS = [
     app_commands.Choice(name="every season's champion", value="champions"),
 ]
 _VARIANTS = variant_choices(tournament_variants())
+#: A club command's act in the core, where it was used, by whom.
+Act = Callable[[Place, User], Awaitable[Answer]]
 
 
 def events_refusal(
@@ -85,11 +89,6 @@ def events_refusal(
         if there is None or not (there.view_channel and there.connect):
             return VOICE_EVENTS_NEEDED.format(channel=voice.mention)
     return None
-
-
-def _may_thread(interaction: discord.Interaction[Any]) -> bool:
-    perms = interaction.app_permissions
-    return bool(perms.create_public_threads and perms.send_messages_in_threads)
 
 
 class ClubCommands(app_commands.Group):
@@ -143,19 +142,16 @@ class ClubCommands(app_commands.Group):
         voice: discord.VoiceChannel | None = None,
     ) -> None:
         """Schedule a night (once, or coming round) in this channel."""
-        user, moderator = user_of(interaction), is_organiser(interaction)
+        user, place, club = user_of(interaction), place_of(interaction), self._core.club_acts
+        moderator, lacking = is_organiser(interaction), threads_lacking(interaction)
         refusal = events_refusal(interaction, voice)
-        may_thread = _may_thread(interaction)
-        nights = self._core.nights
-
-        async def act(found: Resolved) -> Answer:
-            if not may_thread:
-                return Answer.refuse(THREADS_NEEDED)
-            return await nights.schedule(
-                found.server_id,
-                found.channel_id,
+        await self._io.command(
+            interaction,
+            lambda: club.night(
+                place,
                 user,
                 moderator=moderator,
+                lacking=lacking,
                 when=when,
                 events_refusal=refusal,
                 repeat=repeat.value if repeat else "once",
@@ -168,9 +164,16 @@ class ClubCommands(app_commands.Group):
                 match_games=match.value if match else 1,
                 variant=variant.value if variant else "standard",
                 voice_id=voice.id if voice else None,
-            )
+            ),
+        )
 
-        await self._io.run_here(interaction, act)
+    async def _here(
+        self, interaction: discord.Interaction[Any], act: Act, *, public: bool = False
+    ) -> None:
+        """A command on the club here: ``act`` with the place and the person (its answer for
+        everyone here if ``public``)."""
+        place, user = place_of(interaction), user_of(interaction)
+        await self._io.command(interaction, lambda: act(place, user), ephemeral=not public)
 
     async def _offer_when(
         self, interaction: discord.Interaction[Any], current: str
@@ -189,19 +192,14 @@ class ClubCommands(app_commands.Group):
     @app_commands.command(name="checkin", description="Check in to tonight's club night here")
     async def checkin(self, interaction: discord.Interaction[Any]) -> None:
         """Check in (one press on the night's message does the same)."""
-        user, attendance = user_of(interaction), self._core.attendance
-        await self._io.run_here(
-            interaction, lambda found: attendance.check_in(found.channel_id, user)
-        )
+        await self._here(interaction, self._core.club_acts.checkin)
 
     @app_commands.command(name="skip", description="Skip the next club night here (moderators)")
     async def skip(self, interaction: discord.Interaction[Any]) -> None:
         """Skip the next night; the one after is scheduled as usual."""
-        user, moderator, nights = user_of(interaction), is_organiser(interaction), self._core.nights
-        await self._io.run_here(
-            interaction,
-            lambda found: nights.skip(found.channel_id, user, moderator=moderator),
-            ephemeral=False,
+        mod, club = is_organiser(interaction), self._core.club_acts
+        await self._here(
+            interaction, lambda place, user: club.skip(place, user, moderator=mod), public=True
         )
 
     @app_commands.command(name="move", description="Move the next club night here (moderators)")
@@ -210,11 +208,11 @@ class ClubCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], when: app_commands.Range[str, 1, 100]
     ) -> None:
         """Move the next night to another time."""
-        user, moderator, nights = user_of(interaction), is_organiser(interaction), self._core.nights
-        await self._io.run_here(
+        mod, club = is_organiser(interaction), self._core.club_acts
+        await self._here(
             interaction,
-            lambda found: nights.move(found.channel_id, user, moderator=moderator, when=when),
-            ephemeral=False,
+            lambda place, user: club.move(place, user, moderator=mod, when=when),
+            public=True,
         )
 
     @move.autocomplete("when")
@@ -226,11 +224,9 @@ class ClubCommands(app_commands.Group):
     @app_commands.command(name="end", description="No more club nights here (moderators)")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """End the club's nights (its league stays)."""
-        user, moderator, nights = user_of(interaction), is_organiser(interaction), self._core.nights
-        await self._io.run_here(
-            interaction,
-            lambda found: nights.end(found.channel_id, user, moderator=moderator),
-            ephemeral=False,
+        mod, club = is_organiser(interaction), self._core.club_acts
+        await self._here(
+            interaction, lambda place, user: club.end(place, user, moderator=mod), public=True
         )
 
     @app_commands.command(name="league", description="The league table of the club nights here")
@@ -240,9 +236,9 @@ class ClubCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], season: app_commands.Choice[str] | None = None
     ) -> None:
         """The league table, for everyone."""
-        leagues, which = self._core.leagues, season.value if season else "this"
-        await self._io.run_here(
-            interaction, lambda found: leagues.league(found.channel_id, which), ephemeral=False
+        club, chosen = self._core.club_acts, season.value if season else "this"
+        await self._here(
+            interaction, lambda place, user: club.league(place, user, chosen), public=True
         )
 
     @app_commands.command(
@@ -255,10 +251,9 @@ class ClubCommands(app_commands.Group):
         zone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """Say or set the server's time zone."""
-        user, moderator, nights = user_of(interaction), is_organiser(interaction), self._core.nights
-        await self._io.run_here(
-            interaction,
-            lambda found: nights.time_zone(found.server_id, user, moderator=moderator, zone=zone),
+        mod, club = is_organiser(interaction), self._core.club_acts
+        await self._here(
+            interaction, lambda place, user: club.timezone(place, user, moderator=mod, zone=zone)
         )
 
     @timezone.autocomplete("zone")

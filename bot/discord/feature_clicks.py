@@ -122,16 +122,12 @@ class FeatureClicks:
         (:meth:`~bot.core.play.rematch.Rematches.press_on_hand`); refused where the bot may
         no longer post at that table, or ``/cribbage new`` there would be refused them
         (:meth:`~bot.core.which_game.WhichGame.seat_refusal`: their ranked match)."""
-        user, client = user_of(interaction), interaction.client
-        rematches, which = self._services.rematches, self._services.which
+        user, client, acts = user_of(interaction), interaction.client, self._services.acts
 
-        async def refusal(channel_id: int, guild_id: int | None) -> str | None:
-            lacking = cannot_post_in(client, guild_id, channel_id)
-            if lacking is not None:
-                return lacking
-            return await which.seat_refusal(channel_id, guild_id, user.id)
+        def lacking(channel_id: int, guild_id: int | None) -> str | None:
+            return cannot_post_in(client, guild_id, channel_id)
 
-        await self._io.click(interaction, lambda: rematches.press_on_hand(game_id, user, refusal))
+        await self._io.click(interaction, lambda: acts.rematch_on_hand(user, game_id, lacking))
 
     async def daily_click(
         self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]

@@ -3,9 +3,10 @@ the records (``leaderboard``, ``stats``, ``halloffame``), a game looked at again
 ``verify``), the discard of the day (``daily``), a hand counted (``count-hand``) and help
 (``help``, ``rules``).
 
-Each is one call on the core, where the command's scope finds what it acts on
-(:meth:`DiscordIO.run_here <bot.discord.interactions.DiscordIO.run_here>`) or anywhere
-(:meth:`DiscordIO.command <bot.discord.interactions.DiscordIO.command>`). They are the
+Each is one call on the core (:meth:`DiscordIO.command
+<bot.discord.interactions.DiscordIO.command>`): an act, run where the command's scope finds
+what it acts on (:class:`bot.core.feature_acts.FeatureActs`), or a part's call that works
+anywhere. They are the
 ``/cribbage`` group's own (:class:`bot.discord.commands.CribbageCommands`).
 """
 
@@ -17,7 +18,6 @@ import discord
 from discord import app_commands
 
 from bot.core.base.choices import POOL_TITLES
-from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import Pool
 from bot.core.faces import DiscordFace
@@ -109,15 +109,13 @@ class FeatureCommands(app_commands.Group):
         of the standard game unless ``variant`` names another (each is rated apart)."""
         chosen: Pool = "computer" if table is not None and table.value == "computer" else "people"
         kind = variant.value if variant else STANDARD.name
-        seasons, standings = self._core.seasons, self._core.standings
         month = season.value if season is not None and season.value != "all_time" else None
-
-        async def act(found: Resolved) -> Answer:
-            if month is not None:
-                return await seasons.leaderboard(found.server_id, month, table=chosen, variant=kind)
-            return await standings.leaderboard(found.server_id, table=chosen, variant=kind)
-
-        await self._io.run_here(interaction, act, ephemeral=False)
+        user, place, acts = user_of(interaction), place_of(interaction), self._core.feature_acts
+        await self._io.command(
+            interaction,
+            lambda: acts.leaderboard(place, user, table=chosen, month=month, variant=kind),
+            ephemeral=False,
+        )
 
     @app_commands.command(
         name="stats",
@@ -137,11 +135,9 @@ class FeatureCommands(app_commands.Group):
         (where the bot is not a member), of the games played outside servers."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
-        core, here = self._core, interaction.channel_id
-        await self._io.run_here(
-            interaction,
-            lambda found: core.stats(found.guild_id, who, rival, here=here),
-            ephemeral=False,
+        asker, place, acts = user_of(interaction), place_of(interaction), self._core.feature_acts
+        await self._io.command(
+            interaction, lambda: acts.stats(place, asker, who, rival), ephemeral=False
         )
 
     @app_commands.command(
@@ -198,8 +194,8 @@ class FeatureCommands(app_commands.Group):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Today's hand, privately, to choose the crib's two once; then the answer and the
         server's board (outside servers the core says the hand of the day is a server's)."""
-        user, daily = user_of(interaction), self._core.daily
-        await self._io.run_here(interaction, lambda found: daily.daily(found.guild_id, user))
+        user, place, acts = user_of(interaction), place_of(interaction), self._core.feature_acts
+        await self._io.command(interaction, lambda: acts.daily(place, user))
 
     @app_commands.command(
         name="review", description="Your decisions in a game beside the expert's (privately)"
@@ -218,12 +214,8 @@ class FeatureCommands(app_commands.Group):
         or group DM, as in a server: its answer and pages go through the interactions)."""
         user, place = user_of(interaction), place_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
-        reviews = self._core.reviews
-        await self._io.run_here(
-            interaction,
-            lambda found: reviews.review(place, found.channel_id, user, game, whose),
-            named=game is not None,
-        )
+        acts = self._core.feature_acts
+        await self._io.command(interaction, lambda: acts.review(place, user, game, whose))
 
     @app_commands.command(
         name="verify", description="Check a game's shuffles against the seals shown (privately)"
@@ -236,25 +228,16 @@ class FeatureCommands(app_commands.Group):
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
-        place, viewer = place_of(interaction), interaction.user.id
-        shuffles = self._core.shuffles
-        await self._io.run_here(
-            interaction,
-            lambda found: shuffles.check(place, found.channel_id, game, viewer=viewer),
-            named=game is not None,
-        )
+        user, place, acts = user_of(interaction), place_of(interaction), self._core.feature_acts
+        await self._io.command(interaction, lambda: acts.verify(place, user, game))
 
     @app_commands.command(
         name="halloffame", description="This server's 28s and 29s, best hands and champions"
     )
     async def halloffame(self, interaction: discord.Interaction[Any]) -> None:
         """The server's hall of fame, public."""
-        seasons, here = self._core.seasons, interaction.channel_id
-        await self._io.run_here(
-            interaction,
-            lambda found: seasons.hall_of_fame(found.server_id, here=here),
-            ephemeral=False,
-        )
+        user, place, acts = user_of(interaction), place_of(interaction), self._core.feature_acts
+        await self._io.command(interaction, lambda: acts.hall_of_fame(place, user), ephemeral=False)
 
     @app_commands.command(
         name="privacy", description="What this bot keeps about you: get a copy, or delete it"

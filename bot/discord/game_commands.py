@@ -157,18 +157,14 @@ class GameCommands(app_commands.Group):
             counting=counting.value if counting else Counting.AUTO,
             hints=bool(hints),
         )
-        guild_id = interaction.guild_id
-        private = not place_of(interaction).bot_member
-        lobbies = self._core.lobbies
-        await self._io.run_here(
+        place, acts = place_of(interaction), self._core.acts
+        await self._io.command(
             interaction,
-            lambda found: lobbies.new_game(
-                guild_id,
-                found.channel_id,
+            lambda: acts.new(
+                place,
                 user,
                 asked,
                 token=interaction.token,
-                private=private,
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )

@@ -25,7 +25,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import MessageView
@@ -35,7 +34,6 @@ from bot.discord.places import (
     ONLY_YOU_SEE_THIS,
     activity_runs_in,
     answers_only_privately,
-    ask_of,
     bot_is_member,
     place_of,
 )
@@ -69,8 +67,6 @@ PUBLIC_DEFERRAL = "cribbage:public-deferral"
 
 #: A call on the core, made once the interaction is known to be ours to answer.
 Call = Callable[[], Awaitable[Answer]]
-#: A command's call on what it acts on (:class:`~bot.core.base.places.Resolved`).
-Act = Callable[[Resolved], Awaitable[Answer]]
 
 
 def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
@@ -287,24 +283,6 @@ class DiscordIO:
     async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         """A click on a control: run ``call`` and answer it (in place, or with a reply)."""
         await self.entered(interaction, self._clicked(interaction, call))
-
-    async def run_here(
-        self,
-        interaction: discord.Interaction[Any],
-        act: Act,
-        *,
-        ephemeral: bool = True,
-        named: bool = False,
-    ) -> None:
-        """A command: ``act`` on what it acts on for the person who used it where they used it,
-        by the command's scope (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`), or
-        its refusal; ``ephemeral``: how its answer will be seen; ``named``: it names its game
-        (by number), which no place decides."""
-        which, place = self.services.which, place_of(interaction)
-        ask, user_id = None if named else ask_of(interaction), interaction.user.id
-        await self.command(
-            interaction, lambda: which.run(ask, place, user_id, act), ephemeral=ephemeral
-        )
 
     async def offered(
         self, interaction: discord.Interaction[Any], find: Awaitable[list[Choice]]

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.places import Ask, Place, Spot
+from bot.core.base.places import Place, Spot
 
 __all__ = [
     "INSTALLS",
@@ -31,7 +31,6 @@ __all__ = [
     "VOICE_CHATS",
     "activity_runs_in",
     "answers_only_privately",
-    "ask_of",
     "bot_is_member",
     "cannot_post",
     "cannot_post_in",
@@ -136,16 +135,6 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
         only_private=answers_only_privately(interaction),
         moderator=is_moderator(interaction),
     )
-
-
-def ask_of(interaction: discord.Interaction[Any]) -> Ask:
-    """The command ``interaction`` uses (or completes an option of), by its name under
-    ``/cribbage`` (``/club``'s by its whole name): every command has its scope
-    (:data:`bot.core.base.places.SCOPES`)."""
-    command = interaction.command
-    assert command is not None, "an application command's interaction names its command"
-    root, _, under = command.qualified_name.partition(" ")
-    return Ask(under if root == "cribbage" else command.qualified_name)
 
 
 def cannot_post(interaction: discord.Interaction[Any]) -> str | None:

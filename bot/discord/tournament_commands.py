@@ -26,11 +26,12 @@ from bot.core.base.choices import (
     ROUND_HOURS_SAID,
     tournament_variants,
 )
-from bot.core.base.places import Resolved
+from bot.core.base.places import Place
 from bot.core.base.replies import Answer, User
 from bot.core.faces import DiscordFace
 from bot.discord.interactions import DiscordIO, is_organiser, user_of
 from bot.discord.options import TARGET_CHOICES, targets_said, variant_choices, variants_said
+from bot.discord.places import place_of
 from engine import formats
 from engine.outcome import Scoring
 from engine.tournament import LURCH_POINTS, MAX_SWISS_ROUNDS
@@ -42,6 +43,7 @@ __all__ = [
     "format_choices",
     "format_described",
     "is_organiser",
+    "threads_lacking",
 ]
 
 #: Said when the bot may not make the threads a tournament is played in.
@@ -86,13 +88,17 @@ _SCORING = [
     )
     for kind in Scoring
 ]
-#: A tournament command's call to the core, in the tournament's channel, as the user.
-Act = Callable[[DiscordFace, int, User], Awaitable[Answer]]
+#: A tournament command's act in the core, where it was used, by whom.
+Act = Callable[[Place, User], Awaitable[Answer]]
 
 
-def _may_thread(interaction: discord.Interaction[Any]) -> bool:
+def threads_lacking(interaction: discord.Interaction[Any]) -> str | None:
+    """Why the bot may not start the threads a tournament is played in where
+    ``interaction`` was made (:data:`THREADS_NEEDED`), or None: it may."""
     perms = interaction.app_permissions
-    return bool(perms.create_public_threads and perms.send_messages_in_threads)
+    if perms.create_public_threads and perms.send_messages_in_threads:
+        return None
+    return THREADS_NEEDED
 
 
 class TournamentCommands(app_commands.Group):
@@ -135,15 +141,15 @@ class TournamentCommands(app_commands.Group):
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
-        user, moderator = user_of(interaction), is_organiser(interaction)
-        core = self._core.tournaments
-        await self._threads_here(
+        user, place, tours = user_of(interaction), place_of(interaction), self._core.tournament_acts
+        moderator, lacking = is_organiser(interaction), threads_lacking(interaction)
+        await self._io.command(
             interaction,
-            lambda found: core.new(
-                found.server_id,
-                found.channel_id,
+            lambda: tours.new(
+                place,
                 user,
                 moderator=moderator,
+                lacking=lacking,
                 format=format.value if format else DEFAULT_FORMAT,
                 rounds=rounds or 0,
                 target=target.value if target else None,
@@ -155,44 +161,36 @@ class TournamentCommands(app_commands.Group):
             ),
         )
 
-    async def _threads_here(
-        self, interaction: discord.Interaction[Any], act: Callable[[Resolved], Awaitable[Answer]]
-    ) -> None:
-        """A command that starts threads in the tournament's channel: ``act`` on it, once the
-        core found one here and the bot may start threads there (else the refusal)."""
-        may_thread = _may_thread(interaction)
-
-        async def act_if_threads(found: Resolved) -> Answer:
-            return await act(found) if may_thread else Answer.refuse(THREADS_NEEDED)
-
-        await self._io.run_here(interaction, act_if_threads)
-
     async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
-        """A command on the tournament here, if the core finds one here (else its refusal)."""
-        core, user = self._core, user_of(interaction)
-        await self._io.run_here(interaction, lambda found: act(core, found.channel_id, user))
+        """A command on the tournament here: ``act`` with the place and the person."""
+        place, user = place_of(interaction), user_of(interaction)
+        await self._io.command(interaction, lambda: act(place, user))
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Enter the tournament."""
-        await self._here(interaction, lambda s, c, u: s.tournaments.join(c, u))
+        await self._here(interaction, self._core.tournament_acts.join)
 
     @app_commands.command(
         name="leave", description="Leave this channel's tournament (before it starts)"
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave before the start."""
-        await self._here(interaction, lambda s, c, u: s.tournaments.leave(c, u))
+        await self._here(interaction, self._core.tournament_acts.leave)
 
     @app_commands.command(
         name="start", description="Start this channel's tournament (its organiser or a moderator)"
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""
-        mod, user = is_organiser(interaction), user_of(interaction)
-        core = self._core.tournaments
-        await self._threads_here(
-            interaction, lambda found: core.start(found.channel_id, user, moderator=mod)
+        mod, lacking, tours = (
+            is_organiser(interaction),
+            threads_lacking(interaction),
+            self._core.tournament_acts,
+        )
+        await self._here(
+            interaction,
+            lambda place, user: tours.start(place, user, moderator=mod, lacking=lacking),
         )
 
     @app_commands.command(
@@ -200,22 +198,20 @@ class TournamentCommands(app_commands.Group):
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
-        mod = is_organiser(interaction)
-        await self._here(
-            interaction, lambda s, c, u: s.cancellations.ask_cancel(c, u, moderator=mod)
-        )
+        mod, tours = is_organiser(interaction), self._core.tournament_acts
+        await self._here(interaction, lambda place, user: tours.cancel(place, user, moderator=mod))
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"
     )
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
         """Everyone's line, privately."""
-        await self._here(interaction, lambda core, ch, _user: core.tournaments.standings(ch))
+        await self._here(interaction, self._core.tournament_acts.standings)
 
     @app_commands.command(name="withdraw", description="Withdraw from this channel's tournament")
     async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
         """Withdraw: remaining games are forfeited, past results stand."""
-        await self._here(interaction, lambda s, c, u: s.tournaments.ask_withdraw(c, u))
+        await self._here(interaction, self._core.tournament_acts.withdraw)
 
     @app_commands.command(
         name="result", description="Record or correct a result of this round (moderators)"
@@ -233,12 +229,12 @@ class TournamentCommands(app_commands.Group):
         margin: app_commands.Range[int, 0, _WIDEST_MARGIN] | None = None,
     ) -> None:
         """A moderator sets the result between two players of the round being played."""
-        moderator = is_organiser(interaction)
+        moderator, tours = is_organiser(interaction), self._core.tournament_acts
         won = User(winner.id, winner.display_name)
         lost = User(loser.id, loser.display_name)
         await self._here(
             interaction,
-            lambda core, ch, user: core.tournaments.set_result(
-                ch, user, moderator=moderator, winner=won, loser=lost, margin=margin or 0
+            lambda place, user: tours.result(
+                place, user, moderator=moderator, winner=won, loser=lost, margin=margin or 0
             ),
         )

@@ -1,7 +1,7 @@
 """Every command the bot declares is one the core has a scope for (which game it acts on, where:
-:mod:`bot.core.base.places`), and no scope names a command the bot no longer has: the Discord
-layer finds a command's by its name (:func:`bot.discord.places.ask_of`: a ``/cribbage``
-command's under ``/cribbage``, a ``/club`` one's by its whole name)."""
+:mod:`bot.core.base.places`), and no scope names a command the bot no longer has: each act of
+the core holds its command's :class:`~bot.core.base.places.Ask`, named as the command is (a
+``/cribbage`` command's under ``/cribbage``, a ``/club`` one's by its whole name)."""
 
 from __future__ import annotations
 

@@ -673,9 +673,9 @@ async def test_a_match_games_points_count_for_nothing_in_the_records_either(
         assert "Al's clock ran out — 🏆 Bea wins (Bea: 0, Al: 0)" in status.reply.text
         assert "game point" not in status.reply.text and "lurch" not in status.reply.text
     _, dm, _ = _place(BEA)
-    stats = (await service.stats(None, BEA, None, here=dm)).reply.text
+    stats = (await service.feature_acts.record(None, BEA, None, here=dm)).reply.text
     assert "Against people: 2 games, 2 wins (100%); no lurches or skunks." in stats, stats
-    head = (await service.stats(None, BEA, AL, here=dm)).reply.text
+    head = (await service.feature_acts.record(None, BEA, AL, here=dm)).reply.text
     assert "2 games — Bea won 2, Al won 0." in head and "Game points: Bea: 2, Al: 0." in head
 
 

@@ -242,7 +242,7 @@ async def test_the_stats_accuracy_counts_only_the_games_the_record_counts(
     await drive(service, table, [AL])
     assert await service.auto_reviews.review_owed() == 1
     assert (await store.review(lesson.id, 0)) is not None  # (its review is there to open)
-    stats = await service.stats(None, AL, None, here=dm)
+    stats = await service.feature_acts.record(None, AL, None, here=dm)
     assert "has not finished a game outside servers yet" in stats.reply.text, stats.reply.text
     assert "Accuracy" not in stats.reply.text, stats.reply.text
 
