@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -39,8 +38,8 @@ from bot.core.games.records import (
     SeriesResult,
     occasion_words,
 )
-from bot.core.ledger.life import answer_record
 from bot.store import standings as derived
+from bot.store.announcing import ANNOUNCE_CHANNEL, announcing
 from bot.store.database import (
     Dialect,
     MissingReference,
@@ -57,7 +56,7 @@ from bot.store.queries import Queries, people_acting
 from engine.counting import Counting
 from engine.outcome import Scoring
 
-__all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
+__all__ = ["GameTables"]
 
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 #: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
@@ -278,17 +277,11 @@ _BUMP = (
     " end_note = COALESCE(?, end_note)"
     " WHERE id = ? AND version = ?"
 )
-#: The channel on which a change is announced on PostgreSQL (the payload: the owner, its new
-#: version and its channel, ``game:12:7:345``, then, when a click's answer was kept with the
-#: change, ``|`` and that message's record as JSON; ``bot.store.cluster`` listens and
-#: publishes it on the change feed), and the clause that does it in the statement that bumps
-#: the version (its parameters: what :func:`seen_announced` says, twice, and what follows the
-#: channel). The version of the look a click was made on goes just before, as an announcement
-#: of its own, ``seen|{...}``: a process of a release before it reads the record with the
-#: fields it knows and drops an announcement naming any other (it would not hear of the move
-#: at all), and drops that one. Both in one statement, in this order (PostgreSQL works out a
-#: statement's results left to right), delivered together at commit.
-ANNOUNCE_CHANNEL = "crib_games"
+#: The clause that announces a change on PostgreSQL (:mod:`bot.store.announcing`) in the
+#: statement that bumps the version (its parameters: what
+#: :func:`~bot.store.announcing.announcing` gives). The look a click was made on and the
+#: change are both in one statement, in this order (PostgreSQL works out a statement's results
+#: left to right), delivered together at commit.
 _ANNOUNCE = (
     f" RETURNING CASE WHEN ? <> '' THEN pg_notify('{ANNOUNCE_CHANNEL}', ?) END,"
     f" pg_notify('{ANNOUNCE_CHANNEL}', 'game:' || id || ':' || version || ':' || channel_id || ?)"
@@ -310,43 +303,6 @@ _SAVE_AT_ONCE = (
 )
 #: What the message store's clause of ``_SAVE_AT_ONCE`` holds to: the move was saved.
 _BUMPED = "EXISTS (SELECT 1 FROM bumped)"
-#: The fields of a click's answer's record an announcement carries: those every release since
-#: announcements carried one knows (an older release reads the record by exactly these names;
-#: a field added later goes apart, as ``seen`` does: :func:`seen_announced`).
-ANNOUNCED_FIELDS = (
-    "key",
-    "channel_id",
-    "message_id",
-    "digest",
-    "token",
-    "token_at",
-    "original",
-    "version",
-    "unconfirmed_since",
-)
-#: What an announcement of the look a click was made on begins with (see ``_ANNOUNCE``).
-SEEN_HEAD = "seen"
-
-
-def announced(answered: AnswerKept | None) -> str:
-    """What an announcement says after the channel: nothing, or the look a click's answer
-    gave one of the game's messages (so the process that sends need not read it back), in
-    the fields every release reads (``ANNOUNCED_FIELDS``)."""
-    if answered is None:
-        return ""
-    record = answer_record(answered)
-    said = {name: getattr(record, name) for name in ANNOUNCED_FIELDS} | {"key": str(record.key)}
-    return "|" + json.dumps(said, separators=(",", ":"))
-
-
-def seen_announced(answered: AnswerKept | None) -> str:
-    """The announcement that goes just before the one of a click's answer: the version of the
-    look the click was made on (``MessageRecord.seen``), for the answer of that key and
-    version (``seen|{"key":...,"version":...,"seen":...}``); ``""`` when there is none."""
-    if answered is None or answered.seen is None:
-        return ""
-    said = {"key": str(answered.key), "version": answered.version, "seen": answered.seen}
-    return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
 
 
 def _bumping(game_id: int, version: int, change: GameChange | None, now: float) -> tuple[Any, ...]:
@@ -355,20 +311,6 @@ def _bumping(game_id: int, version: int, change: GameChange | None, now: float) 
     if change is None:
         return (now, None, None, None, game_id, version)
     return (now, change.status, change.snapshot, change.end_note, game_id, version)
-
-
-def _announcing(answered: AnswerKept | None) -> tuple[str, str, str]:
-    """``_ANNOUNCE``'s parameters (as ``_SAVE_AT_ONCE`` ends): what the announcement of a
-    change says of a click's answer kept with it (:func:`seen_announced`, :func:`announced`)."""
-    seen = seen_announced(answered)
-    return (seen, seen, announced(answered))
-
-
-def announcements(head: str, answered: AnswerKept | None) -> list[str]:
-    """What announces a change of the owner, version and channel ``head`` says (``game:12:7:
-    345``) with ``answered`` kept, in the order to send it (as ``_ANNOUNCE`` does)."""
-    seen = seen_announced(answered)
-    return [*([seen] if seen else []), f"{head}{announced(answered)}"]
 
 
 #: Games changed since a moment, whatever their status, one index range per status.
@@ -573,7 +515,7 @@ class GameTables(Queries):
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
             # transaction commits, never for one rolled back): the one that sends hears of it.
-            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params + _announcing(answered)))
+            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params + announcing(answered)))
         else:
             changed = await tx.execute(_BUMP, params)
         if changed != 1:
@@ -732,7 +674,7 @@ class GameTables(Queries):
                 now,
                 list(change.actions),
                 *landing.params,
-                *_announcing(answered),
+                *announcing(answered),
             )
             if not await self.db.fetch(_SAVE_AT_ONCE.format(answered=landing.sql), params):
                 raise VersionConflict()

@@ -29,10 +29,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from bot.store.announcing import ANNOUNCE_CHANNEL
 from bot.store.archive_tables import ArchiveTables
 from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
-from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
+from bot.store.game_tables import GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, check, migrate, newer_beside, number_of
 from bot.store.night_tables import NightTables
