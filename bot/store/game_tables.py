@@ -1,5 +1,6 @@
-"""The store's games: games and their seats, each move saved with its version check, the action
-log and the results (with the ratings they change, in the same transaction).
+"""The store's games: games and their seats, each move saved with its version check, and the
+action log (a finished game's results are written in the same transaction by
+:func:`bot.store.result_tables.record_results`, with the ratings they change).
 
 Each accepted action is one transaction: append to the log, update the snapshot ``WHERE version =
 ?``, and for a finished game write the results and what they change in the ratings; a write that
@@ -32,13 +33,10 @@ from bot.core.games.records import (
     NewGame,
     Occasion,
     Options,
-    ResultRecord,
     Round,
     SeatRecord,
-    SeriesResult,
     occasion_words,
 )
-from bot.store import standings as derived
 from bot.store.announcing import ANNOUNCE_CHANNEL, announcing
 from bot.store.database import (
     Dialect,
@@ -53,6 +51,7 @@ from bot.store.message_tables import first_answer, keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
 from bot.store.one_game_here import humans, seat_refused
 from bot.store.queries import Queries, people_acting
+from bot.store.result_tables import record_results
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -78,22 +77,6 @@ _GAME_COLUMNS = (
     " g.private_table, g.occasion, g.ending, g.rematch_of, g.series, g.lesson,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
-#: The columns of ``results`` that hold a ResultRecord, named as its fields.
-_RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
-RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
-#: The same, of ``results`` named ``r`` in a join.
-_RESULTS_OF_R = ", ".join(f"r.{name}" for name in _RESULT_FIELDS)
-#: Flags SQLite keeps as 0 and 1.
-_RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
-
-
-def result_of(row: Row) -> ResultRecord:
-    """A ResultRecord from a row of its columns."""
-    values: dict[str, Any] = {
-        name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
-    }
-    values["scoring"] = Scoring(values["scoring"])
-    return ResultRecord(**values)
 
 
 def _options(row: Row) -> Options:
@@ -206,55 +189,6 @@ _INSERT_HELD_SEATS = (
 )
 
 
-def _result_rows(
-    game_id: int, results: Sequence[ResultRecord], now: float, order: int
-) -> list[tuple[Any, ...]]:
-    vs_computer = int(any(r.is_computer for r in results))
-    return [
-        (
-            game_id,
-            game_id,  # the game's server is read from its row
-            r.seat,
-            r.user_id,
-            r.display_name,
-            int(r.is_computer),
-            vs_computer,
-            int(r.won),
-            r.game_points,
-            int(r.skunk_given),
-            int(r.skunk_taken),
-            r.score,
-            r.final_scores,
-            r.reason,
-            r.pegging_points,
-            r.hand_points,
-            r.crib_points,
-            r.deals,
-            r.best_hand,
-            r.best_hand_cards,
-            r.twenty_nines,
-            r.points_missed,
-            r.muggins_given,
-            r.muggins_taken,
-            r.computer_level,
-            r.scoring,
-            r.variant,
-            now,
-            order,
-        )
-        for r in results
-    ]
-
-
-_INSERT_RESULTS = (
-    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
-    " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
-    " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
-    " computer_level, scoring, variant, finished_at, rated_order)"
-    " VALUES (?, (SELECT guild_id FROM games WHERE id = ?),"
-    f" {', '.join('?' for _ in range(27))})"
-)
 #: The unique index that keeps one open game per channel, as each database names it when a
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
 #: "this channel is busy" but the one that keeps one rematch a game (migration 024): the
@@ -264,12 +198,6 @@ _ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_
 _ONE_REMATCH = frozenset({"games_one_rematch", "games.rematch_of"})
 #: ... and the one that keeps one open lesson a person (migration 025): they have one.
 _ONE_OPEN_LESSON = frozenset({"games_one_open_lesson", "games.creator_id"})
-#: Copies a finished game's count of hints per seat into its results (migration 025).
-_HINTS_KEPT = (
-    "UPDATE results SET hints = (SELECT t.hints FROM hints_taken t"
-    " WHERE t.game_id = results.game_id AND t.seat = results.seat)"
-    " WHERE game_id = ? AND seat IN (SELECT seat FROM hints_taken WHERE game_id = ?)"
-)
 #: A game's next version: the check that makes two racing writes fail one way.
 _BUMP = (
     "UPDATE games SET version = version + 1, updated_at = ?,"
@@ -720,58 +648,7 @@ class GameTables(Queries):
                     (change.series, game_id, version + 1),
                 )
             if change.results:
-                await self._record_results(tx, game_id, change.results, now)
-
-    async def _record_results(
-        self,
-        tx: Transaction,
-        game_id: int,
-        results: Sequence[ResultRecord],
-        now: float,
-    ) -> None:
-        """Write a finished game's results and, in the same transaction (one snapshot), its
-        ratings, its players' totals and the head to head of its people. Two games of one
-        player finishing at once in two processes both read their standing: the second to
-        write it is refused (:class:`~bot.store.database.Overtaken`) and records its game again
-        from the standing the first wrote, so each is rated after the one before, in the order
-        they were recorded; games of other people, read from no common row, are rated side by
-        side (their order ties, as the replay's order of games breaks it)."""
-        computers = people_acting(derived.computers_rated(results))
-        if computers is not None:
-            # (A computer's level is rated as a player of its own: its row stands beside
-            # the people's, for its standing to refer to.)
-            await computers.run(tx)
-        found = await tx.fetch(derived.NEXT_ORDER, (game_id,))
-        guild_id, order = found[0]  # the game was just updated in this transaction
-        await tx.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
-        # Each seat's hints, as counted while the game was played, kept with its result.
-        await tx.execute(_HINTS_KEPT, (game_id, game_id))
-        game = derived.Finished(game_id, order, guild_id, now, tuple(results))
-        standings = await tx.fetch(*derived.standings_query(game))
-        rivals = await tx.fetch(*derived.rivals_query(game))
-        rated = derived.rate(game, standings, rivals)
-        for sql, rows in derived.writes(rated):
-            await tx.executemany(sql, rows)
-
-    async def take_hint(self, game_id: int, seat: int) -> None:
-        """Count one more hint for ``seat`` of a game being played (its result keeps the
-        count once it ends)."""
-        await self.db.execute(
-            "INSERT INTO hints_taken (game_id, seat, hints) VALUES (?, ?, 1)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET hints = hints_taken.hints + 1",
-            (game_id, seat),
-        )
-
-    async def hints_taken(self, game_id: int) -> dict[int, int]:
-        """How many hints each seat of a game asked for, by seat (only those that did): as
-        its result keeps them once it ended, else as counted."""
-        rows = await self._read(
-            "SELECT seat, hints FROM results WHERE game_id = ? AND hints > 0"
-            " UNION SELECT seat, hints FROM hints_taken WHERE game_id = ?"
-            " AND NOT EXISTS (SELECT 1 FROM results WHERE game_id = ?)",
-            (game_id, game_id, game_id),
-        )
-        return {int(row[0]): int(row[1]) for row in rows}
+                await record_results(tx, game_id, change.results, now)
 
     async def open_lesson(self, user_id: int) -> GameRecord | None:
         """``user_id``'s lesson not over (``/cribbage learn``), if they have one."""
@@ -812,24 +689,3 @@ class GameTables(Queries):
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [row[0] for row in rows]
-
-    async def series_results(self, game_id: int) -> list[SeriesResult]:
-        """The results of the series game ``game_id`` is in (the one it continues, or the one
-        it begins), of its games up to it, game by game in order and each in seat order."""
-        return await self._all(
-            lambda row: SeriesResult(row["game_id"], row["finished_at"], result_of(row)),
-            "WITH s AS (SELECT COALESCE(series, id) AS first FROM games WHERE id = ?)"
-            f" SELECT r.game_id, r.finished_at, {_RESULTS_OF_R}"
-            " FROM results r JOIN games g ON g.id = r.game_id, s"
-            " WHERE (g.id = s.first OR g.series = s.first) AND g.id <= ?"
-            " ORDER BY r.game_id, r.seat",
-            (game_id, game_id),
-        )
-
-    async def results(self, game_id: int) -> list[ResultRecord]:
-        """The result rows of a finished game, in seat order (empty for any other game)."""
-        return await self._all(
-            result_of,
-            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
