@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
+from bot.store.announcing import ANNOUNCE_CHANNEL
 from bot.store.database import Dialect
 from bot.store.game_places import places_of
-from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
 from bot.store.queries import Queries, people_acting
 

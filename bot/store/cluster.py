@@ -62,8 +62,8 @@ from bot.core.base.seating import seat_in_key
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.core.base.views import MessageRecord
+from bot.store.announcing import SEEN_HEAD
 from bot.store.game_places import places_of
-from bot.store.game_tables import SEEN_HEAD
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -162,7 +162,7 @@ def _channel(text: str) -> bool:
 
 def seen_of(payload: str) -> tuple[MessageKey, int, int] | None:
     """What an announcement of the look a click was made on says (``seen|{...}``, just before
-    the announcement of its answer: see ``bot.store.game_tables._ANNOUNCE``): the answer's key
+    the announcement of its answer: see ``bot.store.announcing``): the answer's key
     and version, and the version of that look; None for any other announcement."""
     head, _, said = payload.partition("|")
     if head != SEEN_HEAD:

@@ -1,5 +1,7 @@
-"""The store's games: games and their seats, each move saved with its version check, the action
-log and the results (with the ratings they change, in the same transaction).
+"""The store's games: games and their seats read, each move saved with its version check, and the
+action log. A game is opened by :mod:`bot.store.game_opening`'s rows, in one transaction; a
+finished game's results are written in the transaction that finishes it, with the ratings they
+change (:func:`bot.store.result_tables.record_results`).
 
 Each accepted action is one transaction: append to the log, update the snapshot ``WHERE version =
 ?``, and for a finished game write the results and what they change in the ratings; a write that
@@ -13,34 +15,24 @@ again from a new read).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.base.seating import Seating
-from bot.core.base.store_errors import ChannelBusy, OccasionOver, VersionConflict
+from bot.core.base.store_errors import OccasionOver, VersionConflict
 from bot.core.games.endings import Ending
 from bot.core.games.records import (
     GameChange,
     GameRecord,
     GameStatus,
-    Lesson,
-    Match,
     NewGame,
-    Occasion,
     Options,
-    ResultRecord,
-    Round,
     SeatRecord,
-    SeriesResult,
-    occasion_words,
 )
-from bot.core.ledger.life import answer_record
-from bot.store import standings as derived
+from bot.store.announcing import ANNOUNCE_CHANNEL, announcing
 from bot.store.database import (
     Dialect,
     MissingReference,
@@ -49,79 +41,31 @@ from bot.store.database import (
     Transaction,
     UniqueViolation,
 )
+from bot.store.game_opening import insert_seats, occasion_opens, opened
+from bot.store.game_options import OPTION_COLUMNS, options_of, options_params
 from bot.store.game_places import match_places, occasion_of, seating_of
-from bot.store.message_tables import first_answer, keep_answer
+from bot.store.message_tables import keep_answer
 from bot.store.one_game_here import OPEN as _OPEN
 from bot.store.one_game_here import humans, seat_refused
 from bot.store.queries import Queries, people_acting
-from engine.counting import Counting
-from engine.outcome import Scoring
+from bot.store.result_tables import record_results
 
-__all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
+__all__ = ["GameTables"]
 
-#: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
-#: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
-_ENDED = "status IN ('finished', 'cancelled', 'expired')"
 #: A game (``g``) that is no tournament's match being played: its pairing's game, undecided.
 _NO_MATCH = (
     "NOT EXISTS (SELECT 1 FROM tournament_pairings tp WHERE tp.game_id = g.id"
     " AND tp.decided IS NULL)"
 )
-
-
-#: The columns of ``games`` that hold a table's :class:`Options`, named as its fields: read by
-#: :func:`_options`, written from :func:`_options_params` (no other code names them).
-_OPTION_COLUMNS = tuple(field.name for field in dataclasses.fields(Options))
+#: A game's row with its seats' (one row a seat, or one with no seat), as :func:`_games` reads
+#: them; its options' columns as :mod:`bot.store.game_options` names them.
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id,"
-    f" {', '.join(f'g.{name}' for name in _OPTION_COLUMNS)},"
+    f" {', '.join(f'g.{name}' for name in OPTION_COLUMNS)},"
     " g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
     " g.private_table, g.occasion, g.ending, g.rematch_of, g.series, g.lesson,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level, s.held_until"
 )
-#: The columns of ``results`` that hold a ResultRecord, named as its fields.
-_RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
-RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
-#: The same, of ``results`` named ``r`` in a join.
-_RESULTS_OF_R = ", ".join(f"r.{name}" for name in _RESULT_FIELDS)
-#: Flags SQLite keeps as 0 and 1.
-_RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
-
-
-def result_of(row: Row) -> ResultRecord:
-    """A ResultRecord from a row of its columns."""
-    values: dict[str, Any] = {
-        name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
-    }
-    values["scoring"] = Scoring(values["scoring"])
-    return ResultRecord(**values)
-
-
-def _options(row: Row) -> Options:
-    """A table's options from a row of its columns (:data:`_OPTION_COLUMNS`; flags as SQLite
-    keeps them, 0 and 1)."""
-    return Options(
-        num_players=row["num_players"],
-        target=row["target"],
-        vs_computer=bool(row["vs_computer"]),
-        scoring=Scoring(row["scoring"]),
-        counting=Counting(row["counting"]),
-        variant=row["variant"],
-        hints=bool(row["hints"]),
-    )
-
-
-def _options_params(options: Options) -> tuple[object, ...]:
-    """A table's options as the values of its columns, in :data:`_OPTION_COLUMNS`' order."""
-    return (
-        options.num_players,
-        options.target,
-        int(options.vs_computer),
-        str(options.scoring),
-        str(options.counting),
-        options.variant,
-        int(options.hints),
-    )
 
 
 def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecord]:
@@ -150,7 +94,7 @@ def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecor
                 channel_id=first["channel_id"],
                 status=GameStatus(first["status"]),
                 creator_id=first["creator_id"],
-                options=_options(first),
+                options=options_of(first),
                 snapshot=first["snapshot"],
                 version=first["version"],
                 created_at=first["created_at"],
@@ -167,110 +111,14 @@ def _games(rows: Iterable[Row], places: Mapping[int, Seating]) -> list[GameRecor
     return games
 
 
-async def _insert_seats(tx: Transaction, game_id: int, seats: Sequence[SeatRecord]) -> None:
-    """Write a game's seats; a rematch's kept seats with the time each is kept until
-    (migration 024), the others as they were always written."""
-    rows = [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
-    if not any(s.held for s in seats):
-        await tx.executemany(_INSERT_SEATS, rows)
-        return
-    held = [(*row, seat.held_until) for row, seat in zip(rows, seats, strict=True)]
-    await tx.executemany(_INSERT_HELD_SEATS, held)
-
-
-#: A new game's row, a lobby (its place, its creator's id, its times, then its options).
-_INSERT_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
-    f" updated_at, {', '.join(_OPTION_COLUMNS)})"
-    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, {', '.join('?' * len(_OPTION_COLUMNS))}) RETURNING id"
-)
-#: A game where the bot is not a member (migration 016_private_tables).
-_INSERT_PRIVATE_GAME = (
-    "INSERT INTO games (guild_id, channel_id, status, creator_id, version, created_at,"
-    f" updated_at, private_table, {', '.join(_OPTION_COLUMNS)})"
-    f" VALUES (?, ?, 'lobby', ?, 0, ?, ?, 1, {', '.join('?' * len(_OPTION_COLUMNS))})"
-    " RETURNING id"
-)
 #: A lobby's options as they are now (before its deal its table may change: players added,
 #: everyone at the Activity dealt in).
 _SET_OPTIONS = (
-    f"UPDATE games SET {', '.join(f'{name} = ?' for name in _OPTION_COLUMNS)}"
+    f"UPDATE games SET {', '.join(f'{name} = ?' for name in OPTION_COLUMNS)}"
     " WHERE id = ? AND version = ?"
 )
-_INSERT_SEATS = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
-)
-_INSERT_HELD_SEATS = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level,"
-    " held_until) VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
 
 
-def _result_rows(
-    game_id: int, results: Sequence[ResultRecord], now: float, order: int
-) -> list[tuple[Any, ...]]:
-    vs_computer = int(any(r.is_computer for r in results))
-    return [
-        (
-            game_id,
-            game_id,  # the game's server is read from its row
-            r.seat,
-            r.user_id,
-            r.display_name,
-            int(r.is_computer),
-            vs_computer,
-            int(r.won),
-            r.game_points,
-            int(r.skunk_given),
-            int(r.skunk_taken),
-            r.score,
-            r.final_scores,
-            r.reason,
-            r.pegging_points,
-            r.hand_points,
-            r.crib_points,
-            r.deals,
-            r.best_hand,
-            r.best_hand_cards,
-            r.twenty_nines,
-            r.points_missed,
-            r.muggins_given,
-            r.muggins_taken,
-            r.computer_level,
-            r.scoring,
-            r.variant,
-            now,
-            order,
-        )
-        for r in results
-    ]
-
-
-_INSERT_RESULTS = (
-    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
-    " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
-    " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
-    " computer_level, scoring, variant, finished_at, rated_order)"
-    " VALUES (?, (SELECT guild_id FROM games WHERE id = ?),"
-    f" {', '.join('?' for _ in range(27))})"
-)
-#: The unique index that keeps one open game per channel, as each database names it when a
-#: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
-#: "this channel is busy" but the one that keeps one rematch a game (migration 024): the
-#: table has moved on; and the one that keeps one open lesson a person. Breaking any other
-#: is a bug.
-_ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_id"})
-_ONE_REMATCH = frozenset({"games_one_rematch", "games.rematch_of"})
-#: ... and the one that keeps one open lesson a person (migration 025): they have one.
-_ONE_OPEN_LESSON = frozenset({"games_one_open_lesson", "games.creator_id"})
-#: Copies a finished game's count of hints per seat into its results (migration 025).
-_HINTS_KEPT = (
-    "UPDATE results SET hints = (SELECT t.hints FROM hints_taken t"
-    " WHERE t.game_id = results.game_id AND t.seat = results.seat)"
-    " WHERE game_id = ? AND seat IN (SELECT seat FROM hints_taken WHERE game_id = ?)"
-)
 #: A game's next version: the check that makes two racing writes fail one way.
 _BUMP = (
     "UPDATE games SET version = version + 1, updated_at = ?,"
@@ -278,17 +126,11 @@ _BUMP = (
     " end_note = COALESCE(?, end_note)"
     " WHERE id = ? AND version = ?"
 )
-#: The channel on which a change is announced on PostgreSQL (the payload: the owner, its new
-#: version and its channel, ``game:12:7:345``, then, when a click's answer was kept with the
-#: change, ``|`` and that message's record as JSON; ``bot.store.cluster`` listens and
-#: publishes it on the change feed), and the clause that does it in the statement that bumps
-#: the version (its parameters: what :func:`seen_announced` says, twice, and what follows the
-#: channel). The version of the look a click was made on goes just before, as an announcement
-#: of its own, ``seen|{...}``: a process of a release before it reads the record with the
-#: fields it knows and drops an announcement naming any other (it would not hear of the move
-#: at all), and drops that one. Both in one statement, in this order (PostgreSQL works out a
-#: statement's results left to right), delivered together at commit.
-ANNOUNCE_CHANNEL = "crib_games"
+#: The clause that announces a change on PostgreSQL (:mod:`bot.store.announcing`) in the
+#: statement that bumps the version (its parameters: what
+#: :func:`~bot.store.announcing.announcing` gives). The look a click was made on and the
+#: change are both in one statement, in this order (PostgreSQL works out a statement's results
+#: left to right), delivered together at commit.
 _ANNOUNCE = (
     f" RETURNING CASE WHEN ? <> '' THEN pg_notify('{ANNOUNCE_CHANNEL}', ?) END,"
     f" pg_notify('{ANNOUNCE_CHANNEL}', 'game:' || id || ':' || version || ':' || channel_id || ?)"
@@ -310,43 +152,6 @@ _SAVE_AT_ONCE = (
 )
 #: What the message store's clause of ``_SAVE_AT_ONCE`` holds to: the move was saved.
 _BUMPED = "EXISTS (SELECT 1 FROM bumped)"
-#: The fields of a click's answer's record an announcement carries: those every release since
-#: announcements carried one knows (an older release reads the record by exactly these names;
-#: a field added later goes apart, as ``seen`` does: :func:`seen_announced`).
-ANNOUNCED_FIELDS = (
-    "key",
-    "channel_id",
-    "message_id",
-    "digest",
-    "token",
-    "token_at",
-    "original",
-    "version",
-    "unconfirmed_since",
-)
-#: What an announcement of the look a click was made on begins with (see ``_ANNOUNCE``).
-SEEN_HEAD = "seen"
-
-
-def announced(answered: AnswerKept | None) -> str:
-    """What an announcement says after the channel: nothing, or the look a click's answer
-    gave one of the game's messages (so the process that sends need not read it back), in
-    the fields every release reads (``ANNOUNCED_FIELDS``)."""
-    if answered is None:
-        return ""
-    record = answer_record(answered)
-    said = {name: getattr(record, name) for name in ANNOUNCED_FIELDS} | {"key": str(record.key)}
-    return "|" + json.dumps(said, separators=(",", ":"))
-
-
-def seen_announced(answered: AnswerKept | None) -> str:
-    """The announcement that goes just before the one of a click's answer: the version of the
-    look the click was made on (``MessageRecord.seen``), for the answer of that key and
-    version (``seen|{"key":...,"version":...,"seen":...}``); ``""`` when there is none."""
-    if answered is None or answered.seen is None:
-        return ""
-    said = {"key": str(answered.key), "version": answered.version, "seen": answered.seen}
-    return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
 
 
 def _bumping(game_id: int, version: int, change: GameChange | None, now: float) -> tuple[Any, ...]:
@@ -357,186 +162,11 @@ def _bumping(game_id: int, version: int, change: GameChange | None, now: float) 
     return (now, change.status, change.snapshot, change.end_note, game_id, version)
 
 
-def _announcing(answered: AnswerKept | None) -> tuple[str, str, str]:
-    """``_ANNOUNCE``'s parameters (as ``_SAVE_AT_ONCE`` ends): what the announcement of a
-    change says of a click's answer kept with it (:func:`seen_announced`, :func:`announced`)."""
-    seen = seen_announced(answered)
-    return (seen, seen, announced(answered))
-
-
-def announcements(head: str, answered: AnswerKept | None) -> list[str]:
-    """What announces a change of the owner, version and channel ``head`` says (``game:12:7:
-    345``) with ``answered`` kept, in the order to send it (as ``_ANNOUNCE`` does)."""
-    seen = seen_announced(answered)
-    return [*([seen] if seen else []), f"{head}{announced(answered)}"]
-
-
 #: Games changed since a moment, whatever their status, one index range per status.
 _CHANGED_SINCE = " UNION ALL ".join(
     ["SELECT id, version, channel_id FROM games WHERE status = ? AND updated_at >= ?"]
     * len(GameStatus)
 )
-#: The change that opens a ranked match's game: the match as it was read (its id and version),
-#: still being played, by the two seated (its parameters: the match's id and version, then the
-#: players' ids). Its version moves on: a second opening from the same read finds it moved.
-_MATCH_OPENS = (
-    "UPDATE ranked_matches SET version = version + 1 WHERE id = ? AND version = ?"
-    " AND status = 'playing' AND player_a = ? AND player_b = ?"
-)
-#: The change that opens a tournament pairing's game: the pairing as it was read (its
-#: tournament, round, table and version), undecided, with no game, played by the two seated
-#: (its parameters: those four, then the players' ids). A withdrawal, the tournament's end and
-#: a player's deletion each move the pairing's version on, so a read before them is refused.
-_PAIRING_OPENS = (
-    "UPDATE tournament_pairings SET version = version + 1 WHERE tournament_id = ? AND round = ?"
-    " AND tab = ? AND version = ? AND decided IS NULL AND game_id IS NULL"
-    " AND player_a = ? AND player_b = ?"
-)
-
-
-def _occasion_opens(occasion: Occasion) -> tuple[str, tuple[int, ...]] | None:
-    """The change that opens a game of ``occasion`` and its parameters before the players'
-    ids: its ranked match's, or its tournament pairing's, as the opener read it (None: any
-    other game, or one read back, which names no version)."""
-    if isinstance(occasion, Match) and occasion.version is not None:
-        return _MATCH_OPENS, (occasion.match_id, occasion.version)
-    if isinstance(occasion, Round) and occasion.pairing is not None:
-        return _PAIRING_OPENS, occasion.pairing
-    return None
-
-
-async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
-    """Write the games row of ``lobby`` (its creator in seat 0, its seats to come); it with its
-    id. Raises :class:`ChannelBusy` when the channel has an open game."""
-    try:
-        # A private table says so; any other game takes the column's default (and so is
-        # written as it was before the column was there).
-        rows = await tx.fetch(
-            _INSERT_PRIVATE_GAME if lobby.seating.tokens_only else _INSERT_GAME,
-            (
-                lobby.guild_id,
-                lobby.channel_id,
-                lobby.seats[0].user_id,
-                lobby.created_at,
-                lobby.updated_at,
-                *_options_params(lobby.options),
-            ),
-        )
-    except UniqueViolation as broken:
-        if broken.names in _ONE_OPEN_PER_CHANNEL:
-            raise ChannelBusy() from None
-        raise
-    record = dataclasses.replace(lobby, id=int(rows[0][0]))
-    words = occasion_words(record.occasion)
-    if words is not None:
-        await tx.execute(
-            "UPDATE games SET occasion = ? WHERE id = ? AND version = 0", (words, record.id)
-        )
-    if isinstance(record.occasion, Lesson):
-        # (Any other game takes the column's default, migration 025.)
-        try:
-            await tx.execute(
-                "UPDATE games SET lesson = 1 WHERE id = ? AND version = 0", (record.id,)
-            )
-        except UniqueViolation as broken:
-            if broken.names in _ONE_OPEN_LESSON:
-                raise ChannelBusy() from None
-            raise
-    return record
-
-
-async def _replaying(tx: Transaction, record: GameRecord, rematch_of: int) -> None:
-    """Write that ``record``'s game, just opened, is the rematch of game ``rematch_of``, or
-    raise :class:`ChannelBusy` (rolling it back): a game was opened in the channel since that
-    one (the table moved on), or it was replayed already (the unique index, whichever process
-    asked first)."""
-    newer = await tx.fetch(
-        "SELECT COUNT(*) FROM games WHERE channel_id = ? AND id > ? AND id <> ?",
-        (record.channel_id, rematch_of, record.id),
-    )
-    if newer[0][0]:
-        raise ChannelBusy()
-    try:
-        await tx.execute(
-            "UPDATE games SET rematch_of = ? WHERE id = ? AND version = 0",
-            (rematch_of, record.id),
-        )
-    except UniqueViolation as broken:
-        if broken.names in _ONE_REMATCH:
-            raise ChannelBusy() from None
-        raise
-
-
-async def _first_deal(
-    tx: Transaction,
-    record: GameRecord,
-    deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]],
-) -> GameRecord:
-    """The seated table's first deal (``deal`` gives its snapshot and log entries), its log
-    written: the game as it is then, active at its next version (written by the caller)."""
-    snapshot, actions = await deal(record)
-    now = record.created_at
-    await tx.executemany(
-        "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-        [(record.id, seq, action, now) for seq, action in enumerate(actions, 1)],
-    )
-    return dataclasses.replace(
-        record, status=GameStatus.ACTIVE, version=record.version + 1, snapshot=snapshot
-    )
-
-
-async def _opened(
-    tx: Transaction,
-    dialect: Dialect,
-    game: NewGame,
-    now: float,
-    fill: Callable[[GameRecord], Sequence[SeatRecord]] | None,
-    deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None,
-    answered: Callable[[GameRecord], AnswerKept | None] | None,
-    seated: set[int],
-) -> GameRecord:
-    """:meth:`GameTables.create_game`'s rows, written in ``tx``: the match's or pairing's
-    change that opens it, the people acting, the lobby, its seats (``seated``: the people
-    they seat), its first deal and the answer kept with it, announced at commit on
-    PostgreSQL."""
-    lobby = game.lobby(now)
-    filled = None if fill is None else tuple(fill(lobby))
-    seats = filled or lobby.seats
-    seated.update(humans(seats))
-    players = tuple(s.user_id for s in seats)
-    opens = _occasion_opens(game.occasion)
-    if opens is not None:
-        if not await tx.execute(opens[0], (*opens[1], *players)):
-            raise OccasionOver()
-    else:
-        # The people taking their seats act now (a match's or a pairing's are as the
-        # match or pairing names them: their rows are there, or they are gone).
-        acting = people_acting(seated | {lobby.creator_id})
-        if acting is not None:
-            await acting.run(tx)
-    record = await _open_lobby(tx, lobby)
-    if lobby.rematch_of is not None:
-        await _replaying(tx, record, lobby.rematch_of)
-    if filled is not None:
-        # Seating the table is a change of its own (the game's next version), as it is
-        # when players join one by one.
-        record = dataclasses.replace(record, seats=filled, version=1)
-    await _insert_seats(tx, record.id, record.seats)
-    if deal is not None:
-        record = await _first_deal(tx, record, deal)
-    if record.version:
-        await tx.execute(
-            "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ? AND version = 0",
-            (str(record.status), record.version, record.snapshot, record.id),
-        )
-    kept = None if answered is None else answered(record)
-    if kept is not None:
-        await first_answer(Owner.game(record.id), kept).run(tx)
-    if dialect is Dialect.POSTGRES:
-        # Announced to every process at commit, as every later change is (see _bump).
-        payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
-        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
-    return record
 
 
 class GameTables(Queries):
@@ -573,7 +203,7 @@ class GameTables(Queries):
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
             # transaction commits, never for one rolled back): the one that sends hears of it.
-            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params + _announcing(answered)))
+            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params + announcing(answered)))
         else:
             changed = await tx.execute(_BUMP, params)
         if changed != 1:
@@ -591,12 +221,13 @@ class GameTables(Queries):
         answered: Callable[[GameRecord], AnswerKept | None] | None = None,
     ) -> GameRecord:
         """Open ``game`` at ``now`` in one transaction: a lobby with its creator in seat 0
-        and its table's options (a ``rematch_of`` game's series: :func:`_replaying`; a
-        ``lesson``, one open a person at most, else :class:`ChannelBusy`); ``fill`` gives
-        the seats it has from the start (every other seat a computer), ``deal``
-        the first deal of a full table (its snapshot and log entries: the game is then
-        active), and ``answered`` the message that answers the command (the lobby), kept with
-        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`, and
+        and its table's options (a ``rematch_of`` game's series, as
+        :mod:`~bot.store.game_opening` writes it; a ``lesson``, one open a person at most, else
+        ``ChannelBusy``); ``fill`` gives the seats it has from the start (every other seat a
+        computer), ``deal`` the first deal of a full table (its snapshot and log entries: the
+        game is then active), and ``answered`` the message that answers the command (the
+        lobby), kept with it. Nothing is left behind if any of it fails. Raises
+        :class:`~bot.core.base.store_errors.ChannelBusy`, and
         :class:`~bot.core.base.store_errors.RankedHere` for a person seated where their ranked
         search waits or their match is played (the key of ``presence``:
         :mod:`bot.store.one_game_here`). A ranked match's or a pairing's game (its occasion a
@@ -606,12 +237,12 @@ class GameTables(Queries):
         :class:`~bot.core.base.store_errors.OccasionOver`, to be decided again from a new
         read. A person seated who is gone meanwhile (their data deleted, in any process)
         raises that or, for any other game, :class:`VersionConflict`."""
-        occasion = _occasion_opens(game.occasion) is not None
+        occasion = occasion_opens(game.occasion) is not None
         lost: type[VersionConflict | OccasionOver] = OccasionOver if occasion else VersionConflict
         seated: set[int] = set()
         try:
             async with self._writing() as tx:
-                record = await _opened(tx, self.dialect, game, now, fill, deal, answered, seated)
+                record = await opened(tx, self.dialect, game, now, fill, deal, answered, seated)
         except UniqueViolation as broken:
             refused = await seat_refused(self.db, broken, game.channel_id, seated)
             if refused is None:
@@ -692,10 +323,10 @@ class GameTables(Queries):
                 if acting is not None:
                     await acting.run(tx)
                 if options is not None:
-                    params = (*_options_params(options), game_id, version + 1)
+                    params = (*options_params(options), game_id, version + 1)
                     await tx.execute(_SET_OPTIONS, params)
                 await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-                await _insert_seats(tx, game_id, seats)
+                await insert_seats(tx, game_id, seats)
         except UniqueViolation as broken:
             refused = await seat_refused(self.db, broken, channel[0] if channel else 0, newly)
             if refused is None:
@@ -732,7 +363,7 @@ class GameTables(Queries):
                 now,
                 list(change.actions),
                 *landing.params,
-                *_announcing(answered),
+                *announcing(answered),
             )
             if not await self.db.fetch(_SAVE_AT_ONCE.format(answered=landing.sql), params):
                 raise VersionConflict()
@@ -778,58 +409,7 @@ class GameTables(Queries):
                     (change.series, game_id, version + 1),
                 )
             if change.results:
-                await self._record_results(tx, game_id, change.results, now)
-
-    async def _record_results(
-        self,
-        tx: Transaction,
-        game_id: int,
-        results: Sequence[ResultRecord],
-        now: float,
-    ) -> None:
-        """Write a finished game's results and, in the same transaction (one snapshot), its
-        ratings, its players' totals and the head to head of its people. Two games of one
-        player finishing at once in two processes both read their standing: the second to
-        write it is refused (:class:`~bot.store.database.Overtaken`) and records its game again
-        from the standing the first wrote, so each is rated after the one before, in the order
-        they were recorded; games of other people, read from no common row, are rated side by
-        side (their order ties, as the replay's order of games breaks it)."""
-        computers = people_acting(derived.computers_rated(results))
-        if computers is not None:
-            # (A computer's level is rated as a player of its own: its row stands beside
-            # the people's, for its standing to refer to.)
-            await computers.run(tx)
-        found = await tx.fetch(derived.NEXT_ORDER, (game_id,))
-        guild_id, order = found[0]  # the game was just updated in this transaction
-        await tx.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
-        # Each seat's hints, as counted while the game was played, kept with its result.
-        await tx.execute(_HINTS_KEPT, (game_id, game_id))
-        game = derived.Finished(game_id, order, guild_id, now, tuple(results))
-        standings = await tx.fetch(*derived.standings_query(game))
-        rivals = await tx.fetch(*derived.rivals_query(game))
-        rated = derived.rate(game, standings, rivals)
-        for sql, rows in derived.writes(rated):
-            await tx.executemany(sql, rows)
-
-    async def take_hint(self, game_id: int, seat: int) -> None:
-        """Count one more hint for ``seat`` of a game being played (its result keeps the
-        count once it ends)."""
-        await self.db.execute(
-            "INSERT INTO hints_taken (game_id, seat, hints) VALUES (?, ?, 1)"
-            " ON CONFLICT (game_id, seat) DO UPDATE SET hints = hints_taken.hints + 1",
-            (game_id, seat),
-        )
-
-    async def hints_taken(self, game_id: int) -> dict[int, int]:
-        """How many hints each seat of a game asked for, by seat (only those that did): as
-        its result keeps them once it ended, else as counted."""
-        rows = await self._read(
-            "SELECT seat, hints FROM results WHERE game_id = ? AND hints > 0"
-            " UNION SELECT seat, hints FROM hints_taken WHERE game_id = ?"
-            " AND NOT EXISTS (SELECT 1 FROM results WHERE game_id = ?)",
-            (game_id, game_id, game_id),
-        )
-        return {int(row[0]): int(row[1]) for row in rows}
+                await record_results(tx, game_id, change.results, now)
 
     async def open_lesson(self, user_id: int) -> GameRecord | None:
         """``user_id``'s lesson not over (``/cribbage learn``), if they have one."""
@@ -870,24 +450,3 @@ class GameTables(Queries):
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [row[0] for row in rows]
-
-    async def series_results(self, game_id: int) -> list[SeriesResult]:
-        """The results of the series game ``game_id`` is in (the one it continues, or the one
-        it begins), of its games up to it, game by game in order and each in seat order."""
-        return await self._all(
-            lambda row: SeriesResult(row["game_id"], row["finished_at"], result_of(row)),
-            "WITH s AS (SELECT COALESCE(series, id) AS first FROM games WHERE id = ?)"
-            f" SELECT r.game_id, r.finished_at, {_RESULTS_OF_R}"
-            " FROM results r JOIN games g ON g.id = r.game_id, s"
-            " WHERE (g.id = s.first OR g.series = s.first) AND g.id <= ?"
-            " ORDER BY r.game_id, r.seat",
-            (game_id, game_id),
-        )
-
-    async def results(self, game_id: int) -> list[ResultRecord]:
-        """The result rows of a finished game, in seat order (empty for any other game)."""
-        return await self._all(
-            result_of,
-            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )

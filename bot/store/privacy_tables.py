@@ -39,8 +39,8 @@ from bot.core.privacy.inventory import (
 )
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
+from bot.store.announcing import ANNOUNCE_CHANNEL
 from bot.store.database import Dialect, Overtaken, Transaction
-from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.owners import Owner
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchLine, MatchRecord, RatingRecord
+from bot.store.announcing import ANNOUNCE_CHANNEL, announcements
 from bot.store.database import Dialect, Transaction
-from bot.store.game_tables import ANNOUNCE_CHANNEL, announcements
 from bot.store.queries import Queries, marks
 from bot.store.rows import columns, reader
 

@@ -12,8 +12,8 @@ from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
 from bot.core.standings.records import Ranked, Rival, Standing
 from bot.store import standings as derived
 from bot.store.database import Overtaken, Transaction
-from bot.store.game_tables import RESULT_COLUMNS, result_of
 from bot.store.queries import Queries, marks, people_acting
+from bot.store.result_tables import RESULT_COLUMNS, result_of
 from engine.variants import STANDARD
 
 __all__ = ["StandingTables"]

@@ -3,7 +3,8 @@ per job (:class:`Store` is all of them on one database).
 
 | part | holds |
 | --- | --- |
-| :mod:`~bot.store.game_tables` | games, seats, the action log, results (and their ratings) |
+| :mod:`~bot.store.game_tables` | games, seats, the action log, each move saved |
+| :mod:`~bot.store.result_tables` | results (written with their ratings), hints taken |
 | :mod:`~bot.store.message_tables` | the messages owners keep, the players' DMs and membership |
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
@@ -29,10 +30,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from bot.store.announcing import ANNOUNCE_CHANNEL
 from bot.store.archive_tables import ArchiveTables
 from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
-from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
+from bot.store.game_tables import GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, check, migrate, newer_beside, number_of
 from bot.store.night_tables import NightTables
@@ -41,6 +43,7 @@ from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.privacy_tables import PrivacyTables
 from bot.store.ranked_tables import RankedTables
+from bot.store.result_tables import ResultTables
 from bot.store.review_tables import ReviewTables
 from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
@@ -60,6 +63,7 @@ def is_postgres_url(target: str | Path) -> bool:
 
 class Store(
     GameTables,
+    ResultTables,
     MessageTables,
     StandingTables,
     ArchiveTables,

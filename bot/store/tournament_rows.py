@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
+from bot.store.announcing import ANNOUNCE_CHANNEL
 from bot.store.database import Dialect, Transaction
-from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.queries import Queries
 
 __all__ = ["TournamentChanges", "bump_tournament"]

@@ -36,7 +36,7 @@ PLACES = {
     # The Activity's new game: the page's body read into what is asked.
     "bot/web/activity/acts.py": {"asked_of"},
     # The store's one reader and one writer of the options' columns.
-    "bot/store/game_tables.py": {"_options", "_options_params"},
+    "bot/store/game_options.py": {"options_of", "options_params"},
     # The page's one drawing of a table's options.
     "bot/core/messages/activity.py": {"options_json"},
 }
