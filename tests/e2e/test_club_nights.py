@@ -10,6 +10,8 @@ a week passes in a moment (tests/helpers/night_steps.py)."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from bot.store import Store
@@ -194,7 +196,21 @@ async def _a_weekly_club(world: World, bot: NightBot, people: dict[str, User]) -
     assert "Friday cribbage night league" in text and "2 nights played" in text
     rows = [line for line in text.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
     points = {row.split(" — ")[0][3:]: int(row.split(" — ")[1].split()[0]) for row in rows}
-    assert sum(points.values()) == (4 + 3 + 2 + 1) + (3 + 2 + 1), points
     assert set(points) == {"Al", "Bea", "Cy", "Di"}
+    assert points == dict(Counter(_league_points(board)) + Counter(_league_points(second)))
     stats = await fd.slash(al, general, "/cribbage stats")
     assert "Friday cribbage night league" in stats.words()
+
+
+def _league_points(board: Message) -> dict[str, int]:
+    """A night's league points, worked out from its final standings as its message shows them:
+    each player as many as the players they finished level with or ahead of, themselves
+    included (docs/players.md), level meaning equal game points, games won and spread."""
+    rows = []
+    for line in board.words().split("**Final standings**")[1].splitlines():
+        found = re.match(r"\d+\. (.+?) — (\d+) pts, (\d+) won, spread ([+−±]?)(\d+)", line)
+        if found:
+            name, pts, won, sign, spread = found.groups()
+            rows.append((name, (int(pts), int(won), -int(spread) if sign == "−" else int(spread))))
+    assert rows, board.words()
+    return {name: sum(1 for _, other in rows if other <= key) for name, key in rows}
