@@ -15,12 +15,15 @@ from __future__ import annotations
 import json
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.feed import Change
 from bot.core.ledger.life import answer_record
+from bot.store.database import Dialect, Transaction
 
 __all__ = [
     "ANNOUNCED_FIELDS",
     "ANNOUNCE_CHANNEL",
     "SEEN_HEAD",
+    "announce",
     "announced",
     "announcements",
     "announcing",
@@ -83,3 +86,11 @@ def announcements(head: str, answered: AnswerKept | None) -> list[str]:
     itself in its own statement, :func:`announcing`)."""
     seen = seen_announced(answered)
     return [*([seen] if seen else []), f"{head}{announced(answered)}"]
+
+
+async def announce(tx: Transaction, dialect: Dialect, change: Change) -> None:
+    """Announce ``change`` to every process at ``tx``'s commit (``owner:version:channel``), on
+    PostgreSQL; SQLite's one process publishes its own changes."""
+    if dialect is Dialect.POSTGRES:
+        payload = f"{change.owner}:{change.version}:{change.channel_id}"
+        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))

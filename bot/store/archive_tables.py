@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.privacy.inventory import Lasts, tables_lasting
-from bot.store.announcing import ANNOUNCE_CHANNEL
+from bot.store.announcing import announce
 from bot.store.database import Dialect
 from bot.store.game_places import places_of
 from bot.store.message_tables import forget_owners
@@ -167,9 +168,8 @@ class ArchiveTables(Queries):
                 (user_id, int(on), now, _setting_version(now)),
             )
             version = int(rows[0][0])
-            if self.dialect is Dialect.POSTGRES:
-                payload = f"{Owner.person(user_id)}:{version}:0"
-                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+            # (No channel: a person keeps no message.)
+            await announce(tx, self.dialect, Change(Owner.person(user_id), version, 0))
         return version
 
     async def settings_changed_since(self, since: float) -> list[tuple[int, int]]:

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.base.delivery import AnswerKept
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.store_errors import ChannelBusy, OccasionOver
 from bot.core.games.records import (
@@ -24,7 +25,7 @@ from bot.core.games.records import (
     SeatRecord,
     occasion_words,
 )
-from bot.store.announcing import ANNOUNCE_CHANNEL
+from bot.store.announcing import announce
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.game_options import OPTION_COLUMNS, options_params
 from bot.store.message_tables import first_answer
@@ -233,8 +234,6 @@ async def opened(
     kept = None if answered is None else answered(record)
     if kept is not None:
         await first_answer(Owner.game(record.id), kept).run(tx)
-    if dialect is Dialect.POSTGRES:
-        # Announced to every process at commit, as every later change is (see ``GameTables._bump``).
-        payload = f"{Owner.game(record.id)}:{record.version}:{record.channel_id}"
-        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+    # Announced to every process at commit, as every later change is (see ``GameTables._bump``).
+    await announce(tx, dialect, Change(Owner.game(record.id), record.version, record.channel_id))
     return record

@@ -39,8 +39,8 @@ from bot.core.privacy.inventory import (
 )
 from bot.core.privacy.keyed import keyed_id
 from bot.core.privacy.records import Forgotten, FormerPlayer
-from bot.store.announcing import ANNOUNCE_CHANNEL
-from bot.store.database import Dialect, Overtaken, Transaction
+from bot.store.announcing import announce
+from bot.store.database import Overtaken, Transaction
 from bot.store.message_tables import forget_owners
 from bot.store.queries import KEYED_IDS, Queries, kept_secret, marks
 from bot.store.tournament_rows import bump_tournament
@@ -265,9 +265,7 @@ class PrivacyTables(Queries):
             # passes in turn (its version is at least its time).
             dropped = [Change(Owner.person(user_id), int(r[0]) + 1, 0) for r in coach]
             for change in dropped:
-                if self.dialect is Dialect.POSTGRES:
-                    payload = f"{change.owner}:{change.version}:0"
-                    await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+                await announce(tx, self.dialect, change)
             await _renamed_notes(tx, user_id, former)
             # Their ranked cards' messages, in their DMs or where they searched from (never a
             # game's, so no game's pruning takes them): their places' ids and interactions.

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner, OwnerKind
-from bot.store.announcing import ANNOUNCE_CHANNEL
+from bot.store.announcing import announce
 from bot.store.database import Dialect, Transaction
 from bot.store.queries import Queries
 
@@ -31,10 +31,9 @@ async def bump_tournament(tx: Transaction, dialect: Dialect, tournament_id: int)
         return None
     owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
     version, channel_id = int(rows[0][0]), int(rows[0][1])
-    if dialect is Dialect.POSTGRES:
-        payload = f"{owner}:{version}:{channel_id}"
-        await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
-    return Change(owner, version, channel_id)
+    change = Change(owner, version, channel_id)
+    await announce(tx, dialect, change)
+    return change
 
 
 class TournamentChanges(Queries):
