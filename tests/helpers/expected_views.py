@@ -356,8 +356,7 @@ def owed_views(
         if over:
             kept = replay.kept(deal, seat)
             ending = ending_of(game, replay.resigned)
-            reviewed = any(about == deal for about, _ in replay.coach_lines)
-            last = last_coach(coach, deal, seat, shown=reviewed)
+            last = last_coach(coach, deal, seat, shown=deal in replay.shown)
             offered = None if again is None else (game_id, again)
             closed = closed_hand(channel_id, deal, kept, last, ending, offered)
             found[f"hand:{deal}:{seat}"] = closed

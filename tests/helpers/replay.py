@@ -59,6 +59,9 @@ class Replay:
     _coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
     #: The people's views at each show not reviewed yet, with the scores the deal began at.
     _unreviewed: list[tuple[int, SeatView, tuple[int, ...] | None]] = field(default_factory=list)
+    #: The deals whose show began (the coach's lines about them were made, for every person
+    #: who threw: a seat dealt short has none).
+    shown: set[int] = field(default_factory=set)
     #: deal -> the sides' scores as it was dealt (those its discards were made at).
     began: dict[int, tuple[int, ...]] = field(default_factory=dict)
     resigned: int | None = None
@@ -244,6 +247,7 @@ class Replay:
         """Keep the people's views at ``deal``'s show for :attr:`coach_lines` (a view is a
         snapshot: the review is the same whenever it is made)."""
         began = self.began.get(deal)
+        self.shown.add(deal)
         self._unreviewed += [(deal, v, began) for s, v in views.items() if s in self.people]
 
     @property

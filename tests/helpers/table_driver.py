@@ -660,7 +660,9 @@ class TableDriver(TableChecks):
         coach's line and the rematch its result offers."""
         assert self.replay is not None
         deal = game.deal_number
-        shown = any(about == deal for about, _ in self.replay.coach_lines)
+        # (Whether the deal was shown, not whether this seat has a line on it: a seat dealt
+        # short has none, and then no line at all, as the bot says it.)
+        shown = deal in self.replay.shown
         lines = {
             (about, seat): line
             for about in (deal, deal - 1)
