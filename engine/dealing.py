@@ -51,14 +51,13 @@ class Dealing:
             cut: list[Card | None] = [None] * n
             for seat, card in zip(cutting, deck, strict=False):
                 cut[seat] = card
-            state.cut_rounds.append(cut)
+            state.cut_rounds = (*state.cut_rounds, tuple(cut))
             ranks = {seat: card.rank for seat, card in enumerate(cut) if card is not None}
             low = min(ranks.values())
             cutting = [seat for seat in cutting if ranks[seat] == low]
             if len(cutting) == 1:
                 state.dealer = cutting[0]
-                rounds = tuple(tuple(r) for r in state.cut_rounds)
-                return CutForDeal(rounds=rounds, dealer=state.dealer)
+                return CutForDeal(rounds=state.cut_rounds, dealer=state.dealer)
 
     def given_deal(self, seat: int) -> CutForDeal:
         """The first deal given to ``seat`` without a cut (a following game's rule: the loser
@@ -66,7 +65,7 @@ class Dealing:
         state = self.state
         if not 0 <= seat < state.num_players:
             raise ValueError(f"There is no seat {seat} to deal first.")
-        state.dealer = state.first_dealer = seat
+        state.dealer = state.given_dealer = seat
         return CutForDeal(rounds=(), dealer=seat)
 
     def for_last(self) -> list[Event]:
@@ -78,8 +77,8 @@ class Dealing:
             return []
         seat = state.rules.leader(state.dealer)
         side = state.side_of(seat)
-        state.scores[side] += points
-        return [ForLast(seat=seat, side=side, points=points, score=state.scores[side])]
+        score = state.peg(side, points)
+        return [ForLast(seat=seat, side=side, points=points, score=score)]
 
     def deal(self) -> list[Event]:
         """Shuffle and deal one card at a time, starting left of the dealer."""
@@ -103,14 +102,14 @@ class Dealing:
             for seat in range(n)
         ]
         state.discards = [[] for _ in range(n)]
-        state.played = [[] for _ in range(n)]
+        state.played = ((),) * n
         state.starter = None
-        state.series = []
+        state.series = ()
         state.count = 0
         state.turn = None
-        state.gone = set()
+        state.gone = frozenset()
         state.to_count = []
-        state.window = None
+        state.muggins_window = None
         state.deal_number += 1
         state.phase = Phase.DISCARD
         return [
@@ -184,8 +183,8 @@ class Dealing:
         if starter.rank == JACK:
             side = state.side_of(dealer)
             heels = state.rules.points.heels
-            state.scores[side] += heels
-            events.append(Heels(seat=dealer, side=side, points=heels, score=state.scores[side]))
+            score = state.peg(side, heels)
+            events.append(Heels(seat=dealer, side=side, points=heels, score=score))
             if state.reached_target(side):
                 events.append(state.finish(side, EndReason.TARGET))
                 return events

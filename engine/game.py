@@ -11,7 +11,7 @@ action: the starter and his heels once the crib is complete, every "go" in the p
 
 The rules are handed to the game when it is made (:class:`~engine.rules.Rules`: the deal,
 the crib, the show, the play, the sides, the target and its scale, the counting) and every
-part reads them from it (``game.rules``, ``view.rules``). For the standard game the table's
+part reads them from it (``game.state.rules``, ``view.rules``). For the standard game the table's
 options are enough: the ``target`` (121 or 61), ``scoring`` (game points by the lurch, the
 default, or the skunk scale) and ``counting`` (automatic, the default, or manual with
 muggins).
@@ -20,17 +20,21 @@ muggins).
 collaborating parts, one per stage of a deal: :class:`~engine.dealing.Dealing` (the cut, the
 deal, the discards and the starter), :class:`~engine.playing.Playing` (the play) and
 :class:`~engine.showing.Showing` (the show, automatic or claimed with muggins), and saved and
-restored by :mod:`engine.saving`.
+restored by :mod:`engine.saving`. The state is read from outside as :attr:`Game.state`, read-only
+and without a hidden card (:class:`~engine.state.TableState`); what is computed from it (whose
+claim a manual show waits for, the seats still to throw, the cards a seat may play) is asked of
+the game.
 
 >>> import random
 >>> game, events = Game.new(["Al", "Bea"], rng=random.Random(7))
 >>> [event.kind for event in events]
 ['cut_for_deal', 'dealt']
->>> game.phase, len(game.hand(0)), game.discard_count
+>>> game.state.phase, len(game.hand(0)), game.state.rules.others.to_crib
 (<Phase.DISCARD: 'discard'>, 6, 2)
 >>> for seat in (0, 1):
 ...     _ = game.discard(seat, game.hand(seat)[:2])
->>> game.phase, game.turn == (game.dealer + 1) % 2, game.starter is not None
+>>> state = game.state
+>>> state.phase, state.turn == (state.dealer + 1) % 2, state.starter is not None
 (<Phase.PLAY: 'play'>, True, True)
 """
 
@@ -43,7 +47,7 @@ from typing import Any
 
 from engine import saving
 from engine.cards import Card
-from engine.counting import Counting, CountTurn, MugginsWindow
+from engine.counting import Counting, CountTurn
 from engine.dealing import Dealing
 from engine.errors import (
     CardNotHeld,
@@ -60,8 +64,8 @@ from engine.playing import Playing
 from engine.rules import Rules
 from engine.saving import FORMAT_VERSION, SAVED_SCORING
 from engine.showing import Showing
-from engine.state import GameState
-from engine.views import PublicView, SeatView, TargetAndOptions, public_fields, seat_fields
+from engine.state import GameState, TableState
+from engine.views import PublicView, SeatView, public_fields, seat_fields
 
 __all__ = [
     "FORMAT_VERSION",
@@ -75,7 +79,7 @@ __all__ = [
 ]
 
 
-class Game(TargetAndOptions):
+class Game:
     """One game of cribbage. Create it with :meth:`new`, restore it with :meth:`from_dict`.
 
     Seats are numbered from 0 in the order the players were given; the deal passes to the left
@@ -146,9 +150,9 @@ class Game(TargetAndOptions):
         """A new game with ``rng`` and every action of ``actions`` applied in order.
 
         Given an rng seeded as the original was (and the same rules, or options, and the
-        same first ``dealer`` when the table gave it: :attr:`given_dealer`), this reproduces
-        the original state exactly (and each :meth:`apply` returns the same events the
-        original action did).
+        same first ``dealer`` when the table gave it: ``state.given_dealer``), this
+        reproduces the original state exactly (and each :meth:`apply` returns the same events
+        the original action did).
         """
         game, _ = cls.new(
             players,
@@ -192,116 +196,29 @@ class Game(TargetAndOptions):
             return self.auto_count(seat)
         raise ValueError(f"Unknown action type {kind!r}.")
 
-    # ----------------------------------------------------------------- read-only state
+    # ----------------------------------------------------------------- reading the game
 
     @property
-    def players(self) -> tuple[str, ...]:
-        """Display names in seat order."""
-        return self._state.players
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the game is played by."""
-        return self._state.rules
-
-    @property
-    def phase(self) -> Phase:
-        """What the game waits for: discards, a card in the play, a count claimed at the
-        show (manual counting), or nothing (over)."""
-        return self._state.phase
-
-    @property
-    def dealer(self) -> int:
-        """The seat dealing this deal (its crib)."""
-        return self._state.dealer
-
-    @property
-    def turn(self) -> int | None:
-        """The seat that must play now (or, at a manual show, claim the count of the hand
-        in :attr:`count_turn`), or ``None`` when nobody's move is awaited."""
-        return self._state.turn
+    def state(self) -> TableState:
+        """The game's state as the whole table may know it, read-only: the seats
+        (``players``), the rules (``rules``: the target, the table's options, the sides and
+        the deal), ``phase``, ``dealer``, ``turn``, ``scores`` (per side), the play
+        (``count``, ``series``, ``played``), ``starter``, ``deal_number``, ``result`` and
+        the rest :class:`~engine.state.TableState` lists. No hidden card is there: a seat's
+        own are :meth:`hand` and :meth:`view`'s."""
+        return self._state
 
     @property
     def count_turn(self) -> CountTurn | None:
         """At a manual show, the hand whose claim the table waits for, with its cards."""
         return self._showing.count_turn
 
-    @property
-    def muggins_window(self) -> MugginsWindow | None:
-        """The claim opponents may still call muggins on, if any (every claim opens one;
-        in games logged before that rule, only a short one)."""
-        return self._state.window
-
-    @property
-    def num_players(self) -> int:
-        """How many seats (2, 3 or 4 in the standard game)."""
-        return self._state.num_players
-
-    @property
-    def num_sides(self) -> int:
-        """How many scores are kept (the rules' sides: 2 with 2 or 4 players, 3 with 3)."""
-        return self._state.rules.num_sides
-
     def side_of(self, seat: int) -> int:
         """The side a seat scores for (the rules'; ``seat % 2`` with four players in the
-        standard game, else the seat itself)."""
+        standard game, else the seat itself). Raises :class:`NotAPlayer` for a seat that
+        is not at the table."""
         self._state.check_seat(seat)
         return self._state.side_of(seat)
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Each side's score."""
-        return tuple(self._state.scores)
-
-    @property
-    def count(self) -> int:
-        """The running count of the play (0 after a reset)."""
-        return self._state.count
-
-    @property
-    def series(self) -> tuple[Card, ...]:
-        """The cards played since the count was last reset, in order."""
-        return tuple(self._state.series)
-
-    @property
-    def starter(self) -> Card | None:
-        """The starter, once cut (``None`` while the crib is being formed)."""
-        return self._state.starter
-
-    @property
-    def deal_number(self) -> int:
-        """1 for the first deal, then 2, 3, ..."""
-        return self._state.deal_number
-
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each seat but the dealer (all of them in the standard game: 6 with
-        two players, else 5); :meth:`~engine.rules.Rules.dealt` says each seat's."""
-        return self._state.rules.others.dealt
-
-    @property
-    def discard_count(self) -> int:
-        """Cards each seat but the dealer puts in the crib (all of them in the standard game:
-        2 with two players, else 1); a seat's view says its own."""
-        return self._state.rules.others.to_crib
-
-    @property
-    def result(self) -> GameResult | None:
-        """How the game ended, once it has."""
-        return self._state.result
-
-    @property
-    def cut_rounds(self) -> tuple[tuple[Card | None, ...], ...]:
-        """The cut for first deal: per round, the card each seat cut (``None`` for a seat
-        that did not cut again: only the players tied for lowest re-cut)."""
-        return tuple(tuple(r) for r in self._state.cut_rounds)
-
-    @property
-    def given_dealer(self) -> int | None:
-        """The seat the table gave the first deal without a cut (a following game's: the loser
-        of the game before), or None when the cut decided: what replaying the game from its
-        shuffles and actions needs (:meth:`replay`'s ``dealer``)."""
-        return self._state.first_dealer
 
     @property
     def actions(self) -> list[dict[str, Any]]:

@@ -63,13 +63,10 @@ class Playing:
         """Play ``card`` (verified) from ``seat``'s hand, score it, and run what follows."""
         state = self.state
         state.log({"type": "play", "seat": seat, "card": card.code})
-        state.hands[seat].remove(card)
-        state.played[seat].append(card)
-        state.series.append(card)
-        state.count += card.value
+        state.play_card(seat, card)
         score = score_pegging(state.series, state.rules)
         side = state.side_of(seat)
-        state.scores[side] += score.total
+        total = state.peg(side, score.total)
         events: list[Event] = [
             Played(
                 seat=seat,
@@ -78,7 +75,7 @@ class Playing:
                 count=state.count,
                 items=score.items,
                 points=score.total,
-                score=state.scores[side],
+                score=total,
             )
         ]
         if state.reached_target(side):
@@ -113,7 +110,7 @@ class Playing:
                 state.turn = seat
                 return events
             if seat not in state.gone:
-                state.gone.add(seat)
+                state.gone |= {seat}
                 events.append(Go(seat=seat))
         if self._can_move(last):
             # Everyone else said go: the last player keeps playing while they can.
@@ -148,8 +145,8 @@ class Playing:
     def _reset(self, leader: int) -> None:
         state = self.state
         state.count = 0
-        state.series = []
-        state.gone = set()
+        state.series = ()
+        state.gone = frozenset()
         state.turn = leader
 
     def _go_point(self, seat: int, *, last_card: bool) -> list[Event]:
@@ -157,13 +154,13 @@ class Playing:
         state = self.state
         side = state.side_of(seat)
         points = state.rules.points.last_card if last_card else state.rules.points.go
-        state.scores[side] += points
+        score = state.peg(side, points)
         events: list[Event] = [
             GoPoint(
                 seat=seat,
                 side=side,
                 points=points,
-                score=state.scores[side],
+                score=score,
                 last_card=last_card,
             )
         ]

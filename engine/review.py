@@ -213,7 +213,7 @@ def review_game(
     (the standard game's for the players, to 121, when None) and dealt by ``rng`` (it must
     shuffle as the game's source did), up to and with deal ``through_deal`` (every deal
     without). The play-outs draw from ``seed``. ``dealer``: the seat the table gave the first
-    deal without a cut (:attr:`engine.game.Game.given_dealer`), if it did.
+    deal without a cut (:attr:`engine.state.TableState.given_dealer`), if it did.
 
     Raises :class:`engine.errors.RuleError` or ``ValueError`` when the log does not fit
     the deals.
@@ -224,11 +224,11 @@ def review_game(
     shown: set[int] = set()
     began: list[tuple[int, ...]] = []
     for action in actions:
-        deal = game.deal_number
+        deal = game.state.deal_number
         if through_deal is not None and deal > through_deal:
             break
         if len(began) < deal:
-            began.append(tuple(game.scores))
+            began.append(game.state.scores)
         seat = action.get("seat")
         if isinstance(seat, int) and seat in seats:
             # Each decision's play-outs have a seed of their own: the same every time.
@@ -238,7 +238,11 @@ def review_game(
                 decisions.append(found)
         if crib_shown(game.apply(action)):
             shown.add(deal)
-    deals = game.deal_number if through_deal is None else min(game.deal_number, through_deal)
+    deals = (
+        game.state.deal_number
+        if through_deal is None
+        else min(game.state.deal_number, through_deal)
+    )
     return GameReview(tuple(decisions), deals, frozenset(shown), tuple(began))
 
 

@@ -7,7 +7,7 @@ the crib up to its size, how many cards each keeps for the show (and so the flus
 the target and the scale of game points derived from it, the points for last at the start
 of the game, how the play ends (:class:`PlayEnd`), who partners whom and in what order seats
 lead and count, and what each combination scores (:class:`Points`). A game reads it as
-``game.rules``, a seat's view as ``view.rules``; the deal, the play, the show, the computer
+``game.state.rules``, a seat's view as ``view.rules``; the deal, the play, the show, the computer
 players and the bot read the rules from there and from nowhere else (a test keeps it so). It
 is saved with a game only when it is not the standard game for the game's players, target
 and options, so games saved before it existed load, and save back, unchanged. The named

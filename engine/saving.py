@@ -103,13 +103,13 @@ def save(state: GameState, *, share: bool) -> dict[str, Any]:
         data["scoring"] = rules.scoring.value
     if not rules.is_standard:
         data["rules"] = rules.to_dict()
-    if state.first_dealer is not None:
+    if state.given_dealer is not None:
         # (Only then: a game dealt after a cut is saved as it always was.)
-        data["first_dealer"] = state.first_dealer
+        data["first_dealer"] = state.given_dealer
     if rules.counting is Counting.MANUAL:
         data["counting"] = rules.counting.value
         data["to_count"] = [[seat, crib] for seat, crib in state.to_count]
-        data["muggins"] = None if state.window is None else state.window.to_dict()
+        data["muggins"] = None if state.muggins_window is None else state.muggins_window.to_dict()
     data.update(
         {
             "phase": state.phase.value,
@@ -145,23 +145,23 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     state.phase = Phase(data["phase"])
     state.dealer = int(data["dealer"])
     state.deal_number = int(data["deal_number"])
-    state.scores = [int(s) for s in data["scores"]]
-    state.cut_rounds = [
-        [None if code is None else card(code) for code in r] for r in data["cut_rounds"]
-    ]
+    state.scores = tuple(int(s) for s in data["scores"])
+    state.cut_rounds = tuple(
+        tuple(None if code is None else card(code) for code in r) for r in data["cut_rounds"]
+    )
     given = data.get("first_dealer")
-    state.first_dealer = None if given is None else int(given)
+    state.given_dealer = None if given is None else int(given)
     state.deck = cards(data["deck"])
     state.hands = [cards(h) for h in data["hands"]]
     state.kept = [cards(k) for k in data["kept"]]
     state.discards = [cards(d) for d in data["discards"]]
-    state.played = [cards(p) for p in data["played"]]
+    state.played = tuple(tuple(cards(p)) for p in data["played"])
     state.crib = cards(data["crib"])
     state.starter = None if data["starter"] is None else card(data["starter"])
-    state.series = cards(data["series"])
+    state.series = tuple(cards(data["series"]))
     state.count = int(data["count"])
     state.turn = None if data["turn"] is None else int(data["turn"])
-    state.gone = {int(s) for s in data["gone"]}
+    state.gone = frozenset(int(s) for s in data["gone"])
     state.result = None if data["result"] is None else GameResult.from_dict(data["result"])
     for item in data["last_show"]:
         shown = event_from_dict(item)
@@ -171,7 +171,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     if rules.counting is Counting.MANUAL:
         state.to_count = [(int(seat), bool(crib)) for seat, crib in data["to_count"]]
         window = data["muggins"]
-        state.window = None if window is None else MugginsWindow.from_dict(window)
+        state.muggins_window = None if window is None else MugginsWindow.from_dict(window)
     state.actions = copy_actions(data["actions"])
     _check_cards(state)
     return state
@@ -184,7 +184,7 @@ def _check_cards(state: GameState) -> None:
         raise ValueError("The saved game does not match its number of players.")
     held = [*state.deck, *state.crib]
     for seat in range(n):
-        held += state.hands[seat] + state.played[seat]
+        held += [*state.hands[seat], *state.played[seat]]
     if state.starter is not None:
         held.append(state.starter)
     if len(held) != 52 or len(set(held)) != 52:

@@ -60,7 +60,7 @@ class Showing:
     def muggins_missed(self) -> int:
         """The points the claim open to muggins left out (0 when it was right, or none is
         open)."""
-        window = self.state.window
+        window = self.state.muggins_window
         if window is None:
             return 0
         return self._show_score(window.seat, window.crib).total - window.claimed
@@ -85,7 +85,7 @@ class Showing:
         """Raise the :class:`RuleError` that :meth:`claim` would raise, or nothing."""
         seat, _ = self._check_count_turn(seat)
         state = self.state
-        window = state.window
+        window = state.muggins_window
         sides = [state.side_of(other) for other in range(state.num_players)]
         if window is not None and window.holds(seat, sides):
             whose = "your count" if window.seat == seat else f"{state.players[window.seat]}'s"
@@ -99,7 +99,7 @@ class Showing:
         state = self.state
         state.check_not_over()
         state.check_seat(seat)
-        window = state.window
+        window = state.muggins_window
         if window is None:
             raise BadMuggins("There is no count open to muggins now.")
         if state.side_of(seat) == window.side:
@@ -112,7 +112,7 @@ class Showing:
         state = self.state
         state.check_not_over()
         state.check_seat(seat)
-        if state.window is None or state.window.seat != seat:
+        if state.muggins_window is None or state.muggins_window.seat != seat:
             raise BadMuggins("There is no short count of yours open to muggins.")
 
     def verify_auto_count(self, seat: int) -> None:
@@ -129,7 +129,7 @@ class Showing:
         """
         state = self.state
         state.turn = None
-        state.last_show = []
+        state.last_show = ()
         state.last_show_data = []
         order = list(state.rules.show_order(state.dealer))
         if state.rules.counting is Counting.MANUAL:
@@ -164,11 +164,9 @@ class Showing:
         score = self._show_score(seat, crib)
         side = state.side_of(seat)
         over = max(0, points - score.total)
-        state.scores[side] += points - over
+        total = state.peg(side, points - over)
         events.append(
-            Claimed(
-                **self._hand_shown(seat, crib), points=points, score=state.scores[side], over=over
-            )
+            Claimed(**self._hand_shown(seat, crib), points=points, score=total, over=over)
         )
         if over:
             return events + self._overclaimed(seat, crib, score, points)
@@ -177,7 +175,7 @@ class Showing:
             events.append(state.finish(side, EndReason.TARGET))
             return events
         if points < score.total or open_window:
-            state.window = MugginsWindow(
+            state.muggins_window = MugginsWindow(
                 seat=seat, side=side, crib=crib, claimed=points, blind=open_window, waits=waits
             )
             state.turn = state.to_count[0][0] if state.to_count else None
@@ -204,12 +202,8 @@ class Showing:
         for side, taker in takers.items():
             if winner is not None:
                 break
-            state.scores[side] += over
-            events.append(
-                Overclaimed(
-                    seat=taker, side=side, owner=seat, points=over, score=state.scores[side]
-                )
-            )
+            total = state.peg(side, over)
+            events.append(Overclaimed(seat=taker, side=side, owner=seat, points=over, score=total))
             if state.reached_target(side):
                 winner = side
         events.append(self._breakdown(seat, crib, score, claimed=claimed))
@@ -224,19 +218,17 @@ class Showing:
         :meth:`engine.game.Game.muggins`)."""
         state = self.state
         state.log({"type": "muggins", "seat": seat})
-        window = state.window
+        window = state.muggins_window
         assert window is not None
         score = self._show_score(window.seat, window.crib)
         if score.total == window.claimed:
             return self._passed(seat)
-        state.window = None
+        state.muggins_window = None
         side = state.side_of(seat)
         taken = score.total - window.claimed
-        state.scores[side] += taken
+        total = state.peg(side, taken)
         events: list[Event] = [
-            Mugginsed(
-                seat=seat, side=side, owner=window.seat, points=taken, score=state.scores[side]
-            ),
+            Mugginsed(seat=seat, side=side, owner=window.seat, points=taken, score=total),
             self._breakdown(window.seat, window.crib, score, claimed=window.claimed),
         ]
         if state.reached_target(side):
@@ -255,10 +247,10 @@ class Showing:
         """``seat`` has had its chance at the open window: noted, and the window closed once
         no opponent is left to call it."""
         state = self.state
-        window = state.window
+        window = state.muggins_window
         assert window is not None
         passed = (*window.passed, seat)
-        state.window = dataclasses.replace(window, passed=passed)
+        state.muggins_window = dataclasses.replace(window, passed=passed)
         opponents = [s for s in range(state.num_players) if state.side_of(s) != window.side]
         if any(s not in passed for s in opponents):
             return []
@@ -294,7 +286,7 @@ class Showing:
         """Count one hand (or the crib) and peg its whole value to its side."""
         score = self._show_score(seat, crib)
         state = self.state
-        state.scores[state.side_of(seat)] += score.total
+        state.peg(state.side_of(seat), score.total)
         return self._breakdown(seat, crib, score, claimed=None)
 
     def _breakdown(self, seat: int, crib: bool, score: Score, *, claimed: int | None) -> Shown:
@@ -330,10 +322,10 @@ class Showing:
     def _shut_window(self) -> list[Event]:
         """Close an open muggins window with nobody calling it: the breakdown of its hand."""
         state = self.state
-        window = state.window
+        window = state.muggins_window
         if window is None:
             return []
-        state.window = None
+        state.muggins_window = None
         score = self._show_score(window.seat, window.crib)
         return [self._breakdown(window.seat, window.crib, score, claimed=window.claimed)]
 

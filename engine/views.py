@@ -1,8 +1,9 @@
 """What one seat, or everyone, may know about a game: frozen snapshots with no way back.
 
-A view holds only tuples of cards and numbers, built fresh by the game from its state
-(:func:`public_fields`, :func:`seat_fields`); it keeps no reference to the game or to its
-lists, so rendering a :class:`PublicView` cannot reach a hidden card.
+A view holds only tuples of cards and numbers and other immutable values, taken by the game
+from its state (:func:`public_fields`, :func:`seat_fields`: the state's own tuples, or fresh
+ones built from its lists); it keeps no reference to the game or to its lists, so rendering a
+:class:`PublicView` cannot reach a hidden card.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ __all__ = ["PublicView", "SeatView", "TargetAndOptions", "public_fields", "seat_
 
 
 class TargetAndOptions:
-    """The target and the table's options of what is played by :attr:`rules` (a game, a
-    view), read from the rules: every part reads them there."""
+    """The target and the table's options of what is played by :attr:`rules` (a view),
+    read from the rules: every part reads them there."""
 
     __slots__ = ()
 
@@ -115,13 +116,13 @@ def public_fields(
         "players": state.players,
         "num_sides": len(state.scores),
         "sides": tuple(state.side_of(s) for s in range(state.num_players)),
-        "scores": tuple(state.scores),
+        "scores": state.scores,
         "dealer": state.dealer,
         "phase": state.phase,
         "turn": state.turn,
         "count": state.count,
-        "series": tuple(state.series),
-        "played": tuple(tuple(p) for p in state.played),
+        "series": state.series,
+        "played": state.played,
         "starter": state.starter,
         "hand_sizes": tuple(len(h) for h in state.hands),
         "crib_size": len(state.crib),
@@ -129,10 +130,10 @@ def public_fields(
         "deal_number": state.deal_number,
         "discard_count": state.rules.others.to_crib,
         "result": state.result,
-        "last_show": tuple(state.last_show),
+        "last_show": state.last_show,
         "rules": state.rules,
         "count_turn": count_turn,
-        "muggins": state.window,
+        "muggins": state.muggins_window,
     }
 
 

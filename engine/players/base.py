@@ -48,12 +48,12 @@ class Player(abc.ABC):
 def finish(game: Game, players: Sequence[Player], rngs: Sequence[random.Random]) -> Game:
     """Play ``game`` to its end, each seat choosing with its player and its random source
     (the discards in seat order); the game."""
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             game.discard(seat, players[seat].choose_discard(game.view(seat), rngs[seat]))
             continue
-        turn = game.turn
+        turn = game.state.turn
         assert turn is not None
         game.play(turn, players[turn].choose_play(game.view(turn), rngs[turn]))
     return game

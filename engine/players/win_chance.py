@@ -110,15 +110,15 @@ def simulate_deals(deals: int, seed: int) -> dict[str, dict[str, int]]:
     rng = random.Random(seed)
     for _ in range(deals):
         game, _events = Game.new(["A", "B"], rng=random.Random(rng.getrandbits(64)))
-        dealer = game.dealer
+        dealer = game.state.dealer
         pegged = [0, 0]
         shown = [0, 0]
-        while game.phase is not Phase.OVER and game.deal_number == 1:
-            if game.phase is Phase.DISCARD:
+        while game.state.phase is not Phase.OVER and game.state.deal_number == 1:
+            if game.state.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]
                 events = game.discard(seat, players[seat].choose_discard(game.view(seat), rng))
             else:
-                seat = game.turn if game.turn is not None else 0
+                seat = game.state.turn if game.state.turn is not None else 0
                 events = game.play(seat, players[seat].choose_play(game.view(seat), rng))
             for event in events:
                 if isinstance(event, Played | GoPoint):
