@@ -300,6 +300,8 @@ async def _replay_games(target: Store, report: CopyReport) -> None:
         if status == "finished":
             results = await target.results(game_id)
             game = found.game
-            if [r.score for r in results] != [game.scores[game.side_of(r.seat)] for r in results]:
+            if [r.score for r in results] != [
+                game.state.scores[game.side_of(r.seat)] for r in results
+            ]:
                 report.differences.append(f"game {game_id}: its results differ from its scores")
         report.games_replayed += 1

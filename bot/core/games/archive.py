@@ -65,21 +65,21 @@ def compact(text: str) -> bytes:
     if kept.shuffles is not None:
         record = {
             "format": ARCHIVE_FORMAT,
-            "players": list(game.players),
-            "target": game.target,
-            "scoring": game.scoring.value,
-            "counting": game.counting.value,
+            "players": list(game.state.players),
+            "target": game.state.rules.target,
+            "scoring": game.state.rules.scoring.value,
+            "counting": game.state.rules.counting.value,
             "shuffles": kept.shuffles,
             "actions": game.actions,
         }
         # A game by other rules than the standard game's for its options keeps them whole
         # (records of standard games stay as they were).
-        if not game.rules.is_standard:
-            record["rules"] = game.rules.to_dict()
-        if game.given_dealer is not None:
+        if not game.state.rules.is_standard:
+            record["rules"] = game.state.rules.to_dict()
+        if game.state.given_dealer is not None:
             # A following game dealt first by the rule, not a cut (records of the others stay
             # as they were).
-            record["dealer"] = game.given_dealer
+            record["dealer"] = game.state.given_dealer
         if kept.seeds is not None:
             record["seeds"] = kept.seeds
         try:
@@ -122,8 +122,8 @@ def _replay(data: dict[str, Any]) -> snapshot.Snapshot:
     given = data.get("dealer")
     dealer = None if given is None else int(given)
     game, events = Game.new(players, rng=rng, rules=rules, dealer=dealer)
-    tally = Tally.empty(game.num_players)
-    log = DealLog.start(game.num_sides)
+    tally = Tally.empty(game.state.num_players)
+    log = DealLog.start(game.state.rules.num_sides)
     tally.add(events)
     log.add(events)
     for action in data["actions"]:

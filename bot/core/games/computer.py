@@ -168,10 +168,10 @@ def _show_move(
 ) -> list[Event] | None:
     """At a manual show: a computer's call of muggins or claim, or None when it is for a
     person (or the clock) to act."""
-    window = game.muggins_window
+    window = game.state.muggins_window
     if window is not None:
-        for k in range(1, game.num_players):
-            seat = (window.seat + k) % game.num_players
+        for k in range(1, game.state.num_players):
+            seat = (window.seat + k) % game.state.num_players
             record = seats[seat]
             opponent = game.side_of(seat) != window.side
             # A computer that calls muggins counts the hand itself: it calls only a claim that
@@ -187,24 +187,28 @@ def _show_move(
     turn = game.count_turn
     if turn is None or not seats[turn.seat].is_computer:
         return None
-    starter = game.starter
+    starter = game.state.starter
     assert starter is not None  # the show comes after the starter
     level = level_of(seats[turn.seat])
     points = computer_claim(
-        level, turn.cards, starter, crib=turn.crib, rules=game.rules, rng=players.rng
+        level, turn.cards, starter, crib=turn.crib, rules=game.state.rules, rng=players.rng
     )
     return game.claim(turn.seat, points, open_window=True, waits=True)
 
 
 def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:
     """The computer seat that must act now, or None when a person has to."""
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         for seat in game.pending_discards():
             if seats[seat].is_computer:
                 return seat
         return None
-    if game.phase is Phase.PLAY and game.turn is not None and seats[game.turn].is_computer:
-        return game.turn
+    if (
+        game.state.phase is Phase.PLAY
+        and game.state.turn is not None
+        and seats[game.state.turn].is_computer
+    ):
+        return game.state.turn
     return None
 
 
@@ -218,19 +222,23 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
     been answered: it is a computer's turn to play and its level thinks at length. Its discards
     and show moves are quick and always made with the move that calls for them."""
     seat = _next_computer(seats, game)
-    return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
+    return (
+        seat is not None
+        and game.state.phase is Phase.PLAY
+        and seats[seat].level in THINKS_AT_LENGTH
+    )
 
 
 def snapshot_views(game: Game) -> dict[int, SeatView]:
     """Every seat's view just before a play that may end the play, the only action that ends
     a deal (and so replaces the dealt hands the coach needs): the last card, or any card when
     the play ends at the first go or 31 (five-card cribbage); empty before any other action."""
-    if game.phase is not Phase.PLAY:
+    if game.state.phase is not Phase.PLAY:
         return {}
-    one_pass = game.rules.play_end is PlayEnd.FIRST_GO
-    if not one_pass and sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
+    one_pass = game.state.rules.play_end is PlayEnd.FIRST_GO
+    if not one_pass and sum(len(game.hand(seat)) for seat in range(game.state.num_players)) != 1:
         return {}
-    return {seat: game.view(seat) for seat in range(game.num_players)}
+    return {seat: game.view(seat) for seat in range(game.state.num_players)}
 
 
 async def computer_moves(
@@ -243,7 +251,7 @@ async def computer_moves(
     """
     steps: list[Step] = []
     while True:
-        if game.phase is Phase.SHOW:
+        if game.state.phase is Phase.SHOW:
             shown = _show_move(seats, game, players)
             if shown is None:
                 return steps
@@ -254,7 +262,7 @@ async def computer_moves(
             return steps
         view = game.view(seat)
         before = snapshot_views(game)
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             events = game.discard(seat, players.choose_discard(seats[seat], view))
         else:
             events = game.play(seat, await players.choose_play(seats[seat], view))

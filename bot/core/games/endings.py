@@ -108,7 +108,7 @@ class Ended:
 def conceded_by(game: Game) -> int | None:
     """The seat whose concession ended ``game`` (the engine's resignation, whoever made it),
     if that is how it ended: the log's last action says."""
-    result = game.result
+    result = game.state.result
     if result is None or result.reason is not EndReason.RESIGNED or not game.actions:
         return None
     last = game.actions[-1]

@@ -106,7 +106,7 @@ class Loaded:
         no result (cancelled or expired, its engine state left mid-deal); what the review,
         ``/cribbage verify`` and the page read to know that nothing more of it will be shown
         (a deal's crib not shown by then never will be)."""
-        return self.game.phase is Phase.OVER or not self.record.is_open
+        return self.game.state.phase is Phase.OVER or not self.record.is_open
 
 
 @contextlib.contextmanager
@@ -472,7 +472,7 @@ class Games:
                 tally.add(step.events)
                 log.add(step.events, version=record.version + 1)
                 _coach_after_show(log, step, people)
-            finished = game.phase is Phase.OVER
+            finished = game.state.phase is Phase.OVER
             change = GameChange(
                 GameStatus.FINISHED if finished else GameStatus.ACTIVE,
                 snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),

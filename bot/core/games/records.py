@@ -298,7 +298,7 @@ class GameRecord:
             return Ended(Ending.CANCELLED)
         if self.status is GameStatus.EXPIRED:
             return Ended(Ending.EXPIRED)
-        if self.status is not GameStatus.FINISHED or game is None or game.result is None:
+        if self.status is not GameStatus.FINISHED or game is None or game.state.result is None:
             return None
         found = ended_with(self.ending, game)
         return replace(found, in_match=True) if self.in_match else found

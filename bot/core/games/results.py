@@ -17,7 +17,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
     point, never a lurch or a skunk, as its result says it (its game points count for
     nothing there), so the stats and head to head outside servers count it so too (migration
     029 mended the results recorded before this rule, and what was derived from them)."""
-    result = game.result
+    result = game.state.result
     if result is None:
         raise ValueError("The game is not over, so it has no result yet.")
     order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]

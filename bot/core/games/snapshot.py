@@ -131,5 +131,5 @@ def _read(data: dict[str, Any], rng: random.Random) -> Snapshot:
     if "log" in data:
         log = DealLog.from_dict(data["log"])
     else:
-        log = DealLog(pegs=[(score, score) for score in game.scores])
+        log = DealLog(pegs=[(score, score) for score in game.state.scores])
     return Snapshot(game, Tally.from_list(data["tally"]), log, shuffles, seeds)

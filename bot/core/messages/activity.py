@@ -385,8 +385,8 @@ def _played_out(
         "chances": _chances(log, view),
         "result": None,
     }
-    if game.result is not None:
-        result = game.result
+    if game.state.result is not None:
+        result = game.state.result
         line = result_line(names, result, record.ended(game))
         state["result"] = {
             "said": line,

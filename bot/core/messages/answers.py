@@ -82,8 +82,8 @@ class MoveAnswer:
         seat = self._seat
         if seat is None:
             return None
-        if self._mirror and saved.game.phase is not Phase.OVER:
-            deal = saved.game.deal_number
+        if self._mirror and saved.game.state.phase is not Phase.OVER:
+            deal = saved.game.state.deal_number
             self._hand = (MessageKey.hand(deal, seat), self._hand_of(saved, deal))
         answering = self._answering
         if answering is None:

@@ -89,9 +89,9 @@ async def told_again(loaded: Loaded) -> DealLog | None:
         return None
     game = loaded.game
     # (Copied here: the game goes on in this thread meanwhile.)
-    players, actions, shuffles = list(game.players), list(game.actions), list(loaded.shuffles)
+    players, actions, shuffles = list(game.state.players), list(game.actions), list(loaded.shuffles)
     told = await asyncio.to_thread(
-        _replayed, players, game.rules, game.given_dealer, shuffles, actions
+        _replayed, players, game.state.rules, game.state.given_dealer, shuffles, actions
     )
     told.began = dict(loaded.log.began)
     return told
@@ -118,6 +118,6 @@ def dealt_again(
     deal log, which keeps every deal (the one way a game is told again: here for its final
     tables, and for its page, :class:`~bot.core.messages.spectator.DealHistory`)."""
     again, first = Game.new(players, rng=rng, rules=rules, dealer=dealer)
-    log = DealLog.start(again.num_sides, every_deal=True)
+    log = DealLog.start(again.state.rules.num_sides, every_deal=True)
     log.add(first)
     return again, log

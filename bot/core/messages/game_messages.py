@@ -140,7 +140,7 @@ class GameMessages(Projector):
             now=now,
             remind_after=self._remind_after,
             departed=self._games.departures.of(record.id),
-            noticed=() if loaded is None else noticed(sent, loaded.game.deal_number),
+            noticed=() if loaded is None else noticed(sent, loaded.game.state.deal_number),
         )
         lines = await self._lines_of(record)
         if record.seating.tokens_only:
@@ -211,7 +211,7 @@ class GameMessages(Projector):
         again = False
         earlier: list[int] = []
         if loaded is not None:
-            deal = loaded.game.deal_number
+            deal = loaded.game.state.deal_number
             # Deals the table shown may have missed the end of: shown above this one.
             earlier = self._unseen(record, loaded, sent.get(TABLE))
             dropped = [d for d in earlier if d not in loaded.log.deals]
@@ -257,7 +257,7 @@ class GameMessages(Projector):
         some of the deals missed; else every deal from the one it was drawn in
         (:func:`~bot.core.messages.finals.unseen`: its deal before's end it showed, or the
         look before it did)."""
-        deal = loaded.game.deal_number
+        deal = loaded.game.state.deal_number
         if shown is None:
             return []
         through = (self._through.get(record.id) or {}).get(shown.digest)
@@ -332,7 +332,7 @@ class GameMessages(Projector):
         if record is None or seat is None or record.snapshot is None:
             return
         try:
-            deal = self._games.loaded.load(record).game.deal_number
+            deal = self._games.loaded.load(record).game.state.deal_number
         except UnreadableGame:
             return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)

@@ -259,7 +259,7 @@ def private_owed(
         return (Owed(TABLE, view, order=0, way=Through.TOKENS),)
     table = _table_view(record, settled, launch, earlier)
     owed = [Owed(TABLE, table, order=0, way=Through.TOKENS, closed=moved_on(record, table))]
-    deal = loaded.game.deal_number
+    deal = loaded.game.state.deal_number
     for seat in _people(record):
         hand = hands.get(seat.seat)
         if hand is not None:
@@ -303,9 +303,9 @@ def turn_mentions(
     bot hears that it went a moment after Discord shows it), so the mention is drawn from
     what is certain, never from what has not been heard back yet."""
     game = loaded.game
-    if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+    if record.status is not GameStatus.ACTIVE or game.state.phase is Phase.OVER:
         return ()
-    deal = game.deal_number
+    deal = game.state.deal_number
     waiting: list[int] = []
     for seat in _people(record):
         if not owes_move(game, seat.seat):

@@ -201,7 +201,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     view = game.view(seat)
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
         return laid_out(((ended_text(record.channel_id, record.end_note),),))
-    if game.phase is Phase.OVER:
+    if game.state.phase is Phase.OVER:
         # The last word on the game: the coach's line on its last show, or (the game ended
         # before that show) the line on the deal before, which this message carried already.
         deal = view.deal_number
@@ -211,7 +211,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
             else None
         )
         kept = _kept(log, view.deal_number, seat)
-        result = game.result
+        result = game.state.result
         ending = None
         if result is not None:
             ending = result_line(Names.of(game.public_view()), result, record.ended(game))
@@ -261,11 +261,11 @@ def _tables(
     # its last deal's table says so instead of what it was waiting for.
     stopped = record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED)
     closing = (record.end_note or GAME_ENDED.capitalize()) if stopped else None
-    over = game.phase is Phase.OVER or stopped
+    over = game.state.phase is Phase.OVER or stopped
     ended = record.ended(game)
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1 and (deals is None or d in deals)):
-        live = deal == game.deal_number and not over
+        live = deal == game.state.deal_number and not over
         odds = deal_chances(log, view, deal)
         seal = deal_seal(game, log, seeds, deal)
         text = deal_text(
@@ -277,7 +277,7 @@ def _tables(
             ended=ended,
             chances=odds,
             seal=seal,
-            closing=closing if deal == game.deal_number else None,
+            closing=closing if deal == game.state.deal_number else None,
         )
         # The deal the game ended in leaves the board to the result, below it: one picture.
         board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
@@ -373,26 +373,26 @@ def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) 
         return None
     if seeds is None:
         return UNSEALED
-    at = len(game.cut_rounds) + deal - 1
+    at = len(game.state.cut_rounds) + deal - 1
     if at >= len(seeds):
         return None
     seed = seeds[at]
     # (A deal before the current one was shown through: the next is dealt after its crib.)
-    shown = deal < game.deal_number or crib_shown(log.events(deal))
+    shown = deal < game.state.deal_number or crib_shown(log.events(deal))
     return Seal(seal_of(seed), seed if shown else None)
 
 
 def owes_move(game: Game, seat: int) -> bool:
     """Whether the table waits on ``seat`` to move (discard, play, or count)."""
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         return seat in game.pending_discards()
-    if game.phase is Phase.SHOW:
-        turn, window = game.count_turn, game.muggins_window
+    if game.state.phase is Phase.SHOW:
+        turn, window = game.count_turn, game.state.muggins_window
         if turn is None or turn.seat != seat:
             return False
-        sides = [game.side_of(other) for other in range(game.num_players)]
+        sides = [game.side_of(other) for other in range(game.state.num_players)]
         return window is None or not window.holds(seat, sides)
-    return game.phase is Phase.PLAY and game.turn == seat
+    return game.state.phase is Phase.PLAY and game.state.turn == seat
 
 
 def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
@@ -400,7 +400,7 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
     :func:`hand_view`), or, for a deal before (one the log keeps), what the seat kept. (The
     coach's line on that deal rides on the next deal's hand message alone, so it is said
     once.)"""
-    if deal == loaded.game.deal_number:
+    if deal == loaded.game.state.deal_number:
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
     record = loaded.record
@@ -421,8 +421,8 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     DMs were refused in the game) and for each deal before it that the log keeps (closed,
     only if it was sent)."""
     game, log = loaded.game, loaded.log
-    deal = game.deal_number
-    over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
+    deal = game.state.deal_number
+    over = game.state.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
     # A game over owes a hand that never went out (resigned before the deal's DMs did) only
     # where it offers the rematch: the player was told their hand was on its way, and it is
     # their last word on the game and their way to the next from their DMs.
@@ -478,7 +478,7 @@ def _reminders(
         return owed, None
     if facts.now < due:
         return owed, due
-    deal = game.deal_number
+    deal = game.state.deal_number
     turn = turn_name(record, game)
     for seat in waiting:
         user = seat.user_id
@@ -502,17 +502,17 @@ def turn_name(record: GameRecord, game: Game) -> str:
     """What names the turn ``record``'s game waits on now, for a call that is made once a turn:
     the deal's crib (everyone's one turn), a count (one turn however often the version moves
     meanwhile: a muggins window closing), else the version."""
-    deal = game.deal_number
+    deal = game.state.deal_number
     if game.count_turn is not None:
         return f"c{deal}{'c' if game.count_turn.crib else 'h'}"
-    return f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
+    return f"d{deal}" if game.state.phase is Phase.DISCARD else f"v{record.version}"
 
 
 def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]:
     """Every turn reminder sent this deal or the one before whose turn is over (the player moved,
     the clock moved for them, or the game ended), brought up to date by an edit: never posted."""
     owed: list[Owed] = []
-    deal = game.deal_number
+    deal = game.state.deal_number
     active = record.status is GameStatus.ACTIVE
     view = MessageView(reminder_done(record.channel_id))
     for seat in _people_seats(record):
@@ -533,7 +533,7 @@ def _dm_notices(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]
     went (the deal's first DMs are refused one by one) gets a notice of its own: a mention
     added by an edit pings no one, so a notice is posted once and never edited. (The notices
     already sent are owed as they were, drawn again from the seats their keys name.)"""
-    if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+    if record.status is not GameStatus.ACTIVE or game.state.phase is Phase.OVER:
         return []
     users = {s.seat: s.user_id for s in _people_seats(record)}
     named = {seat for group in facts.noticed for seat in group}
@@ -546,7 +546,7 @@ def _dm_notices(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]
     for seats in (*facts.noticed, *((waiting,) if waiting else ())):
         mentions = tuple(u for u in (users.get(seat) for seat in seats) if u is not None)
         view = MessageView(dms_closed_notice(mentions), mentions=mentions)
-        key = MessageKey.of(DM_CLOSED, game.deal_number, *seats)
+        key = MessageKey.of(DM_CLOSED, game.state.deal_number, *seats)
         owed.append(Owed(key, view, once=True, order=_NOTICE))
     return owed
 

@@ -186,5 +186,7 @@ class DealHistory:
         game = loaded.game
         assert loaded.shuffles is not None
         rng = ScriptedRandom(loaded.shuffles)
-        again, log = dealt_again(list(game.players), game.rules, game.given_dealer, rng)
+        again, log = dealt_again(
+            list(game.state.players), game.state.rules, game.state.given_dealer, rng
+        )
         return _Dealt(again, rng, 0, log)

@@ -52,7 +52,7 @@ class FirstDeals:
         game, events = Game.new(names, rng=rng, rules=record.options.rules, dealer=dealer)
         tally = Tally.empty(record.options.num_players)
         tally.add(events)
-        log = DealLog.start(game.num_sides)
+        log = DealLog.start(game.state.rules.num_sides)
         log.add(events)
         steps = await computer_moves(record.seats, game, self._computers)
         return Loaded(record, game, tally, log, shuffles, seeds), steps

@@ -102,7 +102,7 @@ def _claim_reply(game: Game, events: Sequence[Event]) -> str:
     verb = "pegs" if len(takers) == 1 else "peg"
     taken = f", and {and_list(takers)} {verb} the {over} over" if takers else ""
     count = say_score(
-        score_hand(claimed.cards, claimed.starter, crib=claimed.crib, rules=game.rules)
+        score_hand(claimed.cards, claimed.starter, crib=claimed.crib, rules=game.state.rules)
     )
     return (
         f"{said}, {over} more than the hand is worth: you peg {claimed.pegged}{taken}."
@@ -120,7 +120,7 @@ def _card(code: str) -> Card:
 
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:
     """Whether the action ended the deal (the hand the actor held is gone)."""
-    return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
+    return game.state.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
 
 
 def _seat_of_action(step: Step) -> int | None:
@@ -139,7 +139,7 @@ class _Move(NamedTuple):
 
 def _discarding(game: Game, seat: int, cards: str | Sequence[Card]) -> _Move:
     """``seat`` puts ``cards`` in the crib (as typed, e.g. ``"5H JD"``, or cards)."""
-    wanted = game.rules.to_crib(seat, game.dealer)
+    wanted = game.state.rules.to_crib(seat, game.state.dealer)
     chosen = _parse(cards, wanted) if isinstance(cards, str) else tuple(cards)
 
     def reply(game: Game, events: Sequence[Event]) -> str:
@@ -170,7 +170,7 @@ def _playing(seat: int, card: str | Card) -> _Move:
 
 def _claiming(game: Game, seat: int, points: int) -> _Move:
     """``seat`` claims ``points`` for the hand (or crib) it counts now (manual counting)."""
-    if game.counting is not Counting.MANUAL:
+    if game.state.rules.counting is not Counting.MANUAL:
         raise Refused(refusals.AUTO_COUNTING)
     # Every claim is open to muggins, so an open window gives nothing away.
     return _Move(lambda g: g.claim(seat, points, open_window=True, waits=True), _claim_reply)
@@ -374,7 +374,7 @@ class Moves(OnGames):
         async def body(record: GameRecord) -> Answer:
             game = self._games.loaded.started(record).game
             if click.kind == "discard":
-                if click.stamp != game.deal_number:
+                if click.stamp != game.state.deal_number:
                     raise StaleControl(refusals.STALE_DISCARD, click.game_id)
                 cards = [_card(code) for code in click.values]
                 answering = Answering(click.stamp, clicked)
@@ -383,7 +383,7 @@ class Moves(OnGames):
                 )
             if click.stamp != record.version:
                 raise StaleControl(_STALE[click.kind], click.game_id)
-            answering = Answering(game.deal_number, clicked, seen=click.stamp)
+            answering = Answering(game.state.deal_number, clicked, seen=click.stamp)
             if click.kind == "play":
                 if len(click.values) != 1:
                     raise Refused(refusals.ONE_CARD)
@@ -489,14 +489,14 @@ class Moves(OnGames):
         """The move the clock makes at a manual show, and when: closing the muggins window on
         a claim (at once when no person sits among the opponents, so nobody can call
         it), or counting the hand of a person who has not claimed in time."""
-        if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
+        if record.status is not GameStatus.ACTIVE or game.state.phase is not Phase.SHOW:
             return None
-        window = game.muggins_window
+        window = game.state.muggins_window
         if window is not None:
             owner = window.seat
             # Only a person can still call it (a computer that calls muggins did so at once):
             # with no person among the opponents, the window closes without a wait.
-            sides = [game.side_of(seat) for seat in range(game.num_players)]
+            sides = [game.side_of(seat) for seat in range(game.state.num_players)]
             may_call = window.callers(sides)
             callers = [s for s in record.seats if not s.is_computer and s.seat in may_call]
             wait = self._muggins_window if callers else 0.0

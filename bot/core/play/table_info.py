@@ -52,8 +52,8 @@ class TableInfo(OnGames):
             if record.seating.tokens_only:
                 return await self._own(record, user)
             loaded, seat, view = await self._hand_of(record, user)
-            deal = loaded.game.deal_number
-            if loaded.game.phase is Phase.OVER:
+            deal = loaded.game.state.deal_number
+            if loaded.game.state.phase is Phase.OVER:
                 return Answer.say(view.content, view=view)
             # A private copy of their hand message, kept up to date while the command's token
             # lives (the players whose DMs are closed play from it).
@@ -91,7 +91,7 @@ class TableInfo(OnGames):
             # hands are the players' DMs).
             raise Refused(refusals.UNKNOWN_BUTTON)
         loaded, seat, view = await self._hand_of(record, user)
-        deal = loaded.game.deal_number
+        deal = loaded.game.state.deal_number
         sequel = Sequel(
             self._games.owner_at(record, seat),
             record.channel_id,

@@ -133,7 +133,9 @@ class PlaceMessages(Projector):
         user = record.seats[seat].user_id
         coach_off = await self._coach.off([user] if user is not None else [])
         drawn = self._settled_for(record, loaded, coach_off)
-        hand = hand_message(loaded, seat, loaded.game.deal_number, coach=user not in coach_off)
+        hand = hand_message(
+            loaded, seat, loaded.game.state.deal_number, coach=user not in coach_off
+        )
         owed = list(private_owed(record, loaded, drawn, {seat: hand}, launch=self._launch))
         mentions = tuple(u for u in turn_mentions(record, loaded, sent, now) if u == user)
         lines = await self._matches.lines(record, loaded, self._turns, user)
@@ -143,7 +145,7 @@ class PlaceMessages(Projector):
             table = dataclasses.replace(table, controls=_search_again(decided, table))
         owed[0] = dataclasses.replace(owed[0], view=table, closed=moved_on(record, table))
         check_at = None
-        known = hand_carrier(sent, loaded.game.deal_number, seat, now)
+        known = hand_carrier(sent, loaded.game.state.deal_number, seat, now)
         if known is not None and known.token_at is not None and owes_move(loaded.game, seat):
             check_at = known.token_at + TOKEN_USABLE  # (then the table mentions them)
         return Drawing(record.channel_id, record.version, tuple(owed), check_at)

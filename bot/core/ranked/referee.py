@@ -346,7 +346,7 @@ class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked ma
     def _winner(self, record: GameRecord, match: MatchRecord) -> int:
         """Who won the ended game ``record``."""
         if record.status is GameStatus.FINISHED and record.snapshot is not None:
-            result = self._games.loaded.load(record).game.result
+            result = self._games.loaded.load(record).game.state.result
             if result is not None and result.winner is not None:
                 user = record.seats[result.winner].user_id
                 if user is not None:

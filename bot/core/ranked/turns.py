@@ -61,8 +61,8 @@ def turn_key(loaded: Loaded) -> str:
     """What names the turn the game waits on now: the deal's crib for the discard (both
     players' one turn), the version for a play."""
     game = loaded.game
-    if game.phase is Phase.DISCARD:
-        return f"d{game.deal_number}"
+    if game.state.phase is Phase.DISCARD:
+        return f"d{game.state.deal_number}"
     return f"v{loaded.record.version}"
 
 
@@ -88,7 +88,7 @@ class TurnClock:
     def turns(self, loaded: Loaded) -> list[Turn]:
         """The moves the game waits on now, each with its deadline (none once it is over)."""
         record, game = loaded.record, loaded.game
-        if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+        if record.status is not GameStatus.ACTIVE or game.state.phase is Phase.OVER:
             return []
         key = turn_key(loaded)
         kept = self._began.get(record.id)

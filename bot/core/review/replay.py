@@ -141,13 +141,13 @@ def replay(loaded: Loaded) -> GameReplay | None:
     """The ended game of ``loaded`` told again, or None when it cannot be (a game begun before
     shuffles were recorded, or one not over: its hands are still secret)."""
     game = loaded.game
-    if loaded.shuffles is None or game.phase is not Phase.OVER:
+    if loaded.shuffles is None or game.state.phase is not Phase.OVER:
         return None
     again, first = Game.new(
-        list(game.players),
+        list(game.state.players),
         rng=ScriptedRandom(list(loaded.shuffles)),
-        rules=game.rules,
-        dealer=game.given_dealer,
+        rules=game.state.rules,
+        dealer=game.state.given_dealer,
     )
     teller = _Teller(again, game.public_view(), loaded.record.ended(game))
     teller.add(first, None)
@@ -200,7 +200,7 @@ class _Teller:
                 case Dealt():
                     if self.deals:
                         self._keep_seen()
-                    seats = range(self.again.num_players)
+                    seats = range(self.again.state.num_players)
                     self.deals.append(
                         DealReplay(
                             event.deal_number,

@@ -305,7 +305,7 @@ class Reviews:
             seat = next((s.seat for s in record.seats if not s.is_computer), 0)
         if loaded.shuffles is None:
             raise Refused(TOO_OLD)
-        through = None if over else game.deal_number - 1
+        through = None if over else game.state.deal_number - 1
         if through is not None and through < 1:
             raise Refused(NOTHING_YET)
         row = await self._row(record, loaded, seat, through)

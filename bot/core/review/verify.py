@@ -68,7 +68,7 @@ class ShuffleChecks:
         matched = True
         # The command that checks the last deal checked, complete as its table writes it.
         command = ""
-        for deal in range(1, game.deal_number + 1)[-MAX_DEALS:]:
+        for deal in range(1, game.state.deal_number + 1)[-MAX_DEALS:]:
             seal = deal_seal(game, loaded.log, seeds, deal)
             if seal is None or seal.seal is None:
                 continue
@@ -84,15 +84,17 @@ class ShuffleChecks:
                     "checked, once the deal's crib has been shown."
                 )
                 continue
-            at = len(game.cut_rounds) + deal - 1
-            given = deal_from_seed(parse_seed(seal.seed), game.rules)
+            at = len(game.state.cut_rounds) + deal - 1
+            given = deal_from_seed(parse_seed(seal.seed), game.state.rules)
             dealt = decode(shuffles[at]) if at < len(shuffles) else None
             if seal_of(seal.seed) != seal.seal or list(given.deck) != dealt:
                 matched = False
                 lines.append(f"Deal {deal}: ❌ the seed does NOT give the deck this deal had.")
                 continue
             starter = given.starter
-            command = f"deal {deal} yourself: `{verify_command(seal.seed, seal.seal, game.rules)}`"
+            command = (
+                f"deal {deal} yourself: `{verify_command(seal.seed, seal.seal, game.state.rules)}`"
+            )
             lines.append(
                 f"Deal {deal}: ✅ SHA-256 of seed `{seal.seed[:16]}…` is the seal shown at the "
                 f"deal, and the seed gives the very deck it was dealt from (starter {starter})."

@@ -455,7 +455,7 @@ class TournamentDirector(
                     how = Decided.FORFEIT
                     winner = next(iter(moved))
                 elif game is not None:
-                    scores = self._games.loaded.load(game).game.scores
+                    scores = self._games.loaded.load(game).game.state.scores
                     seats = {s.seat: s.user_id for s in game.seats}
                     if scores[0] != scores[1]:
                         lead = 0 if scores[0] > scores[1] else 1

@@ -47,14 +47,14 @@ class ReviewRequest:
     ) -> ReviewRequest:
         """The request for a review of ``seat`` in ``game``, dealt from ``shuffles``."""
         return cls(
-            players=tuple(game.players),
-            rules=game.rules.to_dict(),
+            players=tuple(game.state.players),
+            rules=game.state.rules.to_dict(),
             shuffles=tuple(shuffles),
             actions=tuple(dict(action) for action in game.actions),
             seat=seat,
             through_deal=through_deal,
             seed=seed,
-            dealer=game.given_dealer,
+            dealer=game.state.given_dealer,
         )
 
 

@@ -93,7 +93,7 @@ def _worker_start(levels: tuple[str, ...], parent: int) -> None:
     game, _ = Game.new(["a", "b"], target=121, rng=random.Random(0))
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    turn = game.turn
+    turn = game.state.turn
     assert turn is not None
     for level in levels:
         choose_play(level, game.view(turn), 0)
