@@ -98,24 +98,24 @@ def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally
     players = [make_player(name) for name in names]
     # Each player has its own random source, so its choices never disturb the shuffles.
     rngs = [random.Random(f"{seed}:{seat}:{name}") for seat, name in enumerate(names)]
-    side_names = [names[seat] for seat in range(game.num_sides)]
+    side_names = [names[seat] for seat in range(game.state.rules.num_sides)]
     tallies = {name: Tally() for name in names}
-    side_tallies = [Tally() for _ in range(game.num_sides)]
+    side_tallies = [Tally() for _ in range(game.state.rules.num_sides)]
     dealt = 0
-    while game.phase is not Phase.OVER:
-        if game.deal_number != dealt:
-            dealt = game.deal_number
+    while game.state.phase is not Phase.OVER:
+        if game.state.deal_number != dealt:
+            dealt = game.state.deal_number
             for side, tally in enumerate(side_tallies):
                 tally.deals += 1
-                tally.dealer_deals += side == game.side_of(game.dealer)
-        dealer_side = game.side_of(game.dealer)
-        if game.phase is Phase.DISCARD:
+                tally.dealer_deals += side == game.side_of(game.state.dealer)
+        dealer_side = game.side_of(game.state.dealer)
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             tally = tallies[names[seat]]
             thrown = partial(players[seat].choose_discard, game.view(seat), rngs[seat])
             events = game.discard(seat, tally.times.discard(thrown))
         else:
-            turn = game.turn
+            turn = game.state.turn
             assert turn is not None
             seat = turn
             tally = tallies[names[seat]]
@@ -130,10 +130,10 @@ def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally
             elif isinstance(event, Shown):
                 source = "crib" if event.crib else "hand"
                 side_tallies[event.side].points[source] += event.score.total
-    assert game.result is not None
+    assert game.state.result is not None
     for side, tally in enumerate(side_tallies):
         tally.sides = 1
-        tally.wins = int(side == game.result.winner)
+        tally.wins = int(side == game.state.result.winner)
         tallies[side_names[side]].add(tally)
     for tally in tallies.values():
         # One game for each player, won when any of its sides won.

@@ -135,8 +135,8 @@ def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | Non
     players = [make_player(name) for name in names]
     # Each seat has its own random source, so no choice disturbs the shuffles.
     rngs = [random.Random(f"{seed}:{s}:{name}") for s, name in enumerate(names)]
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             s = game.pending_discards()[0]
             thrown = partial(players[s].choose_discard, game.view(s), rngs[s])
             if s == seat and tally is not None:
@@ -144,15 +144,15 @@ def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | Non
             else:
                 game.discard(s, thrown())
             continue
-        turn = game.turn
+        turn = game.state.turn
         assert turn is not None
         played = partial(players[turn].choose_play, game.view(turn), rngs[turn])
         if turn == seat and tally is not None:
             game.play(turn, tally.times.play(played))
         else:
             game.play(turn, played())
-    assert game.result is not None
-    return game.result.winner == rules.side_of(seat)
+    assert game.state.result is not None
+    return game.state.result.winner == rules.side_of(seat)
 
 
 #: The configurations this worker process has played a game of before timing any.

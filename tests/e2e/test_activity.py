@@ -96,9 +96,9 @@ async def test_a_whole_game_at_the_table_inside_discord(
         moves = cards = 0
         cut = False
         pictures: set[str] = set()
-        while snap.game is not None and snap.game.phase is not Phase.OVER:
+        while snap.game is not None and snap.game.state.phase is not Phase.OVER:
             cards += await all_checked(people, knowledge, game_id, snap)
-            phase = snap.game.phase.value
+            phase = snap.game.state.phase.value
             if phase not in pictures:
                 # Each phase once, on the phone and a desktop.
                 pictures.add(phase)

@@ -187,18 +187,18 @@ async def _first_deal(
     knowledge = Knowledge({user.id: seat for seat, user in users.items()})
     snap = read_game(db, game_id)
     assert snap.game is not None
-    holes = tuple(hole for hole, _ in snap.game.rules.lines)
+    holes = tuple(hole for hole, _ in snap.game.state.rules.lines)
     table = Table([users[seat].name for seat in sorted(users)], 2, kind, holes)
     checked: set[str] = set()
     seen = 0
-    while snap.game is not None and snap.game.deal_number == 1:
+    while snap.game is not None and snap.game.state.deal_number == 1:
         seen += await all_checked(people, knowledge, game_id, snap)
-        phase = snap.game.phase.value
+        phase = snap.game.state.phase.value
         if phase not in checked:
             checked.add(phase)
             dealer = snap.game.public_view().dealer
             for seat, person in pages.items():
-                dealt = snap.game.rules.dealt(seat, dealer) if phase == "discard" else None
+                dealt = snap.game.state.rules.dealt(seat, dealer) if phase == "discard" else None
                 await laid_out(person, table, cards=dealt)
             for person in watchers:
                 await laid_out(person, table, cards=0)
@@ -362,9 +362,9 @@ async def test_five_hand_gives_each_player_a_track_of_their_own(
     )
     snap = read_game(db, game_id)
     assert snap.game is not None
-    holes = tuple(hole for hole, _ in snap.game.rules.lines)
+    holes = tuple(hole for hole, _ in snap.game.state.rules.lines)
     table = Table([str(name) for _, name in found], 5, ("Five-hand cribbage", "5 players"), holes)
-    dealt = snap.game.rules.dealt(0, snap.game.public_view().dealer)
+    dealt = snap.game.state.rules.dealt(0, snap.game.public_view().dealer)
     knowledge = Knowledge({al.id: 0})
     knowledge.note(snap)
     async with open_browser() as browser:
@@ -401,9 +401,9 @@ async def test_partners_and_five_card_fit_a_phone_and_name_the_cribs_owner(
                 (game_id,),
             )
             names = [str(name) for _, name in found]
-            holes = tuple(hole for hole, _ in snap.game.rules.lines)
+            holes = tuple(hole for hole, _ in snap.game.state.rules.lines)
             dealer = snap.game.public_view().dealer
-            dealt = snap.game.rules.dealt(0, dealer)
+            dealt = snap.game.state.rules.dealt(0, dealer)
             instance = await launched(fd, al, general)
             for phone in (True, False):
                 page = await open_page(browser, fd, al, instance, phone=phone)

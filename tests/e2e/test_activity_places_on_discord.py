@@ -96,7 +96,7 @@ async def test_a_group_dms_private_table_is_played_at_the_table_and_in_the_chat_
         assert await al_page.table.locator(".hand [data-card]").count() == 6
         assert await cy_page.table.locator(".hand [data-card]").count() == 0
         moves = cards = 0
-        while snap.game is not None and snap.game.phase is not Phase.OVER:
+        while snap.game is not None and snap.game.state.phase is not Phase.OVER:
             cards += await all_checked(people, knowledge, game_id, snap)
             snap = await players.make(snap, players.next(snap), chat=moves % 3 == 2)
             moves += 1
@@ -325,8 +325,8 @@ async def test_opening_the_table_brings_a_group_dms_chat_table_back_after_a_paus
     copy = await until(fd, back)
     assert copy in again.followups, "posted again through the opening's token"
     snap = read_game(db, game_id)
-    assert snap.game is not None and snap.game.turn is not None
-    turn = snap.game.turn
+    assert snap.game is not None and snap.game.state.turn is not None
+    turn = snap.game.state.turn
     card = snap.game.playable_cards(turn)[0]
     body = {"action": "play", "game": game_id, "stamp": snap.version, "values": [card.code]}
     await _at_the_table(port, sessions[(al, bea)[turn].id], body)

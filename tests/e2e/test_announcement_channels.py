@@ -35,7 +35,7 @@ async def test_a_game_is_played_in_an_announcement_channels_thread(
     driver = world.driver([al, bea], 3, channel=thread)
     await driver.open()
     played = await driver.play_deal()
-    assert played.game is not None and played.game.deal_number == 2, played.status
+    assert played.game is not None and played.game.state.deal_number == 2, played.status
     assert driver.table_messages()[-1].channel is thread
 
 

@@ -24,7 +24,7 @@ async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
     snap = await player.open_against_computer("hard")
     # Two shows at least: the driver finds every hand message exactly as it must read, with
     # no coach's line on any of them.
-    while snap.status == "active" and snap.game is not None and snap.game.deal_number < 3:
+    while snap.status == "active" and snap.game is not None and snap.game.state.deal_number < 3:
         snap = await player.step(snap)
     assert player.replay is not None and (1, 0) in player.replay.coach_lines
     versions = [v.words() for m in fd.dms(al) for v in m.history] + [m.words() for m in fd.dms(al)]
@@ -44,12 +44,12 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     )
     # To 121: the test needs the game still on after deal 3, and a game to 61 can end in it.
     snap = await player.open_against_computer("easy", target=121)
-    while snap.status == "active" and snap.game is not None and snap.game.deal_number < 4:
+    while snap.status == "active" and snap.game is not None and snap.game.state.deal_number < 4:
         snap = await player.step(snap)
     # The channel takes 5 new messages per 5 s: the notice may trail the deal; wait for it.
     snap = await player.expect_current()
     assert snap.game is not None
-    deals = snap.game.deal_number
+    deals = snap.game.state.deal_number
     notices = player.dm_notices()
     # One DM tried in the game, refused, and no more; told by mention at most once per deal, and
     # in this deal for sure. (Here the driver plays far faster than people: a deal can end

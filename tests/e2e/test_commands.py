@@ -159,17 +159,17 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     peek = await fd.slash(world.spectator, thread, "/cribbage hand")
     assert peek.ephemeral and _one_sentence(peek.words())
 
-    while (snap := driver.snapshot()).game is not None and snap.game.phase is Phase.DISCARD:
+    while (snap := driver.snapshot()).game is not None and snap.game.state.phase is Phase.DISCARD:
         await driver.step(snap)
     game = driver.snapshot().game
-    assert game is not None and game.turn is not None
-    on_turn, waiting = (al, bea) if game.turn == 0 else (bea, al)
-    legal = {c.code for c in game.playable_cards(game.turn)}
+    assert game is not None and game.state.turn is not None
+    on_turn, waiting = (al, bea) if game.state.turn == 0 else (bea, al)
+    legal = {c.code for c in game.playable_cards(game.state.turn)}
     choices = await fd.autocomplete(on_turn, thread, "/cribbage play card:")
     assert {c["value"] for c in choices} == legal
     assert await fd.autocomplete(waiting, thread, "/cribbage play card:") == []
     early = await fd.slash(
-        waiting, thread, f"/cribbage play card:{game.hand(1 - game.turn)[0].code}"
+        waiting, thread, f"/cribbage play card:{game.hand(1 - game.state.turn)[0].code}"
     )
     assert early.ephemeral and _one_sentence(early.words())
 
@@ -177,7 +177,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     assert status.ephemeral, "looking at the table adds nothing to the channel"
     assert status.original is not None
     said = status.original.text()
-    assert f"Count {game.count}" in said or f"count {game.count}" in said
+    assert f"Count {game.state.count}" in said or f"count {game.state.count}" in said
 
     hand = await fd.slash(on_turn, thread, "/cribbage hand")
     assert hand.ephemeral and hand.original is not None
@@ -185,7 +185,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     # (Its controls come with the bot's first edit, once the copy is written down.)
     await until(fd, lambda: live_controls(copy))
     labels = [b["label"] for b in hand.original.buttons()]
-    assert labels == [str(c) for c in game.hand(game.turn)]
+    assert labels == [str(c) for c in game.hand(game.state.turn)]
 
     # Play one card from the ephemeral controls (a type 7 update of the ephemeral message):
     # the hand message by DM loses its buttons all the same.
@@ -204,8 +204,8 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
         return snap if snap.status == "finished" else None
 
     final = await until(fd, finished)
-    assert final.game is not None and final.game.result is not None
-    assert final.game.result.reason == "resigned" and final.game.result.winner == 1
+    assert final.game is not None and final.game.state.result is not None
+    assert final.game.state.result.reason == "resigned" and final.game.state.result.winner == 1
     # The table and both hands show the end: "Al resigned — ..." with the board, hands closed
     # (no control left on them but the rematch the result offers).
     await driver.expect_current()
@@ -360,17 +360,19 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
     al = world.players[0]
     driver = world.driver([al], 12, spectators=[world.spectator])
     snap = await driver.open_against_computer("easy")
-    while snap.game is not None and (snap.game.phase is Phase.DISCARD or not snap.game.series):
+    while snap.game is not None and (
+        snap.game.state.phase is Phase.DISCARD or not snap.game.state.series
+    ):
         snap = await driver.step(snap)
     game = snap.game
     assert game is not None
-    sides = {name: score for name, score in zip(game.players, game.scores, strict=True)}
+    sides = {name: score for name, score in zip(game.state.players, game.state.scores, strict=True)}
     public_before = len([m for m in fd.messages(world.general) if not m.ephemeral])
 
     private = await fd.slash(world.spectator, world.general, "/cribbage status")
     assert private.response is not None and private.response.type == 4
     assert private.ephemeral and private.original is not None
-    assert f"Count {game.count}" in private.original.text()
+    assert f"Count {game.state.count}" in private.original.text()
     _board_says(private.original, sides)
     _is_a_panel(private.original)
     assert len([m for m in fd.messages(world.general) if not m.ephemeral]) == public_before

@@ -58,7 +58,7 @@ def _legal_discard(text: str, game: Game, seat: int) -> bool:
         return False
     held = set(game.hand(seat))
     return (
-        len(cards) == game.discard_count
+        len(cards) == game.state.rules.others.to_crib
         and len(set(cards)) == len(cards)
         and all(c in held for c in cards)
     )
@@ -151,11 +151,11 @@ async def test_garbage_in_every_string_option(world: World, bot: BotProcess) -> 
     # the driver's own check starts after them.
     driver.resync()
     # Play phase: whoever is on turn types garbage cards to play.
-    while (snap := driver.snapshot()).game is not None and snap.game.phase is Phase.DISCARD:
+    while (snap := driver.snapshot()).game is not None and snap.game.state.phase is Phase.DISCARD:
         await driver.step(snap)
     snap = driver.snapshot()
-    assert snap.game is not None and snap.game.turn is not None
-    player = driver.players[snap.game.turn]
+    assert snap.game is not None and snap.game.state.turn is not None
+    player = driver.players[snap.game.state.turn]
     sent = await _type_garbage(
         fd, world, driver, player, "play card", garbage_samples(40, 3), _legal_play
     )
@@ -165,4 +165,4 @@ async def test_garbage_in_every_string_option(world: World, bot: BotProcess) -> 
     driver.resync()
     await driver.expect_current()
     end = await driver.play_deal()
-    assert end.game is not None and end.game.deal_number == 2
+    assert end.game is not None and end.game.state.deal_number == 2

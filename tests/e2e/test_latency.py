@@ -84,7 +84,7 @@ async def test_a_channel_game_with_a_kill(world: World, bot: BotProcess) -> None
         await driver.expect_current()
     assert kills == 2
     final = await driver.expect_current()
-    assert final.status == "finished" and final.game is not None and final.game.result
+    assert final.status == "finished" and final.game is not None and final.game.state.result
     assert driver.check_nothing_doubled() >= 3
     # (A move sent as the bot is killed may be lost with it, as Discord would fail it.)
     fd.at_the_end(lambda: answered_in_time(fd, lost=1))
@@ -249,13 +249,13 @@ async def test_a_deal_through_the_activity(world: World, bots: BotLauncher, tmp_
         players = Players(fd, db, game_id, general, {0: al, 1: bea}, pages)
         moves = 0
         assert snap.game is not None
-        while snap.game is not None and snap.game.deal_number == 1:
+        while snap.game is not None and snap.game.state.deal_number == 1:
             await all_checked(list(pages.values()), knowledge, game_id, snap)
             await players.make(snap, players.next(snap), chat=moves % 4 == 3)
             moves += 1
             snap = await driver.expect_current()
         assert moves >= 8 and snap.game is not None
-        assert snap.game.phase is not Phase.OVER
+        assert snap.game.state.phase is not Phase.OVER
         await all_checked(list(pages.values()), knowledge, game_id, snap)
         for page in pages.values():
             assert page.errors == [], (page.user.name, page.errors)

@@ -62,8 +62,8 @@ class _Learner:
         snap = read_game(db, game_id)
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
-            select = f"crib:{game_id}:discard:{game.deal_number}"
+        if game.state.phase is Phase.DISCARD:
+            select = f"crib:{game_id}:discard:{game.state.deal_number}"
             prompt = await until(fd, lambda: _newest(fd.dms(al), select))
             options = next(s for s in prompt.selects() if s["custom_id"] == select)["options"]
             await fd.select(al, prompt, select, [o["value"] for o in options[:2]])
@@ -77,17 +77,17 @@ class _Learner:
         """True once Al has a move to make, or the lesson is over."""
         snap = read_game(self.db, self.game_id)
         game = snap.game
-        if snap.status != "active" or game is None or game.phase is Phase.OVER:
+        if snap.status != "active" or game is None or game.state.phase is Phase.OVER:
             return True
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             return 0 in game.pending_discards() or None
-        return (game.phase is Phase.PLAY and game.turn == 0) or None
+        return (game.state.phase is Phase.PLAY and game.state.turn == 0) or None
 
     def deal_now(self) -> int:
         """The lesson's deal number now."""
         game = read_game(self.db, self.game_id).game
         assert game is not None
-        return game.deal_number
+        return game.state.deal_number
 
     async def play_deal(self, *, shown: bool = True) -> int:
         """Al's moves until the deal is over; then, while the game goes on and ``shown``, its

@@ -58,8 +58,8 @@ def game_now(world: World, game_id: int) -> Game:
 
 def worth(game: Game) -> int:
     turn = game.count_turn
-    assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib).total
+    assert turn is not None and game.state.starter is not None
+    return score_hand(turn.cards, game.state.starter, crib=turn.crib).total
 
 
 def crib_cards(game: Game) -> set[str]:
@@ -103,20 +103,20 @@ async def play_to_the_show(world: World, game_id: int, users: list[User]) -> Gam
     fd = world.fd
     for _ in range(40):
         game = game_now(world, game_id)
-        if game.phase in (Phase.SHOW, Phase.OVER):
+        if game.state.phase in (Phase.SHOW, Phase.OVER):
             return game
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             user = users[seat]
-            prefix = f"crib:{game_id}:discard:{game.deal_number}"
+            prefix = f"crib:{game_id}:discard:{game.state.deal_number}"
             message = await hand_with(world, user, prefix)
             menu = message.component(prefix)
             assert menu is not None
-            values = [o["value"] for o in menu["options"][: game.discard_count]]
+            values = [o["value"] for o in menu["options"][: game.state.rules.others.to_crib]]
             await fd.select(user, message, prefix, values)
         else:
-            assert game.turn is not None
-            user = users[game.turn]
+            assert game.state.turn is not None
+            user = users[game.state.turn]
             version = read_game(world.database, game_id).version
             prefix = f"crib:{game_id}:play:{version}:"
             message = await hand_with(world, user, prefix)
@@ -150,7 +150,7 @@ async def a_hand_worth_something(world: World, game_id: int, users: list[User]) 
     worth nothing), and the show's last claim let stand by its opponent (No muggins)."""
     for _ in range(12):
         game = await play_to_the_show(world, game_id, users)
-        turn, window = game.count_turn, game.muggins_window
+        turn, window = game.count_turn, game.state.muggins_window
         if turn is None or (window is not None and window.holds(turn.seat, (0, 1))):
             # The crib waits for the dealer's hand to be settled, as the show's end does.
             assert window is not None, "a show waiting on nothing"
@@ -199,7 +199,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
     after = read_game(world.database, game_id)
     assert (after.version, after.actions) == (before.version, before.actions)
     this_deal = [
-        m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.words()
+        m for m in fd.messages(world.general) if f"**Deal {game.state.deal_number}**" in m.words()
     ]
     for message in [*this_deal, *fd.dms(owner), typed.original]:
         if message is not None:
@@ -222,9 +222,9 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
     assert took.response is not None and took.response.type == 7
     game = game_now(world, game_id)
     side = game.side_of(1 - turn.seat)
-    assert game.scores[side] == before.game.scores[side] + value  # type: ignore[union-attr]
+    assert game.state.scores[side] == before.game.state.scores[side] + value  # type: ignore[union-attr]
 
-    deal = f"**Deal {game.deal_number}**"
+    deal = f"**Deal {game.state.deal_number}**"
 
     def table_says() -> str | None:
         # Until this deal's table shows the short hand's breakdown, which comes with the
@@ -249,9 +249,9 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
     wrong_calls = 0
     over: tuple[int, int, int] | None = None  # (seat, claimed, worth)
     last_was_over = False
-    while (game := game_now(world, game_id)).phase is Phase.SHOW:
+    while (game := game_now(world, game_id)).state.phase is Phase.SHOW:
         counting = game.count_turn
-        window = game.muggins_window
+        window = game.state.muggins_window
         if counting is None:
             assert window is not None
             caller = users[1 - window.seat]
@@ -281,8 +281,8 @@ async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over
             over = (counting.seat, claim, value_now)
             line = f"/cribbage count points:{claim}"
             claimed = await fd.slash(users[counting.seat], world.general, line)
-            assert game.starter is not None
-            count = say_score(score_hand(counting.cards, game.starter, crib=counting.crib))
+            assert game.state.starter is not None
+            count = say_score(score_hand(counting.cards, game.state.starter, crib=counting.crib))
             assert claimed.ephemeral and f"Its count: {count}." in claimed.words(), claimed
         else:
             claimed = await claim_from_menu(world, users[counting.seat], game_id, claim)
@@ -323,8 +323,8 @@ async def test_manual_counting_the_muggins_window_closes_on_its_own(
     fd = world.fd
     game_id, users, _, turn = await at_a_hand_worth_something(world, bots, muggins_seconds=5)
     await fd.slash(users[turn.seat], world.general, "/cribbage count points:0")
-    assert game_now(world, game_id).muggins_window is not None
-    closed = await until(fd, lambda: game_now(world, game_id).muggins_window is None or None)
+    assert game_now(world, game_id).state.muggins_window is not None
+    closed = await until(fd, lambda: game_now(world, game_id).state.muggins_window is None or None)
     assert closed
     after = game_now(world, game_id)
     assert {"type": "close_muggins", "seat": turn.seat} in after.actions
@@ -358,13 +358,13 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
         snap = read_game(world.database, game_id)
         game = snap.game
         assert game is not None
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             break
-        window, turn = game.muggins_window, game.count_turn
-        if game.phase is Phase.DISCARD:
+        window, turn = game.state.muggins_window, game.count_turn
+        if game.state.phase is Phase.DISCARD:
             await play_to_the_show(world, game_id, [al])
             continue
-        if game.phase is Phase.PLAY:
+        if game.state.phase is Phase.PLAY:
             await play_to_the_show(world, game_id, [al])
             continue
         if window is not None and window.seat != 0:
@@ -375,7 +375,7 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
             await claim_from_menu(world, al, game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
     game = game_now(world, game_id)
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
     calls = [a for a in game.actions if a["type"] == "muggins"]
     assert all(a["seat"] == 0 for a in calls)
     found = rows(

@@ -97,9 +97,9 @@ class ManualTable:
         snap = read_game(self.world.database, self.game_id)
         assert snap.game is not None
         game = snap.game
-        for seat in range(game.num_players):
-            key = (game.deal_number, seat)
-            if key not in self.dealt and game.phase is Phase.DISCARD:
+        for seat in range(game.state.num_players):
+            key = (game.state.deal_number, seat)
+            if key not in self.dealt and game.state.phase is Phase.DISCARD:
                 self.dealt[key] = set(game.hand(seat)) | set(game.view(seat).discards)
         return snap
 
@@ -120,9 +120,9 @@ class ManualTable:
         await fd.click(creator, lobby, f"crib:{self.game_id}:lobby:start")
         self.snap = await until(fd, self._started)
         game = self.game
-        assert game.counting == "manual" and game.num_players == table.players
+        assert game.state.rules.counting == "manual" and game.state.num_players == table.players
         # People sit in the order they joined.
-        assert list(game.players) == [u.name for u in self.users], game.players
+        assert list(game.state.players) == [u.name for u in self.users], game.state.players
         assert self.snap.log is not None
         seat_of = {user.id: seat for seat, user in enumerate(self.users)}
         self.watch = LeakWatch(
@@ -166,7 +166,7 @@ class ManualTable:
         the step, unless the deal or the show has made it public."""
         assert self.watch is not None and self.snap is not None and self.snap.log is not None
         after, log = self.game, self.snap.log
-        deals = {before.deal_number, after.deal_number}
+        deals = {before.state.deal_number, after.state.deal_number}
         shown: set[Card] = set()
         for deal in deals:
             if deal in log.deals:
@@ -208,12 +208,12 @@ class ManualTable:
         for _ in range(80):
             snap = self.snap = self.read()
             game = self.game
-            if game.phase in (Phase.SHOW, Phase.OVER):
+            if game.state.phase in (Phase.SHOW, Phase.OVER):
                 return
-            if game.phase is Phase.DISCARD:
+            if game.state.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]
                 user = self.users[seat]
-                prefix = f"crib:{self.game_id}:discard:{game.deal_number}"
+                prefix = f"crib:{self.game_id}:discard:{game.state.deal_number}"
                 message = await self.controls(user, prefix)
                 menu = message.component(prefix)
                 assert menu is not None
@@ -221,8 +221,8 @@ class ManualTable:
                 values = [o["value"] for o in menu["options"][:count]]
                 await self.fd.select(user, message, prefix, values)
             else:
-                assert game.turn is not None
-                user = self.users[game.turn]
+                assert game.state.turn is not None
+                user = self.users[game.state.turn]
                 prefix = f"crib:{self.game_id}:play:{snap.version}:"
                 message = await self.controls(user, prefix)
                 button = next(
@@ -238,9 +238,9 @@ class ManualTable:
 
     def worth(self) -> int:
         turn = self.game.count_turn
-        assert turn is not None and self.game.starter is not None
-        rules = self.game.rules
-        return score_hand(turn.cards, self.game.starter, crib=turn.crib, rules=rules).total
+        assert turn is not None and self.game.state.starter is not None
+        rules = self.game.state.rules
+        return score_hand(turn.cards, self.game.state.starter, crib=turn.crib, rules=rules).total
 
     def side_name(self, side: int) -> str:
         """A side as the table names it: the player, or the partners ("Al & Cy & Eve")."""
@@ -260,7 +260,7 @@ class ManualTable:
         message = await self.controls(user, prefix)
         menus = [m for m in message.selects() if m["custom_id"].startswith(prefix)]
         offered = [int(o["value"]) for m in menus for o in m["options"]]
-        assert offered == list(claim_values(self.game.rules)), offered
+        assert offered == list(claim_values(self.game.state.rules)), offered
         assert all(len(m["options"]) <= MOST_OPTIONS for m in menus)
         return message, menus
 
@@ -280,20 +280,22 @@ class ManualTable:
         side = game.side_of(turn.seat)
         whose = f"{user.name}'s crib" if turn.crib else f"{user.name}'s hand"
         said = f" — {user.name} claims {points} ({self.side_name(side)}: "
-        deal = game.deal_number
-        self.expect(deal, f"{whose}: ", said + f"{self.game.scores[side]})")
+        deal = game.state.deal_number
+        self.expect(deal, f"{whose}: ", said + f"{self.game.state.scores[side]})")
         self.expect(deal, f"{whose} counted: ", missed=self.worth_of(before, turn.seat) - points)
 
     @staticmethod
     def worth_of(snap: Snapshot, seat: int) -> int:
         game = snap.game
-        assert game is not None and game.count_turn is not None and game.starter is not None
+        assert game is not None and game.count_turn is not None and game.state.starter is not None
         turn = game.count_turn
-        return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules).total
+        return score_hand(
+            turn.cards, game.state.starter, crib=turn.crib, rules=game.state.rules
+        ).total
 
     def opponents(self, seat: int) -> list[int]:
         game = self.game
-        return [s for s in range(game.num_players) if game.side_of(s) != game.side_of(seat)]
+        return [s for s in range(game.state.num_players) if game.side_of(s) != game.side_of(seat)]
 
     async def muggins_buttons(self, owner: int) -> dict[int, Message]:
         """Every opponent of ``owner`` has Muggins! and No muggins on their hand message at
@@ -307,7 +309,7 @@ class ManualTable:
             assert message.component(f"crib:{self.game_id}:pass:{version}") is not None
             found[seat] = message
         game = self.game
-        for seat in range(game.num_players):
+        for seat in range(game.state.num_players):
             if game.side_of(seat) == game.side_of(owner):
                 for message in self.fd.dms(self.users[seat]):
                     ids = [str(i.get("custom_id", "")) for i in message.walk()]
@@ -318,7 +320,7 @@ class ManualTable:
         """The first opponent of ``owner`` calls Muggins! on the short claim just made."""
         assert self.snap is not None
         before = self.snap
-        deal = self.game.deal_number
+        deal = self.game.state.deal_number
         caller = self.opponents(owner)[0]
         user = self.users[caller]
         message = (await self.muggins_buttons(owner))[caller]
@@ -328,14 +330,14 @@ class ManualTable:
         side = self.game.side_of(caller)
         owner_name = self.users[owner].name
         took = f"Muggins! {user.name} takes the {plural(missed, 'point')} {owner_name} missed"
-        self.expect(deal, took, f" ({self.side_name(side)}: {self.game.scores[side]})")
+        self.expect(deal, took, f" ({self.side_name(side)}: {self.game.state.scores[side]})")
         self.muggins_taken += 1
 
     async def let_stand(self, owner: int) -> None:
         """Every opponent of ``owner`` lets the claim just made stand (No muggins), each from
         their hand message at the game's version then: the window closes once the last has."""
         assert self.snap is not None
-        deal = self.game.deal_number
+        deal = self.game.state.deal_number
         await self.muggins_buttons(owner)
         for seat in self.opponents(owner):
             before = self.snap
@@ -344,7 +346,7 @@ class ManualTable:
             click = await self.fd.click(self.users[seat], message, button)
             assert click.response is not None and click.response.type == 7, click
             await self.moved(before)
-        assert self.game.muggins_window is None or self.game.deal_number != deal
+        assert self.game.state.muggins_window is None or self.game.state.deal_number != deal
         self.passed += 1
 
     async def show(self) -> None:
@@ -353,13 +355,13 @@ class ManualTable:
         stand; the rest exactly, each closing the window on the claim before it where its
         owner's side is the last that may call it, else let stand by every opponent's No
         muggins first (the next hand waits for them); so is the last claim's window."""
-        deal = self.game.deal_number
+        deal = self.game.state.deal_number
         first = True
-        while self.game.phase is Phase.SHOW and self.game.deal_number == deal:
+        while self.game.state.phase is Phase.SHOW and self.game.state.deal_number == deal:
             game = self.game
             turn = game.count_turn
-            window = game.muggins_window
-            sides = [game.side_of(seat) for seat in range(game.num_players)]
+            window = game.state.muggins_window
+            sides = [game.side_of(seat) for seat in range(game.state.num_players)]
             if window is not None and (turn is None or window.holds(turn.seat, sides)):
                 await self.let_stand(window.seat)
                 continue
@@ -369,9 +371,9 @@ class ManualTable:
                 await self.type_claims()
                 first = False
             short = worth > 0 and self.shorts < 2
-            points = max(v for v in claim_values(game.rules) if v < worth) if short else worth
+            points = max(v for v in claim_values(game.state.rules) if v < worth) if short else worth
             await self.claim(points)
-            if self.game.phase is not Phase.SHOW or self.game.deal_number != deal:
+            if self.game.state.phase is not Phase.SHOW or self.game.state.deal_number != deal:
                 return
             if short:
                 self.shorts += 1
@@ -389,7 +391,7 @@ class ManualTable:
         turn = self.game.count_turn
         assert turn is not None
         user = self.users[turn.seat]
-        claims = claim_values(self.game.rules)
+        claims = claim_values(self.game.state.rules)
         typed = [v for v in range(claims[-1]) if v not in claims][:1]
         if HIGHEST_CLAIM not in claims:
             typed.append(HIGHEST_CLAIM)
@@ -402,7 +404,7 @@ class ManualTable:
     async def only_current_controls(self) -> None:
         """Wait until no DM of any player but their hand message of this deal has a live
         control (the closed deal's count menus and Muggins! buttons are gone)."""
-        deal = self.game.deal_number
+        deal = self.game.state.deal_number
 
         def stale() -> list[str]:
             owned = self.owned()
@@ -499,8 +501,8 @@ async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, tab
     shows: list[int] = []
     while len(shows) < 2 and played.shorts < 2:
         await played.play_to_the_show()
-        assert played.game.phase is Phase.SHOW, "a game to 61 (or 181) over in two deals"
-        shows.append(played.game.deal_number)
+        assert played.game.state.phase is Phase.SHOW, "a game to 61 (or 181) over in two deals"
+        shows.append(played.game.state.deal_number)
         await played.show()
     for deal in shows:
         await played.table_says_it_all(deal)
@@ -508,9 +510,11 @@ async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, tab
     assert played.passed >= 1
     # The next deal's hand messages come, with the crib menu (each deal's crib is four).
     game = played.game
-    assert game.phase is Phase.DISCARD and game.deal_number == shows[-1] + 1
+    assert game.state.phase is Phase.DISCARD and game.state.deal_number == shows[-1] + 1
     for seat in game.pending_discards():
-        await played.controls(users[seat], f"crib:{played.game_id}:discard:{game.deal_number}")
+        await played.controls(
+            users[seat], f"crib:{played.game_id}:discard:{game.state.deal_number}"
+        )
     # And every earlier DM lost its controls: no count menu or Muggins! left live.
     await played.only_current_controls()
     played.check_leaks(game)
@@ -539,7 +543,7 @@ async def test_a_claim_no_opponent_answers_is_closed_by_the_clock(
     assert turn is not None
     await played.claim(played.worth())
     claimed = played.snap
-    assert claimed is not None and played.game.muggins_window is not None
+    assert claimed is not None and played.game.state.muggins_window is not None
     buttons = {f"crib:{played.game_id}:{kind}:{claimed.version}" for kind in ("muggins", "pass")}
 
     def ids(components: list[dict[str, Any]]) -> set[str]:
@@ -557,7 +561,7 @@ async def test_a_claim_no_opponent_answers_is_closed_by_the_clock(
     await played.moved(claimed)
     closed = logged_actions(world.database, played.game_id)[claimed.actions :]
     assert closed[0] == {"type": "close_muggins", "seat": turn.seat}, closed
-    assert played.game.muggins_window is None
+    assert played.game.state.muggins_window is None
     # Every opponent had been offered Muggins! and No muggins (checked in every version of
     # their DMs: the clock may have closed the window before a slow machine read the buttons),
     # none of the owner's side; then no one's hand message offers them any more.
@@ -567,6 +571,6 @@ async def test_a_claim_no_opponent_answers_is_closed_by_the_clock(
     assert not any(offered(seat, now=False) for seat in sides)
     await until(fd, lambda: not any(offered(seat, now=True) for seat in opponents))
     # The show goes on from the next owner's count menus.
-    if played.game.phase is Phase.SHOW and played.game.count_turn is not None:
+    if played.game.state.phase is Phase.SHOW and played.game.count_turn is not None:
         await played.count_menus(users[played.game.count_turn.seat])
     played.check_leaks(played.game)

@@ -33,4 +33,4 @@ async def test_the_creator_changes_partners_before_the_deal(world: World, bot: B
     snap = await until(
         fd, lambda: s if (s := read_game(world.database, game_id)).game is not None else None
     )
-    assert snap.game is not None and snap.game.players == tuple(names)
+    assert snap.game is not None and snap.game.state.players == tuple(names)

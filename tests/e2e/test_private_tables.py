@@ -85,7 +85,7 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     final = await driver.play_out()
     assert final.status == "finished" and final.game is not None
     table = await _settled_unseen_and_tokens_only(driver, since)
-    assert final.game.result is not None
+    assert final.game.state.result is not None
     assert table.attachments, "the final board"
     labels = [b["label"] for b in table.buttons()]
     assert labels == ["🔍 Review", "🔁 Rematch"], f"a finished table offers its result's: {labels}"
@@ -93,7 +93,7 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
-    result = final.game.result
+    result = final.game.state.result
     winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
 
     # The review, as in a server: the clicker's own, privately, paged in place; and the
@@ -181,7 +181,7 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
     final = await driver.play_out()
     assert driver.typed_hands > 0 and driver.opened > driver.typed_hands
     assert final.status == "finished" and final.game is not None
-    assert final.game.num_players == 3
+    assert final.game.state.num_players == 3
     await _settled_unseen_and_tokens_only(driver, since)
     assert driver.cards_seen > 100
     assert fd.counters.private_messages == {group.id: 1}
@@ -280,7 +280,9 @@ async def test_after_a_used_up_token_a_player_nothing_reaches_brings_the_table_b
     await driver.move(driver.snapshot())  # Bea's, the deal's last discard
     assert await until(fd, lambda: _posted_through(fd, full[0], since)) == [(400, 40094)]
     snap = driver.snapshot()
-    assert snap.game is not None and snap.game.phase is Phase.PLAY and snap.game.turn == 0
+    assert (
+        snap.game is not None and snap.game.state.phase is Phase.PLAY and snap.game.state.turn == 0
+    )
 
     def this_deal() -> str:
         return first.words().rsplit("**Deal ", 1)[-1]
@@ -535,13 +537,13 @@ async def test_a_count_left_too_long_in_a_dm_is_made_by_the_clock(
     driver, since = await _two_in_a_dm(world, bots, 41, env={"COUNT_TIMEOUT_SECONDS": "5"})
     await driver.open(target=61, options="counting:manual")
     snap = driver.snapshot()
-    while snap.game is not None and snap.game.phase is not Phase.SHOW:
+    while snap.game is not None and snap.game.state.phase is not Phase.SHOW:
         await driver.move(snap)
         snap = driver.snapshot()
     # Nobody counts: each hand in turn is counted for its owner, in full, without muggins.
-    while snap.game is not None and snap.game.phase is Phase.SHOW:
+    while snap.game is not None and snap.game.state.phase is Phase.SHOW:
         snap = await driver.left_alone(snap)
-    assert snap.status == "active" and snap.game is not None and snap.game.deal_number == 2
+    assert snap.status == "active" and snap.game is not None and snap.game.state.deal_number == 2
     actions = logged_actions(world.database, driver.game_id)
     counted = [a["type"] for a in actions if a["type"] in ("claim", "auto_count")]
     assert counted == ["auto_count"] * 3, "nobody claimed"
@@ -568,10 +570,10 @@ async def test_the_bots_own_token_is_refused_there_and_never_tried(
         assert pairs == {frozenset(p) for p in itertools.combinations(dealt.hand(seat), 2)}
     snap = await driver.play_out(moves=6)
     game = snap.game
-    assert game is not None and game.phase is Phase.PLAY and game.turn is not None
-    mover, other = driver.players[game.turn], driver.players[1 - game.turn]
+    assert game is not None and game.state.phase is Phase.PLAY and game.state.turn is not None
+    mover, other = driver.players[game.state.turn], driver.players[1 - game.state.turn]
     offered = await fd.autocomplete(mover, dm, "/cribbage play card:")
-    assert [c["value"] for c in offered] == [c.code for c in game.playable_cards(game.turn)]
+    assert [c["value"] for c in offered] == [c.code for c in game.playable_cards(game.state.turn)]
     assert await fd.autocomplete(other, dm, "/cribbage play card:") == []
     assert bot_token_requests(fd, since) == []
     # What the bot never tries, Discord refuses: a post, or an edit of the table, with its token.
@@ -725,9 +727,9 @@ def _bea_deals_and_both_discard(snap: Snapshot) -> bool:
     game = snap.game
     return (
         game is not None
-        and game.phase is Phase.DISCARD
-        and game.deal_number > 1
-        and game.dealer == 1
+        and game.state.phase is Phase.DISCARD
+        and game.state.deal_number > 1
+        and game.state.dealer == 1
         and len(game.pending_discards()) == 2
     )
 
@@ -879,8 +881,8 @@ async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_th
     snap = driver.snapshot()
     while not (
         snap.game is not None
-        and snap.game.phase is Phase.PLAY
-        and snap.game.turn == 1
+        and snap.game.state.phase is Phase.PLAY
+        and snap.game.state.turn == 1
         and len(snap.game.hand(0)) > 1
     ):
         await driver.move(snap)
@@ -889,7 +891,7 @@ async def test_a_player_whose_tokens_lapsed_while_the_other_thought_is_called_th
     before = set(fd.interactions)
     await driver.move(snap)
     after = driver.snapshot()
-    assert after.game is not None and after.game.turn == 0, "Al's turn: pick another seed"
+    assert after.game is not None and after.game.state.turn == 0, "Al's turn: pick another seed"
     [hers] = [i for key, i in fd.interactions.items() if key not in before]
 
     def calls() -> list[Message]:

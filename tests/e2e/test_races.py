@@ -29,8 +29,8 @@ def _one_applied(first: Interaction, second: Interaction) -> Interaction:
 async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     fd, (al, bea), driver = await world.open_for_two(11, target=61)
     snap = driver.snapshot()
-    assert snap.game is not None and snap.game.phase is Phase.DISCARD
-    deal = snap.game.deal_number
+    assert snap.game is not None and snap.game.state.phase is Phase.DISCARD
+    deal = snap.game.state.deal_number
 
     # Al picks two different pairs for the crib in the same instant.
     select_id = f"crib:{driver.game_id}:discard:{deal}"
@@ -57,13 +57,13 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     assert first.response is not None and second.response is not None
     after = driver.snapshot()
     assert after.actions == snap.actions + 2, "one of Bea's two discards applied"
-    assert after.game is not None and after.game.phase is Phase.PLAY
+    assert after.game is not None and after.game.state.phase is Phase.PLAY
 
     # In the play, whoever is on turn double-clicks a card button.
     snap = await driver.expect_current()
-    assert snap.game is not None and snap.game.turn is not None
-    player = [al, bea][snap.game.turn]
-    dm = await driver.prompt(snap, snap.game.turn)
+    assert snap.game is not None and snap.game.state.turn is not None
+    player = [al, bea][snap.game.state.turn]
+    dm = await driver.prompt(snap, snap.game.state.turn)
     button = next(b for b in dm.buttons() if not b.get("disabled"))
     first, second = await asyncio.gather(
         fd.click(player, dm, button["custom_id"]), fd.click(player, dm, button["custom_id"])
@@ -76,4 +76,4 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     # The game is still sound: every message shows it, and the deal plays out with every check.
     await driver.expect_current()
     end = await driver.play_deal()
-    assert end.game is not None and end.game.deal_number == deal + 1
+    assert end.game is not None and end.game.state.deal_number == deal + 1

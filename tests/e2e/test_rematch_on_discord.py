@@ -207,7 +207,7 @@ async def test_a_rematch_from_the_table_inside_discord(world: World, bots: BotLa
         await until(fd, lambda: "The game has started." in lobby.words())
         assert "Seated (2/2): Al, Bea" in lobby.words()
         game = read_game(db, second).game
-        assert game is not None and game.dealer == 1 and game.given_dealer == 1
+        assert game is not None and game.state.dealer == 1 and game.state.given_dealer == 1
         # Over, its result at the table says the series, as the chat's does.
         await resign(fd, al, general)
         await until(fd, lambda: _result(world, general, second))

@@ -40,13 +40,13 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     snap = await driver.expect_current()
     # Into the play: whoever is on turn is reminded that it is their turn, with the count;
     # the other player, who owes nothing, is not.
-    while snap.game is not None and snap.game.turn is None:
+    while snap.game is not None and snap.game.state.turn is None:
         snap = await driver.step(snap)
-    assert snap.game is not None and snap.game.turn is not None
-    on_turn, waiting = (al, bea) if snap.game.turn == 0 else (bea, al)
+    assert snap.game is not None and snap.game.state.turn is not None
+    on_turn, waiting = (al, bea) if snap.game.state.turn == 0 else (bea, al)
     nudged = await until(fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.words()])
     assert len(_reminders(driver, on_turn)) == 1, "the deal's reminder, edited"
-    assert f"count {snap.game.count}" in nudged[0].words()
+    assert f"count {snap.game.state.count}" in nudged[0].words()
     assert not [m for m in _reminders(driver, waiting) if TURN in m.words()]
     # Once per turn: the nudge came at least the delay after the crib's reminders, and the
     # player who owes nothing now was not reminded of the crib again meanwhile.

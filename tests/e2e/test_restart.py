@@ -63,15 +63,15 @@ async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
 
     # Restart in the discard phase: the crib select menus were sent before it.
     await _restart_keeping_prompts(world, bot, driver)
-    assert driver.snapshot().game.phase is Phase.DISCARD  # type: ignore[union-attr]
+    assert driver.snapshot().game.state.phase is Phase.DISCARD  # type: ignore[union-attr]
     await driver.play_out(stop_after=driver.steps + 2)
 
     # Restart in the play, after a few cards: the turn's buttons were sent before it.
     await driver.play_out(stop_after=driver.steps + 3)
-    assert driver.snapshot().game.phase is Phase.PLAY  # type: ignore[union-attr]
+    assert driver.snapshot().game.state.phase is Phase.PLAY  # type: ignore[union-attr]
     await _restart_keeping_prompts(world, bot, driver)
     end = await driver.play_deal()
-    assert end.game is not None and end.game.deal_number == 2
+    assert end.game is not None and end.game.state.deal_number == 2
 
 
 async def test_killed_at_random_moments_the_bot_loses_nothing(
@@ -125,7 +125,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
     assert answered_kills == 4 and random_kills == 4
     final = await driver.play_out()
     assert final.status == "finished"
-    assert final.game is not None and final.game.result is not None
+    assert final.game is not None and final.game.state.result is not None
 
 
 async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0(
@@ -167,9 +167,9 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
         else:
             await world.fd.drop_gateway()
         await driver.play_out(stop_after=driver.steps + 2)
-    deal = driver.snapshot().game.deal_number  # type: ignore[union-attr]
+    deal = driver.snapshot().game.state.deal_number  # type: ignore[union-attr]
     end = await driver.play_deal()
-    assert end.game is not None and end.game.deal_number == deal + 1
+    assert end.game is not None and end.game.state.deal_number == deal + 1
 
 
 @pytest.mark.parametrize(
@@ -196,14 +196,14 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     await driver.open(target=61)
     snap = driver.snapshot()
     assert snap.game is not None
-    while sum(len(snap.game.hand(s)) for s in range(snap.game.num_players)) != 1:
+    while sum(len(snap.game.hand(s)) for s in range(snap.game.state.num_players)) != 1:
         snap = await driver.step(snap)
         assert snap.game is not None and snap.status == "active"
     if lapsed:
         fd.clock.advance(fd.token_lifetime)
     # The last card of the deal: its answer is followed by the next deal's table and hands.
     assert snap.game is not None
-    dealt = snap.game.deal_number
+    dealt = snap.game.state.deal_number
     hook = fd.after_request(made, lambda _: bot.kill_now())
     seat = driver.actor(snap)
     prompt = await driver.prompt(snap, seat)
@@ -212,8 +212,8 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     await bot.kill()
     await start_again(fd, bot)
     moved = await driver.expect_current()
-    assert moved.game is not None and moved.game.deal_number == dealt + 1
-    deal = moved.game.deal_number
+    assert moved.game is not None and moved.game.state.deal_number == dealt + 1
+    deal = moved.game.state.deal_number
     tables = [m for m in fd.messages(world.general) if m.words().startswith(f"**Deal {deal}**")]
     assert len(tables) == 1, "one table for the new deal"
     for user in driver.players:

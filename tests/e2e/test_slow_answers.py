@@ -95,7 +95,7 @@ async def _a_late_look_is_mended(driver: TableDriver) -> None:
     await driver.play_out(stop_after=3)  # both discards, then the first card of the play
     snap = driver.snapshot()
     assert snap.game is not None
-    deal = snap.game.deal_number
+    deal = snap.game.state.deal_number
     seat, hand = next(
         (seat, hand)
         for seat in (0, 1)
@@ -187,7 +187,7 @@ async def test_a_new_deals_hand_is_not_posted_through_a_click_whose_answer_is_on
         game = snap.game
         assert game is not None and snap.status == "active"
         left = sum(len(game.hand(seat)) for seat in (0, 1))
-        if game.phase is Phase.PLAY and left == 1:
+        if game.state.phase is Phase.PLAY and left == 1:
             break
         snap = await driver.step(snap)
     seat = driver.actor(snap)
@@ -195,7 +195,7 @@ async def test_a_new_deals_hand_is_not_posted_through_a_click_whose_answer_is_on
     fd.delay(r"/callback$", LATE)
     last = await driver.send(snap, seat, driver.choose(snap, seat), prompt)
     user = driver.seats[seat]
-    select = f"crib:{driver.game_id}:discard:{game.deal_number + 1}"
+    select = f"crib:{driver.game_id}:discard:{game.state.deal_number + 1}"
     await until(fd, lambda: any(m.component(select) for m in fd.dms(user)))
     await fd.wait_for(lambda: last.response is not None, timeout=10)
     refused = [r.route for r in fd.requests if r.status == 404]
@@ -227,19 +227,19 @@ async def test_with_two_processes_a_click_on_an_edit_heard_back_late_is_not_edit
     driver = await _opened(pair.world, 6)
     await driver.play_out(stop_after=2)  # both discards: the play begins
     snap = driver.snapshot()
-    assert snap.game is not None and snap.game.turn is not None
-    mover = snap.game.turn
+    assert snap.game is not None and snap.game.state.turn is not None
+    mover = snap.game.state.turn
     waiting = 1 - mover
     # The mover plays; the edit that gives the other player their turn comes back late.
     held = fd.delay(r"^PATCH /webhooks/", 1.5, back=True)
     snap = await driver.step(snap)
     game = snap.game
-    assert game is not None and game.turn == waiting, "no go: the other player's turn"
+    assert game is not None and game.state.turn == waiting, "no go: the other player's turn"
     # They play at once, on the look that edit gave them.
     snap = await driver.step(snap)
     assert held.routes, "their turn was given through their token, and heard back late"
     await driver.play_out(stop_after=driver.steps + 4)
-    hand = driver.message(f"hand:{game.deal_number}:{waiting}")
+    hand = driver.message(f"hand:{game.state.deal_number}:{waiting}")
     assert hand is not None
 
     def not_again() -> None:

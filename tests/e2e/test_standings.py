@@ -74,12 +74,12 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     assert resigned.original is not None and resigned.original.words() == "You resigned."
     final = await driver.expect_current()
     assert final.status == "finished"
-    assert final.game is not None and final.game.result is not None
-    played_winner = [al, bea][final.game.result.winner]
+    assert final.game is not None and final.game.state.result is not None
+    played_winner = [al, bea][final.game.state.result.winner]
     played_loser = bea if played_winner is al else al
     # Deals are random, so the played game may itself be a lurch (a skunk in a 61 game).
     assert played_loser is quitter
-    lurch = int(final.game.result.kind != "win")
+    lurch = int(final.game.state.result.kind != "win")
 
     # Three more, seeded: Al skunks Bea, Cy beats Al, Bea double-skunks Cy.
     other = world.guild.add_text_channel("other")

@@ -94,7 +94,7 @@ async def _race(driver: TableDriver, channel: Channel) -> tuple[Interaction, Int
     prompt = await driver.prompt(snap, seat)
     action = driver.choose(snap, seat)
     if action["type"] == "discard":
-        control = f"crib:{driver.game_id}:discard:{snap.game.deal_number}"
+        control = f"crib:{driver.game_id}:discard:{snap.game.state.deal_number}"
         click = fd.select(user, prompt, control, action["cards"], wait=False)
     else:
         control = f"crib:{driver.game_id}:play:{snap.version}:{action['card']}"
@@ -287,7 +287,7 @@ async def _against_the_computer(pair: Pair) -> tuple[User, int, str]:
 def _dealt(pair: Pair, game_id: int, deal: int) -> bool:
     """Whether the game has reached ``deal``."""
     game = read_game(pair.world.database, game_id).game
-    return game is not None and game.deal_number >= deal
+    return game is not None and game.state.deal_number >= deal
 
 
 async def test_two_tables_posted_a_moment_apart_and_never_kept_are_each_kept_as_itself(

@@ -66,11 +66,11 @@ async def test_a_whole_game_of_each_variant(
     snap = await player.play_out(max_steps=600)
     assert snap.status == "finished" and snap.game is not None
     game = snap.game
-    assert game.num_players == seats
-    assert game.rules == kind.rules(seats, target)
-    result = game.result
-    assert result is not None and max(result.scores) >= game.rules.target
-    assert len(result.scores) == len(game.rules.sides)
+    assert game.state.num_players == seats
+    assert game.state.rules == kind.rules(seats, target)
+    result = game.state.result
+    assert result is not None and max(result.scores) >= game.state.rules.target
+    assert len(result.scores) == len(game.state.rules.sides)
     # The last message of the channel is the result, with the board.
     last = player.table_messages()[-1]
     assert "game point" in last.words() and last.attachments
@@ -139,7 +139,7 @@ async def test_the_five_hand_dealer_asked_to_discard_is_told_it_throws_none(
     await driver.open(target=61)
     snap = driver.snapshot()
     assert snap.game is not None
-    dealer = snap.game.dealer
+    dealer = snap.game.state.dealer
     card = snap.game.view(dealer).hand[0].code
     asked = await fd.slash(people[dealer], world.general, f"/cribbage discard cards:{card}")
     said = "You were dealt 4 cards and put none in the crib: the others make it."

@@ -37,7 +37,7 @@ async def _a_game_to_the_end(world: World, channel: Channel, people: list[User],
     await driver.open(target=61)
     final = await driver.play_out()
     assert final.status == "finished" and final.game is not None
-    assert final.game.result is not None and max(final.game.result.scores) >= 61
+    assert final.game.state.result is not None and max(final.game.state.result.scores) >= 61
     assert driver.cards_seen > 100, "the hidden-card check looked"
     # The table was the channel's chat, the hands each player's DMs.
     last = driver.table_messages()[-1]
@@ -94,9 +94,9 @@ async def test_a_game_at_the_table_launched_in_a_voice_channel(
         await dealt_at_the_table(fd, db, game_id, al_page, bea_page)
         players = Players(fd, db, game_id, voice, {0: al, 1: bea}, {0: al_page, 1: bea_page})
         snap, moves = read_game(db, game_id), 0
-        while snap.game is not None and snap.game.phase is not Phase.OVER:
+        while snap.game is not None and snap.game.state.phase is not Phase.OVER:
             snap, moves = await players.make(snap, players.next(snap)), moves + 1
-        assert moves > 20 and snap.game is not None and snap.game.result is not None
+        assert moves > 20 and snap.game is not None and snap.game.state.result is not None
         await al_page.table.locator(".over .result").wait_for()
         for person in (al_page, bea_page):
             assert person.errors == [], (person.user.name, person.errors)

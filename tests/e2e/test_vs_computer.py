@@ -37,7 +37,7 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     await player.open_against_computer("hard", target=61)
     snap = await player.play_out(max_steps=250)
     assert snap.status == "finished" and snap.game is not None
-    result = snap.game.result
+    result = snap.game.state.result
     assert result is not None and max(result.scores) >= 61
     table = player.table_messages()
     assert "game point" in table[-1].words()
@@ -89,7 +89,7 @@ async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> Non
     await player.open_against_computer("expert", target=61)
     snap = await player.play_out(max_steps=250)
     assert snap.status == "finished" and snap.game is not None
-    assert snap.game.result is not None and max(snap.game.result.scores) >= 61
+    assert snap.game.state.result is not None and max(snap.game.state.result.scores) >= 61
     assert player.clicks and all(c.response and c.response.type == 7 for c in player.clicks)
     al = player.players[0]
     board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")

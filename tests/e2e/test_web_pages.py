@@ -141,7 +141,7 @@ async def test_a_watched_game_live_then_replayed(
     # Every hand of every deal shown through is revealed now, and each deal's show itemised.
     game = snap.game
     assert game is not None
-    assert replay.count('class="deal"') == game.deal_number
+    assert replay.count('class="deal"') == game.state.deal_number
     assert "<caption>The show</caption>" in replay and "Fifteen" in replay
     status, picture = await _get_bytes(page_url + "/board.png?step=3")
     assert status == 200 and picture.startswith(b"\x89PNG")
@@ -162,7 +162,7 @@ async def test_a_live_page_shows_every_deal_the_channel_shows(
     async with open_browser() as browser:
         page = await browser.new_page(viewport=DESKTOP)
         await page.goto(page_url)
-        while snap.game is not None and snap.game.deal_number < 5:
+        while snap.game is not None and snap.game.state.deal_number < 5:
             snap = await player.step(snap)
         assert snap.status == "active", "the game went on past its fifth deal"
         await player.settle(snap)

@@ -84,7 +84,7 @@ async def test_in_the_bots_dm_a_ranked_players_commands_act_on_their_ranked_game
     assert status.ephemeral and "Deal 1" in status.words() and "Di" in status.words()
     offered = await fd.autocomplete(cy, dm, "/cribbage discard cards:")
     dealt = driver.snapshot().game
-    assert dealt is not None and dealt.phase is Phase.DISCARD
+    assert dealt is not None and dealt.state.phase is Phase.DISCARD
     held = {card.code for card in dealt.hand(0)}
     assert offered and all(set(c["value"].split()) <= held for c in offered), offered
     version = driver.snapshot().version

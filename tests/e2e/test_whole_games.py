@@ -45,8 +45,8 @@ async def _whole_game(world: World, driver: TableDriver, target: int) -> Snapsho
     await driver.open(target=target)
     final = await driver.play_out()
     assert final.status == "finished"
-    assert final.game is not None and final.game.result is not None
-    result = final.game.result
+    assert final.game is not None and final.game.state.result is not None
+    result = final.game.state.result
     assert max(result.scores) >= target
     rows = _results(world, driver.game_id)
     assert [seat for seat, _, _ in rows] == list(range(len(driver.players)))

@@ -161,7 +161,7 @@ def test_book_makes_only_legal_choices_in_every_variant(name: str) -> None:
     for seed in range(2):
         game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(seed), rules=rules)
         finish(game, [BOOK] * rules.seats, [random.Random(seat) for seat in range(rules.seats)])
-        assert game.phase is Phase.OVER
+        assert game.state.phase is Phase.OVER
 
 
 def _reached(start: str) -> set[str]:

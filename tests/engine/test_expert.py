@@ -140,7 +140,7 @@ def play_game(names: tuple[str, ...], seed: int, target: int = 61) -> Game:
 )
 def test_three_and_four_player_games_with_expert_seats_finish(names: tuple[str, ...]) -> None:
     game = play_game(names, seed=4)
-    assert game.result is not None
+    assert game.state.result is not None
     assert play_game(names, seed=4).actions == game.actions
 
 

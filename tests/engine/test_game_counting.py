@@ -55,13 +55,13 @@ def manual_show(
 
 def to_the_show(game: Game) -> Game:
     """``game`` with the first cards of each hand discarded and played, up to the show."""
-    while game.phase is not Phase.SHOW:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.SHOW:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
-            game.discard(seat, game.hand(seat)[: game.discard_count])
+            game.discard(seat, game.hand(seat)[: game.state.rules.others.to_crib])
         else:
-            assert game.turn is not None
-            game.play(game.turn, game.playable_cards(game.turn)[0])
+            assert game.state.turn is not None
+            game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
     return game
 
 
@@ -82,9 +82,9 @@ def pones_claim(points: int, *, score: int, over: int = 0) -> Claimed:
 
 def test_manual_counting_pegging_stays_automatic_and_the_show_waits_for_the_pone() -> None:
     game, events = manual_show()
-    assert game.scores == (6, 0)
+    assert game.state.scores == (6, 0)
     assert not any(isinstance(e, (Shown, Claimed)) for e in events)
-    assert game.phase is Phase.SHOW and game.turn == PONE
+    assert game.state.phase is Phase.SHOW and game.state.turn == PONE
     assert game.count_turn == CountTurn(seat=PONE, crib=False, cards=parse_cards("5S 6D 10H KH"))
     view = game.public_view()
     assert view.counting is Counting.MANUAL and view.count_turn == game.count_turn
@@ -101,8 +101,8 @@ def test_manual_counting_show_order_pone_then_dealer_then_the_crib() -> None:
     kinds = [e.kind for e in claimed]
     assert kinds[:6] == ["claimed", "shown", "claimed", "shown", "claimed", "shown"]
     assert isinstance(claimed[-1], Dealt)
-    assert game.scores == (6 + 4 + 5, 4)
-    assert game.phase is Phase.DISCARD and game.dealer == PONE
+    assert game.state.scores == (6 + 4 + 5, 4)
+    assert game.state.phase is Phase.DISCARD and game.state.dealer == PONE
 
 
 def test_manual_counting_the_crib_stays_hidden_until_its_turn_to_count() -> None:
@@ -130,9 +130,9 @@ def test_overclaim_a_claim_over_the_value_is_pegged_back_and_the_opponent_pegs_t
     )
     assert isinstance(shown, Shown) and shown.claimed == over and shown.over == over - 4
     assert shown.missed == 0
-    assert game.scores == (6 + over - 4, 4)
+    assert game.state.scores == (6 + over - 4, 4)
     # The hand is settled by its one claim: no window, the dealer counts next.
-    assert game.muggins_window is None and game.turn == DEALER
+    assert game.state.muggins_window is None and game.state.turn == DEALER
 
 
 def test_overclaim_a_hand_is_claimed_once_so_counting_down_finds_nothing() -> None:
@@ -142,7 +142,7 @@ def test_overclaim_a_hand_is_claimed_once_so_counting_down_finds_nothing() -> No
     game.claim(PONE, 29)
     with pytest.raises(NotYourTurn, match="It's Al's turn to count"):
         game.claim(PONE, 28)
-    assert game.scores == (6 + 25, 4)
+    assert game.state.scores == (6 + 25, 4)
 
 
 def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game() -> None:
@@ -151,7 +151,7 @@ def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game(
     starter = game.public_view().starter
     assert turn is not None and starter is not None
     worth = score_hand(turn.cards, starter).total
-    before = game.scores
+    before = game.state.scores
     events = game.claim(turn.seat, 29)
     taken = [e for e in events if isinstance(e, Overclaimed)]
     others = [(turn.seat + 1) % 3, (turn.seat + 2) % 3]
@@ -161,12 +161,12 @@ def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game(
     expected = [
         score + (worth if side == turn.seat else 29 - worth) for side, score in enumerate(before)
     ]
-    assert game.scores == tuple(expected)
+    assert game.state.scores == tuple(expected)
 
 
 def test_overclaim_partners_take_the_points_over_once_for_their_side() -> None:
     game = to_the_show(four_player_game(counting=Counting.MANUAL)[0])
-    assert game.turn == 0
+    assert game.state.turn == 0
     events = game.claim(0, 29)
     [taken] = [e for e in events if isinstance(e, Overclaimed)]
     assert (taken.seat, taken.side) == (1, 1)  # the first seat of the other side, left of 0
@@ -177,7 +177,7 @@ def test_overclaim_the_owner_reaching_the_target_on_the_value_wins_and_nobody_pe
     claimed, shown, over = game.claim(PONE, 12)
     assert isinstance(claimed, Claimed) and claimed.pegged == 4
     assert isinstance(shown, Shown) and isinstance(over, GameOver)
-    assert over.result.winner == PONE and game.scores == (16, 122)
+    assert over.result.winner == PONE and game.state.scores == (16, 122)
 
 
 def test_overclaim_the_points_over_may_win_the_game_for_the_opponent() -> None:
@@ -185,7 +185,7 @@ def test_overclaim_the_points_over_may_win_the_game_for_the_opponent() -> None:
     _, taken, shown, over = game.claim(PONE, 12)
     assert isinstance(taken, Overclaimed) and taken.points == 8 and taken.score == 123
     assert isinstance(shown, Shown) and isinstance(over, GameOver)
-    assert over.result.winner == DEALER and game.phase is Phase.OVER
+    assert over.result.winner == DEALER and game.state.phase is Phase.OVER
 
 
 def test_overclaim_events_read_back_from_json_and_a_right_claim_writes_no_over() -> None:
@@ -200,7 +200,7 @@ def test_a_claim_of_a_value_no_hand_scores_is_refused(points: object) -> None:
     game, _ = manual_show()
     with pytest.raises(BadClaim, match="0 to 29"):
         game.claim(PONE, points)  # type: ignore[arg-type]
-    assert game.turn == PONE and game.scores == (6, 0)
+    assert game.state.turn == PONE and game.state.scores == (6, 0)
 
 
 def test_claims_may_name_26_values_from_0_to_29() -> None:
@@ -224,17 +224,17 @@ def test_an_exact_claim_is_pegged_and_the_breakdown_shown_at_once() -> None:
     assert claimed == pones_claim(4, score=4)
     assert isinstance(shown, Shown) and shown.claimed == 4 and shown.missed == 0
     assert shown.score == score_hand(parse_cards("5S 6D 10H KH"), Card.parse("2D"))
-    assert game.muggins_window is None and game.turn == DEALER
+    assert game.state.muggins_window is None and game.state.turn == DEALER
     assert game.public_view().last_show == (shown,)
 
 
 def test_a_short_claim_is_pegged_and_open_to_muggins_before_the_breakdown() -> None:
     game, _ = manual_show()
     [claimed] = game.claim(PONE, 2)
-    assert isinstance(claimed, Claimed) and claimed.points == 2 and game.scores == (6, 2)
+    assert isinstance(claimed, Claimed) and claimed.points == 2 and game.state.scores == (6, 2)
     window = MugginsWindow(seat=PONE, side=PONE, crib=False, claimed=2)
-    assert game.muggins_window == window == game.public_view().muggins
-    assert game.turn == DEALER  # the next hand may be counted, which closes the window
+    assert game.state.muggins_window == window == game.public_view().muggins
+    assert game.state.turn == DEALER  # the next hand may be counted, which closes the window
 
 
 def test_muggins_the_opponent_takes_the_difference() -> None:
@@ -243,8 +243,8 @@ def test_muggins_the_opponent_takes_the_difference() -> None:
     mugginsed, shown = game.muggins(DEALER)
     assert mugginsed == Mugginsed(seat=DEALER, side=DEALER, owner=PONE, points=2, score=8)
     assert isinstance(shown, Shown) and shown.claimed == 2 and shown.missed == 2
-    assert game.scores == (8, 2)
-    assert game.muggins_window is None and game.turn == DEALER
+    assert game.state.scores == (8, 2)
+    assert game.state.muggins_window is None and game.state.turn == DEALER
     assert game.actions[-1] == {"type": "muggins", "seat": DEALER}
 
 
@@ -267,7 +267,7 @@ def test_muggins_cannot_be_called_on_your_own_side() -> None:
 
 def test_muggins_partners_cannot_muggins_each_other() -> None:
     game = to_the_show(four_player_game(counting=Counting.MANUAL)[0])
-    assert game.turn == 0
+    assert game.state.turn == 0
     game.claim(0, 0)  # the hand is worth more: open to muggins
     with pytest.raises(BadMuggins, match="your own side"):
         game.muggins(2)
@@ -282,7 +282,11 @@ def test_the_muggins_window_closes_with_nobody_calling_it() -> None:
         game.close_muggins(DEALER)  # the window is on the pone's claim
     [shown] = game.close_muggins(PONE)
     assert isinstance(shown, Shown) and shown.claimed == 2
-    assert game.scores == (6, 2) and game.muggins_window is None and game.turn == DEALER
+    assert (
+        game.state.scores == (6, 2)
+        and game.state.muggins_window is None
+        and game.state.turn == DEALER
+    )
 
 
 def test_the_next_hand_counted_closes_the_muggins_window() -> None:
@@ -293,7 +297,7 @@ def test_the_next_hand_counted_closes_the_muggins_window() -> None:
     assert isinstance(claimed, Claimed) and isinstance(dealer_shown, Shown)
     with pytest.raises(BadMuggins):
         game.muggins(DEALER)
-    assert game.scores == (10, 2)
+    assert game.state.scores == (10, 2)
 
 
 def test_the_dealer_waits_for_muggins_on_their_hand_before_counting_the_crib() -> None:
@@ -303,9 +307,9 @@ def test_the_dealer_waits_for_muggins_on_their_hand_before_counting_the_crib() -
     with pytest.raises(WrongPhase, match="muggins"):
         game.claim(DEALER, 5)
     game.muggins(PONE)
-    assert game.scores == (8, 6)
+    assert game.state.scores == (8, 6)
     game.claim(DEALER, 5)
-    assert game.phase is Phase.DISCARD
+    assert game.state.phase is Phase.DISCARD
 
 
 def test_a_short_claim_of_the_crib_holds_the_next_deal_until_the_window_closes() -> None:
@@ -313,7 +317,7 @@ def test_a_short_claim_of_the_crib_holds_the_next_deal_until_the_window_closes()
     game.claim(PONE, 4)
     game.claim(DEALER, 4)
     game.claim(DEALER, 3)
-    assert game.phase is Phase.SHOW and game.turn is None and game.count_turn is None
+    assert game.state.phase is Phase.SHOW and game.state.turn is None and game.count_turn is None
     with pytest.raises(WrongPhase, match="Every hand is counted"):
         game.claim(DEALER, 2)
     mugginsed, shown, dealt = game.muggins(PONE)
@@ -332,7 +336,7 @@ def test_a_play_at_the_show_is_refused_even_with_no_hand_left_to_count() -> None
     game.claim(PONE, 4)
     game.claim(DEALER, 4)
     game.claim(DEALER, 3)
-    assert game.phase is Phase.SHOW and game.turn is None
+    assert game.state.phase is Phase.SHOW and game.state.turn is None
     for seat in (PONE, DEALER):
         with pytest.raises(WrongPhase, match="The play is over"):
             game.verify_play(seat, Card.parse("AS"))
@@ -346,7 +350,7 @@ def test_idle_timeout_counts_the_hand_automatically_with_no_muggins() -> None:
     pone_shown, shown = game.auto_count(DEALER)
     assert isinstance(pone_shown, Shown) and pone_shown.claimed == 2
     assert isinstance(shown, Shown) and shown.claimed is None and shown.missed == 0
-    assert game.scores == (10, 2) and game.muggins_window is None
+    assert game.state.scores == (10, 2) and game.state.muggins_window is None
     assert game.actions[-1] == {"type": "auto_count", "seat": DEALER}
 
 
@@ -355,7 +359,7 @@ def test_a_claim_that_reaches_the_target_ends_the_game_at_once() -> None:
     claimed, shown, over = game.claim(PONE, 3)
     assert isinstance(claimed, Claimed) and isinstance(shown, Shown)
     assert isinstance(over, GameOver) and over.result.winner == PONE
-    assert game.phase is Phase.OVER and game.muggins_window is None
+    assert game.state.phase is Phase.OVER and game.state.muggins_window is None
 
 
 def test_muggins_that_reaches_the_target_wins_the_game() -> None:
@@ -404,8 +408,8 @@ def test_manual_counting_saves_and_restores_with_the_window_open() -> None:
     game.claim(PONE, 2)
     restored = Game.from_json(game.to_json(), rng=random.Random(5))
     assert restored.to_json() == game.to_json()
-    assert restored.counting is Counting.MANUAL
-    assert restored.muggins_window == game.muggins_window
+    assert restored.state.rules.counting is Counting.MANUAL
+    assert restored.state.muggins_window == game.state.muggins_window
     assert restored.muggins(DEALER) == game.muggins(DEALER)
 
 
@@ -414,7 +418,7 @@ def test_manual_counting_replays_from_its_action_log() -> None:
     game, _ = Game.new(NAMES[:3], rng=random.Random(rng_seed), counting=Counting.MANUAL)
     rng = random.Random(99)
     for _ in range(400):
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             break
         _random_step(game, rng)
     replayed = Game.replay(
@@ -429,20 +433,20 @@ def test_manual_counting_replays_from_its_action_log() -> None:
 
 def _random_step(game: Game, rng: random.Random) -> list[Event]:
     """One legal move of any kind (short claims, muggins, timeouts included); its events."""
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         seat = game.pending_discards()[0]
-        return game.discard(seat, game.hand(seat)[: game.discard_count])
-    if game.phase is Phase.PLAY:
-        assert game.turn is not None
-        return game.play(game.turn, rng.choice(game.playable_cards(game.turn)))
-    window = game.muggins_window
+        return game.discard(seat, game.hand(seat)[: game.state.rules.others.to_crib])
+    if game.state.phase is Phase.PLAY:
+        assert game.state.turn is not None
+        return game.play(game.state.turn, rng.choice(game.playable_cards(game.state.turn)))
+    window = game.state.muggins_window
     turn = game.count_turn
     if window is not None and (turn is None or turn.seat == window.seat or rng.random() < 0.5):
-        opponents = [s for s in range(game.num_players) if game.side_of(s) != window.side]
+        opponents = [s for s in range(game.state.num_players) if game.side_of(s) != window.side]
         if rng.random() < 0.5:
             return game.muggins(rng.choice(opponents))
         return game.close_muggins(window.seat)
-    assert turn is not None and game.turn == turn.seat
+    assert turn is not None and game.state.turn == turn.seat
     if rng.random() < 0.2:
         return game.auto_count(turn.seat)
     starter = game.public_view().starter
@@ -458,10 +462,10 @@ def test_manual_counting_random_games_every_point_is_accounted_for(n: int) -> No
     rng = random.Random(n)
     for seed in range(5):
         game, _ = Game.new(NAMES[:n], rng=random.Random(seed), counting=Counting.MANUAL)
-        totals = [0] * game.num_sides
+        totals = [0] * game.state.rules.num_sides
         missed = taken = pegged_over = claimed_over = 0
         for _ in range(3000):
-            if game.phase is Phase.OVER:
+            if game.state.phase is Phase.OVER:
                 break
             for event in _random_step(game, rng):
                 scored = points_scored(event)
@@ -474,9 +478,9 @@ def test_manual_counting_random_games_every_point_is_accounted_for(n: int) -> No
                 if isinstance(event, Overclaimed):
                     pegged_over += event.points
                 if isinstance(event, Claimed):
-                    claimed_over += event.over * (game.num_sides - 1)
-        assert game.phase is Phase.OVER
-        assert tuple(totals) == game.scores
+                    claimed_over += event.over * (game.state.rules.num_sides - 1)
+        assert game.state.phase is Phase.OVER
+        assert tuple(totals) == game.state.scores
         assert taken <= missed
         # Each opposing side pegs the points over, unless the game ended part-way.
         assert pegged_over <= claimed_over and (claimed_over > 0 or pegged_over == 0)

@@ -27,9 +27,9 @@ def test_cut_for_deal_lowest_card_deals(cuts: list[str], dealer: int) -> None:
     rounds = [parse_cards(c) for c in cuts]
     n = len(rounds[0])
     game, events = Game.new(NAMES[:n], rng=RiggedRandom(rounds))
-    assert game.dealer == dealer
+    assert game.state.dealer == dealer
     assert events[0] == CutForDeal(rounds=tuple(rounds), dealer=dealer)
-    assert game.cut_rounds == tuple(rounds)
+    assert game.state.cut_rounds == tuple(rounds)
 
 
 def _cut_round(text: str) -> tuple[Card | None, ...]:
@@ -53,7 +53,7 @@ def test_cut_for_deal_ties_cut_again(cuts: list[str], dealer: int) -> None:
     # Each re-cut deals its cards to the tied players in seat order, from a fresh shuffle.
     orders = [[card for card in r if card is not None] for r in rounds]
     game, events = Game.new(NAMES[:n], rng=RiggedRandom(orders))
-    assert game.dealer == dealer
+    assert game.state.dealer == dealer
     cut = events[0]
     assert isinstance(cut, CutForDeal)
     assert cut.rounds == tuple(rounds)
@@ -69,12 +69,12 @@ def test_cut_for_deal_only_the_players_tied_for_lowest_cut_again(n: int) -> None
     cut = events[0]
     assert isinstance(cut, CutForDeal)
     assert cut.rounds[1] == (Card.parse("9H"), Card.parse("8C"), *[None] * (n - 2))
-    assert game.dealer == cut.dealer == 1
+    assert game.state.dealer == cut.dealer == 1
 
 
 def test_cut_for_deal_a_tie_above_the_lowest_card_does_not_cut_again() -> None:
     game, events = Game.new(NAMES[:3], rng=RiggedRandom([parse_cards("2H 9D 9S")]))
-    assert game.dealer == 0
+    assert game.state.dealer == 0
     assert isinstance(events[0], CutForDeal)
     assert len(events[0].rounds) == 1
 
@@ -83,15 +83,15 @@ def test_cut_for_deal_a_tie_above_the_lowest_card_does_not_cut_again() -> None:
 def test_deal_rotation_passes_to_the_left(n: int) -> None:
     rng = random.Random(n)
     game, events = Game.new(NAMES[:n], rng=rng)
-    first = game.dealer
+    first = game.state.dealer
     dealers = [e.dealer for e in events if isinstance(e, Dealt)]
-    while len(dealers) < 2 * n + 1 and game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while len(dealers) < 2 * n + 1 and game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
-            events = game.discard(seat, game.hand(seat)[: game.discard_count])
+            events = game.discard(seat, game.hand(seat)[: game.state.rules.others.to_crib])
         else:
-            assert game.turn is not None
-            events = game.play(game.turn, game.playable_cards(game.turn)[0])
+            assert game.state.turn is not None
+            events = game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
         dealers += [e.dealer for e in events if isinstance(e, Dealt)]
     assert dealers == [(first + k) % n for k in range(len(dealers))]
     assert len(dealers) >= n + 1
@@ -101,12 +101,14 @@ def test_deal_rotation_passes_to_the_left(n: int) -> None:
 def test_deal_hand_sizes_and_discards(n: int, hand_size: int, discard_count: int) -> None:
     game, events = Game.new(NAMES[:n], rng=random.Random(1))
     assert events[-1] == Dealt(
-        dealer=game.dealer, deal_number=1, hand_size=hand_size, crib_from_deck=n == 3
+        dealer=game.state.dealer, deal_number=1, hand_size=hand_size, crib_from_deck=n == 3
     )
-    assert game.discard_count == discard_count
+    assert game.state.rules.others.to_crib == discard_count
     assert all(len(game.hand(seat)) == hand_size for seat in range(n))
     assert game.pending_discards() == tuple(range(n))
-    assert game.phase is Phase.DISCARD and game.turn is None and game.starter is None
+    assert (
+        game.state.phase is Phase.DISCARD and game.state.turn is None and game.state.starter is None
+    )
 
 
 def test_deal_one_card_at_a_time_from_the_dealers_left() -> None:
@@ -151,8 +153,8 @@ def test_three_player_crib_gets_the_top_card_of_the_deck() -> None:
 def play_to_show(game: Game) -> list[Shown]:
     """Play the lowest playable card until the show; return the Shown events."""
     while True:
-        assert game.turn is not None
-        events = game.play(game.turn, game.playable_cards(game.turn)[0])
+        assert game.state.turn is not None
+        events = game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
         shown = [e for e in events if isinstance(e, Shown)]
         if shown:
             return shown
@@ -160,15 +162,15 @@ def play_to_show(game: Game) -> list[Shown]:
 
 def test_four_players_are_partners_sharing_one_score() -> None:
     game, _ = Game.new(NAMES, rng=random.Random(5))
-    assert game.num_sides == 2
+    assert game.state.rules.num_sides == 2
     assert [game.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]
-    assert game.scores == (0, 0)
+    assert game.state.scores == (0, 0)
     assert game.public_view().sides == (0, 1, 0, 1)
 
 
 def test_three_players_score_alone() -> None:
     game, _ = Game.new(NAMES[:3], rng=random.Random(5))
-    assert game.num_sides == 3
+    assert game.state.rules.num_sides == 3
     assert [game.side_of(seat) for seat in range(3)] == [0, 1, 2]
 
 
@@ -177,13 +179,13 @@ def test_starter_is_cut_only_after_the_crib_is_complete() -> None:
         ["KH 6D 10H 5S", "5C KS JC 6C"], ["AS 3C", "8H 9D"], dealer=0, starter="2D", discard=False
     )
     assert game.discard(0, parse_cards("AS 3C")) == [Discarded(seat=0, count=2)]
-    assert game.starter is None
-    assert game.phase is Phase.DISCARD
+    assert game.state.starter is None
+    assert game.state.phase is Phase.DISCARD
     events = game.discard(1, parse_cards("8H 9D"))
     assert events == [Discarded(seat=1, count=2), StarterCut(card=Card.parse("2D"), dealer=0)]
-    assert game.starter == Card.parse("2D")
+    assert game.state.starter == Card.parse("2D")
     assert game.public_view().phase is Phase.PLAY
-    assert game.turn == 1
+    assert game.state.turn == 1
 
 
 @pytest.mark.parametrize("dealer", [0, 1])
@@ -195,7 +197,7 @@ def test_his_heels_gives_the_dealer_two(dealer: int) -> None:
         StarterCut(card=Card.parse("JD"), dealer=dealer),
         Heels(seat=dealer, side=dealer, points=2, score=2),
     ]
-    assert game.scores[dealer] == 2 and game.scores[1 - dealer] == 0
+    assert game.state.scores[dealer] == 2 and game.state.scores[1 - dealer] == 0
 
 
 def test_his_heels_scores_for_the_dealers_partnership() -> None:
@@ -206,7 +208,7 @@ def test_his_heels_scores_for_the_dealers_partnership() -> None:
         starter="JC",
     )
     assert events[-1] == Heels(seat=3, side=1, points=2, score=2)
-    assert game.scores == (0, 2)
+    assert game.state.scores == (0, 2)
 
 
 def test_his_heels_wins_the_game() -> None:
@@ -221,7 +223,7 @@ def test_his_heels_wins_the_game() -> None:
     over = events[-1]
     assert isinstance(over, GameOver)
     assert over.result.winner == 1 and over.result.scores == (120, 121)
-    assert game.phase is Phase.OVER and game.turn is None
+    assert game.state.phase is Phase.OVER and game.state.turn is None
 
 
 @pytest.mark.parametrize("dealer", [0, 1])
@@ -232,19 +234,23 @@ def test_a_following_game_dealt_first_by_the_loser_has_no_cut(dealer: int) -> No
     game, events = Game.new(NAMES[:2], rng=random.Random(5), dealer=dealer)
     assert events[0] == CutForDeal(rounds=(), dealer=dealer)
     assert isinstance(events[1], Dealt) and events[1].dealer == dealer
-    assert game.dealer == dealer and game.given_dealer == dealer and game.cut_rounds == ()
+    assert (
+        game.state.dealer == dealer
+        and game.state.given_dealer == dealer
+        and game.state.cut_rounds == ()
+    )
     _ = game.discard(0, game.hand(0)[:2])
     restored = Game.from_dict(game.to_dict(), rng=random.Random(1))
-    assert restored.given_dealer == dealer and restored.to_dict() == game.to_dict()
+    assert restored.state.given_dealer == dealer and restored.to_dict() == game.to_dict()
     again = Game.replay(
-        NAMES[:2], rng=random.Random(5), actions=game.actions, dealer=game.given_dealer
+        NAMES[:2], rng=random.Random(5), actions=game.actions, dealer=game.state.given_dealer
     )
     assert again.to_dict() == game.to_dict()
 
 
 def test_a_game_dealt_after_a_cut_is_saved_as_before() -> None:
     game, _ = Game.new(NAMES[:2], rng=random.Random(5))
-    assert game.given_dealer is None and "first_dealer" not in game.to_dict()
+    assert game.state.given_dealer is None and "first_dealer" not in game.to_dict()
 
 
 def test_the_first_deal_given_to_no_seat_is_refused() -> None:

@@ -21,8 +21,8 @@ def test_a_right_claim_opens_the_window_too_and_is_logged_as_open() -> None:
     game, _ = manual_show()
     assert len(game.claim(PONE, 4, open_window=True)) == 1  # worth 4: no breakdown yet
     window = MugginsWindow(seat=PONE, side=PONE, crib=False, claimed=4, blind=True)
-    assert game.muggins_window == window
-    assert game.muggins_window == game.public_view().muggins
+    assert game.state.muggins_window == window
+    assert game.state.muggins_window == game.public_view().muggins
     assert game.actions[-1] == {"type": "claim", "seat": PONE, "points": 4, "open": True}
     assert game.muggins_missed() == 0
 
@@ -30,19 +30,23 @@ def test_a_right_claim_opens_the_window_too_and_is_logged_as_open() -> None:
 def test_a_wrong_call_costs_only_the_chance_and_closes_when_no_opponent_is_left() -> None:
     game, _ = manual_show()
     game.claim(PONE, 4, open_window=True)
-    scores = game.scores
+    scores = game.state.scores
     # The dealer, the only opponent, calls wrongly: no points move, the window closes and the
     # breakdown follows, right as claimed.
     [shown] = game.muggins(DEALER)
     assert isinstance(shown, Shown) and shown.claimed == 4 and shown.missed == 0
-    assert game.scores == scores and game.muggins_window is None and game.turn == DEALER
+    assert (
+        game.state.scores == scores
+        and game.state.muggins_window is None
+        and game.state.turn == DEALER
+    )
 
 
 def _four_at_the_show() -> Game:
     game, _ = four_player_game(counting=Counting.MANUAL)
-    while game.phase is Phase.PLAY:
-        assert game.turn is not None
-        game.play(game.turn, game.playable_cards(game.turn)[0])
+    while game.state.phase is Phase.PLAY:
+        assert game.state.turn is not None
+        game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
     return game
 
 
@@ -52,24 +56,24 @@ def test_a_wrong_caller_may_not_call_again_while_the_other_opponent_still_may() 
     value = probe.muggins_missed()  # what seat 0's hand is worth
     game = _four_at_the_show()
     game.claim(0, value, open_window=True)
-    scores = game.scores
+    scores = game.state.scores
     assert game.muggins(1) == []  # seats 1 and 3 are the opponents
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and window.passed == (1,)
     with pytest.raises(BadMuggins, match="already"):
         game.muggins(1)
     # Seat 3 may still call; saved and read back, the window remembers who has called.
     again = Game.from_dict(game.to_dict(), rng=random.Random(0))
-    assert again.muggins_window == window
+    assert again.state.muggins_window == window
     [shown] = again.muggins(3)
-    assert isinstance(shown, Shown) and again.scores == scores
-    assert again.muggins_window is None
+    assert isinstance(shown, Shown) and again.state.scores == scores
+    assert again.state.muggins_window is None
 
 
 def test_claims_logged_before_replay_as_they_were_played() -> None:
     game, _ = manual_show()
     events = game.claim(PONE, 4)  # no "open" in the log: the breakdown follows at once
-    assert len(events) == 2 and game.muggins_window is None
+    assert len(events) == 2 and game.state.muggins_window is None
     assert game.actions[-1] == {"type": "claim", "seat": PONE, "points": 4}
 
 
@@ -79,26 +83,26 @@ def test_claims_logged_before_waits_let_the_dealer_count_the_crib_at_once() -> N
     game, _ = manual_show()
     game.claim(PONE, 4, open_window=True)
     game.claim(DEALER, 4, open_window=True)  # closes the pone's window; the dealer's opens
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and window.seat == DEALER and not window.holds(DEALER, (0, 1))
     turn = game.count_turn
     assert turn is not None and turn.crib and turn.seat == DEALER
     # The crib is claimed at once: the claim closes the window on the dealer's hand.
     game.claim(DEALER, 0, open_window=True)
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and window.crib
 
 
 def test_no_muggins_from_every_opponent_closes_the_window() -> None:
     game = _four_at_the_show()
     game.claim(0, 0, open_window=True)
-    scores = game.scores
+    scores = game.state.scores
     assert game.pass_muggins(1) == []
     with pytest.raises(BadMuggins, match="already"):
         game.muggins(1)
     [shown] = game.pass_muggins(3)
-    assert isinstance(shown, Shown) and shown.claimed == 0 and game.scores == scores
-    assert game.muggins_window is None
+    assert isinstance(shown, Shown) and shown.claimed == 0 and game.state.scores == scores
+    assert game.state.muggins_window is None
     replayed = Game.from_dict(game.to_dict(), rng=random.Random(0))
     assert replayed.actions[-2:] == [
         {"type": "pass_muggins", "seat": 1},
@@ -120,16 +124,16 @@ def test_the_dealer_counts_the_crib_once_muggins_on_their_hand_is_settled() -> N
         "waits": True,
     }
     game.claim(DEALER, 4, open_window=True, waits=True)  # closes the pone's: its side's pass
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and window.seat == DEALER and window.holds(DEALER, (0, 1))
     with pytest.raises(WrongPhase, match="may still call muggins on your count"):
         game.claim(DEALER, 0, open_window=True, waits=True)
     again = Game.from_dict(game.to_dict(), rng=random.Random(0))
-    assert again.muggins_window == window  # kept with the game
+    assert again.state.muggins_window == window  # kept with the game
     [shown] = game.pass_muggins(PONE)
     assert isinstance(shown, Shown) and shown.seat == DEALER and not shown.crib
     turn = game.count_turn
-    assert turn is not None and turn.crib and game.muggins_window is None
+    assert turn is not None and turn.crib and game.state.muggins_window is None
     game.claim(DEALER, 0, open_window=True, waits=True)
 
 
@@ -142,11 +146,11 @@ def test_with_three_the_next_hand_waits_for_the_other_opponent() -> None:
     assert first is not None
     second, third = (first.seat + 1) % 3, (first.seat + 2) % 3
     game.claim(first.seat, 0, open_window=True, waits=True)
-    with pytest.raises(WrongPhase, match=f"on {game.players[first.seat]}'s"):
+    with pytest.raises(WrongPhase, match=f"on {game.state.players[first.seat]}'s"):
         game.claim(second, 0, open_window=True, waits=True)
     game.pass_muggins(third)
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and not window.holds(second, (0, 1, 2))
     game.claim(second, 0, open_window=True, waits=True)  # its own pass, and its claim
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None and window.seat == second

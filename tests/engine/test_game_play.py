@@ -47,7 +47,7 @@ def two_player_go() -> Game:
 
 def test_pone_leads_the_play() -> None:
     game = two_player_go()
-    assert game.turn == 1
+    assert game.state.turn == 1
     assert game.playable_cards(1) == game.hand(1)
     assert game.playable_cards(0) == ()
 
@@ -64,8 +64,8 @@ def test_go_two_players_the_last_to_play_pegs_one_and_the_other_leads() -> None:
         ("go_point", 0, 1, False),
         ("reset", 1),
     ]
-    assert game.count == 0 and game.series == () and game.turn == 1
-    assert game.scores == (1, 0)
+    assert game.state.count == 0 and game.state.series == () and game.state.turn == 1
+    assert game.state.scores == (1, 0)
 
 
 def test_last_card_two_players_scores_one() -> None:
@@ -96,7 +96,7 @@ def test_thirty_one_scores_two_resets_and_has_no_go_point() -> None:
     thirty_one = events[3]
     assert isinstance(thirty_one, Played)
     assert [item.kind for item in thirty_one.items] == ["thirty_one"]
-    assert game.turn == 1 and game.count == 0
+    assert game.state.turn == 1 and game.state.count == 0
 
 
 def test_last_card_making_thirty_one_scores_two_not_three() -> None:
@@ -118,7 +118,7 @@ def test_last_card_making_thirty_one_scores_two_not_three() -> None:
 
 def test_go_three_players_the_last_player_keeps_playing_and_thirty_one_after_go() -> None:
     game, _ = three_player_game()
-    assert game.turn == 1
+    assert game.state.turn == 1
     events = play_cards(game, "KH JD 10S AS")
     assert table(events) == [
         ("played", 1, "K♥", 10, 0),
@@ -168,7 +168,7 @@ def test_last_card_three_players_and_a_run_with_a_fifteen() -> None:
 
 def test_go_four_players_announced_once_per_series_and_partners_peg_together() -> None:
     game, _ = four_player_game()
-    assert game.turn == 0
+    assert game.state.turn == 0
     events = play_cards(game, "10H 10C 10D AC")
     assert table(events) == [
         ("played", 0, "10♥", 10, 0),
@@ -179,7 +179,7 @@ def test_go_four_players_announced_once_per_series_and_partners_peg_together() -
         ("played", 1, "A♣", 31, 2),
         ("reset", 2),
     ]
-    assert game.scores == (6, 4)
+    assert game.state.scores == (6, 4)
     events = play_cards(game, "9D 9S 9H 2C 2D")
     assert table(events) == [
         ("played", 2, "9♦", 9, 0),
@@ -192,7 +192,7 @@ def test_go_four_players_announced_once_per_series_and_partners_peg_together() -
         ("played", 1, "2♦", 31, 4),
         ("reset", 2),
     ]
-    assert game.scores == (12, 10)
+    assert game.state.scores == (12, 10)
     assert game.hand(1) == ()
 
 
@@ -234,7 +234,7 @@ def test_played_events_carry_the_side_and_its_running_score() -> None:
 def test_playable_cards_are_those_that_keep_the_count_within_31() -> None:
     game = two_player_go()
     play_cards(game, "KH 7C 9C")
-    assert game.count == 26
+    assert game.state.count == 26
     assert game.playable_cards(0) == (Card.parse("4S"),)
     assert game.can_play(0, Card.parse("4S"))
     assert not game.can_play(0, Card.parse("6H"))
@@ -249,7 +249,7 @@ def test_game_won_during_the_play_ends_at_once() -> None:
     assert isinstance(over, GameOver)
     assert over.result.winner == 0 and over.result.scores == (121, 100)
     assert over.result.reason == "target"
-    assert game.phase is Phase.OVER and game.turn is None
+    assert game.state.phase is Phase.OVER and game.state.turn is None
     assert game.playable_cards(1) == ()
 
 
@@ -259,7 +259,7 @@ def test_game_won_by_the_go_point() -> None:
     events = play_cards(game, "KH 7C 9C 4S")
     assert table(events)[-2:] == [("go", 1), ("go_point", 0, 1, False)]
     assert isinstance(events[-1], GameOver)
-    assert game.result is not None and game.result.scores == (121, 50)
+    assert game.state.result is not None and game.state.result.scores == (121, 50)
 
 
 def test_game_won_by_the_last_card() -> None:

@@ -61,10 +61,10 @@ def test_game_points_three_players_the_loser_is_second_place() -> None:
 
 
 def test_a_new_game_is_scored_by_the_lurch_unless_the_skunk_scale_is_chosen() -> None:
-    assert Game.new(NAMES[:2], rng=random.Random(1))[0].scoring is Scoring.LURCH
+    assert Game.new(NAMES[:2], rng=random.Random(1))[0].state.rules.scoring is Scoring.LURCH
     game, _ = Game.new(NAMES[:2], rng=random.Random(1), scoring=Scoring.SKUNK)
-    assert game.scoring is Scoring.SKUNK
-    assert Game.from_json(game.to_json(), rng=random.Random(2)).scoring is Scoring.SKUNK
+    assert game.state.rules.scoring is Scoring.SKUNK
+    assert Game.from_json(game.to_json(), rng=random.Random(2)).state.rules.scoring is Scoring.SKUNK
     assert game.public_view().scoring is Scoring.SKUNK
 
 
@@ -95,7 +95,7 @@ def test_game_points_when_the_pone_counts_out(
         reason=EndReason.TARGET,
         kind=ResultKind(kind),
     )
-    assert game.result == over.result
+    assert game.state.result == over.result
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_resignation_is_a_loss_at_the_scores_as_they_stand(
             )
         )
     ]
-    assert game.phase is Phase.OVER and game.turn is None
+    assert game.state.phase is Phase.OVER and game.state.turn is None
     assert game.actions[-1] == {"type": "resign", "seat": 0}
 
 

@@ -40,7 +40,7 @@ def check_cards(game: Game) -> None:
     if data["starter"] is not None:
         codes.append(data["starter"])
     assert len(codes) == 52 and set(codes) == FULL_DECK_CODES
-    for seat in range(game.num_players):
+    for seat in range(game.state.num_players):
         kept = set(data["kept"][seat])
         if kept:
             assert kept == set(data["hands"][seat]) | set(data["played"][seat])
@@ -48,13 +48,13 @@ def check_cards(game: Game) -> None:
 
 
 def check_play_state(game: Game) -> None:
-    assert 0 <= game.count <= 31
-    assert game.count == sum(card.value for card in game.series)
-    if game.phase is Phase.PLAY:
+    assert 0 <= game.state.count <= 31
+    assert game.state.count == sum(card.value for card in game.state.series)
+    if game.state.phase is Phase.PLAY:
         # A seat that cannot play is passed automatically, so whoever is to play can.
-        assert game.turn is not None and game.playable_cards(game.turn)
+        assert game.state.turn is not None and game.playable_cards(game.state.turn)
     else:
-        assert game.turn is None
+        assert game.state.turn is None
 
 
 def points_by_side(game: Game, events: list[Event]) -> Counter[int]:
@@ -68,39 +68,39 @@ def points_by_side(game: Game, events: list[Event]) -> Counter[int]:
 
 
 def check_scores(game: Game, before: tuple[int, ...], events: list[Event]) -> None:
-    after = game.scores
+    after = game.state.scores
     gained = points_by_side(game, events)
-    for side in range(game.num_sides):
+    for side in range(game.state.rules.num_sides):
         assert after[side] >= before[side]
         assert after[side] - before[side] == gained[side]
     over = [e for e in events if isinstance(e, GameOver)]
-    if game.phase is Phase.OVER:
+    if game.state.phase is Phase.OVER:
         assert len(over) == 1 and events[-1] is over[0]
         result = over[0].result
-        assert game.result == result and result.scores == after
+        assert game.state.result == result and result.scores == after
         if result.reason == "target":
             # Ended the moment a side reached the target: the last scoring event did it.
-            assert after[result.winner] >= game.target
-            assert before[result.winner] < game.target
+            assert after[result.winner] >= game.state.rules.target
+            assert before[result.winner] < game.state.rules.target
             last_score = [e for e in events if isinstance(e, (Played, GoPoint, Heels, Shown))][-1]
             assert last_score.side == result.winner
     else:
-        assert not over and max(after) < game.target
+        assert not over and max(after) < game.state.rules.target
 
 
 def near_miss_seat(game: Game, chooser: random.Random) -> int:
     """Mostly a real seat (often the one to play), sometimes one that is not at the table."""
     roll = chooser.random()
     if roll < 0.15:
-        return chooser.choice([-1, game.num_players, 7])
-    if roll < 0.5 and game.turn is not None:
-        return game.turn
-    return chooser.randrange(game.num_players)
+        return chooser.choice([-1, game.state.num_players, 7])
+    if roll < 0.5 and game.state.turn is not None:
+        return game.state.turn
+    return chooser.randrange(game.state.num_players)
 
 
 def near_miss_cards(game: Game, seat: int, chooser: random.Random, size: int) -> list[Card]:
     """Mostly cards the seat holds, sometimes any card; now and then one named twice."""
-    held = list(game.hand(seat)) if 0 <= seat < game.num_players else []
+    held = list(game.hand(seat)) if 0 <= seat < game.state.num_players else []
     pool = held if held and chooser.random() < 0.6 else full_deck()
     cards = chooser.sample(pool, min(size, len(pool)))
     if cards and chooser.random() < 0.1:
@@ -127,18 +127,18 @@ def random_illegal_action(game: Game, chooser: random.Random) -> None:
         except RuleError as refused:
             with pytest.raises(type(refused), match=re.escape(str(refused))):
                 game.discard(seat, cards)
-    elif game.phase is Phase.OVER or not 0 <= seat < game.num_players:
+    elif game.state.phase is Phase.OVER or not 0 <= seat < game.state.num_players:
         with pytest.raises(RuleError):
             game.resign(seat)
     assert game.to_json() == before
 
 
 def legal_action(game: Game, chooser: random.Random) -> list[Event]:
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         seat = chooser.choice(game.pending_discards())
-        return game.discard(seat, chooser.sample(game.hand(seat), game.discard_count))
-    assert game.turn is not None
-    return game.play(game.turn, chooser.choice(game.playable_cards(game.turn)))
+        return game.discard(seat, chooser.sample(game.hand(seat), game.state.rules.others.to_crib))
+    assert game.state.turn is not None
+    return game.play(game.state.turn, chooser.choice(game.playable_cards(game.state.turn)))
 
 
 def run_game(table: Table, seed: int, chooser: random.Random, *, deep: bool) -> None:
@@ -146,8 +146,8 @@ def run_game(table: Table, seed: int, chooser: random.Random, *, deep: bool) -> 
     game, first = Game.new(NAMES[:n], target=target, rng=random.Random(seed))
     history = [first]
     check_cards(game)
-    while game.phase is not Phase.OVER:
-        before = game.scores
+    while game.state.phase is not Phase.OVER:
+        before = game.state.scores
         if deep:
             random_illegal_action(game, chooser)
             text = game.to_json()

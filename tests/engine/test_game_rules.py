@@ -39,14 +39,14 @@ VARIANTS = {"five-card": FIVE_CARD, "seven-card": SEVEN_CARD, "five-hand": FIVE_
 def random_play(game: Game, rng: random.Random, moves: int = 100_000) -> None:
     """Random legal choices to the end of the game."""
     for _ in range(moves):
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             return
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             need = game.view(seat).discard_count
             game.discard(seat, rng.sample(game.hand(seat), need))
         else:
-            turn = game.turn
+            turn = game.state.turn
             assert turn is not None
             game.play(turn, rng.choice(game.playable_cards(turn)))
     raise AssertionError("the game did not end")
@@ -57,8 +57,8 @@ def test_the_deal_gives_each_seat_its_share_and_the_crib_is_made_up_to_its_size(
     rules: Rules,
 ) -> None:
     game, events = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(5), rules=rules)
-    assert game.rules is rules and game.num_sides == rules.num_sides
-    dealer = game.dealer
+    assert game.state.rules is rules and game.state.rules.num_sides == rules.num_sides
+    dealer = game.state.dealer
     assert [len(game.hand(seat)) for seat in range(rules.seats)] == [
         rules.dealt(seat, dealer) for seat in range(rules.seats)
     ]
@@ -68,17 +68,17 @@ def test_the_deal_gives_each_seat_its_share_and_the_crib_is_made_up_to_its_size(
         view = game.view(seat)
         assert view.rules is rules and view.discard_count == rules.to_crib(seat, dealer)
         game.discard(seat, game.hand(seat)[: view.discard_count])
-    assert game.phase is Phase.PLAY and game.public_view().crib_size == rules.crib_size
+    assert game.state.phase is Phase.PLAY and game.public_view().crib_size == rules.crib_size
     assert all(len(game.view(seat).kept) == rules.kept for seat in range(rules.seats))
-    assert game.turn == rules.leader(dealer)
+    assert game.state.turn == rules.leader(dealer)
 
 
 def test_five_card_three_for_last_to_the_non_dealer_at_the_start() -> None:
     game, events = Game.new(SIX_NAMES[:2], rng=random.Random(3), rules=FIVE_CARD)
-    pone = 1 - game.dealer
+    pone = 1 - game.state.dealer
     assert [event.kind for event in events] == ["cut_for_deal", "for_last", "dealt"]
     assert events[1] == ForLast(seat=pone, side=pone, points=3, score=3)
-    assert game.scores[pone] == 3 and game.scores[game.dealer] == 0
+    assert game.state.scores[pone] == 3 and game.state.scores[game.state.dealer] == 0
 
 
 def test_five_card_hands_of_three_and_a_crib_of_four_are_counted_by_the_rules() -> None:
@@ -89,7 +89,7 @@ def test_five_card_hands_of_three_and_a_crib_of_four_are_counted_by_the_rules() 
     # J, 5 (fifteen), 5 (pair), 6 (26): the pone's 10 does not fit, the dealer plays on: 4
     # (30) and the go. One pass: the play ends there with the pone's 10♠ unplayed.
     events = play_cards(game, "JC 5H 5D 6H 4H")
-    assert game.deal_number == 2  # shown, and dealt again
+    assert game.state.deal_number == 2  # shown, and dealt again
     shown = [event for event in events if isinstance(event, Shown)]
     assert shown, "the play ended at the first go and the show followed"
     hands = {(s.seat, s.crib): s for s in shown}
@@ -115,7 +115,7 @@ def test_one_pass_to_31_the_play_ends_at_the_first_go_with_cards_unplayed() -> N
     go = [event for event in events if isinstance(event, GoPoint)]
     assert go and go[0].seat == 1 and not go[0].last_card
     assert any(isinstance(event, Shown) for event in events)
-    assert game.deal_number == 2 or game.phase is Phase.OVER
+    assert game.state.deal_number == 2 or game.state.phase is Phase.OVER
 
 
 def test_the_standard_play_goes_on_after_a_go() -> None:
@@ -125,7 +125,9 @@ def test_the_standard_play_goes_on_after_a_go() -> None:
     )
     events = play_cards(game, "KS KH QS")
     assert not any(isinstance(event, Shown) for event in events)
-    assert game.count == 0 and game.turn == 0  # the count starts again; the dealer leads
+    assert (
+        game.state.count == 0 and game.state.turn == 0
+    )  # the count starts again; the dealer leads
 
 
 def test_seven_card_hands_of_five_and_the_starter() -> None:
@@ -149,19 +151,19 @@ def test_seven_card_hands_of_five_and_the_starter() -> None:
 
 def test_five_hand_the_dealer_throws_nothing_and_the_others_fill_the_crib() -> None:
     game, _ = Game.new(SIX_NAMES[:5], rng=random.Random(8), rules=FIVE_HAND)
-    dealer = game.dealer
+    dealer = game.state.dealer
     assert dealer not in game.pending_discards() and len(game.pending_discards()) == 4
     assert game.view(dealer).kept == game.hand(dealer) and len(game.hand(dealer)) == 4
     for seat in game.pending_discards():
         game.discard(seat, game.hand(seat)[:1])
-    assert game.public_view().crib_size == 4 and game.phase is Phase.PLAY
+    assert game.public_view().crib_size == 4 and game.state.phase is Phase.PLAY
 
 
 def test_six_as_two_teams_of_three_score_as_sides() -> None:
     game, _ = Game.new(SIX_NAMES, rng=random.Random(2), rules=SIX_TEAMS)
     assert [game.side_of(seat) for seat in range(6)] == [0, 1, 0, 1, 0, 1]
     random_play(game, random.Random(2))
-    result = game.result
+    result = game.state.result
     assert result is not None and len(result.scores) == 2
 
 
@@ -170,7 +172,7 @@ def test_whole_games_by_the_rules_save_restore_and_replay(rules: Rules) -> None:
     game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(11), rules=rules)
     chooser = random.Random(12)
     random_play(game, chooser)
-    over = game.result
+    over = game.state.result
     assert over is not None and max(over.scores) >= rules.target
     saved = game.to_json()
     assert '"rules":' in saved
@@ -186,15 +188,17 @@ def test_a_game_mid_deal_saved_by_its_rules_goes_on_after_a_restore() -> None:
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     restored = Game.from_json(game.to_json(), rng=random.Random(1))
-    assert restored.rules == FIVE_CARD and restored.scores == game.scores
+    assert restored.state.rules == FIVE_CARD and restored.state.scores == game.state.scores
     random_play(restored, random.Random(3))
-    assert restored.phase is Phase.OVER
+    assert restored.state.phase is Phase.OVER
 
 
 def test_the_standard_games_rules_are_not_written() -> None:
     for players in (2, 3, 4):
         game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(1), target=61)
-        assert "rules" not in game.to_dict() and game.rules == Rules.standard(players, target=61)
+        assert "rules" not in game.to_dict() and game.state.rules == Rules.standard(
+            players, target=61
+        )
 
 
 def test_the_rules_or_the_options_not_both_and_as_many_players_as_seats() -> None:

@@ -27,7 +27,7 @@ def test_show_order_two_players_pone_then_dealer_then_crib() -> None:
     game, _ = two_player_game()
     events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 4), (0, False, 4, 10), (0, True, 5, 15)]
-    assert game.scores == (15, 4)
+    assert game.state.scores == (15, 4)
 
 
 def test_show_cards_are_the_kept_hands_and_the_crib_with_the_starter() -> None:
@@ -49,8 +49,10 @@ def test_next_deal_follows_the_show_in_the_same_action() -> None:
     game, _ = two_player_game()
     events = play_cards(game, TWO_PLAY)
     assert events[-1] == Dealt(dealer=1, deal_number=2, hand_size=6, crib_from_deck=False)
-    assert game.phase is Phase.DISCARD and game.dealer == 1 and game.deal_number == 2
-    assert game.starter is None and game.turn is None and game.count == 0
+    assert (
+        game.state.phase is Phase.DISCARD and game.state.dealer == 1 and game.state.deal_number == 2
+    )
+    assert game.state.starter is None and game.state.turn is None and game.state.count == 0
     view = game.public_view()
     assert view.played == ((), ()) and view.series == () and view.crib_size == 0
     assert view.hand_sizes == (6, 6) and view.pending_discards == (0, 1)
@@ -100,8 +102,8 @@ def test_show_order_left_of_dealer_round_to_the_dealer_then_the_crib(
     game, _ = rigged_game(kept, thrown, dealer=dealer, starter="3S", crib_card=crib_card)
     events: list[Event] = []
     while not any(isinstance(e, Shown) for e in events):
-        assert game.turn is not None
-        events = game.play(game.turn, game.playable_cards(game.turn)[0])
+        assert game.state.turn is not None
+        events = game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
     shown = [e for e in events if isinstance(e, Shown)]
     assert [(e.seat, e.crib) for e in shown] == order
     assert [e.side for e in shown] == [game.side_of(e.seat) for e in shown]
@@ -115,7 +117,7 @@ def test_game_won_by_the_pones_hand_before_the_dealer_counts() -> None:
     over = events[-1]
     assert isinstance(over, GameOver)
     assert over.result.winner == 1 and over.result.scores == (119, 121)
-    assert game.phase is Phase.OVER and game.scores == (119, 121)
+    assert game.state.phase is Phase.OVER and game.state.scores == (119, 121)
     assert [s.seat for s in game.public_view().last_show] == [1]
 
 
@@ -131,5 +133,5 @@ def test_game_not_over_one_point_short_of_the_target() -> None:
     game, _ = two_player_game(scores=(105, 116))
     events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 120), (0, False, 4, 115), (0, True, 5, 120)]
-    assert game.phase is Phase.DISCARD and game.result is None
+    assert game.state.phase is Phase.DISCARD and game.state.result is None
     assert isinstance(events[-1], Dealt)

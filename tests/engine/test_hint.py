@@ -32,14 +32,14 @@ def _decisions(game: Game, most: int = 1000) -> list[SeatView]:
     played on by the expert (the discards in seat order)."""
     views: list[SeatView] = []
     rng = random.Random(7)
-    while game.phase is not Phase.OVER and len(views) < most:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER and len(views) < most:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             view = game.view(seat)
             views.append(view)
             game.discard(seat, EXPERT.choose_discard(view, rng))
             continue
-        turn = game.turn
+        turn = game.state.turn
         assert turn is not None
         view = game.view(turn)
         views.append(view)
@@ -76,7 +76,7 @@ def test_the_hint_of_a_whole_two_player_game_is_the_experts_every_time() -> None
 
 def test_a_discard_hint_says_the_hand_the_crib_and_the_next_best() -> None:
     game, _ = Game.new(["Al", "Bea"], target=121, rng=random.Random(3))
-    dealer, pone = game.dealer, 1 - game.dealer
+    dealer, pone = game.state.dealer, 1 - game.state.dealer
     mine = hint(EXPERT, game.view(dealer), random.Random(1)).line
     theirs = hint(EXPERT, game.view(pone), random.Random(1)).line
     assert " in hand, +" in mine and "in your crib" in mine and "; next best (throw " in mine
@@ -85,7 +85,7 @@ def test_a_discard_hint_says_the_hand_the_crib_and_the_next_best() -> None:
 
 def test_a_partners_discard_hint_says_whose_crib_it_is() -> None:
     game, _ = Game.new(list(SIX_NAMES[:4]), target=121, rng=random.Random(2))
-    partner = (game.dealer + 2) % 4
+    partner = (game.state.dealer + 2) % 4
     said = hint(EXPERT, game.view(partner), random.Random(1)).line
     assert "your partner's crib" in said
 
@@ -139,7 +139,7 @@ def test_a_seat_with_nothing_to_decide_gets_a_sentence() -> None:
     with pytest.raises(ValueError, match="nothing for you to decide"):
         hint(EXPERT, game.view(0), random.Random(1))
     game.discard(1, game.hand(1)[:2])
-    waiting = 1 - game.turn if game.turn is not None else 0
+    waiting = 1 - game.state.turn if game.state.turn is not None else 0
     with pytest.raises(ValueError) as refused:
         hint(EXPERT, game.view(waiting), random.Random(1))
     assert str(refused.value) == NOTHING_TO_DECIDE

@@ -88,7 +88,7 @@ def test_the_review_of_a_player_who_throws_as_the_hint_says_finds_every_discard_
             seed=seed,
             rules=rules,
             samples=8,
-            dealer=game.given_dealer,
+            dealer=game.state.given_dealer,
         )
         discards = [d for d in found.decisions if d.kind == "discard"]
         assert discards

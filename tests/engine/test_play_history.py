@@ -23,13 +23,13 @@ def test_floors_never_exclude_a_card_really_held_and_plays_follow_the_log(player
     for seed in range(6):
         game, _ = Game.new(NAMES[:players], target=61, rng=random.Random(seed))
         deal_start = 0
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.DISCARD:
+        while game.state.phase is not Phase.OVER:
+            if game.state.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]
                 game.discard(seat, club.choose_discard(game.view(seat), rng))
                 deal_start = len(game.actions)
                 continue
-            turn = game.turn
+            turn = game.state.turn
             assert turn is not None
             seat = turn
             view = game.view(seat)

@@ -55,8 +55,8 @@ def best_line(
     """The game itself played on from here to the end of the deal's play: seat ``me`` tries
     every card at each of its turns, the other seat plays as the club player does; the
     best outcome."""
-    deal = game.deal_number
-    turn = game.turn
+    deal = game.state.deal_number
+    turn = game.state.turn
     assert turn is not None
     view = game.view(turn)
     if turn == me:
@@ -68,7 +68,7 @@ def best_line(
         branch = copy.deepcopy(game)
         points = pegged[:]
         winner = pegs(branch, turn, card, points, needs)
-        if winner < 0 and branch.phase is Phase.PLAY and branch.deal_number == deal:
+        if winner < 0 and branch.state.phase is Phase.PLAY and branch.state.deal_number == deal:
             values.append(best_line(branch, me, points, needs, rng))
         else:
             values.append(net(me)(points, winner))
@@ -86,17 +86,17 @@ def test_a_known_hand_is_searched_by_the_games_own_rules(rules: Rules) -> None:
     compared = 0
     for seed in range(8):
         game, _ = Game.new(NAMES[:2], rng=random.Random(seed), rules=rules)
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.DISCARD:
+        while game.state.phase is not Phase.OVER:
+            if game.state.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]
                 game.discard(seat, CLUB.choose_discard(game.view(seat), rng))
                 continue
-            turn = game.turn
+            turn = game.state.turn
             assert turn is not None
-            deal = game.deal_number
+            deal = game.state.deal_number
             view = game.view(turn)
             theirs = tuple(sorted(card.rank for card in game.view(1 - turn).hand))
-            needs = [game.target - score for score in game.scores]
+            needs = [game.state.rules.target - score for score in game.state.scores]
             search = PlaySearch(rules, (0, 1), turn, needs)
             for card in {card.rank: card for card in view.playable}.values():
                 series = [played.rank for played in view.series] + [card.rank]
@@ -108,7 +108,11 @@ def test_a_known_hand_is_searched_by_the_games_own_rules(rules: Rules) -> None:
                 branch = copy.deepcopy(game)
                 pegged = [0, 0]
                 winner = pegs(branch, turn, card, pegged, needs)
-                if winner < 0 and branch.phase is Phase.PLAY and branch.deal_number == deal:
+                if (
+                    winner < 0
+                    and branch.state.phase is Phase.PLAY
+                    and branch.state.deal_number == deal
+                ):
                     expected = best_line(branch, turn, pegged, needs, rng)
                 else:
                     expected = net(turn)(pegged, winner)

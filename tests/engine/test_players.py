@@ -23,15 +23,15 @@ def play_out(names: tuple[str, ...], seed: int, *, target: int = 121, check: boo
     game, _ = Game.new(NAMES[: len(names)], target=target, rng=random.Random(seed))
     players = [make_player(name) for name in names]
     rngs = [random.Random(seed * 10 + seat) for seat in range(len(names))]
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             cards = players[seat].choose_discard(game.view(seat), rngs[seat])
             if check:
                 game.verify_discard(seat, cards)
             game.discard(seat, cards)
         else:
-            turn = game.turn
+            turn = game.state.turn
             assert turn is not None
             seat = turn
             view = game.view(seat)
@@ -115,4 +115,4 @@ def test_same_seed_gives_the_same_choices(level: str) -> None:
 def test_never_an_illegal_choice_in_many_games(names: tuple[str, ...]) -> None:
     for seed in range(6):
         game = play_out(names, seed=seed, target=61)
-        assert game.result is not None
+        assert game.state.result is not None

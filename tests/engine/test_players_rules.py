@@ -54,8 +54,8 @@ def test_every_level_plays_a_whole_game_by_the_rules(rules: Rules, level: str) -
     game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(7), rules=rules)
     seats = [players_for(level) for _ in range(rules.seats)]
     finish(game, seats, [random.Random(seat) for seat in range(rules.seats)])
-    assert game.phase is Phase.OVER and game.result is not None
-    assert max(game.result.scores) >= rules.target
+    assert game.state.phase is Phase.OVER and game.state.result is not None
+    assert max(game.state.result.scores) >= rules.target
 
 
 def test_the_tables_say_which_rules_they_hold_for() -> None:
@@ -91,7 +91,7 @@ def test_the_club_player_throws_what_its_seat_must_in_five_hand() -> None:
         thrown = club.choose_discard(view, random.Random(1))
         assert len(thrown) == view.discard_count == 1
         game.discard(seat, thrown)
-    assert game.phase is Phase.PLAY
+    assert game.state.phase is Phase.PLAY
 
 
 # ------------------------------------------------------------------ the named variants
@@ -106,7 +106,7 @@ def test_every_level_plays_every_named_variant_to_its_end(
     game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(17), rules=rules)
     seats = [players_for(level) for _ in range(rules.seats)]
     finish(game, seats, [random.Random(seat) for seat in range(rules.seats)])
-    assert game.result is not None and max(game.result.scores) >= rules.target
+    assert game.state.result is not None and max(game.state.result.scores) >= rules.target
 
 
 def test_only_the_standard_two_player_game_has_the_experts_two_player_tables() -> None:
@@ -132,5 +132,5 @@ def test_the_expert_plays_out_against_fewer_guesses_when_four_other_hands_are_he
         game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(2), rules=variant.rules(players))
         for seat in game.pending_discards():
             game.discard(seat, game.hand(seat)[: game.view(seat).discard_count])
-        assert game.turn is not None
-        assert expert.samples_for(game.view(game.turn)) == samples, variant.name
+        assert game.state.turn is not None
+        assert expert.samples_for(game.view(game.state.turn)) == samples, variant.name

@@ -27,15 +27,15 @@ FIVE_HAND = Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1), target=61)
 def simulated_play(game: Game) -> tuple[list[int], int]:
     """The play from the lead by :meth:`~engine.players.playout.Finisher.finish`, every seat by
     the club's thumb."""
-    rules = game.rules
-    n = game.num_players
+    rules = game.state.rules
+    n = game.state.num_players
     hands = [[card.rank for card in game.view(seat).hand] for seat in range(n)]
     sides = [game.side_of(seat) for seat in range(n)]
-    needs = [game.target - score for score in game.scores]
-    lead = rules.leader(game.dealer)
+    needs = [game.state.rules.target - score for score in game.state.scores]
+    lead = rules.leader(game.state.dealer)
     rank = thumb_choice(hands[lead], [], 0, rules=rules)
     hands[lead].remove(rank)
-    points = [0] * game.num_sides
+    points = [0] * game.state.rules.num_sides
     points[sides[lead]] = peg_scorer(rules.points)([rank], PIP_VALUES[rank])
     winner = finisher(rules).finish(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs)
     return points, winner
@@ -57,16 +57,16 @@ def test_a_club_play_scores_the_same_simulated_and_in_the_game(rules: Rules) -> 
     for seed in range(8):
         names = (*NAMES, "Ed")[: rules.seats]
         game, _ = Game.new(names, rng=random.Random(seed), rules=rules)
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.DISCARD:
+        while game.state.phase is not Phase.OVER:
+            if game.state.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]
                 game.discard(seat, CLUB.choose_discard(game.view(seat), rng))
                 continue
             expected, winner = simulated_play(game)
-            pegged = [0] * game.num_sides
-            deal = game.deal_number
-            while game.phase is Phase.PLAY and game.deal_number == deal:
-                turn = game.turn
+            pegged = [0] * game.state.rules.num_sides
+            deal = game.state.deal_number
+            while game.state.phase is Phase.PLAY and game.state.deal_number == deal:
+                turn = game.state.turn
                 assert turn is not None
                 seat = turn
                 for event in game.play(seat, CLUB.choose_play(game.view(seat), rng)):
@@ -75,7 +75,7 @@ def test_a_club_play_scores_the_same_simulated_and_in_the_game(rules: Rules) -> 
             assert pegged == expected
             if winner >= 0:
                 # A side pegged out: the game stopped there, as the play-out did.
-                assert game.result is not None
-                assert game.result.winner == winner
+                assert game.state.result is not None
+                assert game.state.result.winner == winner
             compared += 1
     assert compared > 20

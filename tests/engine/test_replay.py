@@ -16,14 +16,18 @@ def play_randomly(game: Game, chooser: random.Random, steps: int) -> list[list[E
     """Take up to ``steps`` random legal actions; return each action's events."""
     results: list[list[Event]] = []
     for _ in range(steps):
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             break
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = chooser.choice(game.pending_discards())
-            results.append(game.discard(seat, chooser.sample(game.hand(seat), game.discard_count)))
+            results.append(
+                game.discard(seat, chooser.sample(game.hand(seat), game.state.rules.others.to_crib))
+            )
         else:
-            assert game.turn is not None
-            results.append(game.play(game.turn, chooser.choice(game.playable_cards(game.turn))))
+            assert game.state.turn is not None
+            results.append(
+                game.play(game.state.turn, chooser.choice(game.playable_cards(game.state.turn)))
+            )
     return results
 
 
@@ -31,7 +35,7 @@ def play_randomly(game: Game, chooser: random.Random, steps: int) -> list[list[E
 def test_replay_reproduces_the_state_and_the_events(n: int, target: int) -> None:
     game, first = Game.new(NAMES[:n], target=target, rng=random.Random(42))
     events = [first, *play_randomly(game, random.Random(1), 10_000)]
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
 
     replayed = Game.replay(NAMES[:n], target=target, rng=random.Random(42), actions=game.actions)
     assert replayed.to_json() == game.to_json()
@@ -45,7 +49,7 @@ def test_replay_reproduces_the_state_and_the_events(n: int, target: int) -> None
 def test_json_round_trip_is_exact(n: int) -> None:
     game, _ = Game.new(NAMES[:n], rng=random.Random(n))
     chooser = random.Random(0)
-    while game.phase is not Phase.OVER:
+    while game.state.phase is not Phase.OVER:
         text = game.to_json()
         restored = Game.from_json(text, rng=random.Random(0))
         assert restored.to_json() == text

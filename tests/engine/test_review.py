@@ -26,11 +26,16 @@ def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game
 def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
     game, seed = _played(11)
     review = review_game(
-        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
+        game.state.players,
+        game.actions,
+        rng=random.Random(seed),
+        seats={0},
+        seed=1,
+        rules=SIXTY_ONE,
     )
-    assert review.deals == game.deal_number
+    assert review.deals == game.state.deal_number
     discards = [d for d in review.decisions if d.kind == "discard"]
-    assert [d.deal for d in discards] == list(range(1, game.deal_number + 1))
+    assert [d.deal for d in discards] == list(range(1, game.state.deal_number + 1))
     plays = [d for d in review.decisions if d.kind == "play"]
     mine = [a for a in game.actions if a["type"] == "play" and a["seat"] == 0]
     assert 0 < len(plays) <= len(mine)
@@ -41,7 +46,12 @@ def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
         assert set(decision.best) <= set(decision.held)
     # The same review every time, and through JSON.
     again = review_game(
-        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
+        game.state.players,
+        game.actions,
+        rng=random.Random(seed),
+        seats={0},
+        seed=1,
+        rules=SIXTY_ONE,
     )
     assert again == review
     assert GameReview.from_dict(review.to_dict()) == review
@@ -54,7 +64,7 @@ def test_a_bad_discard_gives_up_points_and_the_best_is_named() -> None:
     game.discard(0, parse_cards("5H 5C"))  # the pone throws a pair of fives to the dealer
     game.discard(1, parse_cards("KC 4S"))
     rng2 = RiggedRandom([cut_order(2, 1), deal_order(1, hands, Card.parse("6D"))])
-    review = review_game(game.players, game.actions, rng=rng2, seats={0}, seed=1)
+    review = review_game(game.state.players, game.actions, rng=rng2, seats={0}, seed=1)
     [discard] = review.decisions
     assert discard.kind == "discard" and discard.loss > 3 and not discard.close
     assert set(discard.best) == set(parse_cards("9C 2D")) or discard.best_value > 0
@@ -64,7 +74,7 @@ def test_a_bad_discard_gives_up_points_and_the_best_is_named() -> None:
 def test_only_the_deals_asked_for_are_reviewed() -> None:
     game, seed = _played(12)
     review = review_game(
-        game.players,
+        game.state.players,
         game.actions,
         rng=random.Random(seed),
         seats={1},
@@ -88,7 +98,7 @@ def test_a_play_is_valued_in_points_pegged_where_no_chances_hold() -> None:
         choices = random.Random(seed)
         finish(game, [make_player("easy")] * 3, [choices] * 3)
         review = review_game(
-            game.players,
+            game.state.players,
             game.actions,
             rng=random.Random(seed),
             seats={0, 1, 2},
@@ -127,10 +137,10 @@ def test_each_deal_is_reviewed_from_the_scores_it_began_with() -> None:
     again, _ = Game.new(players, rng=random.Random(3), rules=rules)
     began: list[tuple[int, ...]] = []
     for action in game.actions:
-        if len(began) < again.deal_number:
-            began.append(again.scores)
+        if len(began) < again.state.deal_number:
+            began.append(again.state.scores)
         again.apply(action)
-    assert review.began == tuple(began) and len(began) == game.deal_number
+    assert review.began == tuple(began) and len(began) == game.state.deal_number
     later = [d for d in review.decisions if d.scores != began[d.deal - 1]]
     assert later, "some deal's first decision came after points were scored in it"
     assert GameReview.from_dict(review.to_dict()) == review

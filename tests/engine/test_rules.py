@@ -43,6 +43,6 @@ def test_hand_size_and_discard_count_by_number_of_players(
     rules = Rules.standard(players)
     assert (rules.others.dealt, rules.others.to_crib) == (dealt, thrown)
     game, _ = Game.new(NAMES[:players], rng=random.Random(players))
-    assert game.rules == rules
-    assert len(game.hand(0)) == game.hand_size == dealt
-    assert game.discard_count == thrown
+    assert game.state.rules == rules
+    assert len(game.hand(0)) == game.state.rules.others.dealt == dealt
+    assert game.state.rules.others.to_crib == thrown

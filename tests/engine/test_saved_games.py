@@ -35,15 +35,15 @@ def test_a_saved_game_loads_and_saves_back_unchanged(path: Path) -> None:
     game = Game.from_json(text, rng=random.Random(0))
     if json.loads(text)["version"] == FORMAT_VERSION:
         assert game.to_json() == text
-    if game.result is not None:
-        assert isinstance(game.result.kind, ResultKind)
-        assert isinstance(game.result.reason, EndReason)
+    if game.state.result is not None:
+        assert isinstance(game.state.result.kind, ResultKind)
+        assert isinstance(game.state.result.reason, EndReason)
 
 
 def test_a_saved_game_in_the_play_goes_on() -> None:
     game = Game.from_json(
         (SAVED / "partners_mid_deal.json").read_text(encoding="utf-8"), rng=random.Random(0)
     )
-    assert game.phase is Phase.PLAY and game.turn is not None
-    card = game.playable_cards(game.turn)[0]
-    assert game.play(game.turn, card)[0].kind == "played"
+    assert game.state.phase is Phase.PLAY and game.state.turn is not None
+    card = game.playable_cards(game.state.turn)[0]
+    assert game.play(game.state.turn, card)[0].kind == "played"

@@ -27,7 +27,7 @@ def _throw(game: Game, events: list[Event]) -> None:
 def _play(game: Game, events: list[Event], cards: int) -> None:
     """Play ``cards`` cards, each the first the seat to play may play."""
     for _ in range(cards):
-        seat = game.turn
+        seat = game.state.turn
         assert seat is not None
         events += game.play(seat, game.playable_cards(seat)[0])
 
@@ -36,11 +36,11 @@ def test_a_deal_resigned_in_the_play_shows_only_the_cards_played_and_the_starter
     game, events, dealt = _dealt(5)
     _throw(game, events)
     _play(game, events, 3)
-    played = set(game.series)
-    starter = game.starter
+    played = set(game.state.series)
+    starter = game.state.starter
     assert starter is not None
     events += game.resign(0)
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
     assert not crib_shown(events)
     assert seen_cards(events) == {*played, starter}
     hidden = {card for hand in dealt for card in hand} - played
@@ -50,16 +50,18 @@ def test_a_deal_resigned_in_the_play_shows_only_the_cards_played_and_the_starter
 def test_a_deal_resigned_before_the_throw_shows_no_card() -> None:
     game, events, _ = _dealt(6)
     events += game.resign(1)
-    assert game.phase is Phase.OVER and game.starter is None
+    assert game.state.phase is Phase.OVER and game.state.starter is None
     assert seen_cards(events) == frozenset() and not crib_shown(events)
 
 
 def test_once_the_crib_is_shown_every_card_dealt_was_seen() -> None:
     game, events, dealt = _dealt(7)
     _throw(game, events)
-    while game.deal_number == 1 and game.phase is Phase.PLAY:
+    while game.state.deal_number == 1 and game.state.phase is Phase.PLAY:
         _play(game, events, 1)
-    assert game.deal_number == 2, "(automatic counting: the show is done, the next deal dealt)"
+    assert game.state.deal_number == 2, (
+        "(automatic counting: the show is done, the next deal dealt)"
+    )
     first = events[: next(i for i, e in enumerate(events) if isinstance(e, Shown) and e.crib) + 1]
     assert crib_shown(first)
     assert {card for hand in dealt for card in hand} <= seen_cards(first)

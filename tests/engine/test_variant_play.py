@@ -119,7 +119,7 @@ class Table:
         self.over = False
         rules = self.variant.rules(players, target, scoring)
         self.game, events = Game.new(SIX_NAMES[:players], rng=random.Random(seed), rules=rules)
-        pone = (self.game.dealer + 1) % players
+        pone = (self.game.state.dealer + 1) % players
         for_last = [e for e in events if isinstance(e, ForLast)]
         expected = [(pone, 3)] if self.variant is FIVE_CARD else []
         found.check(
@@ -141,7 +141,7 @@ class Table:
 
     def deal(self) -> None:
         game, found, n = self.game, self.found, self.players
-        dealer = game.dealer
+        dealer = game.state.dealer
         events: list[Event] = []
         for seat in game.pending_discards():
             hand = game.hand(seat)
@@ -173,7 +173,7 @@ class Table:
 
     def play_one(self, referee: PlayReferee, said_go: set[int], passed: set[int]) -> list[Event]:
         game, found, name = self.game, self.found, self.name
-        turn = game.turn
+        turn = game.state.turn
         if not found.check("legal plays", turn == referee.turn, f"{name}: turn {turn}"):
             self.over = True
             return []
@@ -186,7 +186,7 @@ class Table:
         )
         self.try_illegal(referee, turn, legal)
         card = self.rng.choice(sorted(legal, key=Card.sort_key))
-        before = game.deal_number
+        before = game.state.deal_number
         events = game.play(turn, card)
         outcome = referee.play(turn, card)
         found.cards += 1
@@ -236,9 +236,9 @@ class Table:
         ended = outcome.next_seat is None
         found.check(
             "one pass to 31" if self.variant is FIVE_CARD else "every card is played",
-            ended == (game.phase is not Phase.PLAY or game.deal_number != before)
+            ended == (game.state.phase is not Phase.PLAY or game.state.deal_number != before)
             and (not ended or self.variant is FIVE_CARD or not any(referee.hands)),
-            f"{name}: play over {ended}, engine {game.phase} deal {game.deal_number}",
+            f"{name}: play over {ended}, engine {game.state.phase} deal {game.state.deal_number}",
         )
         return events
 
@@ -321,7 +321,7 @@ class Table:
         self.found.ended[kind.__name__] += 1
         last = at if at is not None else next(e for e in reversed(events) if isinstance(e, kind))
         after = events[events.index(last) + 1 :]
-        result = self.game.result
+        result = self.game.state.result
         best_other = max(s for i, s in enumerate(self.scores) if i != side)
         expected = game_points(self.target, self.scoring, best_other)
         self.found.check(
@@ -331,7 +331,7 @@ class Table:
             and result.winner == side
             and list(result.scores) == self.scores
             and result.game_points == expected
-            and self.game.phase is Phase.OVER,
+            and self.game.state.phase is Phase.OVER,
             f"{self.name} ({rule}): after {type(last).__name__} came {after}; {result}, "
             f"scores {self.scores}, {expected} game points",
         )

@@ -67,7 +67,7 @@ def test_each_variant_deals_throws_and_keeps_by_place_from_the_dealers_left(
     for first in range(players):
         # A real game, its first dealer chosen by the seed: every dealer in turn deals.
         game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(first * 7 + 1), rules=rules)
-        dealer = game.dealer
+        dealer = game.state.dealer
         places = [(dealer + place) % players for place in range(1, players + 1)]
         assert tuple(len(game.hand(seat)) for seat in places) == dealt
         assert tuple(game.view(seat).discard_count for seat in places) == thrown
@@ -76,9 +76,9 @@ def test_each_variant_deals_throws_and_keeps_by_place_from_the_dealers_left(
         )
         for seat in game.pending_discards():
             game.discard(seat, game.hand(seat)[: game.view(seat).discard_count])
-        assert game.phase is Phase.PLAY
+        assert game.state.phase is Phase.PLAY
         assert all(len(game.view(seat).kept) == kept for seat in range(players))
-        assert game.turn == places[0]
+        assert game.state.turn == places[0]
 
 
 def test_six_hand_the_two_dealt_four_are_the_dealer_and_his_right_and_move_with_the_deal() -> None:
@@ -101,18 +101,18 @@ def test_six_hand_a_whole_game_by_the_deal_of_four_fives_and_two_fours() -> None
     game, _ = Game.new(SIX_NAMES, rng=random.Random(3), rules=rules)
     chooser = random.Random(4)
     deals = 0
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             deals += 1
             assert len(game.pending_discards()) == 4
             for seat in game.pending_discards():
                 game.discard(seat, chooser.sample(game.hand(seat), 1))
         else:
-            assert game.turn is not None
-            game.play(game.turn, chooser.choice(game.playable_cards(game.turn)))
-    assert game.result is not None and len(game.result.scores) == 2 and deals > 1
+            assert game.state.turn is not None
+            game.play(game.state.turn, chooser.choice(game.playable_cards(game.state.turn)))
+    assert game.state.result is not None and len(game.state.result.scores) == 2 and deals > 1
     saved = game.to_json()
-    assert Variant.of(Game.from_json(saved, rng=random.Random(0)).rules) is SIX_HAND
+    assert Variant.of(Game.from_json(saved, rng=random.Random(0)).state.rules) is SIX_HAND
 
 
 @pytest.mark.parametrize(
@@ -187,15 +187,15 @@ def test_the_standard_variant_is_the_standard_game() -> None:
 
 def test_five_card_three_for_last_to_the_non_dealer_once_at_the_start() -> None:
     game, events = Game.new(SIX_NAMES[:2], rng=random.Random(9), rules=FIVE_CARD.rules())
-    pone = 1 - game.dealer
+    pone = 1 - game.state.dealer
     assert [e for e in events if isinstance(e, ForLast)] == [
         ForLast(seat=pone, side=pone, points=3, score=3)
     ]
     for seat in game.pending_discards():
         game.discard(seat, game.hand(seat)[:2])
-    while game.deal_number == 1 and game.phase is Phase.PLAY:
-        assert game.turn is not None
-        events = game.play(game.turn, game.playable_cards(game.turn)[0])
+    while game.state.deal_number == 1 and game.state.phase is Phase.PLAY:
+        assert game.state.turn is not None
+        events = game.play(game.state.turn, game.playable_cards(game.state.turn)[0])
         assert not any(isinstance(e, ForLast) for e in events)
 
 

@@ -43,15 +43,15 @@ def random_steps(n: int, seed: int, steps: int) -> Iterator[Game]:
     rng = random.Random(seed)
     game, _ = Game.new(NAMES[:n], rng=random.Random(seed))
     for _ in range(steps):
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             return
         yield game
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = rng.choice(game.pending_discards())
-            game.discard(seat, rng.sample(game.hand(seat), game.discard_count))
+            game.discard(seat, rng.sample(game.hand(seat), game.state.rules.others.to_crib))
         else:
-            assert game.turn is not None
-            game.play(game.turn, rng.choice(game.playable_cards(game.turn)))
+            assert game.state.turn is not None
+            game.play(game.state.turn, rng.choice(game.playable_cards(game.state.turn)))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -80,10 +80,10 @@ class Knowledge:
             self.public |= set(view.count_turn.cards)
         if view.starter is not None:
             self.public.add(view.starter)
-        for seat in range(game.num_players):
+        for seat in range(game.state.num_players):
             mine = game.view(seat)
             self.own.setdefault(seat, set()).update(mine.hand, mine.kept, mine.discards)
-        for seat in (None, *range(game.num_players)):
+        for seat in (None, *range(game.state.num_players)):
             known = set(self.public) | (self.own.get(seat, set()) if seat is not None else set())
             self.known_at[(snap.version, seat)] = known
 
@@ -92,7 +92,7 @@ class Knowledge:
         noted in the same deal (knowledge only grows within a deal, so never too much)."""
         for noted in sorted(v for v in self.snapshots if v >= version):
             game = self.snapshots[noted].game
-            if game is not None and game.deal_number != deal:
+            if game is not None and game.state.deal_number != deal:
                 break
             if (noted, seat) in self.known_at:
                 return self.known_at[(noted, seat)]
@@ -214,7 +214,7 @@ class Move:
 def short_claim(game: Game, events: list[Any]) -> bool:
     """Whether the claim open to muggins is short of what the hand is worth (``events``: the
     deal's, where the claim is)."""
-    window = game.muggins_window
+    window = game.state.muggins_window
     assert window is not None
     claims = [e for e in events if isinstance(e, Claimed)]
     claim = next(c for c in reversed(claims) if c.seat == window.seat and c.crib == window.crib)
@@ -230,7 +230,7 @@ def next_move(snap: Snapshot, seats: list[int], claims: list[bool]) -> Move:
     played. ``claims`` says of each claim made so far whether it was short."""
     game, log = snap.game, snap.log
     assert game is not None and log is not None
-    events = list(log.events(game.deal_number))
+    events = list(log.events(game.state.deal_number))
     controls = {s: controls_for(game.view(s), snap.id, snap.version) for s in seats}
     for seat, c in controls.items():
         if c is not None and (c.kind == "muggins" or c.muggins) and short_claim(game, events):
@@ -243,7 +243,7 @@ def next_move(snap: Snapshot, seats: list[int], claims: list[bool]) -> Move:
             turn, starter = game.count_turn, game.public_view().starter
             assert turn is not None and starter is not None
             worth = score_hand(turn.cards, starter, crib=turn.crib).total
-            pone = not turn.crib and turn.seat != game.dealer
+            pone = not turn.crib and turn.seat != game.state.dealer
             short = pone and worth > 0 and not any(claims)
             claim = worth - 1 if short else worth
             claims.append(short)
@@ -256,7 +256,7 @@ def next_move(snap: Snapshot, seats: list[int], claims: list[bool]) -> Move:
         if c is not None and c.kind == "play":
             card = next(choice for choice in c.cards if choice.enabled)
             return Move(seat, "play", (card.code,))
-    raise AssertionError(f"nobody can move at version {snap.version} ({game.phase})")
+    raise AssertionError(f"nobody can move at version {snap.version} ({game.state.phase})")
 
 
 async def in_chat(fd: FakeDiscord, user: User, channel: Channel, move: Move) -> None:

@@ -109,7 +109,7 @@ def hidden_from(game: Game, seat: int | None) -> set[Card]:
     is checked against the game before it and after it, and the next deal's hands come from
     that pack.)"""
     hidden: set[Card] = set()
-    for other in range(game.num_players):
+    for other in range(game.state.num_players):
         if other == seat:
             continue
         hidden |= set(game.hand(other))

@@ -52,7 +52,7 @@ def used_control(game_id: int, before: Snapshot, action: dict[str, Any]) -> Call
     card button's stamp is the game's version)."""
     assert before.game is not None
     if action["type"] == "discard":
-        select = f"crib:{game_id}:discard:{before.game.deal_number}"
+        select = f"crib:{game_id}:discard:{before.game.state.deal_number}"
         return lambda custom_id: custom_id == select
     prefix = f"crib:{game_id}:play:{before.version}:"
     return lambda custom_id: custom_id.startswith(prefix)

@@ -216,7 +216,7 @@ def last_coach(
 def ending_of(game: Game, resigned: int | None) -> str | None:
     """How a finished game ended, as its last hand messages say it (None while it goes on;
     ``resigned``: the seat that resigned, if one did)."""
-    result = game.result
+    result = game.state.result
     if result is None:
         return None
     return result_line(Names.of(game.public_view()), result, _resigned(resigned))
@@ -246,11 +246,11 @@ def _seal(
     or the next deal dealt; for an unsealed game, that it has none."""
     if seeds is None:
         return Seal(None, None)  # a game begun before shuffles were sealed: nothing to check
-    at = len(game.cut_rounds) + deal - 1
+    at = len(game.state.cut_rounds) + deal - 1
     if at >= len(seeds):
         return None
     seed = seeds[at]
-    shown = deal < game.deal_number or any(isinstance(e, Shown) and e.crib for e in events)
+    shown = deal < game.state.deal_number or any(isinstance(e, Shown) and e.crib for e in events)
     return Seal(hashlib.sha256(bytes.fromhex(seed)).hexdigest(), seed if shown else None)
 
 
@@ -271,11 +271,11 @@ def table_views(
     view = game.public_view()
     names = Names.of(view)
     sides = _sides(view)
-    over = game.phase is Phase.OVER
+    over = game.state.phase is Phase.OVER
     found: dict[str, Rendering] = {}
     for deal in sorted(d for d in deals if d >= 1):
         events = deals[deal]
-        live = deal == game.deal_number and not over
+        live = deal == game.state.deal_number and not over
         text = deal_text(
             names,
             events,
@@ -334,8 +334,8 @@ def owed_views(
     ("🔁 Rematch", "🔁 Play again"), where the game offers one (its last hand messages
     offer it too); ``hint``: its hands offer *Hint* (against the computer alone)."""
     game = replay.game
-    deal = game.deal_number
-    over = game.phase is Phase.OVER
+    deal = game.state.deal_number
+    over = game.state.phase is Phase.OVER
     shown = {d: e for d, e in replay.deals.items() if d >= deal - 1 or d == 0}
     found = table_views(
         game,

@@ -79,10 +79,10 @@ def recorded_deals(database: Database, game_id: int) -> Recorded:
     game = snapshot.game
     assert snapshot.shuffles is not None, "a game dealt since its shuffles are recorded"
     again, first = Game.new(
-        list(game.players),
+        list(game.state.players),
         rng=ScriptedRandom(list(snapshot.shuffles)),
-        rules=game.rules,
-        dealer=game.given_dealer,
+        rules=game.state.rules,
+        dealer=game.state.given_dealer,
     )
     deals: dict[int, list[Event]] = {0: []}
     deal = 0

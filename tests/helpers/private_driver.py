@@ -220,7 +220,7 @@ class PrivateDriver:
                 return snap
             game = snap.game
             assert game is not None
-            if game.phase is Phase.PLAY and (game.turn or 0) >= len(self.players):
+            if game.state.phase is Phase.PLAY and (game.state.turn or 0) >= len(self.players):
                 await self.left_alone(snap)  # the computer answers in a version of its own
                 continue
             await self.move(snap)
@@ -231,12 +231,12 @@ class PrivateDriver:
         draws), from their hand; the click."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.SHOW:
+        if game.state.phase is Phase.SHOW:
             return await self._show(snap)
         if seat is None:
             seat = seat_to_move(game, self.rng)
         if seat is None:
-            raise AssertionError(f"nobody to move in {game.phase}")
+            raise AssertionError(f"nobody to move in {game.state.phase}")
         return await self._move(snap, seat)
 
     async def _reach(self, user: User, snap: Snapshot, wanted: str) -> tuple[Message, str]:
@@ -276,10 +276,10 @@ class PrivateDriver:
         hand waiting to be counted claimed by its owner (see :attr:`count_plan`)."""
         game = snap.game
         assert game is not None
-        window, turn = game.muggins_window, game.count_turn
+        window, turn = game.state.muggins_window, game.count_turn
         callers = [
             s
-            for s in range(game.num_players)
+            for s in range(game.state.num_players)
             if window is not None and game.side_of(s) != window.side and s not in window.passed
         ]
         self.show_turns[snap.version] = (None if turn is None else turn.seat, tuple(callers))
@@ -298,8 +298,8 @@ class PrivateDriver:
                 )
                 assert note.words().startswith("No muggins: that count was right"), note
             return answer
-        assert turn is not None and game.starter is not None
-        worth = score_hand(turn.cards, game.starter, crib=turn.crib).total
+        assert turn is not None and game.state.starter is not None
+        worth = score_hand(turn.cards, game.state.starter, crib=turn.crib).total
         plan = self.count_plan[0] if self.count_plan else "right"
         if plan.startswith("short") and worth == 0:
             plan = "right"  # (nothing to leave out: the plan waits for a hand worth points)
@@ -321,7 +321,7 @@ class PrivateDriver:
             await self._made(snap, made)
         await self._table_says(f"{self.players[turn.seat].name} claims {points} ")
         if plan == "over":
-            taker = self.players[(turn.seat + 1) % game.num_players].name
+            taker = self.players[(turn.seat + 1) % game.state.num_players].name
             over = plural(points - worth, "point")
             await self._table_says(f"Too many! {taker} pegs the {over} ")
         return made
@@ -356,14 +356,14 @@ class PrivateDriver:
         """One move typed as a slash command by someone the game waits on; its answer."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = self.rng.choice(game.pending_discards())
             count = len(game.hand(seat)) - 4
             cards = self.rng.sample(sorted(game.hand(seat), key=lambda c: c.index), count)
             line = "/cribbage discard cards:" + " ".join(c.code for c in cards)
         else:
-            assert game.phase is Phase.PLAY and game.turn is not None
-            seat = game.turn
+            assert game.state.phase is Phase.PLAY and game.state.turn is not None
+            seat = game.state.turn
             line = f"/cribbage play card:{self.rng.choice(game.playable_cards(seat)).code}"
         answer = await self.fd.slash(self.players[seat], self.channel, line)
         assert answer.ephemeral, answer.words()

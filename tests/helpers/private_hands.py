@@ -64,8 +64,8 @@ def move_prefix(snap: Snapshot, game_id: int) -> str:
     """How the custom id of a control that discards or plays in ``snap`` begins."""
     game = snap.game
     assert game is not None
-    if game.phase is Phase.DISCARD:
-        return f"crib:{game_id}:discard:{game.deal_number}"
+    if game.state.phase is Phase.DISCARD:
+        return f"crib:{game_id}:discard:{game.state.deal_number}"
     return f"crib:{game_id}:play:{snap.version}:"
 
 
@@ -103,7 +103,7 @@ async def move_from_hand(
     """``seat`` (``user``) moves with the control ``custom_id`` of ``hand``: in the discard,
     the menu must offer exactly the cards the seat holds, and as many as it asks for are
     picked at random; in the play, the card's button is clicked. The interaction."""
-    if game.phase is not Phase.DISCARD:
+    if game.state.phase is not Phase.DISCARD:
         return await fd.click(user, hand, custom_id)
     menu = hand.component(custom_id)
     assert menu is not None

@@ -210,7 +210,7 @@ class RankedDriver:
         assert game is not None
         seat = seat_to_move(game, self.rng)
         if seat is None:
-            raise AssertionError(f"nobody to move in {game.phase}")
+            raise AssertionError(f"nobody to move in {game.state.phase}")
         user = self.places[seat].user
         hand, custom_id = await self._reach(seat, snap, move_prefix(snap, self.game_id))
         click = await move_from_hand(self.fd, user, hand, custom_id, game, seat, self.rng)

@@ -83,27 +83,27 @@ class Replay:
         # The cut, then the points for last where the rules give them (five-card cribbage).
         assert isinstance(cut[0], CutForDeal), cut
         assert all(isinstance(e, ForLast) for e in cut[1:]), cut
-        assert len(cut) == 1 + bool(game.rules.points_for_last), cut
-        assert [list(r) for r in cut[0].rounds] == [list(r) for r in game.cut_rounds]
+        assert len(cut) == 1 + bool(game.state.rules.points_for_last), cut
+        assert [list(r) for r in cut[0].rounds] == [list(r) for r in game.state.cut_rounds]
         assert all(a["seat"] not in people for a in actions), actions
         if snap.seeds is not None:
             first = cls._first_deal(snap, actions)
             replay = cls(people, game, {0: cut, 1: first}, len(actions))
-            replay.began[1] = tuple(game.scores)
+            replay.began[1] = tuple(game.state.scores)
             replay.seeds = snap.seeds
             replay._remember_dealt(game)
             return replay
         assert all(a["type"] == "discard" for a in actions), actions
         dealt = Dealt(
-            dealer=game.dealer,
+            dealer=game.state.dealer,
             deal_number=1,
-            hand_size=game.hand_size,
-            crib_from_deck=game.rules.crib_from_pack > 0,
+            hand_size=game.state.rules.others.dealt,
+            crib_from_deck=game.state.rules.crib_from_pack > 0,
         )
         discards = [Discarded(seat=a["seat"], count=len(a["cards"])) for a in actions]
         assert list(log.events(1)) == [dealt, *discards], log.events(1)
         replay = cls(people, game, {0: cut, 1: [dealt, *discards]}, len(actions))
-        replay.began[1] = tuple(game.scores)
+        replay.began[1] = tuple(game.state.scores)
         replay.seeds = snap.seeds
         replay._remember_dealt(game)
         return replay
@@ -117,15 +117,15 @@ class Replay:
         assert game is not None and log is not None and snap.seeds is not None
         names = list(game.public_view().players)
         rng = SeedDealer(_StoredSeeds(snap.seeds))
-        fresh, opening = Game.new(names, rng=rng, rules=game.rules)
+        fresh, opening = Game.new(names, rng=rng, rules=game.state.rules)
         split = next(i for i, e in enumerate(opening) if isinstance(e, Dealt))
         assert opening[:split] == list(log.events(0)), opening
         first = opening[split:]
         for action in actions:
             first += fresh.apply(action)
         assert list(log.events(1)) == first, log.events(1)
-        assert fresh.scores == game.scores and fresh.phase == game.phase
-        assert all(fresh.hand(s) == game.hand(s) for s in range(game.num_players))
+        assert fresh.state.scores == game.state.scores and fresh.state.phase == game.state.phase
+        assert all(fresh.hand(s) == game.hand(s) for s in range(game.state.num_players))
         return first
 
     @property
@@ -171,13 +171,13 @@ class Replay:
                 assert action["type"] == "discard" and action["seat"] not in self.people, action
                 step: list[Event] = [Discarded(seat=action["seat"], count=len(action["cards"]))]
             else:
-                views = {s: game.view(s) for s in range(game.num_players)}
-                deal = game.deal_number
+                views = {s: game.view(s) for s in range(game.state.num_players)}
+                deal = game.state.deal_number
                 step = game.apply(action)
                 if any(isinstance(e, Shown) for e in step):
                     self._review(deal, views)
                 if any(isinstance(e, Dealt) for e in step):
-                    self.began[game.deal_number] = tuple(game.scores)
+                    self.began[game.state.deal_number] = tuple(game.state.scores)
                 dealt = dealt or any(isinstance(e, Dealt) for e in step)
                 answer_apart = person and self._answers_apart(game)
             if action["type"] == "resign" and any(isinstance(e, GameOver) for e in step):
@@ -185,8 +185,14 @@ class Replay:
             self._add(step)
             events += step
         if not dealt or shuffles is not None:
-            assert game.scores == snap.game.scores and game.count == snap.game.count
-            assert game.series == snap.game.series and game.phase == snap.game.phase
+            assert (
+                game.state.scores == snap.game.state.scores
+                and game.state.count == snap.game.state.count
+            )
+            assert (
+                game.state.series == snap.game.state.series
+                and game.state.phase == snap.game.state.phase
+            )
         for deal in snap.log.deals:
             assert list(snap.log.events(deal)) == self.deals[deal], f"deal {deal}'s stored log"
         self.actions += len(new)
@@ -211,12 +217,12 @@ class Replay:
         first), when the bot stored them that far; None otherwise."""
         if self.seeds is None:
             return None
-        at = len(self.game.cut_rounds) + self.game.deal_number
+        at = len(self.game.state.cut_rounds) + self.game.state.deal_number
         return _StoredSeeds(self.seeds[at:]) if at < len(self.seeds) else None
 
     def _answers_apart(self, game: Game) -> bool:
         """Whether a computer answers the move that led to ``game`` in a version of its own."""
-        return game.phase is Phase.PLAY and game.turn in self.later
+        return game.state.phase is Phase.PLAY and game.state.turn in self.later
 
     def _versions(self, new: list[dict[str, Any]]) -> int:
         """How many versions of the game the `new` actions made: one per person's move, and
@@ -264,10 +270,10 @@ class Replay:
         return self._coach_lines
 
     def _remember_dealt(self, game: Game) -> None:
-        for seat in range(game.num_players):
+        for seat in range(game.state.num_players):
             view = game.view(seat)
             cards = set(view.kept) | set(view.discards) if view.kept else set(view.hand)
-            self.dealt.setdefault((game.deal_number, seat), set()).update(cards)
+            self.dealt.setdefault((game.state.deal_number, seat), set()).update(cards)
 
     def dealt_to(self, seat: int, deal: int) -> set[Card]:
         """The cards `seat` was dealt in `deal` (as far as the replay saw them)."""

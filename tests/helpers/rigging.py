@@ -224,7 +224,7 @@ def play_cards(game: Game, text: str) -> list[Event]:
     hold it), and return every event caused."""
     events: list[Event] = []
     for card in parse_cards(text):
-        seat = game.turn
+        seat = game.state.turn
         assert seat is not None, f"nobody's turn before {card}"
         assert card in game.hand(seat), f"{card} is not in seat {seat}'s hand"
         events.extend(game.play(seat, card))

@@ -151,7 +151,7 @@ class TableChecks:
             coach=coach,
             launch=self.launch,
             # (Read once the game is over: only a result offers it.)
-            again=self._again() if self.replay.game.phase is Phase.OVER else None,
+            again=self._again() if self.replay.game.state.phase is Phase.OVER else None,
             hint=self.hints(),
         )
         line = ratings_line(self.database, self.game_id) if "result" in views else ""
@@ -261,7 +261,7 @@ class TableChecks:
         deals = self.replay.deals
         view = game.public_view()
         for deal in sorted(d for d in deals if d >= 1 and d not in self._called):
-            live = deal == game.deal_number and game.phase is not Phase.OVER
+            live = deal == game.state.deal_number and game.state.phase is not Phase.OVER
             # The first deal's table starts with the cut for deal.
             events = [*deals[0], *deals[1]] if deal == 1 else deals[deal]
             if self.release_words:  # (another release calls the play in its own words)
@@ -285,7 +285,7 @@ class TableChecks:
         for key, states in self._states.items():
             latest = states[-1]
             found = self.message(key, owned)
-            if found is None and key.startswith("hand:") and game.phase is Phase.OVER:
+            if found is None and key.startswith("hand:") and game.state.phase is Phase.OVER:
                 continue  # a finished game's hands are only closed if they were sent
             problem = latest.mismatch(found, words=self.release_words)
             if problem:
@@ -314,9 +314,9 @@ class TableChecks:
     def _dm_problems(
         self, game: Game, seat: int, user: User, owned: dict[str, OwnedMessage]
     ) -> list[str]:
-        deal = game.deal_number
+        deal = game.state.deal_number
         if user.id in self.dm_closed:
-            if game.phase is Phase.OVER:
+            if game.state.phase is Phase.OVER:
                 return []
             # This deal's notices: one names everyone known refused, a later refusal has its
             # own (``dm-closed:<deal>:<seat>...``, the seats each names).

@@ -137,10 +137,10 @@ async def dealt(fd: FakeDiscord, channel: Channel, al: User, bea: User) -> None:
 def seat_to_move(game: Game, rng: random.Random) -> int | None:
     """Who acts next: in the discard one of those still to discard (drawn by ``rng``), in the
     play whoever's turn it is; None in any other phase."""
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         return rng.choice(game.pending_discards())
-    if game.phase is Phase.PLAY and game.turn is not None:
-        return game.turn
+    if game.state.phase is Phase.PLAY and game.state.turn is not None:
+        return game.state.turn
     return None
 
 
@@ -426,7 +426,7 @@ class TableDriver(TableChecks):
         await self.settle(snap)
         assert snap.game is not None
         self._check_leaks(snap.game, snap.game, set())
-        self._count_created(snap.game.deal_number)
+        self._count_created(snap.game.state.deal_number)
 
     # -- one step -----------------------------------------------------------------------------
 
@@ -443,8 +443,12 @@ class TableDriver(TableChecks):
         """Act until the deal being played is over (or the game); the snapshot then."""
         snap = self.snapshot()
         assert snap.game is not None
-        deal = snap.game.deal_number
-        while snap.status == "active" and snap.game is not None and snap.game.deal_number == deal:
+        deal = snap.game.state.deal_number
+        while (
+            snap.status == "active"
+            and snap.game is not None
+            and snap.game.state.deal_number == deal
+        ):
             snap = await self.step(snap)
         return snap
 
@@ -452,13 +456,13 @@ class TableDriver(TableChecks):
         """The seat that acts next (a random one of those owing a discard)."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             owed = game.pending_discards()
             assert set(owed) <= set(self.seats), "the computer never keeps the table waiting"
             return self.rng.choice(owed)
-        assert game.phase is Phase.PLAY and game.turn is not None
-        assert game.turn in self.seats, "the computer never keeps the table waiting"
-        return game.turn
+        assert game.state.phase is Phase.PLAY and game.state.turn is not None
+        assert game.state.turn in self.seats, "the computer never keeps the table waiting"
+        return game.state.turn
 
     async def next_move(self, snap: Snapshot) -> tuple[int, Message, dict[str, Any]]:
         """The seat that acts next, the message with its controls and the move it chooses."""
@@ -478,7 +482,7 @@ class TableDriver(TableChecks):
         """A random legal action for `seat`, as the action log writes it."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             chosen = self.rng.sample(list(game.hand(seat)), game.view(seat).discard_count)
             return {"type": "discard", "seat": seat, "cards": [c.code for c in chosen]}
         playable = sorted(game.playable_cards(seat), key=lambda c: c.index)
@@ -488,8 +492,8 @@ class TableDriver(TableChecks):
         """What `seat`'s hand message must show in `snap`."""
         game = snap.game
         assert game is not None and self.replay is not None
-        deal = game.deal_number
-        if game.phase is Phase.OVER:
+        deal = game.state.deal_number
+        if game.state.phase is Phase.OVER:
             return self._last_hand(game, seat)
         coach = self.coach(deal - 1, seat)
         return current_hand(
@@ -508,7 +512,7 @@ class TableDriver(TableChecks):
             # Its controls come with the bot's first edit of it, once it is written down.
             return await self._shows(f"/cribbage hand for {user.name}", want, lambda: copy)
         assert snap.game is not None
-        return await self._shows(f"hand:{snap.game.deal_number}:{seat}", want)
+        return await self._shows(f"hand:{snap.game.state.deal_number}:{seat}", want)
 
     async def act(
         self, snap: Snapshot, seat: int, action: dict[str, Any], prompt: Message
@@ -528,7 +532,7 @@ class TableDriver(TableChecks):
             self.commands += 1
             return None
         if action["type"] == "discard":
-            select_id = f"crib:{self.game_id}:discard:{game.deal_number}"
+            select_id = f"crib:{self.game_id}:discard:{game.state.deal_number}"
             click = await self.fd.select(user, prompt, select_id, action["cards"])
         else:
             button = f"crib:{self.game_id}:play:{snap.version}:{action['card']}"
@@ -550,7 +554,7 @@ class TableDriver(TableChecks):
             return await self.fd.slash(user, self.channel, line, wait=False)
         assert snap.game is not None
         if action["type"] == "discard":
-            select_id = f"crib:{self.game_id}:discard:{snap.game.deal_number}"
+            select_id = f"crib:{self.game_id}:discard:{snap.game.state.deal_number}"
             return await self.fd.select(user, prompt, select_id, action["cards"], wait=False)
         button = f"crib:{self.game_id}:play:{snap.version}:{action['card']}"
         return await self.fd.click(user, prompt, button, wait=False)
@@ -597,23 +601,23 @@ class TableDriver(TableChecks):
             assert problem is None, f"the click's answer: {problem}"
         elif self.seats[action["seat"]].id not in self.dm_closed:
             # Played by slash command: the hand message by DM loses its controls all the same.
-            key = f"hand:{before.game.deal_number}:{action['seat']}"
+            key = f"hand:{before.game.state.deal_number}:{action['seat']}"
             await self._shows(key, answer)
-        dealt = moved.game.deal_number != before.game.deal_number
+        dealt = moved.game.state.deal_number != before.game.state.deal_number
         chance = self.deal_settle_rate if dealt else self.settle_rate
         # The bot keeps a finished deal's table up to date for two more deals (see
         # bot.core.games.deal_log): the driver, far quicker than people, waits before going further.
         unread = (
             dealt
-            and moved.game.deal_number - 2 >= 1
-            and (moved.game.deal_number - 2 not in self._called)
+            and moved.game.state.deal_number - 2 >= 1
+            and (moved.game.state.deal_number - 2 not in self._called)
         )
         if moved.status != "active" or unread or self.rng.random() < chance:
             await self.settle(moved)
         else:
             self._check_versions()
         self._check_leaks(before.game, moved.game, revealed_by(events))
-        self._count_created(moved.game.deal_number)
+        self._count_created(moved.game.state.deal_number)
         return moved
 
     def _as_answered(self, before: Snapshot, action: dict[str, Any], moved: Snapshot) -> Snapshot:
@@ -636,8 +640,8 @@ class TableDriver(TableChecks):
         return (
             game is not None
             and replay is not None
-            and game.phase is Phase.PLAY
-            and game.turn in replay.later
+            and game.state.phase is Phase.PLAY
+            and game.state.turn in replay.later
         )
 
     def _moved(self, before: Snapshot) -> Snapshot | None:
@@ -648,10 +652,10 @@ class TableDriver(TableChecks):
         """What the hand message clicked by `seat` must show after the move: the hand now, or
         closed when the move ended its deal."""
         assert after.game is not None and self.replay is not None
-        deal = before.deal_number
-        if after.game.phase is Phase.OVER and after.game.deal_number == deal:
+        deal = before.state.deal_number
+        if after.game.state.phase is Phase.OVER and after.game.state.deal_number == deal:
             return self._last_hand(after.game, seat)
-        if after.game.deal_number != deal:
+        if after.game.state.deal_number != deal:
             return closed_hand(self.channel.id, deal, self.replay.kept(deal, seat))
         return self.hand_now(after, seat)
 
@@ -659,7 +663,7 @@ class TableDriver(TableChecks):
         """A finished game's last hand message: closed, with how the game ended, the last
         coach's line and the rematch its result offers."""
         assert self.replay is not None
-        deal = game.deal_number
+        deal = game.state.deal_number
         # (Whether the deal was shown, not whether this seat has a line on it: a seat dealt
         # short has none, and then no line at all, as the bot says it.)
         shown = deal in self.replay.shown

@@ -268,7 +268,7 @@ async def _play(service: Services, channel: int) -> int | None:
     """Three players to 61, the crib thrown, cards being played."""
     users = (AL, BEA, DEE)
     table = await open_table(service, users, target=61, channel=channel)
-    return await _until(service, table, users, lambda g: g.phase is Phase.PLAY)
+    return await _until(service, table, users, lambda g: g.state.phase is Phase.PLAY)
 
 
 async def _manual_show(service: Services, channel: int) -> int | None:
@@ -284,7 +284,7 @@ async def _second_deal(service: Services, channel: int) -> int | None:
     users = (AL, BEA)
     table = await open_table(service, users, target=181, channel=channel, variant="seven_card")
     return await _until(
-        service, table, users, lambda g: g.deal_number == 2 and g.phase is Phase.PLAY
+        service, table, users, lambda g: g.state.deal_number == 2 and g.state.phase is Phase.PLAY
     )
 
 
@@ -307,7 +307,7 @@ async def _resigned(service: Services, channel: int) -> int | None:
     """Four players in teams, Bea resigning for hers during the first play."""
     users = (AL, BEA, DEE, EVE)
     table = await open_table(service, users, target=121, channel=channel)
-    game_id = await _until(service, table, users, lambda g: g.phase is Phase.PLAY)
+    game_id = await _until(service, table, users, lambda g: g.state.phase is Phase.PLAY)
     resigned = await service.moves.resign(channel, BEA)
     assert resigned.ok, resigned.reply.text
     record = await service.games.record(game_id)
@@ -427,9 +427,9 @@ class Knowledge:
         if loaded is None:
             return cls(frozenset(), frozenset())
         game, log = loaded.game, loaded.log
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             return cls._over(loaded, seat)
-        deal = game.deal_number
+        deal = game.state.deal_number
         now = public_cards(game) | revealed_by(log.events(deal)) | revealed_by(log.events(0))
         if seat is not None:
             mine = game.view(seat)
@@ -448,10 +448,10 @@ class Knowledge:
         if loaded.shuffles is None:
             return cls(frozenset(DECK), frozenset(DECK), everything=True)
         again, first = Game.new(
-            list(game.players),
+            list(game.state.players),
             rng=ScriptedRandom(list(loaded.shuffles)),
-            rules=game.rules,
-            dealer=game.given_dealer,
+            rules=game.state.rules,
+            dealer=game.state.given_dealer,
         )
         seen = revealed_by(first)
         for action in game.actions:
@@ -499,9 +499,9 @@ class Knowledge:
 def worth(game: Game) -> int | None:
     """What the hand a manual show waits on is worth (None: none waits)."""
     turn = game.count_turn
-    if turn is None or game.starter is None:
+    if turn is None or game.state.starter is None:
         return None
-    return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules).total
+    return score_hand(turn.cards, game.state.starter, crib=turn.crib, rules=game.state.rules).total
 
 
 def record_seat(record: GameRecord | None, user_id: int) -> int | None:

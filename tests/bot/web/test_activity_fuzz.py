@@ -434,7 +434,7 @@ class Reader:
         if record is not None and game is not None:
             seat = record.seat_of(self.user_id)
             where = game.card_places()
-            others = [s for s in range(game.num_players) if s != seat]
+            others = [s for s in range(game.state.num_players) if s != seat]
             match ref.what:
                 case "mine":
                     found = [] if seat is None else list(game.hand(seat))

@@ -121,7 +121,7 @@ async def test_each_person_is_sent_only_what_they_may_see(service: Services) -> 
         loaded = service.games.loaded.load(record)
         for reader, seat in ((AL, 0), (BEA, 1), (CY, None)):
             state = activity_state(record, loaded, reader.id)
-            if loaded.game.phase is Phase.OVER:
+            if loaded.game.state.phase is Phase.OVER:
                 continue  # (over: every hand may be shown)
             # The coach's line names the reader's own cards of the deal before, and a show of
             # the deal before what it made public: left to the end-to-end test's history.

@@ -44,10 +44,10 @@ async def test_the_activity_draws_each_variants_hands_and_seats(
     assert state["options"]["teams"] == teams
     assert (teams or "") in state["options"]["kind"]
     assert len(state["sides"]) == len(named(variant).rules(seats).sides)
-    assert len(state["hand"]) == len(view.hand) == game.rules.dealt(0, game.dealer)
+    assert len(state["hand"]) == len(view.hand) == game.state.rules.dealt(0, game.state.dealer)
     assert len(view.hand) in (dealt, dealt + 1)
     if view.discard_count:
-        assert game.phase is Phase.DISCARD
+        assert game.state.phase is Phase.DISCARD
         assert state["act"] == {
             "kind": "discard",
             "stamp": state["act"]["stamp"],

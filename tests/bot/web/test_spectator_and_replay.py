@@ -69,11 +69,11 @@ async def test_the_page_shows_what_the_channel_is_owed_and_no_held_card(
         assert list(seen.messages) == shown, "the page shows the channel's messages, in order"
         assert seen.board is not None and seen.version == loaded.record.version
         game = loaded.game
-        if game.phase is Phase.OVER or game.deal_number < 2:
+        if game.state.phase is Phase.OVER or game.state.deal_number < 2:
             return  # (the cut for deal may name a card dealt later)
-        held = {str(c) for seat in range(game.num_players) for c in game.hand(seat)}
+        held = {str(c) for seat in range(game.state.num_players) for c in game.hand(seat)}
         current = seen.messages[-1].content
-        assert f"**Deal {game.deal_number}**" in current
+        assert f"**Deal {game.state.deal_number}**" in current
         # The show of this deal has not happened: no card still in a hand is on the page.
         assert not [card for card in held if card in current], current
         page = spectator_page(seen, "/g/1/x", {})
@@ -127,7 +127,7 @@ async def test_a_game_begun_before_its_shuffles_were_recorded_says_where_its_fir
 
     async def check(outcome: Answer, user: User) -> None:
         loaded = await _loaded(service, game_id)
-        if loaded.log.deal < 5 or loaded.game.phase is Phase.OVER:
+        if loaded.log.deal < 5 or loaded.game.state.phase is Phase.OVER:
             return
         old = dataclasses.replace(loaded, shuffles=None)
         seen = table_seen(loaded.record, DealHistory().whole(old))
@@ -150,11 +150,11 @@ async def test_an_ended_game_is_told_again_with_every_hand(service: Services) ->
     told = replay(loaded)
     assert told is not None
     game = loaded.game
-    assert game.result is not None
+    assert game.state.result is not None
     # The last step is the result, and its pegs are the final scores.
-    assert "wins" in told.steps[-1].text and told.steps[-1].winner == game.result.winner
-    assert tuple(front for front, _ in told.steps[-1].pegs) == game.scores
-    assert len(told.deals) == game.deal_number
+    assert "wins" in told.steps[-1].text and told.steps[-1].winner == game.state.result.winner
+    assert tuple(front for front, _ in told.steps[-1].pegs) == game.state.scores
+    assert len(told.deals) == game.state.deal_number
     # Every deal whose crib was shown is told whole (the deal the game ended in before its
     # crib's show only as far as it was seen: tests/bot/core/review/test_unseen_deals.py).
     assert all(deal.shown for deal in told.deals[:-1])
@@ -173,7 +173,7 @@ async def test_an_ended_game_is_told_again_with_every_hand(service: Services) ->
     page = replay_page(seen, told, "/g/1/x", {}, step=step)
     assert f'id="s{step}" aria-current="step" href="?step={step}#s{step}"' in page
     assert page.count('aria-current="step" href') == 1
-    assert page.count('class="deal"') == game.deal_number
+    assert page.count('class="deal"') == game.state.deal_number
     assert "data-live" not in page
 
 
@@ -191,7 +191,7 @@ async def test_every_hand_of_three_and_four_is_told(service: Services, people: i
             len(thrown) == 1 and set(thrown) <= set(hand)
             for hand, thrown in zip(deal.hands, deal.discards, strict=True)
         )
-    assert tuple(front for front, _ in told.steps[-1].pegs) == loaded.game.scores
+    assert tuple(front for front, _ in told.steps[-1].pegs) == loaded.game.state.scores
 
 
 async def test_a_resignation_is_told_as_the_channel_said_it(service: Services) -> None:
@@ -308,7 +308,7 @@ async def test_a_claim_over_a_hands_value_is_told_again_with_its_points_over(
     [step] = [s for s in told.steps if s.text.startswith("Too many!")]
     assert step.text.startswith(f"Too many! {other.name} pegs the {over} {counter.name} claimed")
     seat = (AL, BEA).index(other)
-    assert step.pegs[seat][0] == game.scores[seat] + claimed - value
+    assert step.pegs[seat][0] == game.state.scores[seat] + claimed - value
 
 
 async def test_a_manual_games_page_says_each_claim_beside_the_hands_worth(

@@ -148,19 +148,19 @@ def test_a_seed_that_is_not_one_is_refused_with_a_sentence(text: str) -> None:
 def test_the_dealer_seals_every_shuffle_and_the_snapshot_keeps_the_seeds() -> None:
     seeds: list[str] = []
     game, _ = Game.new(["Al", "Bea"], rng=SeedDealer(random.Random(1), seeds))
-    assert len(seeds) == len(game.cut_rounds) + 1
-    dealt = deal_from_seed(bytes.fromhex(seeds[-1]), game.rules)
+    assert len(seeds) == len(game.state.cut_rounds) + 1
+    dealt = deal_from_seed(bytes.fromhex(seeds[-1]), game.state.rules)
     # Player 1 is left of the dealer: the first card dealt is theirs.
-    pone = (game.dealer + 1) % 2
+    pone = (game.state.dealer + 1) % 2
     assert set(game.hand(pone)) == set(dealt.hands[0])
-    assert set(game.hand(game.dealer)) == set(dealt.hands[1])
+    assert set(game.hand(game.state.dealer)) == set(dealt.hands[1])
     text = snapshot.encode(game, Tally.empty(2), DealLog.start(2), [], seeds)
     again = snapshot.decode(text, random.Random(2))
     assert again.seeds == seeds
     # The restored game goes on sealing its shuffles into the same list.
-    for seat in (pone, game.dealer):
+    for seat in (pone, game.state.dealer):
         again.game.discard(seat, again.game.hand(seat)[:2])
-    assert again.game.starter == dealt.starter
+    assert again.game.state.starter == dealt.starter
 
 
 async def _sealed_game(store: Store, clock: Clock) -> tuple[Services, Transcript, int]:
@@ -186,14 +186,14 @@ async def test_the_table_shows_the_seal_at_the_deal_and_the_seed_after_the_show(
             if not str(owed.key).startswith("table:"):
                 continue
             deal = int(str(owed.key).split(":")[1])
-            seed = seeds[len(game.cut_rounds) + deal - 1]
+            seed = seeds[len(game.state.cut_rounds) + deal - 1]
             seals = SEAL_LINE.findall(owed.view.content)
             assert seals == [seal_of(seed)], owed.view.content
             shown = SEED_LINE.findall(owed.view.content)
-            if deal == game.deal_number and game.phase is not Phase.OVER:
+            if deal == game.state.deal_number and game.state.phase is not Phase.OVER:
                 assert shown == [], "the seed is shown only once the deal is"
                 continue
-            if deal < game.deal_number:
+            if deal < game.state.deal_number:
                 assert shown == [seed]
             if shown and deal not in checked:
                 checked.add(deal)
@@ -214,7 +214,7 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     record = await store.get_game(opened.game_id or 0)
     assert record is not None and record.snapshot is not None
     kept = snapshot.decode(record.snapshot, random.Random(0))
-    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
+    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.state.cut_rounds) + 1
 
 
 async def test_a_tournament_pairing_keeps_its_seeds_from_the_first_deal(
@@ -225,7 +225,7 @@ async def test_a_tournament_pairing_keeps_its_seeds_from_the_first_deal(
     stored = await store.get_game(record.id)
     assert stored is not None and stored.snapshot is not None
     kept = snapshot.decode(stored.snapshot, random.Random(0))
-    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
+    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.state.cut_rounds) + 1
 
 
 async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
@@ -314,19 +314,19 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     answer = await service.shuffles.check(in_server(), None, game_id)
     lines = answer.reply.text.splitlines()
     checked = [line for line in lines if line.startswith("Deal ")]
-    assert len(checked) == kept.game.deal_number, answer.reply.text
+    assert len(checked) == kept.game.state.deal_number, answer.reply.text
     # Every deal but the last was shown; the last, if the game ended before its crib was
     # shown, keeps its seed secret.
     assert all("✅" in line for line in checked[:-1]), answer.reply.text
     assert "✅" in checked[-1] or "its seed stays secret" in checked[-1], answer.reply.text
     assert kept.seeds is not None
-    seed = kept.seeds[len(kept.game.cut_rounds)]
+    seed = kept.seeds[len(kept.game.state.cut_rounds)]
     assert f"seed `{seed[:16]}…`" in checked[0]
     assert "python -m bot verify" in lines[-1]
 
     # A seed that is not the one the deal was dealt from: said, not passed over.
     wrong = list(kept.seeds)
-    wrong[len(kept.game.cut_rounds)] = "00" * 32
+    wrong[len(kept.game.state.cut_rounds)] = "00" * 32
     data = json.loads(record.snapshot)
     data["seeds"] = wrong
     async with store.db.transaction() as tx:

@@ -57,21 +57,23 @@ def coach_checker(  # type: ignore[no-untyped-def]
     async def check(outcome: Answer, user: User) -> None:
         assert outcome.game_id is not None
         game = await load(store, outcome.game_id)
-        began.setdefault(1, (0,) * len(game.scores))
-        began.setdefault(game.deal_number, tuple(game.scores))
+        began.setdefault(1, (0,) * len(game.state.scores))
+        began.setdefault(game.state.deal_number, tuple(game.state.scores))
         before = previous[0] if previous else None
         previous[:] = [game]
         assert not any("Coach" in m for m in table.channel(outcome.game_id))
-        if before is None or (game.deal_number == before.deal_number and game.result is None):
+        if before is None or (
+            game.state.deal_number == before.state.deal_number and game.state.result is None
+        ):
             return
         # The move ended a deal: the show happened (the game may end part-way through it).
         for user_id, seat in seats.items():
             hand = table.hand(outcome.game_id, user_id)
             assert hand is not None
             (line,) = COACH.findall(hand.content)
-            review = review_view(before.view(seat), scores=began[before.deal_number])
+            review = review_view(before.view(seat), scores=began[before.state.deal_number])
             assert review is not None
-            assert line == (str(before.deal_number), review.line())
+            assert line == (str(before.state.deal_number), review.line())
             assert hand.hand is None or hand.hand.kind == "discard"
             lines.append((user_id, line[1]))
 
@@ -84,8 +86,8 @@ async def test_a_line_after_every_show_for_the_person_only(store: Store, clock: 
     lines: list[tuple[int, str]] = []
     await drive(service, table, [AL], check=coach_checker(store, table, {AL.id: 0}, lines))
     game = await load(store, table.outcomes[0].game_id or 0)
-    assert game.result is not None
-    assert len(lines) >= game.deal_number - 1 >= 1
+    assert game.state.result is not None
+    assert len(lines) >= game.state.deal_number - 1 >= 1
     assert {user for user, _ in lines} == {AL.id}
     assert lines[0][1].startswith("You kept ")
 
@@ -142,7 +144,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     deals = 0
     while (await service.table.hand(CHANNEL, AL)).reply.view is not None:
         # The private copy's controls come with the keeper's first edit of it: the hand's.
-        deal = (await load(store, game_id)).deal_number
+        deal = (await load(store, game_id)).state.deal_number
         hand = [o.view for o in await owed_now(service, game_id) if str(o.key) == f"hand:{deal}:0"]
         controls = hand[0].hand if hand else None
         if controls is None:
@@ -150,7 +152,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
         deals = max(deals, deal)
         outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         await table.record(AL.id, outcome)
-        if (await load(store, game_id)).result is not None:
+        if (await load(store, game_id)).state.result is not None:
             break
     notices = [m for m in table.channel(game_id) if "I can't send you direct messages" in m]
     assert 1 <= len(notices) <= deals

@@ -52,19 +52,19 @@ async def vs_computer(
 
 def people_waiting(game: Game, human_seats: set[int]) -> bool:
     """After a call, only people may be owed a move (the computer never waits)."""
-    if game.phase is Phase.OVER:
+    if game.state.phase is Phase.OVER:
         return True
-    if game.phase is Phase.DISCARD:
+    if game.state.phase is Phase.DISCARD:
         return bool(game.pending_discards()) and set(game.pending_discards()) <= human_seats
-    return game.turn in human_seats
+    return game.state.turn in human_seats
 
 
 def one_table_per_deal(table: Transcript, game: Game) -> None:
     """Every call of a deal, the computer's too, is on that deal's table message: the channel
     has the lobby and one message per deal, two where a deal's play and show do not fit in
     one (and the result at the end)."""
-    if game.result is None:
-        assert game.deal_number + 1 <= len(table.channel()) <= 2 * game.deal_number + 1
+    if game.state.result is None:
+        assert game.state.deal_number + 1 <= len(table.channel()) <= 2 * game.state.deal_number + 1
 
 
 async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
@@ -113,7 +113,7 @@ async def test_whole_game_against_each_level(
 
     await drive(service, table, [AL], check=check)
     game = await load(store, game_id)
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
     # Every move, the computer's included, is in the log once; the engine refused none.
     assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
     computer_moves = [a for a in game.actions if a["seat"] == 1]
@@ -138,8 +138,8 @@ async def test_computer_plays_after_a_go_are_called_with_the_move(
         nonlocal seen_run
         game = await load(store, game_id)
         one_table_per_deal(table, game)
-        if game.result is None and game.phase is Phase.PLAY:
-            lines = table.table(game_id, game.deal_number).splitlines()
+        if game.state.result is None and game.state.phase is Phase.PLAY:
+            lines = table.table(game_id, game.state.deal_number).splitlines()
             plays = [line for line in lines if " plays " in line or "says go" in line]
             who = [line.split(" plays ")[0].split(" says go")[0] for line in plays]
             tail = "".join("C" if name.endswith("Hard bot") else "A" for name in who)
@@ -162,7 +162,7 @@ async def test_restart_mid_game_continues_with_the_computer(store: Store, clock:
     table.service = again
     await drive(again, table, [AL])
     game = await load(store, game_id)
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
     logged = [json.loads(a) for a in await store.actions(game_id)]
     assert logged == game.actions and logged[: len(before.actions)] == before.actions
 
@@ -189,7 +189,7 @@ async def test_expert_answers_after_the_person_is_answered(store: Store, clock: 
     assert game_id is not None
     outcome = await _until_the_computer_owes(service, table, game_id)
     game = await load(store, game_id)
-    assert game.phase is Phase.PLAY and game.turn == 1
+    assert game.state.phase is Phase.PLAY and game.state.turn == 1
     assert outcome.update is not None and outcome.update.hand is None
     moves = len(game.actions)
     await service.moves.computer_turn(game_id)
@@ -227,7 +227,7 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
     table.service = again
     await table.settle(game_id)
     await drive(again, table, [AL])
-    assert (await load(store, game_id)).phase is Phase.OVER
+    assert (await load(store, game_id)).state.phase is Phase.OVER
 
 
 async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
@@ -255,7 +255,7 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
         assert people_waiting(game, {0, 1})
 
     await drive(service, table, [AL, BEA], check=check)
-    assert (await load(store, game_id)).phase is Phase.OVER
+    assert (await load(store, game_id)).state.phase is Phase.OVER
 
 
 async def test_four_players_against_three_computers(store: Store, clock: Clock) -> None:
@@ -274,7 +274,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
 
     await drive(service, table, [AL], check=check)
     game = await load(store, record.id)
-    assert game.phase is Phase.OVER
+    assert game.state.phase is Phase.OVER
     # Issue 25: the names read whole wherever they appear: no brackets inside the calls'
     # brackets ("(Computer (expert) 121)"), the partners' names whole in the board picture's
     # header ("Computer (easy) & Comp…") and the leaderboard's column.

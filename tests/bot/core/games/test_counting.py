@@ -44,8 +44,8 @@ def worth(game: Game) -> int:
 def score(game: Game) -> Score:
     """The count of the hand the table waits on, item by item."""
     turn = game.count_turn
-    assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules)
+    assert turn is not None and game.state.starter is not None
+    return score_hand(turn.cards, game.state.starter, crib=turn.crib, rules=game.state.rules)
 
 
 class Table(Transcript):
@@ -88,7 +88,7 @@ async def to_the_show(service: Services, table: Table, users: list[User], game_i
     by_id = {u.id: u for u in users}
     for _ in range(40):
         game = await load(table.store, game_id)
-        if game.phase in (Phase.SHOW, Phase.OVER):
+        if game.state.phase in (Phase.SHOW, Phase.OVER):
             return game
         live = sorted(
             ((uid, c) for uid, c in table.latest.items() if uid in by_id),
@@ -137,7 +137,7 @@ async def test_manual_counting_the_hand_message_offers_26_values_in_two_menus(
     assert view is not None and "Count your hand" in view.content
     other = BEA if counter is AL else AL
     assert other.id not in table.latest  # nothing to do for the other player yet
-    assert "Waiting for" in table.table(game_id, game.deal_number)
+    assert "Waiting for" in table.table(game_id, game.state.deal_number)
 
 
 async def test_manual_counting_a_claim_over_the_value_is_made_once_and_costs_the_points_over(
@@ -151,7 +151,7 @@ async def test_manual_counting_a_claim_over_the_value_is_made_once_and_costs_the
     value = worth(game)
     other = BEA if counter is AL else AL
     seat, opponent = (AL, BEA).index(counter), (AL, BEA).index(other)
-    before = game.scores
+    before = game.state.scores
     claimed = max(CLAIM_VALUES)
     made = await table.record(counter.id, await service.moves.count(CHANNEL, counter, claimed))
     over = claimed - value
@@ -160,15 +160,15 @@ async def test_manual_counting_a_claim_over_the_value_is_made_once_and_costs_the
         f" and {other.name} pegs the {over} points over. Its count: {say_score(score(game))}."
     )
     after = await load(store, game_id)
-    assert after.scores[seat] == before[seat] + value
-    assert after.scores[opponent] == before[opponent] + over
-    said = table.table(game_id, game.deal_number)
+    assert after.state.scores[seat] == before[seat] + value
+    assert after.state.scores[opponent] == before[opponent] + over
+    said = table.table(game_id, game.state.deal_number)
     assert f"{counter.name} claims {claimed} and pegs the {value} it is worth" in said
     assert f"Too many! {other.name} pegs the {over} points {counter.name} claimed over" in said
     assert f"claimed {over} points over" in said
     again = await service.moves.count(CHANNEL, counter, value)
     assert not again.ok and again.reply.text == f"It's {other.name}'s turn to count."
-    assert (await load(store, game_id)).scores == after.scores
+    assert (await load(store, game_id)).state.scores == after.state.scores
 
 
 async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
@@ -180,7 +180,7 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     opponent = BEA if owner is AL else AL
     seat = (AL, BEA).index(owner)
     value = worth(game)
-    scores = game.scores
+    scores = game.state.scores
     controls = table.latest[owner.id]
     claimed = await service.moves.click(
         Click(game_id, "count", controls.stamp, ("0",)), owner, guild_id=None
@@ -199,9 +199,9 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     )
     await table.record(opponent.id, took)
     game = await load(store, game_id)
-    assert game.scores[1 - seat] == scores[1 - seat] + value
-    assert game.scores[seat] == scores[seat]
-    text = table.table(game_id, game.deal_number)
+    assert game.state.scores[1 - seat] == scores[1 - seat] + value
+    assert game.state.scores[seat] == scores[seat]
+    text = table.table(game_id, game.state.deal_number)
     assert f"{owner.name} claims 0" in text
     assert f"Muggins! {opponent.name} takes" in text and "missed" in text
     # Pressing again is answered, not applied: the count is settled.
@@ -229,7 +229,7 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
     assert game_id is not None
     game, owner = await a_count_worth_something(table, people, game_id)
     first, second = [p for p in people if p is not owner]
-    value, scores = worth(game), game.scores
+    value, scores = worth(game), game.state.scores
     await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     # Both opponents are offered the call; the first to press it takes the points.
     offered = {p.id: table.latest[p.id] for p in (first, second)}
@@ -247,7 +247,7 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
     game = await load(store, game_id)
     expected = list(scores)
     expected[people.index(second)] += value
-    assert list(game.scores) == expected
+    assert list(game.state.scores) == expected
 
 
 async def test_manual_counting_the_clock_closes_the_muggins_window(
@@ -258,7 +258,7 @@ async def test_manual_counting_the_clock_closes_the_muggins_window(
     value = worth(game)
     await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     game = await load(store, game_id)
-    assert (game.muggins_window is not None) == (value > 0)
+    assert (game.state.muggins_window is not None) == (value > 0)
     # The clock's next move: the window closes in 30 s, or (none open) the next hand is
     # counted for its owner after 180 s; the table reminds them after 60.
     due = await service.moves.catch_up(game_id)
@@ -268,17 +268,17 @@ async def test_manual_counting_the_clock_closes_the_muggins_window(
     assert value or owing.check_at == clock().timestamp() + 60
     clock.advance(seconds=29)
     await table.settle(game_id)
-    assert (await load(store, game_id)).muggins_window == game.muggins_window
+    assert (await load(store, game_id)).state.muggins_window == game.state.muggins_window
     clock.advance(seconds=2)
     await table.settle(game_id)
     after = await load(store, game_id)
-    assert after.muggins_window is None
+    assert after.state.muggins_window is None
     # The short claim stands: nobody took the points it missed.
-    assert after.scores == game.scores
+    assert after.state.scores == game.state.scores
     if value:
         assert after.actions[-1] == {"type": "close_muggins", "seat": (AL, BEA).index(owner)}
         missed = f"{value} point{'s' if value != 1 else ''} missed"
-        assert missed in table.table(game_id, game.deal_number)
+        assert missed in table.table(game_id, game.state.deal_number)
 
 
 async def test_manual_counting_an_idle_player_is_counted_for_them(
@@ -287,7 +287,7 @@ async def test_manual_counting_an_idle_player_is_counted_for_them(
     table, game_id, game, owner = await first_count(store, clock)
     seat = (AL, BEA).index(owner)
     value = worth(game)
-    scores = game.scores
+    scores = game.state.scores
     actions = len(game.actions)
     clock.advance(seconds=179)
     await table.settle(game_id)
@@ -297,7 +297,7 @@ async def test_manual_counting_an_idle_player_is_counted_for_them(
     game = await load(store, game_id)
     assert game.actions[actions] == {"type": "auto_count", "seat": seat}
     side = game.side_of(seat)
-    assert game.scores[side] >= scores[side] + value
+    assert game.state.scores[side] >= scores[side] + value
 
 
 async def test_count_is_refused_in_a_game_the_bot_counts(service: Services) -> None:
@@ -315,10 +315,10 @@ async def _claim_through(
     """Play a game against the computer to the end, Al claiming ``claim(value)``."""
     for _ in range(400):
         game = await to_the_show(service, table, [AL], game_id)
-        if game.phase is Phase.OVER:
+        if game.state.phase is Phase.OVER:
             return game
         turn = game.count_turn
-        if turn is None or game.muggins_window is not None:
+        if turn is None or game.state.muggins_window is not None:
             # Al's own claim is open to muggins (the computer chose not to call it).
             clock.advance(seconds=31)
             await table.settle(game_id)
@@ -421,7 +421,7 @@ async def test_manual_counting_the_next_hand_waits_while_another_opponent_may_ca
     assert game_id is not None
     game = await to_the_show(service, table, people, game_id)
     turn = game.count_turn
-    assert turn is not None and game.muggins_window is None
+    assert turn is not None and game.state.muggins_window is None
     owner, after, last = (people[(turn.seat + k) % 3] for k in range(3))
     await table.record(owner.id, await service.moves.count(CHANNEL, owner, worth(game)))
     waiting = table.latest[after.id]

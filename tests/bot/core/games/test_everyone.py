@@ -55,7 +55,7 @@ async def test_everyone_at_the_table_is_dealt_in_at_the_table_that_seats_them(
     assert record.options.variant == variant and record.options.num_players == len(people)
     # Partners sit as in the chat's lobby: by seat, opposite (or alternate seats of three).
     loaded = service.games.loaded.load(record)
-    assert loaded.game.num_players == len(people)
+    assert loaded.game.state.num_players == len(people)
 
 
 async def test_those_seated_keep_their_seats_and_the_table_its_options_where_it_can(

@@ -72,14 +72,14 @@ def private_checker(store: Store, table: Transcript, users: Sequence[User]):  # 
         assert outcome.game_id is not None
         assert_channel_hides_hands(table.channel(outcome.game_id))
         game = await load(store, outcome.game_id)
-        deal = game.deal_number
+        deal = game.state.deal_number
         for user in users:
             seat = seats[user.id]
             view = game.view(seat)
             own = set(view.hand) | set(view.kept) | set(view.discards)
             dealt.setdefault((deal, seat), set()).update(own)
             sent = table.messages.get((outcome.game_id, f"hand:{deal}:{seat}"))
-            if sent is None or game.result is not None:
+            if sent is None or game.state.result is not None:
                 continue
             text = sent.view.content
             for line in COACH_LINE.findall(text):
@@ -148,7 +148,7 @@ async def test_whole_game(store: Store, clock: Clock, players: int, target: int,
     record = await store.get_game(game_id)
     assert record is not None and record.status == "finished"
     game = await load(store, game_id)
-    result = game.result
+    result = game.state.result
     assert result is not None and max(result.scores) >= target
     # The action log holds exactly the engine's actions, each once.
     assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
@@ -163,7 +163,7 @@ async def test_whole_game(store: Store, clock: Clock, players: int, target: int,
         assert row.won == (game.side_of(seat) == result.winner)
         assert row.score == result.scores[game.side_of(seat)]
     # Every point a side scored is in its players' tallies (pegging + hand + crib).
-    for side in range(game.num_sides):
+    for side in range(game.state.rules.num_sides):
         members = [u.id for s, u in enumerate(users) if game.side_of(s) == side]
         total = sum(
             rows[m].pegging_points + rows[m].hand_points + rows[m].crib_points for m in members
@@ -191,11 +191,11 @@ async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> N
         # The prompts sent before the restart still work.
         await drive(service, table, [AL, BEA])
         game = await load(store, game_id)
-        assert game.result is not None
+        assert game.state.result is not None
         assert len(await store.actions(game_id)) == len(game.actions)
         # The tallies survived the restart: every point is accounted for.
         rows = await store.results(game_id)
-        for side, score in enumerate(game.result.scores):
+        for side, score in enumerate(game.state.result.scores):
             points = [r.pegging_points + r.hand_points + r.crib_points for r in rows]
             assert points[side] == score
     finally:
@@ -408,4 +408,4 @@ async def test_many_games_keep_hands_hidden(store: Store, clock: Clock, seed: in
             await drive(service, table, users, check=private_checker(store, table, users))
             show_order_ok(table.channel(), [u.name for u in users])
             game = await load(store, table.outcomes[0].game_id or 0)
-            assert game.result is not None
+            assert game.state.result is not None

@@ -216,16 +216,16 @@ async def _check_dealt(store: Store, record: GameRecord) -> None:
     players in their seats, by the rules of the table's variant (its sides among them)."""
     assert len(record.seats) == record.options.num_players
     game = await load(store, record.id)
-    assert game.num_players == record.options.num_players
-    assert game.players == tuple(s.name for s in record.seats)
+    assert game.state.num_players == record.options.num_players
+    assert game.state.players == tuple(s.name for s in record.seats)
     rules = named(record.options.variant).rules(
         record.options.num_players,
         record.options.target,
         record.options.scoring,
         record.options.counting,
     )
-    assert game.rules == rules
-    assert game.num_sides == len(rules.sides)
+    assert game.state.rules == rules
+    assert game.state.rules.num_sides == len(rules.sides)
     assert all(game.side_of(seat) == side for side, team in enumerate(rules.sides) for seat in team)
 
 

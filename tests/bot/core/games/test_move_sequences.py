@@ -129,7 +129,7 @@ class Moment:
         record = stored[0]
         assert isinstance(record, GameRecord) and record.snapshot is not None
         game = snapshot.decode(record.snapshot, random.Random(0)).game
-        own = tuple(_own(game, seat) for seat in range(game.num_players))
+        own = tuple(_own(game, seat) for seat in range(game.state.num_players))
         return cls(stored, record, game, frozenset(public_cards(game)), own)
 
     def seat(self, user: User) -> int | None:
@@ -150,8 +150,8 @@ class Moment:
 def _worth(game: Game) -> int:
     """What the hand the manual show waits on is worth."""
     turn = game.count_turn
-    assert turn is not None and game.starter is not None
-    return score_hand(turn.cards, game.starter, crib=turn.crib, rules=game.rules).total
+    assert turn is not None and game.state.starter is not None
+    return score_hand(turn.cards, game.state.starter, crib=turn.crib, rules=game.state.rules).total
 
 
 def _obeys(seat: int | None, verify: Callable[[int], None]) -> bool:
@@ -198,7 +198,7 @@ class Move:
         deal for a discard, the game's version otherwise), values that read, a move the
         engine's rules take."""
         game = now.game
-        moment = game.deal_number if self.kind == "discard" else now.record.version
+        moment = game.state.deal_number if self.kind == "discard" else now.record.version
         if self.way == "click" and self.stamp != moment:
             return False
         try:
@@ -215,7 +215,7 @@ class Move:
                 if self.way == "click" and not value.isdecimal():
                     return False
                 points = int(value)
-                manual = game.counting is Counting.MANUAL
+                manual = game.state.rules.counting is Counting.MANUAL
                 return manual and _obeys(seat, lambda s: game.verify_claim(s, points))
             case "muggins" | "pass":
                 return _obeys(seat, game.verify_muggins)
@@ -352,21 +352,21 @@ class Sitting:
         if self.last is None or self.last.stored != stored:
             self.last = Moment.of(stored)
             for seat, cards in enumerate(self.last.own):
-                self.dealt.setdefault((seat, self.last.game.deal_number), set()).update(cards)
+                self.dealt.setdefault((seat, self.last.game.state.deal_number), set()).update(cards)
         return self.last
 
     async def step(self, what: str, who: int, pick: int) -> bool:
         """Do one step (see :data:`WEIGHTS`), then check its answer and the game; whether
         the game is over."""
         if what in ("run", "show", "deal", "game"):
-            deal = self.now.game.deal_number
+            deal = self.now.game.state.deal_number
             most = {"run": 2 * (who + 1), "game": GAME_MOVES}.get(what, DEAL_MOVES)
             for move in range(most):
-                if what == "show" and self.now.game.phase is Phase.SHOW:
+                if what == "show" and self.now.game.state.phase is Phase.SHOW:
                     return False
                 if await self.step("move", 0, pick + move):
                     return True
-                if what in ("show", "deal") and self.now.game.deal_number != deal:
+                if what in ("show", "deal") and self.now.game.state.deal_number != deal:
                     return False
             assert what == "run", f"no end to the {what} in {most} moves"
             return False
@@ -410,7 +410,7 @@ class Sitting:
         seat, game = now.seat(user), now.game
         held = now.held(seat)
         way: Way = ("click", "command")[pick % 2]
-        stamp = game.deal_number if game.phase is Phase.DISCARD else now.record.version
+        stamp = game.state.deal_number if game.state.phase is Phase.DISCARD else now.record.version
         latest = self.transcript.latest
         live = [(p, latest[p.id]) for p in self.people if p.id in latest]
         if what in ("move", "command") and live:
@@ -430,21 +430,21 @@ class Sitting:
             user = idle[who % len(idle)]
             seat = now.seat(user)
             held = now.held(seat)
-            if game.phase is Phase.DISCARD:
+            if game.state.phase is Phase.DISCARD:
                 cards = held[: now.throws(seat)]
                 return self._move(Move("discard", way, _codes(cards), stamp), user, now)
-            if game.phase is Phase.SHOW:
+            if game.state.phase is Phase.SHOW:
                 return self._move(Move("count", way, ("0",), stamp), user, now)
             return self._move(Move("play", way, _codes(held[:1]), stamp), user, now)
         if what == "not_held":
             others = [card for card in DECK if card not in held]
             card = others[pick % len(others)]
-            if game.phase is Phase.DISCARD:
+            if game.state.phase is Phase.DISCARD:
                 cards = [card, *held[: max(now.throws(seat) - 1, 0)]]
                 return self._move(Move("discard", way, _codes(cards), stamp), user, now)
             return self._move(Move("play", way, (str(card),), stamp), user, now)
         if what == "wrong_many":
-            if game.phase is Phase.DISCARD and held:
+            if game.state.phase is Phase.DISCARD and held:
                 throws = now.throws(seat)
                 sizes = [n for n in range(len(held) + 1) if n != throws]
                 cards = held[: sizes[pick % len(sizes)]]
@@ -483,7 +483,7 @@ class Sitting:
         held = now.held(seat)
         if kind == "discard":
             values = _codes(held[: now.throws(seat)])
-            earlier = now.game.deal_number - 1 - pick // 5 % 2
+            earlier = now.game.state.deal_number - 1 - pick // 5 % 2
         else:
             values = {"play": _codes(held[:1]), "count": ("0",)}.get(kind, ())
             earlier = now.record.version - 1 - pick // 5 % 3
@@ -541,11 +541,14 @@ class Sitting:
         self._check_controls(now)
         game, record = now.game, now.record
         self.seen |= {action["type"] for action in game.actions[len(before.game.actions) :]}
-        if game.deal_number != before.game.deal_number:
+        if game.state.deal_number != before.game.state.deal_number:
             self.seen.add("new deal")
-        assert all(a >= b for a, b in zip(game.scores, before.game.scores, strict=True))
-        if game.phase is not Phase.OVER:
-            assert max(game.scores) < game.target and record.status is GameStatus.ACTIVE
+        assert all(a >= b for a, b in zip(game.state.scores, before.game.state.scores, strict=True))
+        if game.state.phase is not Phase.OVER:
+            assert (
+                max(game.state.scores) < game.state.rules.target
+                and record.status is GameStatus.ACTIVE
+            )
             return False
         await self._check_end(game, record)
         return True
@@ -562,7 +565,7 @@ class Sitting:
             deal = int(line.group(1))
             dealt = self.dealt.get((seat, deal), set()) if seat is not None else set()
             assert named <= dealt, f"seat {seat}'s coach line names {named - dealt}: {text!r}"
-        cut = {card for cards in game.cut_rounds for card in cards if card is not None}
+        cut = {card for cards in game.state.cut_rounds for card in cards if card is not None}
         for line in CUT_LINE.finditer(text):
             assert cards_in_text(line.group(0)) <= cut, text
         leaked = cards_in_text(CUT_LINE.sub("", COACH_LINE.sub("", text))) - known
@@ -584,18 +587,18 @@ class Sitting:
         """A finished game's result is its scores': a side at the target and the others
         short of it, or a resignation by a seat of a losing side; the game points the rules
         give; one result row per seat saying the same."""
-        result = game.result
+        result = game.state.result
         assert result is not None and record.status is GameStatus.FINISHED
-        assert result.scores == game.scores
-        assert result == game.rules.result(game.scores, result.winner, result.reason)
-        others = [score for side, score in enumerate(game.scores) if side != result.winner]
+        assert result.scores == game.state.scores
+        assert result == game.state.rules.result(game.state.scores, result.winner, result.reason)
+        others = [score for side, score in enumerate(game.state.scores) if side != result.winner]
         if result.reason is EndReason.TARGET:
-            assert game.scores[result.winner] >= game.target > max(others)
+            assert game.state.scores[result.winner] >= game.state.rules.target > max(others)
         else:
             last = game.actions[-1]
             assert last["type"] == "resign" and game.side_of(last["seat"]) != result.winner
         rows = await self.store.results(record.id)
-        assert sorted(row.seat for row in rows) == list(range(game.num_players))
+        assert sorted(row.seat for row in rows) == list(range(game.state.num_players))
         for row in rows:
             side = game.side_of(row.seat)
             assert row.won == (side == result.winner) and row.score == result.scores[side]

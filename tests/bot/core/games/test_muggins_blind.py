@@ -37,10 +37,10 @@ async def test_a_right_claim_is_open_to_muggins_and_a_wrong_call_costs_only_the_
     assert "nothing but the chance" in called.reply.text
     await table.record(opponent.id, called)
     after = await load(store, game_id)
-    assert after.scores == before.scores
+    assert after.state.scores == before.state.scores
     # The only opponent has had the chance: the window closes and the breakdown follows, the
     # channel saying nothing of the wrong call.
-    assert after.muggins_window is None
+    assert after.state.muggins_window is None
     text = table.table(game_id, 1)
     assert "missed" not in text and "No muggins" not in text
     assert opponent.id not in table.latest or table.latest[opponent.id].kind != "muggins"
@@ -53,7 +53,7 @@ async def test_no_muggins_lets_the_claim_stand_without_waiting_out_the_window(
     service = table.service
     assert claimed.ok
     before = await load(store, game_id)
-    assert before.muggins_window is not None
+    assert before.state.muggins_window is not None
     offered = table.latest[opponent.id]
     passed = await service.moves.click(
         Click(game_id, "pass", offered.stamp), opponent, guild_id=None
@@ -63,7 +63,7 @@ async def test_no_muggins_lets_the_claim_stand_without_waiting_out_the_window(
     after = await load(store, game_id)
     # No time passed: the only opponent let it stand, so the window closed and the show
     # went on, the claim standing as made.
-    assert after.muggins_window is None and after.scores == before.scores
+    assert after.state.muggins_window is None and after.state.scores == before.state.scores
     assert after.actions[-1] == {"type": "pass_muggins", "seat": (AL, BEA).index(opponent)}
     again = await service.moves.click(
         Click(game_id, "pass", offered.stamp), opponent, guild_id=None

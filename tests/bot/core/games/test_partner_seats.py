@@ -62,7 +62,7 @@ async def test_the_creator_changes_partners_and_the_game_deals_them_opposite(
     )
     await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game = await load(store, game_id)
-    assert game.players == ("Al", "Dee", "Bea", "Cy")
+    assert game.state.players == ("Al", "Dee", "Bea", "Cy")
     assert game.side_of(0) == game.side_of(2)  # Al and Bea are partners
 
 
@@ -114,6 +114,6 @@ async def test_six_change_partners_by_name_and_the_game_deals_the_new_teams(
     assert changed.update is not None and f"Partners: {after}." in changed.update.content
     await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game = await load(store, game_id)
-    assert game.players == ("Al", "Cy", "Dee", "Eve", "Flo", "Bea")
-    teams = {frozenset(game.players[s] for s in side) for side in game.rules.sides}
+    assert game.state.players == ("Al", "Cy", "Dee", "Eve", "Flo", "Bea")
+    teams = {frozenset(game.state.players[s] for s in side) for side in game.state.rules.sides}
     assert teams == {frozenset(team.split(" & ")) for team in after.split(" against ")}

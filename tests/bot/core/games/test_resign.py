@@ -85,6 +85,6 @@ def test_the_question_names_the_winner_the_engine_gives(variant: str, players: i
         view = game.public_view()
         asked = resign_question(Names.of(view), view, seat)
         game.resign(seat)
-        assert game.result is not None
-        winner = Names.of(view).side(game.result.winner)
+        assert game.state.result is not None
+        winner = Names.of(view).side(game.state.result.winner)
         assert f"; {winner} would win" in asked, (seat, asked)

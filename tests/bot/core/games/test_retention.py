@@ -65,7 +65,7 @@ async def test_every_shuffle_is_recorded_with_the_game(store: Store, clock: Cloc
     data = json.loads(record.snapshot)
     game = snapshot.decode(record.snapshot, random.Random(0)).game
     # One shuffle per round of the cut for deal, one per deal.
-    assert len(data["shuffles"]) == len(game.cut_rounds) + game.deal_number
+    assert len(data["shuffles"]) == len(game.state.cut_rounds) + game.state.deal_number
     assert all(len(deck) == 52 for deck in data["shuffles"])
 
 
@@ -97,7 +97,7 @@ async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clo
     replayed = archive.restore(kept)
     assert replayed.game.to_dict() == ended.game.to_dict()
     assert replayed.tally.to_list() == ended.tally.to_list()
-    assert replayed.game.result == ended.game.result
+    assert replayed.game.state.result == ended.game.state.result
     assert "actions" in json.loads(zlib.decompress(kept)), "the replay, not the snapshot"
     # /cribbage status still shows how it ended, replayed from the record.
     assert (await service.table.status(CHANNEL, public=True)).reply.text == status
@@ -259,7 +259,7 @@ async def test_a_rematch_dealt_first_by_its_loser_replays(store: Store, clock: C
     record = await store.get_game(again.game_id)
     assert record is not None and record.snapshot is not None
     ended = snapshot.decode(record.snapshot, random.Random(0)).game
-    assert ended.given_dealer == 0 and ended.cut_rounds == ()
+    assert ended.state.given_dealer == 0 and ended.state.cut_rounds == ()
     kept = archive.compact(record.snapshot)
     written = json.loads(zlib.decompress(kept))
     assert "snapshot" not in written and written["dealer"] == 0, "a replay, its dealer kept"

@@ -16,9 +16,9 @@ async def test_no_muggins_wait_when_every_opponent_is_a_computer_that_never_call
     table, game_id = await manual_table(service, store, vs_computer=True, level="easy")
     for _ in range(40):
         game = await to_the_show(service, table, [AL], game_id)
-        assert game.phase is not Phase.OVER
+        assert game.state.phase is not Phase.OVER
         turn = game.count_turn
-        if game.muggins_window is not None or turn is None or turn.seat != 0:
+        if game.state.muggins_window is not None or turn is None or turn.seat != 0:
             # The computer's short claim, open to Al's muggins: let its window close.
             clock.advance(seconds=31)
             await table.settle(game_id)
@@ -33,7 +33,7 @@ async def test_no_muggins_wait_when_every_opponent_is_a_computer_that_never_call
     # Nobody at the table can call muggins (the easy computer never does, and lets the claim
     # stand at once): the show goes on at once, with no clock time passing.
     after = await load(store, game_id)
-    assert after.muggins_window is None
+    assert after.state.muggins_window is None
     assert after.actions[-1]["type"] != "claim" or after.actions[-1]["seat"] != 0
     assert {"type": "pass_muggins", "seat": 1} in after.actions
 
@@ -42,7 +42,7 @@ async def test_a_count_the_clock_makes_says_time_ran_out_and_reminds_once_a_deal
     store: Store, clock: Clock
 ) -> None:
     table, game_id, game, first = await first_count(store, clock)
-    dealer = (AL, BEA)[game.dealer]
+    dealer = (AL, BEA)[game.state.dealer]
     assert first is not dealer
     # Nobody counts: each is reminded after 60 s and counted for after 180 s; the dealer
     # twice over (the hand, then the crib).

@@ -53,18 +53,18 @@ def test_the_stored_games_cover_every_table_option() -> None:
 def play_on(game: Game) -> None:
     """Play ``game`` to its end: the computer discards and plays, every hand is counted."""
     player, rng = make_player("medium"), random.Random(5)
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             game.discard(seat, player.choose_discard(game.view(seat), rng))
-        elif game.phase is Phase.PLAY:
-            turn = game.turn
+        elif game.state.phase is Phase.PLAY:
+            turn = game.state.turn
             assert turn is not None
             game.play(turn, player.choose_play(game.view(turn), rng))
         elif game.count_turn is not None:
             game.auto_count(game.count_turn.seat)
         else:
-            window = game.muggins_window
+            window = game.state.muggins_window
             assert window is not None
             game.close_muggins(window.seat)
 
@@ -98,7 +98,7 @@ async def test_a_stored_game_loads_saves_back_replays_and_goes_on(
 
     loaded = LoadedGames(seeded(3), Faults()).load(record)
     game = loaded.game
-    assert game.phase.value == stored["phase"]
+    assert game.state.phase.value == stored["phase"]
     again = snapshot.encode(game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds)
     assert again == stored["snapshot"]
     assert [json.loads(action) for action in await store.actions(made.id)] == game.actions
@@ -110,7 +110,9 @@ async def test_a_stored_game_loads_saves_back_replays_and_goes_on(
         assert archive.restore(blob).game.to_dict() == game.to_dict()
 
     play_on(game)
-    assert game.result is not None and max(game.result.scores) >= game.target
+    assert (
+        game.state.result is not None and max(game.state.result.scores) >= game.state.rules.target
+    )
 
 
 def test_a_game_by_other_rules_keeps_them_in_its_snapshot_and_archive() -> None:
@@ -129,9 +131,9 @@ def test_a_game_by_other_rules_keeps_them_in_its_snapshot_and_archive() -> None:
     tally.add(events)
     log.add(events)
     for _ in range(30):
-        seat = game.pending_discards()[0] if game.phase is Phase.DISCARD else game.turn
+        seat = game.pending_discards()[0] if game.state.phase is Phase.DISCARD else game.state.turn
         assert seat is not None
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             events = game.discard(seat, game.hand(seat)[:2])
         else:
             events = game.play(seat, game.playable_cards(seat)[0])
@@ -140,7 +142,7 @@ def test_a_game_by_other_rules_keeps_them_in_its_snapshot_and_archive() -> None:
     text = snapshot.encode(game, tally, log, shuffles)
     again = snapshot.decode(text, random.Random(0))
     assert (
-        again.game.rules == five_card
+        again.game.state.rules == five_card
         and snapshot.encode(again.game, again.tally, again.log, again.shuffles) == text
     )
     blob = archive.compact(text)

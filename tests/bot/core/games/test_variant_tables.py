@@ -250,7 +250,7 @@ async def test_a_seat_dealt_four_asked_to_discard_is_told_it_throws_none(
     game_id = table.outcomes[0].game_id or 0
     game = await load(store, game_id)
     short = [seat for seat in range(players) if not game.view(seat).discard_count]
-    assert short and game.dealer in short
+    assert short and game.state.dealer in short
     before = await state(store, game_id)
     for seat in short:
         card = game.view(seat).hand[0].code

@@ -739,7 +739,7 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     record = await store.get_game(game_id)
     assert record is not None
     game = service.games.loaded.load(record).game
-    dealer = game.dealer
+    dealer = game.state.dealer
     pone = 1 - dealer
     people = {record.seat_of(AL.id): AL, record.seat_of(BEA.id): BEA}
     for seat in (dealer, pone):
@@ -805,12 +805,12 @@ async def test_a_token_discord_called_expired_is_not_tried_again(
     courier.dead.add("start")
     people = (AL, BEA)
     game = await load(store, game_id)
-    while game.deal_number == 1:  # every move edits the table; then deal 2's is posted
-        if game.phase is Phase.DISCARD:
+    while game.state.deal_number == 1:  # every move edits the table; then deal 2's is posted
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             done = await service.moves.discard(CHANNEL, people[seat], list(game.hand(seat)[:2]))
         else:
-            seat = game.turn or 0
+            seat = game.state.turn or 0
             done = await service.moves.play(CHANNEL, people[seat], game.playable_cards(seat)[0])
         assert done.ok, done.reply.text
         await settle(keeper)

@@ -80,14 +80,14 @@ async def _typed_moves(
             return game
         if each is not None:
             await each(game)
-        if game.phase is Phase.DISCARD:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             thrown = game.hand(seat)[: len(game.hand(seat)) - 4]
             answer = await service.moves.discard(channel, people[seat], thrown)
         else:
-            assert game.phase is Phase.PLAY and game.turn is not None, game.phase
-            card = game.playable_cards(game.turn)[0]
-            answer = await service.moves.play(channel, people[game.turn], card)
+            assert game.state.phase is Phase.PLAY and game.state.turn is not None, game.state.phase
+            card = game.playable_cards(game.state.turn)[0]
+            answer = await service.moves.play(channel, people[game.state.turn], card)
         assert answer.ok, answer.reply.text
     raise AssertionError("the game never got there")
 
@@ -189,7 +189,7 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     record = await service.games.record(game_id)
     assert record is not None and record.seating.tokens_only
     loaded = service.games.loaded.load(record)
-    assert loaded.game.phase is Phase.OVER
+    assert loaded.game.state.phase is Phase.OVER
 
 
 async def test_your_hand_is_refused_on_a_servers_game(service: Services) -> None:
@@ -293,12 +293,12 @@ async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_t
         store,
         game_id,
         people,
-        lambda g: g.deal_number == 2,
+        lambda g: g.state.deal_number == 2,
         channel=GROUP,
         each=nothing_hidden_shown,
     )
     assert looks == 4 + 16, "one to the crib each, then all sixteen cards played"
-    assert game.num_players == 4
+    assert game.state.num_players == 4
     # The show of deal 1, counted for the sides of partners, while deal 2's crib is made.
     table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
     assert "**Deal 2**" in table.content and "Al & Cy" in table.content, table.content
@@ -316,7 +316,7 @@ async def test_after_a_deal_the_table_says_each_players_chance_to_win(
     store: Store, service: Services
 ) -> None:
     game_id = await _private_game(service)
-    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.state.deal_number == 2)
     # While deal 2's crib is made the table shows deal 1's show, with the chances from there,
     # in its words and on the board below them, as a server's deal 1 table does.
     table = {o.key: o for o in await owed_now(service, game_id)}[LOBBY].view
@@ -338,10 +338,12 @@ async def test_a_players_cards_are_offered_to_them_alone_in_a_dm(
         assert pairs == {frozenset(p) for p in itertools.combinations(game.hand(seat), 2)}
     assert await service.table.autocomplete_discard(DM, CY.id, "") == []  # not playing
     assert await service.table.autocomplete_play(DM, AL.id, "") == []  # not the play yet
-    game = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
-    assert game.turn is not None
-    mover, other = (AL, BEA) if game.turn == 0 else (BEA, AL)
-    legal = [c.code for c in game.playable_cards(game.turn)]
+    game = await _typed_moves(
+        service, store, game_id, (AL, BEA), lambda g: g.state.phase is Phase.PLAY
+    )
+    assert game.state.turn is not None
+    mover, other = (AL, BEA) if game.state.turn == 0 else (BEA, AL)
+    legal = [c.code for c in game.playable_cards(game.state.turn)]
     assert [c.value for c in await service.table.autocomplete_play(DM, mover.id, "")] == legal
     assert await service.table.autocomplete_play(DM, other.id, "") == []
     assert await service.table.autocomplete_discard(DM, mover.id, "") == []  # thrown already
@@ -402,11 +404,13 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     service = make_service(store, clock, sealing=True)
     game_id = await _private_game(service)
     dealt = await load(store, game_id)
-    cut = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
-    assert cut.starter is not None
+    cut = await _typed_moves(
+        service, store, game_id, (AL, BEA), lambda g: g.state.phase is Phase.PLAY
+    )
+    assert cut.state.starter is not None
     # Deal 1's cards: the review may name Al's and what the table showed, all of them by now.
-    deal_1 = {*dealt.hand(0), *dealt.hand(1), cut.starter}
-    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+    deal_1 = {*dealt.hand(0), *dealt.hand(1), cut.state.starter}
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.state.deal_number == 2)
 
     # While the game goes on: Al's own decisions, up to the deal that is over, nothing of
     # Bea's hand now; paged in place.

@@ -93,10 +93,10 @@ async def _move(store: Store, service: Services, table: Transcript, game_id: int
     not: what ``/cribbage hand`` shows them)."""
     users = {AL.id: AL, BEA.id: BEA, CY.id: CY}
     game = await load(store, game_id)
-    assert game.result is None
+    assert game.state.result is None
     owed = {str(o.key): o for o in await owed_now(service, game_id)}
     for seat, user_id in enumerate((AL.id, BEA.id, CY.id)):
-        controls = owed[f"hand:{game.deal_number}:{seat}"].view.hand
+        controls = owed[f"hand:{game.state.deal_number}:{seat}"].view.hand
         if controls is not None:
             user = users[user_id]
             await table.record(
@@ -121,7 +121,7 @@ async def _three(service: Services, closed: set[int]) -> tuple[Transcript, int]:
 async def _play_to(
     store: Store, service: Services, table: Transcript, game_id: int, deal: int
 ) -> None:
-    while (await load(store, game_id)).deal_number < deal:
+    while (await load(store, game_id)).state.deal_number < deal:
         await _move(store, service, table, game_id)
 
 

@@ -27,7 +27,7 @@ def test_play_prompt_disables_what_cannot_be_played() -> None:
     game = _game()
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    turn = game.turn
+    turn = game.state.turn
     assert turn is not None
     controls = controls_for(game.view(turn), 7, version=12)
     assert controls is not None and controls.kind == "play"

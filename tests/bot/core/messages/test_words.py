@@ -189,12 +189,12 @@ def test_discards_never_name_the_cards_and_the_live_table_says_who_is_waited_for
 def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    turn = game.turn
+    turn = game.state.turn
     assert turn is not None
     card = game.playable_cards(turn)[0]
     events = game.play(turn, card)
     last = one(events, game, live=True).splitlines()[-1]
-    assert last == f"**Count {card.value}** ({card}) — {game.players[1 - turn]} to play."
+    assert last == f"**Count {card.value}** ({card}) — {game.state.players[1 - turn]} to play."
     # Laid out, where the play stands is a text of its own after the calls.
     view = game.public_view()
     text = deal_text(Names.of(view), events, view, live=True)
@@ -264,7 +264,7 @@ def test_status_shows_board_dealer_turn_count_and_series() -> None:
     game, _ = Game.new(["Al", "Bea"], rng=random.Random(5))
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    mover = game.turn
+    mover = game.state.turn
     assert mover is not None
     game.play(mover, game.playable_cards(mover)[0])
     text = status_text(game.public_view())

@@ -38,7 +38,7 @@ SIX_TEAMS = Rules(
 def test_the_deal_is_said_as_the_rules_deal_it() -> None:
     game, events = Game.new(NAMES[:5], rng=random.Random(2), rules=FIVE_HAND)
     view = game.public_view()
-    dealer = NAMES[game.dealer]
+    dealer = NAMES[game.state.dealer]
     text = deal_text(Names.of(view), events, view, live=True).play
     assert (
         f"{dealer} deals 5 each (4 to {dealer}); everyone else puts 1 card in {dealer}'s crib."
@@ -46,7 +46,7 @@ def test_the_deal_is_said_as_the_rules_deal_it() -> None:
     )
     standard, events = Game.new(NAMES[:3], rng=random.Random(2))
     view = standard.public_view()
-    dealer = NAMES[standard.dealer]
+    dealer = NAMES[standard.state.dealer]
     assert (
         f"{dealer} deals 5 each; everyone puts 1 card in {dealer}'s crib, and the top card of the"
         " deck joins it." in deal_text(Names.of(view), events, view, live=True).play
@@ -56,7 +56,7 @@ def test_the_deal_is_said_as_the_rules_deal_it() -> None:
 def test_points_for_last_are_said_and_tallied_with_the_pegging() -> None:
     game, events = Game.new(NAMES[:2], rng=random.Random(3), rules=FIVE_CARD)
     view = game.public_view()
-    pone = 1 - game.dealer
+    pone = 1 - game.state.dealer
     text = deal_text(Names.of(view), events, view, live=True).play
     assert f"{NAMES[pone]} takes three for last ({NAMES[pone]}: 3)." in text
     tally = Tally.empty(2)
@@ -94,13 +94,13 @@ def test_a_whole_game_by_other_rules_is_told_deal_by_deal() -> None:
     rng = random.Random(9)
     deal: list[Event] = list(first)
     told = 0
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             events = game.discard(seat, rng.sample(game.hand(seat), 2))
         else:
-            assert game.turn is not None
-            events = game.play(game.turn, rng.choice(game.playable_cards(game.turn)))
+            assert game.state.turn is not None
+            events = game.play(game.state.turn, rng.choice(game.playable_cards(game.state.turn)))
         deal.extend(events)
         if any(event.kind in ("dealt", "game_over") for event in events):
             view = game.public_view()
@@ -117,13 +117,13 @@ def _played_out(rules: Rules, seed: int, *, until: Callable[[list[Event]], bool]
     game, first = Game.new(NAMES[: rules.seats], rng=random.Random(seed), rules=rules)
     rng = random.Random(seed)
     deal: list[Event] = list(first)
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
+    while game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             events = game.discard(seat, rng.sample(game.hand(seat), game.view(seat).discard_count))
         else:
-            assert game.turn is not None
-            events = game.play(game.turn, rng.choice(game.playable_cards(game.turn)))
+            assert game.state.turn is not None
+            events = game.play(game.state.turn, rng.choice(game.playable_cards(game.state.turn)))
         for event in events:
             deal.append(event)
             if event.kind == "dealt" and len(deal) > 1:
@@ -157,7 +157,7 @@ def test_a_one_pass_play_says_it_ends_with_cards_held() -> None:
 
 def test_a_seat_dealt_short_is_told_it_throws_nothing_and_gets_no_crib_select() -> None:
     game, _ = Game.new(NAMES[:5], rng=random.Random(2), rules=FIVE_HAND)
-    dealer = game.dealer
+    dealer = game.state.dealer
     view = game.view(dealer)
     text = hand_text(view, channel_id=7)
     assert f"Your hand: {cards_str(view.hand)}" in text

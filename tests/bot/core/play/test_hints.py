@@ -149,7 +149,7 @@ async def test_never_in_a_tournament_or_ranked_game(service: Services, store: St
         (ranked, refusals.HINTS_RANKED),
     ):
         game = await load(store, record.id)
-        stamp = game.deal_number
+        stamp = game.state.deal_number
         refused = await service.hints.hint(
             Click(record.id, "hint", stamp), AL, guild_id=GUILD if record is tournament else None
         )

@@ -141,7 +141,11 @@ async def test_the_loser_of_the_game_before_deals_first_in_a_rematch(
         assert opened.game_id is not None
         assert (await service.lobbies.join(channel, BEA)).ok
         game = await load(store, opened.game_id)
-        assert game.dealer == seat and game.given_dealer == seat and game.cut_rounds == ()
+        assert (
+            game.state.dealer == seat
+            and game.state.given_dealer == seat
+            and game.state.cut_rounds == ()
+        )
 
 
 async def test_with_more_than_two_players_a_rematch_cuts_for_the_deal(
@@ -158,7 +162,7 @@ async def test_with_more_than_two_players_a_rematch_cuts_for_the_deal(
     assert [s.user_id for s in rematch.seats] == [AL.id, BEA.id, CY.id, DEE.id]
     assert rematch.status is GameStatus.ACTIVE
     game = await load(store, rematch.id)
-    assert game.given_dealer is None and game.cut_rounds
+    assert game.state.given_dealer is None and game.state.cut_rounds
 
 
 async def test_the_opener_may_change_partners_in_a_rematch_as_in_any_lobby(
@@ -295,7 +299,7 @@ async def test_play_again_against_the_computer_deals_at_once(
     rematch = await _record(service, again.game_id)
     assert rematch.status is GameStatus.ACTIVE and rematch.seats[1].is_computer
     game = await load(store, rematch.id)
-    assert game.dealer == 0 and game.given_dealer == 0, "Al lost, so Al deals first"
+    assert game.state.dealer == 0 and game.state.given_dealer == 0, "Al lost, so Al deals first"
     assert "The game has started." in again.reply.view.content
 
 

@@ -111,7 +111,7 @@ async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_de
     assert not early.ok and early.reply.text == reviews.NOTHING_YET
     await drive(service, table, [AL, BEA], stop_after=30)
     game = await load(store, game_id)
-    assert game.deal_number >= 2
+    assert game.state.deal_number >= 2
     stranger = await service.reviews.review(in_server(), CHANNEL, EVE, game_id)
     assert not stranger.ok and stranger.reply.text == reviews.STILL_GOING
     other = await service.reviews.review(in_server(), CHANNEL, AL, game_id, BEA)
@@ -119,9 +119,9 @@ async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_de
     mine = await service.reviews.review(in_server(), CHANNEL, AL, game_id)
     assert mine.ok, mine.reply.text
     kept = await store.review(game_id, 0)
-    assert kept is not None and not kept.final and kept.deals == game.deal_number - 1
+    assert kept is not None and not kept.final and kept.deals == game.state.deal_number - 1
     decided = {d.deal for d in GameReview.from_dict(json.loads(kept.data)).decisions}
-    assert decided and max(decided) < game.deal_number, "nothing of the deal being played"
+    assert decided and max(decided) < game.state.deal_number, "nothing of the deal being played"
     # Not counted in the stats before the game is over.
     assert await service.reviews.stats_line(GUILD, AL.id) is None
 

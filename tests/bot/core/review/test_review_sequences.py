@@ -71,8 +71,8 @@ class Known:
         record = await store.get_game(self.game_id)
         assert record is not None
         game = await load(store, self.game_id)
-        deal = self.deal = game.deal_number
-        for seat in range(game.num_players):
+        deal = self.deal = game.state.deal_number
+        for seat in range(game.state.num_players):
             view = game.view(seat)
             self.own.setdefault((seat, deal), set()).update(view.hand, view.kept, view.discards)
         table = game.public_view()
@@ -83,13 +83,15 @@ class Known:
             seen.add(table.starter)
         # A deal follows a whole show (counted by the engine): every deal before it was shown.
         self.shown.update(range(1, deal))
-        self.over = game.phase is Phase.OVER or not record.is_open
+        self.over = game.state.phase is Phase.OVER or not record.is_open
         last = table.last_show
-        held = set().union(*(self.own.get((s, deal), set()) for s in range(game.num_players)))
+        held = set().union(*(self.own.get((s, deal), set()) for s in range(game.state.num_players)))
         if (
-            game.phase is Phase.OVER
+            game.state.phase is Phase.OVER
             and any(shown.crib for shown in last)
-            and all(set(shown.cards) <= held and shown.starter == game.starter for shown in last)
+            and all(
+                set(shown.cards) <= held and shown.starter == game.state.starter for shown in last
+            )
         ):
             self.shown.add(deal)  # (the game ended once this deal's crib was counted)
 

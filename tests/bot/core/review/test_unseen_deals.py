@@ -63,14 +63,14 @@ def _dealt(loaded: Loaded, deal: int) -> list[tuple[Card, ...]]:
     game = loaded.game
     assert loaded.shuffles is not None
     again, _ = Game.new(
-        list(game.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.rules
+        list(game.state.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.state.rules
     )
     for action in game.actions:
-        if again.deal_number == deal:
+        if again.state.deal_number == deal:
             break
         again.apply(action)
-    assert again.deal_number == deal
-    return [again.hand(seat) for seat in range(again.num_players)]
+    assert again.state.deal_number == deal
+    return [again.hand(seat) for seat in range(again.state.num_players)]
 
 
 def _seen_in(loaded: Loaded, deal: int) -> set[Card]:
@@ -138,7 +138,7 @@ async def _ended_in_deal_2(service: Services, ending: Ending) -> Ended:
     game_id = table.outcomes[0].game_id or 0
     await drive(service, table, list(USERS), stop_after=14)
     game = (await _loaded(service, game_id)).game
-    assert game.deal_number == 2 and game.phase is Phase.PLAY and game.series
+    assert game.state.deal_number == 2 and game.state.phase is Phase.PLAY and game.state.series
     await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA, ending))
     return await _ended(service, table)
 
@@ -275,7 +275,9 @@ async def test_a_deal_pegged_out_shows_only_the_cards_played(store: Store, clock
             return first_choice(controls)
         game = (await _loaded(service, controls.game_id)).game
         cards = [Card.parse(c.code) for c in controls.cards if c.enabled]
-        best = max(cards, key=lambda c: score_pegging([*game.series, c], game.rules).total)
+        best = max(
+            cards, key=lambda c: score_pegging([*game.state.series, c], game.state.rules).total
+        )
         return click_of(controls, best.code)
 
     ended = await _played_out(service, pegging)
@@ -305,20 +307,20 @@ async def test_the_page_the_review_and_the_seal_agree_on_the_deals_shown(
     assert loaded.shuffles is not None
     paged = {deal.number for deal in told.deals if deal.shown}
     reviewed = review_game(
-        game.players,
+        game.state.players,
         game.actions,
         rng=ScriptedRandom(list(loaded.shuffles)),
         seats={0},
         seed=1,
-        rules=game.rules,
+        rules=game.state.rules,
         samples=1,
     ).shown
     seeds = {
         deal
-        for deal in range(1, game.deal_number + 1)
+        for deal in range(1, game.state.deal_number + 1)
         if (seal := deal_seal(game, loaded.log, loaded.seeds, deal)) and seal.seed is not None
     }
-    assert paged == reviewed == seeds == set(range(1, game.deal_number))
+    assert paged == reviewed == seeds == set(range(1, game.state.deal_number))
 
 
 async def test_a_players_data_file_holds_no_card_of_another_they_did_not_see(

@@ -36,7 +36,7 @@ async def _play_games(store: Store, clock: Clock) -> tuple[dict[str, Counter[str
             await drive(service, table, list(users))
         channel.extend(table.channel())
         game = await load(store, table.outcomes[0].game_id or 0)
-        result = game.result
+        result = game.state.result
         assert result is not None
         loser_score = max(s for i, s in enumerate(result.scores) if i != result.winner)
         for seat, user in enumerate(users):

@@ -481,7 +481,7 @@ class Arena:
         seat = record.seat_of(player.id) if record is not None else None
         game = await load(self.store, pairing.game_id)
         view = game.view(0 if seat is None else seat)
-        if game.phase is Phase.PLAY and view.playable:
+        if game.state.phase is Phase.PLAY and view.playable:
             card = view.playable[0].code
             return lambda: moves.play(thread, player, card)
         codes = " ".join(c.code for c in view.hand[: max(view.discard_count, 1)])

@@ -19,8 +19,8 @@ def _pegging_view(seed: int) -> SeatView:
     game, _ = Game.new(["a", "b"], target=121, rng=random.Random(seed))
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    assert game.turn is not None
-    return game.view(game.turn)
+    assert game.state.turn is not None
+    return game.view(game.state.turn)
 
 
 @pytest.fixture
