@@ -25,13 +25,9 @@ def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game
 
 def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
     game, seed = _played(11)
+    players, actions = game.state.players, game.actions
     review = review_game(
-        game.state.players,
-        game.actions,
-        rng=random.Random(seed),
-        seats={0},
-        seed=1,
-        rules=SIXTY_ONE,
+        players, actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
     )
     assert review.deals == game.state.deal_number
     discards = [d for d in review.decisions if d.kind == "discard"]
@@ -46,12 +42,7 @@ def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
         assert set(decision.best) <= set(decision.held)
     # The same review every time, and through JSON.
     again = review_game(
-        game.state.players,
-        game.actions,
-        rng=random.Random(seed),
-        seats={0},
-        seed=1,
-        rules=SIXTY_ONE,
+        players, actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
     )
     assert again == review
     assert GameReview.from_dict(review.to_dict()) == review
