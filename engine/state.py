@@ -215,16 +215,18 @@ class GameState:
 
     def peg(self, side: int, points: int) -> int:
         """Peg ``points`` to ``side``; its score now."""
-        scores = list(self.scores)
-        scores[side] += points
-        self.scores = tuple(scores)
-        return scores[side]
+        scores = self.scores
+        score = scores[side] + points
+        self.scores = (*scores[:side], score, *scores[side + 1 :])
+        return score
 
     def play_card(self, seat: int, card: Card) -> None:
         """``seat`` plays ``card`` from its hand: played, and part of the series and the
         count."""
         self.hands[seat].remove(card)
-        self.played = tuple((*p, card) if s == seat else p for s, p in enumerate(self.played))
+        played = list(self.played)
+        played[seat] = (*played[seat], card)
+        self.played = tuple(played)
         self.series = (*self.series, card)
         self.count += card.value
 
