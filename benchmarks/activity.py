@@ -36,7 +36,7 @@ from bot.core.base.replies import TableAsked, User
 from bot.core.games.records import GameStatus
 from bot.core.messages.prompts import controls_for
 from bot.core.services import Services
-from bot.discord.app import _warm_engine
+from bot.discord.app import warm_engine
 from bot.store import Store
 from bot.web.activity.identity import ActivityPerson, ActivityPlace
 from bot.web.activity.server import ActivityServer
@@ -144,7 +144,7 @@ async def _next_move(service: Services, game_id: int) -> tuple[User, Any] | None
 
 async def run(watchers: int, moves: int) -> None:
     # The engine's lazily made tables are built at start, as the bot does (bot.discord.app).
-    _warm_engine()
+    warm_engine()
     people = {AL.id: AL, BEA.id: BEA}
     for n in range(watchers):
         people[900 + n] = User(900 + n, f"Watcher {n + 1}")

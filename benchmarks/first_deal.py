@@ -8,7 +8,7 @@ Discord's 3 seconds to answer the interaction (the bot defers it after 2). Whate
 works out on first use in that call (tables a variant's shows need, the computer players'
 tables) is paid by that call, and, on the loop or in a thread holding the interpreter, by every
 other game's clicks. Each variant and level is measured in a fresh process warmed as the bot
-warms itself at start-up (``_warm_engine``), on a scratch SQLite file, the expert's plays made
+warms itself at start-up (``warm_engine``), on a scratch SQLite file, the expert's plays made
 in a worker process as the bot makes them (the worker's start is part of the call, not of the
 loop's time), the core's call timed while a ticker on the same loop (every 5 ms) measures how
 late the loop runs it:
@@ -67,7 +67,7 @@ async def _open(variant: str, level: str) -> dict[str, float]:
     from bot.core.base.replies import User
     from bot.core.games.computer import THINKS_AT_LENGTH
     from bot.core.worker.thinking import WorkerThinking
-    from bot.discord.app import _warm_engine
+    from bot.discord.app import warm_engine
     from bot.store import Store
     from engine.counting import Counting
     from engine.scoring import claim_values
@@ -75,7 +75,7 @@ async def _open(variant: str, level: str) -> dict[str, float]:
     from tests.helpers.service_driver import Clock, make_service
 
     started = time.perf_counter()
-    _warm_engine()
+    warm_engine()
     warm = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as scratch:
         store = await Store.open(Path(scratch) / "first_deal.db")

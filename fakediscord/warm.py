@@ -28,7 +28,8 @@ pipe of that start's own; :class:`WarmProcess` reads it, and gives a
 :class:`~fakediscord.runner.BotProcess` the rest of what ``asyncio.subprocess.Process`` gives
 (pid, returncode, signals, wait, stdout).
 
-This file is run as a script for the zygote (``python warm.py FD MODULE...``) and imports only
+This file is run as a script for the zygote (``python warm.py FD MODULE...``; ``MODULE:FUNCTION``
+also calls the function once imported) and imports only
 the standard library, so that the bots forked from it hold nothing the bot would not import.
 """
 
@@ -173,7 +174,9 @@ class WarmProcess:
 class WarmStarts:
     """Starts ``python -m <module>`` in ``folder`` by forking a zygote that imported
     ``preload`` already (started at the first start it serves, with that start's environment;
-    one per test process, for the whole session)."""
+    one per test process, for the whole session). An entry ``module:function`` is imported,
+    then its function called with no argument: work every start of the program does first, the
+    same each time, and keeps (a pure function's cache), done once for all of them."""
 
     def __init__(self, module: str, preload: Sequence[str], folder: str | os.PathLike[str]) -> None:
         self.module = module
@@ -312,7 +315,12 @@ def _zygote(control: socket.socket, preload: Sequence[str]) -> dict[str, Any] | 
     os.getcwd = noting_getcwd
     try:
         for name in preload:
-            importlib.import_module(name)
+            # ("module:function": the module imported, then the function called, as the
+            # program would call it, the same in every start: work its starts share.)
+            module, _, function = name.partition(":")
+            imported = importlib.import_module(module)
+            if function:
+                getattr(imported, function)()
     except BaseException:
         control.send(traceback.format_exc().encode()[-60_000:])
         return None

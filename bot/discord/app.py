@@ -45,7 +45,7 @@ from engine.game import Game
 from engine.scoring import claim_values, rank_table
 from engine.variants import listed
 
-__all__ = ["Assemble", "Assembled", "CribbageBot", "owed_at_stop"]
+__all__ = ["Assemble", "Assembled", "CribbageBot", "owed_at_stop", "warm_engine"]
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class CribbageBot(commands.AutoShardedBot):
         self.store = self._given_store or await Store.open(settings.database)
         self.parts = parts = await self._assemble(self, self.store)
         self._interest.start(parts.services)
-        _warm_engine()
+        warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(parts.commands)
         self.tree.add_command(parts.club)
@@ -470,7 +470,7 @@ def _shard_ids(settings: Settings) -> dict[str, Any]:
     return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
 
 
-def _warm_engine() -> None:
+def warm_engine() -> None:
     """Build the engine's lazily made tables now, at start-up.
 
     The coach's first review builds them (about 100 ms measured; its first near the end of a

@@ -26,6 +26,7 @@ from tests.helpers.migrated import copy_migrated_sqlite
 PROBE = """
 import json, logging, multiprocessing.process, os, signal, sys, threading
 import probe.heavy
+probe.heavy.warm()
 print(json.dumps({
     "name": __name__,
     "argv": sys.argv,
@@ -36,6 +37,7 @@ print(json.dumps({
     "switch": probe.heavy.SWITCH,
     "stdin": sys.stdin.read(),
     "state": probe.heavy.STATE,
+    "warmed_here": probe.heavy.WARMED == [os.getpid()],
     "signals": [repr(signal.getsignal(s)) for s in range(1, 32) if s not in (9, 19)],
     "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
     "files": sorted(os.listdir("/proc/self/fd")),
@@ -56,10 +58,12 @@ def _probe(folder: Path) -> Path:
     package.mkdir()
     (package / "__init__.py").write_text("")
     # What the bot imports (as the tests' zygote does), and a switch read as it is imported.
-    imports = "".join(f"import {name}\n" for name in BOT_IMPORTS)
+    imports = "".join(f"import {name.partition(':')[0]}\n" for name in BOT_IMPORTS)
     (package / "heavy.py").write_text(
         f"import os\n{imports}"
         "SWITCH = os.environ.get('PROBE_SWITCH')\nSTATE = []\nSTATE.append('imported')\n"
+        # Work the program does first and keeps, as the bot's warm_engine: who did it.
+        "WARMED = []\ndef warm():\n    if not WARMED:\n        WARMED.append(os.getpid())\n"
     )
     (package / "__main__.py").write_text(textwrap.dedent(PROBE))
     return folder
@@ -121,6 +125,26 @@ async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> Non
     assert facts["threads"] == 1 and facts["logging"] == [logging.WARNING]
     assert cold[0][1] == "and on stderr"
     assert again[1] == 4 and json.loads(again[0][0])["state"] == ["imported"]
+
+
+async def test_a_function_named_after_its_module_is_called_once_for_every_start(
+    tmp_path: Path,
+) -> None:
+    """``module:function`` in what the zygote imports: the function is called there, once, and
+    a start that calls it again finds its work done (the bot's engine tables); cold, a start
+    does it itself. Nothing else differs."""
+    folder = _probe(tmp_path)
+    starts = WarmStarts("probe", ["probe.heavy", "probe.heavy:warm"], folder)
+    try:
+        cold = await _said(await _cold(folder, "3"))
+        warm = await _said(await _warm(starts, folder, "3"))
+        again = await _said(await _warm(starts, folder, "4"))
+    finally:
+        starts.close()
+    cold_facts, warm_facts = json.loads(cold[0][0]), json.loads(warm[0][0])
+    assert cold_facts.pop("warmed_here") and not warm_facts.pop("warmed_here")
+    assert not json.loads(again[0][0])["warmed_here"]
+    assert cold_facts == warm_facts and cold[1:] == warm[1:] and cold[0][1:] == warm[0][1:]
 
 
 async def test_a_warm_process_is_signalled_and_waited_for_as_a_cold_one(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The bot's start-up warm (``_warm_engine``): after it, the first game of every variant works
+"""The bot's start-up warm (``warm_engine``): after it, the first game of every variant works
 out none of the engine's show tables between its interaction and the answer.
 
 Seven-card's first ``/cribbage new`` against the computer built the rank table of its
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.base.replies import TableAsked
-from bot.discord.app import _warm_engine
+from bot.discord.app import warm_engine
 from bot.store import Store
 from engine import scoring
 from engine.counting import Counting
@@ -49,7 +49,7 @@ def cold_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, ...
 async def test_the_first_game_of_each_variant_works_out_no_show_table(
     cold_engine: list[tuple[int, ...]], migrated_sqlite_path: Path
 ) -> None:
-    _warm_engine()
+    warm_engine()
     cold_engine.clear()  # (the warm-up may itemise what it likes: it runs before the gateway)
     store = await Store.open(migrated_sqlite_path)
     try:
