@@ -30,6 +30,7 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from tests.durations import SECONDS  # noqa: E402
 from tests.helpers.bot_db import close_sqlite_readers  # noqa: E402
 from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
 from tests.helpers.postgres import PostgresServer, SharedServer  # noqa: E402
@@ -50,130 +51,44 @@ _NUMBERS = itertools.count(1)
 _SHARED = "crib_shared_folder"
 _folder_key = pytest.StashKey[str]()
 
-#: The tests that take longest, with their seconds on the 2-core test machine (setup, call
-#: and teardown, from ``--durations=0``: the whole suite at load 6-10, 27 November 2026; the
-#: tests on PostgreSQL outside tests/e2e again once their databases were in memory, at
-#: ``-n 2``; a test's parameters share its figure, a module's path names the rest of its
-#: tests). They start first, longest first, so that none of them is left to start last, with
-#: the other workers idle meanwhile. A test missing here only starts later (in the run's
-#: order): this list costs time when it is stale, never a failure.
-LONGEST = {
-    "tests/e2e/test_whole_games.py::test_whole_games_for_two_three_and_four_at_once": 80,
-    "tests/e2e/test_latency.py::test_a_channel_game_with_a_kill": 65,
-    "tests/e2e/test_voice_channels.py::test_games_in_the_chat_of_a_voice_and_of_a_stage_channe": 55,
-    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 54,
-    "tests/e2e/test_voice_channels.py::test_a_game_at_the_table_launched_in_a_voice_channel": 53,
-    "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up_ends_it_cleanly": 50,
-    "tests/e2e/test_learn_on_discord.py::test_a_lesson_in_the_dm_explains_the_rules_and_is_lef": 45,
-    "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 43,
-    "tests/bot/core/review/test_review_sequences.py::test_any_request_for_a_review_is_answered": 41,
-    "tests/e2e/test_restart.py::test_killed_at_random_moments_the_bot_loses_nothing": 41,
-    "tests/e2e/test_two_processes.py::test_restarting_one_process_at_a_time_never_stops_a_game": 38,
-    "tests/e2e/test_activity_places_on_discord.py::test_a_group_dms_private_table_is_played_at": 38,
-    "tests/e2e/test_tournaments.py::test_a_knockout_of_eight_with_best_of_three": 34,
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 31,
-    "tests/e2e/test_chaos.py::test_chaos_on_sqlite": 31,
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 31,
-    "tests/engine/test_variant_shows.py::test_every_show_of_every_variant_scores_as_the_refere": 31,
-    "tests/e2e/test_private_tables.py::test_a_whole_game_counted_by_hand_in_a_dm_claims_and_mu": 28,
-    "tests/e2e/test_upgrade.py::test_the_previous_release_and_this_one_side_by_side": 28,
-    "tests/e2e/test_two_processes.py::test_killing_either_process_loses_nothing_owed": 27,
-    "tests/e2e/test_latency.py::test_a_deal_through_the_activity": 27,
-    "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 25,
-    "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant": 25,
-    "tests/test_static_checks.py::test_the_code_type_checks": 24,
-    "tests/e2e/test_latency.py::test_a_dm_game_through_a_user_install": 24,
-    "tests/engine/test_game_properties.py::test_random_games_checked_at_every_step": 23,
-    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself_and_again": 22,
-    "tests/e2e/test_rematch_on_discord.py::test_play_again_from_the_last_hand_and_a_table_the_": 22,
-    "tests/e2e/test_tournament_processes.py::test_the_other_process_takes_over_directing_at_a_": 22,
-    "tests/engine/test_play_search.py::test_a_known_hand_is_searched_by_the_games_own_rules": 21,
-    "tests/e2e/test_activity_layouts.py::test_six_seats_in_two_teams_opened_and_played_at_the_": 21,
-    "tests/e2e/test_activity_game_night.py::test_game_night_in_a_voice_channel": 21,
-    "tests/e2e/test_discord_faults.py::test_what_discord_refuses_for_now_is_sent_once_it_takes": 19,
-    "tests/e2e/test_startup.py::test_discord_unreachable_is_one_line": 19,
-    "tests/e2e/test_ranked.py::test_three_places_queue_and_a_whole_best_of_three_is_played_apa": 19,
-    "tests/engine/test_hint.py::test_the_hint_of_a_whole_two_player_game_is_the_experts_every_": 18,
-    "tests/e2e/test_latency.py::test_a_tournament_round_in_threads": 18,
-    "tests/e2e/test_rematch_on_discord.py::test_a_rematch_from_the_table_inside_discord": 18,
-    "tests/e2e/test_tournaments.py::test_a_round_robin_of_four": 17,
-    "tests/e2e/test_startup.py::test_a_start_discord_refuses_leaves_an_older_database_as_it_wa": 17,
-    "tests/e2e/test_tournaments.py::test_deadline_forfeits_withdrawal_and_a_moderators_result": 17,
-    "tests/engine/test_hint.py::test_the_hint_is_the_experts_choice_in_every_variant": 17,
-    "tests/e2e/test_private_tables.py::test_a_count_left_too_long_in_a_dm_is_made_by_the_clock": 17,
-    "tests/engine/test_data_builds.py::test_the_show_tables_are_what_their_builder_makes_and_a": 17,
-    "tests/bot/core/review/test_auto_reviews.py::test_a_game_that_ends_is_reviewed_and_a_new_s": 17,
-    "tests/benchmarks/test_private_start_runs.py::test_the_private_start_benchmark_times_start": 17,
-    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 16,
-    "tests/e2e/test_activity_game_night.py::test_invite_share_and_a_dm_at_the_table": 16,
-    "tests/e2e/test_private_tables.py::test_with_two_processes_a_game_in_a_dm_goes_through_bot": 16,
-    "tests/e2e/test_running.py::test_the_playground_serves_metrics_on_ops_port": 16,
-    "tests/e2e/test_activity_places_on_discord.py::test_a_tournament_threads_table_shows_the_m": 16,
-    "tests/e2e/test_startup.py::test_a_read_only_database_is_refused_before_logging_in": 16,
-    "tests/e2e/test_tournament_restarts.py::test_a_pairing_posted_before_a_long_stop_is_posted": 15,
-    "tests/benchmarks/test_soak_runs.py::test_the_soak_plays_games_one_after_another_and_reads": 15,
-    "tests/e2e/test_startup.py::test_a_database_on_a_read_only_mount_is_refused_saying_so": 15,
-    "tests/engine/test_game_properties.py::test_many_random_games_keep_the_invariants": 15,
-    "tests/e2e/test_dm_fallback_and_rate_limits.py::test_closed_dms_are_told_once_per_deal_eve": 15,
-    "tests/fakediscord/test_emulator_shards.py::test_two_shard_processes_share_one_global_limi": 14,
-    "tests/e2e/test_tournament_cancel.py::test_cancelled_while_played_and_before_the_start": 14,
-    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_dm_between_friends_never_uses_th": 14,
-    "tests/e2e/test_startup.py::test_a_dev_guild_the_bot_is_not_in_is_one_line": 14,
-    "tests/engine/test_players.py::test_never_an_illegal_choice_in_many_games": 14,
-    "tests/e2e/test_tournament_permissions.py::test_a_round_waits_for_the_permission_to_post_i": 14,
-    "tests/e2e/test_slow_answers.py::test_with_two_processes_a_stale_click_mends_the_hand_too": 14,
-    "tests/benchmarks/test_ranked_queue_runs.py::test_the_ranked_queue_benchmark_times_matches": 14,
-    "tests/e2e/test_announcement_channels.py::test_a_tournament_is_held_in_an_announcement_cha": 14,
-    "tests/e2e/test_tournament_privacy.py::test_a_cancelled_tournaments_message_shows_a_former": 14,
-    "tests/e2e/test_vs_computer.py::test_a_short_game_against_expert": 13,
-    "tests/e2e/test_startup.py::test_an_ops_port_already_taken_is_one_line": 13,
-    "tests/e2e/test_private_tables.py::test_a_server_that_did_not_invite_the_bot_plays_the_sam": 13,
-    "tests/e2e/test_unanswered_clicks.py::test_a_move_whose_answer_never_landed_reaches_the_pl": 13,
-    "tests/e2e/test_two_processes.py::test_a_follow_up_that_waited_while_the_sender_was_frozen": 13,
-    "tests/e2e/test_slow_answers.py::test_with_two_processes_a_click_on_an_edit_heard_back_lat": 13,
-    "tests/engine/test_expert.py::test_a_game_of_expert_against_club_is_the_same_for_the_same_": 13,
-    "tests/e2e/test_review_on_discord.py::test_a_game_begun_before_sealed_shuffles_says_its_de": 13,
-    "tests/e2e/test_activity_layouts.py::test_seven_cards_at_the_table_on_a_phone_and_a_deskto": 12,
-    "tests/e2e/test_two_processes.py::test_a_click_on_one_process_and_a_command_on_the_other_a": 12,
-    "tests/e2e/test_vs_computer.py::test_a_whole_game_against_hard": 12,
-    "tests/e2e/test_running.py::test_local_opens_the_playground_with_the_real_bot": 12,
-    "tests/benchmarks/test_ranked_mend_runs.py::test_the_ranked_mend_benchmark_times_the_migra": 12,
-    "tests/e2e/test_restart.py::test_dropped_gateway_connections_lose_no_clicks": 12,
-    "tests/e2e/test_ranked_processes.py::test_two_hundred_queue_within_a_second_and_each_is_pa": 12,
-    "tests/e2e/test_startup.py::test_a_database_from_a_newer_release_is_refused": 12,
-    "tests/e2e/test_tournaments.py::test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twi": 12,
-    # The rest of each slow module (the median of its other tests).
-    "tests/e2e/test_backups.py": 10,
-    "tests/e2e/test_dm_fallback_and_rate_limits.py": 10,
-    "tests/e2e/test_activity_layouts.py": 8,
-    "tests/bot/core/games/test_move_sequences.py": 8,
-    "tests/e2e/test_activity_places_on_discord.py": 7,
-    "tests/bot/core/standings/test_standings_sequences.py": 7,
-    "tests/e2e/test_rematch_on_discord.py": 7,
-    "tests/e2e/test_laid_out_messages.py": 6,
-    "tests/e2e/test_tournament_names.py": 6,
-    "tests/e2e/test_operations.py": 6,
-    "tests/e2e/test_startup.py": 6,
-    "tests/bot/web/test_page_layouts.py": 6,
-    "tests/bot/core/tournaments/test_tournament_sequences.py": 6,
-    "tests/fakediscord/test_warm_starts.py": 6,
-    "tests/e2e/test_restart.py": 5,
-    "tests/e2e/test_which_game_on_discord.py": 5,
-    "tests/bot/core/games/test_lobby_sequences.py": 5,
-    "tests/e2e/test_discord_faults.py": 5,
-    "tests/e2e/test_latency.py": 5,
-}
+#: A test that spends less CPU than this per second of its wall time mostly waits (on a bot,
+#: Discord's pace, the emulator, a browser): the end-to-end tests, most of the benchmarks'.
+WAITING = 0.25
 
 
-def _expected_seconds(item: pytest.Item) -> int:
-    matches = [(len(p), s) for p, s in LONGEST.items() if item.nodeid.startswith(p)]
-    return max(matches)[1] if matches else 0
+def _measured(item: pytest.Item) -> tuple[float, float]:
+    """(wall, CPU) seconds ``item`` took in the run :mod:`tests.durations` measured: its own
+    function's, else its module's median test's, else nothing (a test newer than the list)."""
+    name = item.nodeid.split("@")[0].split("[")[0]
+    found = SECONDS.get(name) or SECONDS.get(name.split("::")[0])
+    return found or (0.0, 0.0)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first (a stable sort: every process collects the same order)."""
-    items.sort(key=lambda item: -_expected_seconds(item))
+    """The order the tests start in: the tests that mostly wait (:data:`WAITING`) beside those
+    that work, each kind longest first, taken from each in step with its share of the wall
+    time, so that the two kinds end together and both cores stay busy throughout (a run that
+    began with the waiting tests alone, the longest, left the cores half idle for its first
+    minutes, and crowded its last ones). A stable sort: every process collects the same order.
+    """
+    measured = {item.nodeid: _measured(item) for item in items}
+    kinds: tuple[list[pytest.Item], list[pytest.Item]] = ([], [])
+    for item in items:
+        wall, cpu = measured[item.nodeid]
+        kinds[wall > 0 and cpu < WAITING * wall].append(item)
+    for kind in kinds:
+        kind.sort(key=lambda item: -measured[item.nodeid][0])
+    totals = [sum(measured[i.nodeid][0] for i in kind) or 1.0 for kind in kinds]
+    done, taken, ordered = [0.0, 0.0], [0, 0], []
+    while taken[0] < len(kinds[0]) or taken[1] < len(kinds[1]):
+        ahead = done[0] / totals[0] > done[1] / totals[1]
+        side = int(ahead) if taken[int(ahead)] < len(kinds[int(ahead)]) else int(not ahead)
+        item = kinds[side][taken[side]]
+        ordered.append(item)
+        done[side] += measured[item.nodeid][0]
+        taken[side] += 1
+    items[:] = ordered
 
 
 @pytest.hookimpl(tryfirst=True)

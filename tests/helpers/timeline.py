@@ -2,6 +2,7 @@
 
     CRIB_TIMELINE=run.jsonl .venv/bin/python -m pytest -p tests.helpers.timeline tests/e2e
     .venv/bin/python -m tests.helpers.timeline run.jsonl
+    .venv/bin/python -m tests.helpers.timeline run.jsonl --durations WHAT-RUN > tests/durations.py
 
 Each test process writes, for each test (setup, call and teardown together): its worker, its
 start and end (wall clock), the CPU the test process spent meanwhile, and the CPU of every
@@ -205,5 +206,52 @@ def report(path: str, top: int = 40) -> None:
         )
 
 
+#: A test function whose runs took this long on average (wall seconds) has an entry of its
+#: own in :func:`durations`; the rest are counted by their module's median.
+OWN_ENTRY = 1.0
+
+
+def durations(path: str, measured: str) -> str:
+    """The text of ``tests/durations.py`` drawn from the run in ``path`` (``measured``: what
+    run it was, said in the file): each module's median test, and each test function (all its
+    parametrisations) that took :data:`OWN_ENTRY` or more, as (wall, CPU) seconds."""
+    lines = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    by_function: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    by_module: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for t in (line for line in lines if line["kind"] == "test"):
+        # (Without the parameters and an xdist group: "module.py::test_name".)
+        function = t["test"].split("@")[0].split("[")[0]
+        taken = (t["end"] - t["start"], t["cpu"] + t["below"])
+        by_function[function].append(taken)
+        by_module[function.split("::")[0]].append(taken)
+    entries: dict[str, tuple[float, float]] = {}
+    for module, runs in by_module.items():
+        walls, cpus = sorted(w for w, _ in runs), sorted(c for _, c in runs)
+        entries[module] = (walls[len(walls) // 2], cpus[len(cpus) // 2])
+    for function, runs in by_function.items():
+        wall = sum(w for w, _ in runs) / len(runs)
+        if wall >= OWN_ENTRY:
+            entries[function] = (wall, sum(c for _, c in runs) / len(runs))
+    body = "\n".join(
+        f"    {json.dumps(name)}: ({wall:.2f}, {cpu:.2f}),"
+        for name, (wall, cpu) in sorted(entries.items())
+    )
+    return (
+        '"""How long each test took in a whole run, and how much CPU: the order the tests\n'
+        "start in is drawn from it (tests/conftest.py). Written by\n"
+        "``python -m tests.helpers.timeline run.jsonl --durations WHAT-RUN > tests/durations.py``\n"
+        "(docs/testing.md); a test missing here starts after those listed: a stale list costs\n"
+        'time, never a failure."""\n\n'
+        "#: The run measured.\n"
+        f"MEASURED = {json.dumps(measured)}\n\n"
+        "#: A module (its median test) or a test function (the mean of its parametrisations)\n"
+        "#: -> (wall seconds, CPU seconds of its process and all below it).\n"
+        f"SECONDS: dict[str, tuple[float, float]] = {{\n{body}\n}}\n"
+    )
+
+
 if __name__ == "__main__":
-    report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 40)
+    if len(sys.argv) > 2 and sys.argv[2] == "--durations":
+        print(durations(sys.argv[1], " ".join(sys.argv[3:])), end="")
+    else:
+        report(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 40)
