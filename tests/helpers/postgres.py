@@ -219,10 +219,12 @@ class PostgresServer:
             "60",
             "-o",
             # Loopback only, the socket in our own folder; fsync off: a test database need
-            # not survive a power cut, and tests should not wait on the disk.
+            # not survive a power cut, and tests should not wait on the disk. No autovacuum:
+            # a test's database lives seconds, and its workers visited each of them in turn
+            # (the server's CPU on the store's and the games' tests, 28 -> 26 s).
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {folder}"
             " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            " -c max_connections=400 -c max_wal_size=256MB",
+            " -c max_connections=400 -c max_wal_size=256MB -c autovacuum=off",
             "start",
         )
 
