@@ -103,6 +103,20 @@ async def _said(process: asyncio.subprocess.Process | WarmProcess) -> tuple[list
     return lines, await process.wait()
 
 
+async def _three_starts(
+    folder: Path, preload: list[str]
+) -> tuple[tuple[list[str], int], tuple[list[str], int], tuple[list[str], int]]:
+    """What the probe said and its status started cold with 3, then warm with 3 and 4."""
+    starts = WarmStarts("probe", preload, folder)
+    try:
+        cold = await _said(await _cold(folder, "3"))
+        warm = await _said(await _warm(starts, folder, "3"))
+        again = await _said(await _warm(starts, folder, "4"))
+    finally:
+        starts.close()
+    return cold, warm, again
+
+
 async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> None:
     """Its name, arguments, path, folder, environment, standard streams and exit status are
     those of ``python -m`` started cold, as are its signal handlers and blocked signals, its
@@ -110,13 +124,7 @@ async def test_a_warm_start_runs_the_module_as_a_cold_one(tmp_path: Path) -> Non
     or sets a handler); its module state is its own (the zygote's imports run once, before
     any start, and no start's changes reach the next)."""
     folder = _probe(tmp_path)
-    starts = WarmStarts("probe", ["probe.heavy"], folder)
-    try:
-        cold = await _said(await _cold(folder, "3"))
-        warm = await _said(await _warm(starts, folder, "3"))
-        again = await _said(await _warm(starts, folder, "4"))
-    finally:
-        starts.close()
+    cold, warm, again = await _three_starts(folder, ["probe.heavy"])
     assert cold == warm and cold[1] == 3
     facts = json.loads(cold[0][0])
     assert facts["name"] == "__main__" and facts["argv"] == [str(folder / "probe/__main__.py"), "3"]
@@ -134,13 +142,7 @@ async def test_a_function_named_after_its_module_is_called_once_for_every_start(
     a start that calls it again finds its work done (the bot's engine tables); cold, a start
     does it itself. Nothing else differs."""
     folder = _probe(tmp_path)
-    starts = WarmStarts("probe", ["probe.heavy", "probe.heavy:warm"], folder)
-    try:
-        cold = await _said(await _cold(folder, "3"))
-        warm = await _said(await _warm(starts, folder, "3"))
-        again = await _said(await _warm(starts, folder, "4"))
-    finally:
-        starts.close()
+    cold, warm, again = await _three_starts(folder, ["probe.heavy", "probe.heavy:warm"])
     cold_facts, warm_facts = json.loads(cold[0][0]), json.loads(warm[0][0])
     assert cold_facts.pop("warmed_here") and not warm_facts.pop("warmed_here")
     assert not json.loads(again[0][0])["warmed_here"]
