@@ -117,6 +117,10 @@ class GameMessages(Projector):
         # game id -> a private table's looks drawn lately, by digest -> the last deal whose
         # end each shows (the next look shows the deals after it).
         self._through: Recent[int, dict[str, int]] = Recent(SETTLED_KEPT)
+        # game id -> the lowest of those a look forgotten since the table last showed a look
+        # remembered said (such a look may be the one shown next: the deals after it are shown
+        # again, rather than missed).
+        self._floor: Recent[int, int] = Recent(SETTLED_KEPT)
 
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[MessageKey, MessageRecord]
@@ -243,8 +247,7 @@ class GameMessages(Projector):
             # deals after the last it showed (a look that shows them all is read by the
             # version it was drawn at: see _unseen).
             again = through < deal - 1
-            if again:
-                self._shows(record.id, table, through)
+            self._shows(record.id, table, through)
             unpinged = tuple(u for u in mentions if u not in pinged)
             calls, due = wake_calls(record, loaded, unpinged, facts.now, facts.remind_after)
             owed += calls
@@ -262,17 +265,28 @@ class GameMessages(Projector):
             return []
         through = (self._through.get(record.id) or {}).get(shown.digest)
         if through is not None:
+            # (A look drawn before it, forgotten, will not be shown after it.)
+            self._floor.forget(record.id)
             return list(range(through + 1, deal))
-        return unseen(loaded.log, deal, shown)
+        missed = unseen(loaded.log, deal, shown)
+        floor = self._floor.get(record.id)
+        if floor is None:
+            return missed
+        # The look shown may be one drawn here and forgotten since (looks drawn faster than
+        # the table could be edited): the deals after the lowest such look's are shown again.
+        return list(range(min(floor + 1, missed[0] if missed else deal), deal))
 
     def _shows(self, game_id: int, table: MessageView, through: int) -> None:
         """The private table's look ``table`` shows the end of every deal up to ``through``,
         and not of the deals after it, before the current one: kept for the next draw, should
-        it be the look shown then (the last few such looks of a game)."""
+        it be the look shown then (the last few looks of a game; one forgotten leaves its
+        deal as the floor the next look not remembered is shown from)."""
         looks = self._through.get(game_id) or {}
         looks[table.digest()] = through
         while len(looks) > LOOKS_KEPT:
-            del looks[next(iter(looks))]
+            forgotten = looks.pop(next(iter(looks)))
+            floor = self._floor.get(game_id)
+            self._floor.keep(game_id, forgotten if floor is None else min(floor, forgotten))
         self._through.keep(game_id, looks)
 
     def moving(self, owner: Owner) -> bool:
@@ -414,6 +428,7 @@ class GameMessages(Projector):
         self._lines.forget(game_id)
         self._finals.forget(game_id)
         self._through.forget(game_id)
+        self._floor.forget(game_id)
 
 
 class ResultLines(NamedTuple):
