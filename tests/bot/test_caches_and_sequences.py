@@ -45,6 +45,10 @@ RECENT = {
         "_finals",
     ): "deals' final tables: never change once final",
     ("bot/core/messages/game_messages.py", "_through"): "the private looks this process drew",
+    (
+        "bot/core/messages/game_messages.py",
+        "_floor",
+    ): "the lowest of the private looks this process drew and forgot",
     # Newest itself: its values and the versions told, each by key
     ("bot/core/base/recent.py", "_kept"): "Newest's values, each with its version",
     ("bot/core/base/recent.py", "_told"): "Newest's versions told",
