@@ -123,8 +123,11 @@ def _choices(hand: DailyHand) -> tuple[SplitWorth, ...]:
     judged = judge_discard(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules)
     # Ranked by the totals the table shows (the sums of their rounded parts), so that no row
     # reads more than the one above it; splits that show the same total keep the judge's
-    # order.
-    return tuple(sorted(judged.splits, key=lambda split: -round(shown_total(split), 1)))
+    # order. The judge's best leads all the same where those sums put another a tenth above
+    # it (1 hand in 400): whoever throws it is told it is the best, as the hint says.
+    ranked = sorted(judged.splits, key=lambda split: -round(shown_total(split), 1))
+    best = next(s for s in ranked if s.thrown == judged.best.thrown)
+    return (best, *(s for s in ranked if s is not best))
 
 
 def _part(value: float) -> str:

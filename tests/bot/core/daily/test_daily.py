@@ -185,3 +185,15 @@ async def test_a_pick_made_a_moment_before_midnight_answers_that_days_hand(
     clock.advance(seconds=daily_module.LATE_PICK.total_seconds())
     refused = await service.daily.choose(GUILD, BEA, stamp, cards[:2])
     assert not refused.ok and refused.reply.text == daily_module.NOT_TODAY
+
+
+def test_the_judges_best_leads_the_day_even_where_rounded_parts_read_less() -> None:
+    """A hand where the sums of the rounded parts put another split a tenth above the judge's
+    best (A♣ 4♥ 8♣ 8♦ 9♥ J♠, the pone's; 1 hand in 400): the best leads, so whoever throws it
+    is told it is the best choice, as the hint and the coach would say."""
+    cards = tuple(
+        sorted((Card.parse(c) for c in ["AC", "4H", "8C", "8D", "9H", "JS"]), key=Card.sort_key)
+    )
+    hand = daily_module.DailyHand(date(2026, 1, 1), cards, False)
+    best = judge_discard(cards, 2, crib_sign=-1, rules=Rules()).best
+    assert set(daily_module._choices(hand)[0].thrown) == set(best.thrown)
