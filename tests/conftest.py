@@ -81,9 +81,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         kind.sort(key=lambda item: -measured[item.nodeid][0])
     totals = [sum(measured[i.nodeid][0] for i in kind) or 1.0 for kind in kinds]
     done, taken, ordered = [0.0, 0.0], [0, 0], []
-    while taken[0] < len(kinds[0]) or taken[1] < len(kinds[1]):
-        ahead = done[0] / totals[0] > done[1] / totals[1]
-        side = int(ahead) if taken[int(ahead)] < len(kinds[int(ahead)]) else int(not ahead)
+    while left := [k for k in (0, 1) if taken[k] < len(kinds[k])]:
+        # The kind least far through its share of the time (the working kind on a tie).
+        side = min(left, key=lambda k: done[k] / totals[k])
         item = kinds[side][taken[side]]
         ordered.append(item)
         done[side] += measured[item.nodeid][0]
