@@ -39,8 +39,8 @@ from engine.players.base import unseen_cards
 from engine.players.expert_discard import Split
 from engine.players.expert_play import GuessOutcome, Outcome
 from engine.players.fastscore import RANK, fast_show
-from engine.players.role_crib import given_throws, pair_key
-from engine.players.win_chance import deal_chance, load_table
+from engine.players.role_crib import given_throw_chances, given_throws, pair_key
+from engine.players.win_chance import NEEDS, deal_rows, load_table
 from engine.rules import Rules
 from engine.scoring import RANK_CODE
 from engine.views import SeatView
@@ -98,22 +98,27 @@ def play_end_chance(view: SeatView) -> GuessOutcome:
     # Worked out once per position the play-outs end in (they end in few).
     known: dict[tuple[int, int], float] = {}
 
+    deal = deal_rows()
+
     def as_dealer(dealer_left: int, pone_left: int) -> float:
         """My chance as the dealer once the pone has counted: my hand, the crib, then the
         pone deals."""
+        row = deal[1 if pone_left < 1 else NEEDS if pone_left > NEEDS else pone_left]
         chance = 0.0
         for points, share in crib:
             short = dealer_left - my_hand - points
-            chance += share * (1.0 if short <= 0 else 1.0 - deal_chance(pone_left, short))
+            chance += share * (1.0 if short <= 0 else 1.0 - row[NEEDS if short > NEEDS else short])
         return chance
 
     def as_pone(dealer_left: int, pone_left: int) -> float:
         """My chance as the pone once I have counted: the dealer's hand (``dealer_left``
         already counts it) and crib, then I deal."""
+        row = deal[1 if pone_left < 1 else NEEDS if pone_left > NEEDS else pone_left]
         chance = 0.0
         for points, share in crib:
             if points < dealer_left:
-                chance += share * deal_chance(pone_left, dealer_left - points)
+                left = dealer_left - points
+                chance += share * row[NEEDS if left > NEEDS else left]
         return chance
 
     def for_guess(hands: Sequence[Sequence[int]]) -> Outcome:
@@ -198,32 +203,36 @@ def crib_spread(
         if card not in thrown:
             left[card.rank] -= 1
     first, second = thrown
-    throws = given_throws(first.rank, second.rank, "dealer" if dealer else "pone")
+    # In the order of the loops below (low rank, then high from the low one).
+    throws = iter(given_throw_chances(first.rank, second.rank, "dealer" if dealer else "pone"))
     base = RANK_CODE[first.rank] + RANK_CODE[second.rank]
     totals: dict[int, float] = {}
     weight = 0.0
-    for low in range(1, 14):
+    crib_base, codes = show.crib_base, RANK_CODE  # (read in the loop some 1,200 times a call)
+    ranks = range(1, 14)
+    for low in ranks:
         for high in range(low, 14):
-            chance = throws[pair_key(low, high)]
+            chance = next(throws)
             if low == high:
                 scale = comb(left[low], 2) / comb(before[low], 2) if before[low] >= 2 else 0.0
             else:
                 scale = (left[low] / before[low] if before[low] else 0.0) * (
                     left[high] / before[high] if before[high] else 0.0
                 )
-            if not chance * scale:
+            weighed = chance * scale
+            if not weighed:
                 continue
             rest = left[:]
             rest[low] -= 1
             rest[high] -= 1
-            code = base + RANK_CODE[low] + RANK_CODE[high]
-            starters = sum(rest[1:])
-            for rank in range(1, 14):
-                if rest[rank]:
-                    points = show.crib_base[code + RANK_CODE[rank]]
-                    share = chance * scale * rest[rank] / starters
-                    totals[points] = totals.get(points, 0.0) + share
-            weight += chance * scale
+            code = base + codes[low] + codes[high]
+            starters = sum(rest) - rest[0]
+            for rank in ranks:
+                count = rest[rank]
+                if count:
+                    points = crib_base[code + codes[rank]]
+                    totals[points] = totals.get(points, 0.0) + weighed * count / starters
+            weight += weighed
     return sorted((points, share / weight) for points, share in totals.items())
 
 
@@ -253,6 +262,18 @@ def split_chance(
         by_starter[key] = by_starter.get(key, 0) + 1
     chances = _dealer_chances if dealer else _pone_chances
     chance_of = chances(crib, pone_hand)
+    # Each tally of the play as the seat's pegging and the other's, moved by the shift: the
+    # same for every starter.
+    if dealer:
+        pegs = [
+            (0 if d + shift < 0 else d + shift, 0 if p - shift < 0 else p - shift, share)
+            for d, p, share in play
+        ]
+    else:
+        pegs = [
+            (0 if p + shift < 0 else p + shift, 0 if d - shift < 0 else d - shift, share)
+            for d, p, share in play
+        ]
     won = 0.0
     for (points, jack), starters in by_starter.items():
         # The dealer's heels come first.
@@ -266,11 +287,7 @@ def split_chance(
             won += starters * (1.0 if mine <= 0 else 0.0)
             continue
         chance = 0.0
-        for dealer_pegs, pone_pegs, share in play:
-            if dealer:
-                me, them = max(0, dealer_pegs + shift), max(0, pone_pegs - shift)
-            else:
-                me, them = max(0, pone_pegs + shift), max(0, dealer_pegs - shift)
+        for me, them, share in pegs:
             if me >= mine and them >= theirs:
                 chance += share / 2  # a race within one play: either may get there first
             elif me >= mine:
@@ -281,42 +298,56 @@ def split_chance(
     return won / len(unseen)
 
 
+#: The multiplier of one side's needs in a key of both (:func:`_dealer_chances`).
+_KEYS = 1024
+
+
 def _dealer_chances(
     crib: Sequence[tuple[int, float]], pone_hand: Sequence[tuple[int, float]]
 ) -> Callable[[int, int, int], float]:
     """The dealer's chance after the play, needing ``mine`` with a hand of ``points``, the
     pone needing ``theirs``: the pone counts any hand a pone keeps, then the dealer its hand
     and crib, then the pone deals."""
-    after_pone: dict[tuple[int, int], float] = {}
+    # Keyed by short * _KEYS + theirs (cheaper to hash than a pair, looked up millions of
+    # times a game): each side's needs are under a game's target, far under _KEYS.
+    after_pone: dict[int, float] = {}
+    deal = deal_rows()
 
     def shown(short: int, theirs: int) -> float:
-        found = after_pone.get((short, theirs))
-        if found is None:
-            found = 0.0
-            for points, share in crib:
-                left = short - points
-                found += share * (1.0 if left <= 0 else 1.0 - deal_chance(theirs, left))
-            after_pone[(short, theirs)] = found
+        # deal_chance(theirs, left), its row read once.
+        row = deal[1 if theirs < 1 else NEEDS if theirs > NEEDS else theirs]
+        found = 0.0
+        for points, share in crib:
+            left = short - points
+            found += share * (1.0 if left <= 0 else 1.0 - row[NEEDS if left > NEEDS else left])
+        after_pone[short * _KEYS + theirs] = found
         return found
 
     # What the dealer still needs after its hand, and what the pone needs: the same for many
     # of the play's tallies and the starters' hands, worked out once each.
-    after_hand: dict[tuple[int, int], float] = {}
+    after_hand: dict[int, float] = {}
+    known = after_pone.get
 
     def chance(mine: int, theirs: int, points: int) -> float:
-        short = max(mine - points, 0)
-        found = after_hand.get((short, theirs))
+        short = mine - points if mine > points else 0
+        key = short * _KEYS + theirs
+        found = after_hand.get(key)
         if found is None:
             if short == 0:
                 # Out with the hand alone, unless the pone counts out first.
                 found = sum(share for hand, share in pone_hand if hand < theirs)
             else:
                 found = sum(
-                    share * shown(short, theirs - hand)
+                    share
+                    * (
+                        seen
+                        if (seen := known(key - hand)) is not None
+                        else shown(short, theirs - hand)
+                    )
                     for hand, share in pone_hand
                     if hand < theirs
                 )
-            after_hand[(short, theirs)] = found
+            after_hand[key] = found
         return found
 
     return chance
@@ -333,19 +364,29 @@ def _pone_chances(
         for points, share in crib:
             shows[hand + points] = shows.get(hand + points, 0.0) + hand_share * share
     show_chances = sorted(shows.items())
-    counted: dict[tuple[int, int], float] = {}
+    counted: dict[int, float] = {}
+    deal = deal_rows()
+    # For what the dealer needs, each show it may count short of it: its chance and what the
+    # dealer needs after it (the column of deal_chance's table), worked out once.
+    short_of: dict[int, list[tuple[float, int]]] = {}
 
     def chance(mine: int, theirs: int, points: int) -> float:
         if points >= mine:
             return 1.0
-        key = (mine - points, theirs)
+        short = mine - points
+        key = short * _KEYS + theirs
         found = counted.get(key)
         if found is None:
-            found = sum(
-                share * deal_chance(key[0], theirs - total)
-                for total, share in show_chances
-                if total < theirs
-            )
+            shows = short_of.get(theirs)
+            if shows is None:
+                shows = short_of[theirs] = [
+                    (share, NEEDS if theirs - total > NEEDS else theirs - total)
+                    for total, share in show_chances
+                    if total < theirs
+                ]
+            # deal_chance(short, theirs - total), its row read once.
+            row = deal[NEEDS if short > NEEDS else short]
+            found = sum(share * row[left] for share, left in shows)
             counted[key] = found
         return found
 

@@ -93,6 +93,7 @@ __all__ = [
     "build_crib_entry",
     "build_tables",
     "built_for",
+    "given_throw_chances",
     "given_throws",
     "holds",
     "keep_key",
@@ -346,9 +347,17 @@ def _crib_tables(given: dict[str, dict[str, float]]) -> dict[str, float]:
 def given_throws(rank_a: int, rank_b: int, role: str) -> dict[str, float]:
     """The shipped throws of the opponent of ``role`` when I throw these two ranks (rank pair
     key -> chance): what :func:`build_crib_entry` takes to rebuild my crib as ``role``."""
+    chances = given_throw_chances(rank_a, rank_b, role)
+    return {pair_key(c, d): x for (c, d), x in zip(_PAIRS, chances, strict=True)}
+
+
+@cache
+def given_throw_chances(rank_a: int, rank_b: int, role: str) -> tuple[float, ...]:
+    """The chances of :func:`given_throws` alone, in the order of their rank pairs: the low
+    rank from ace to king, and for each the high rank from the low one to king (1-1, 1-2,
+    ..., 1-13, 2-2, ..., 13-13), for the loops that read them for every split judged."""
     other = "pone" if role == "dealer" else "dealer"
-    chances = load_tables()["given"][other][pair_key(rank_a, rank_b)]
-    return {pair_key(c, d): float(x) for (c, d), x in zip(_PAIRS, chances, strict=True)}
+    return tuple(float(x) for x in load_tables()["given"][other][pair_key(rank_a, rank_b)])
 
 
 def _keep_ratios(keeps: dict[str, float]) -> dict[str, float]:

@@ -52,6 +52,7 @@ __all__ = [
     "built_for",
     "counted_chance",
     "deal_chance",
+    "deal_rows",
     "holds",
     "load_table",
     "shown_chance",
@@ -203,6 +204,13 @@ def _rows(name: str) -> tuple[Sequence[float], ...]:
 
 def _clamp(need: int) -> int:
     return 1 if need < 1 else NEEDS if need > NEEDS else need
+
+
+def deal_rows() -> tuple[Sequence[float], ...]:
+    """The table :func:`deal_chance` reads, by the dealer's needs then the pone's (1 to
+    :data:`NEEDS` each; index 0 unused): for the loops that read it millions of times, where
+    a call per chance cost more than the rest of the loop."""
+    return _rows("deal")
 
 
 def deal_chance(dealer_needs: int, pone_needs: int) -> float:

@@ -17,6 +17,7 @@ from engine.players.role_crib import (
     METHOD,
     ROLES,
     build_crib_entry,
+    given_throw_chances,
     given_throws,
     keep_ratio,
     load_tables,
@@ -75,6 +76,19 @@ def test_the_opponents_throws_are_those_it_makes_with_the_cards_i_do_not_hold() 
     overall = tables["throws"]["dealer"]["8-8"]
     assert given_throws(8, 8, "pone")["8-8"] < overall / 3
     assert sum(given_throws(8, 8, "pone").values()) == pytest.approx(1.0, abs=1e-4)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_throws_in_pair_order_are_the_throws_by_pair(role: str) -> None:
+    # The discard's judge reads the opponent's throws in the order of its loops (low rank,
+    # then high from the low one) rather than by key: each must be the keyed one.
+    for low in range(1, 14):
+        for high in range(low, 14):
+            keyed = given_throws(low, high, role)
+            in_order = iter(given_throw_chances(high, low, role))
+            for first in range(1, 14):
+                for second in range(first, 14):
+                    assert next(in_order) == keyed[f"{first}-{second}"]
 
 
 # Michael Schell's published figures that issue 33 found the table furthest below (the
