@@ -23,6 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
 
@@ -69,7 +74,7 @@ _LOCK_TYPES = frozenset({"Lock", "Semaphore", "BoundedSemaphore", "Condition"})
 
 def _sources(root: Path = BOT) -> Iterator[tuple[str, ast.Module]]:
     for path in sorted(root.rglob("*.py")):
-        yield path.relative_to(root.parent).as_posix(), ast.parse(path.read_text("utf-8"))
+        yield path.relative_to(root.parent).as_posix(), parsed(path.read_text("utf-8"))
 
 
 def _target_name(node: ast.AST) -> str | None:
@@ -219,7 +224,7 @@ async def read(self, key):
     ],
 )
 def test_a_read_dropped_because_something_was_heard_is_found_by_any_name(source: str) -> None:
-    assert heard_meanwhile(ast.parse(source)) != []
+    assert heard_meanwhile(parsed(source)) != []
 
 
 def test_a_read_kept_by_its_own_version_is_not_taken_for_one() -> None:
@@ -232,7 +237,7 @@ async def read(self, key):
     await self.store.write(key, now)
     self._cache.keep(key, now, value)
 """
-    assert heard_meanwhile(ast.parse(source)) == []
+    assert heard_meanwhile(parsed(source)) == []
 
 
 def test_what_is_read_is_cached_by_version() -> None:
@@ -266,6 +271,6 @@ def test_no_lock_of_the_process_orders_a_games_changes() -> None:
     }
     assert sorted(locks - set(LOCKS)) == [], "a new lock: say what it orders, or use a sequence"
     assert sorted(set(LOCKS) - locks) == [], "gone: strike it from the list"
-    games = ast.parse((BOT / "core" / "games" / "games.py").read_text("utf-8"))
+    games = parsed((BOT / "core" / "games" / "games.py").read_text("utf-8"))
     made = {kind for _, kind in _made(games, frozenset({"Sequences", *_LOCK_TYPES}))}
     assert made == {"Sequences"}, "the games change on their sequences"

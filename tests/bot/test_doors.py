@@ -18,6 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.imports import imported_modules
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The most core modules one outer package may import names defined in.
@@ -47,7 +51,7 @@ class Sources:
         if module not in self._bindings:
             found: dict[str, str | None] = {}
             path = self.path(module)
-            tree = ast.parse(path.read_text(encoding="utf-8")) if path else ast.Module([], [])
+            tree = parsed(path.read_text(encoding="utf-8")) if path else ast.Module([], [])
             for node in tree.body:
                 if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                     for alias in node.names:
@@ -83,7 +87,7 @@ class Sources:
         core module imported whole is its own name)."""
         found: set[tuple[str, str]] = set()
         for path in sorted(self.root.joinpath(*package.split(".")).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.core"):
                     found.update((node.module or "", alias.name) for alias in node.names)
                 elif isinstance(node, ast.Import):
@@ -117,7 +121,7 @@ class Sources:
             text = path.read_text(encoding="utf-8")
             found = {m for _, m in imported_modules(text) if m.startswith("bot.core.")}
             # (``from bot.core.base import refusals`` imports the module refusals too.)
-            for node in ast.walk(ast.parse(text)):
+            for node in ast.walk(parsed(text)):
                 if isinstance(node, ast.ImportFrom) and node.module in found:
                     named = (f"{node.module}.{alias.name}" for alias in node.names)
                     found.update(m for m in named if self.path(m) is not None)
@@ -289,7 +293,7 @@ FACE_NAMES = frozenset({"services", "_services", "core", "_core", "face", "_face
 def face_parts(source: str, face: str) -> tuple[dict[str, str], set[str]]:
     """The parts ``face`` (a Protocol in ``source``) offers, each to the name of its class, and
     its own methods."""
-    classes = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+    classes = {n.name: n for n in parsed(source).body if isinstance(n, ast.ClassDef)}
     parts: dict[str, str] = {}
     own: set[str] = set()
     node = classes[face]
@@ -342,7 +346,7 @@ def layer_verbs(sources: dict[str, str], parts: dict[str, str], own: set[str]) -
     classes = {cls: part for part, cls in parts.items()}
     verbs: set[str] = set()
     for text in sources.values():
-        tree = ast.parse(text)
+        tree = parsed(text)
         for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)] + [tree]:
             body = cls.body
             functions = [f for f in body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]

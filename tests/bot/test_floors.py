@@ -13,6 +13,9 @@ import pytest
 
 from tests.helpers.imports import imported_modules
 
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The floors, lowest first: each path a package (a folder) or a module (a file).

@@ -11,6 +11,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 BOT = Path(__file__).resolve().parents[2] / "bot"
 CLASS_LINES, CLASS_METHODS, FUNCTION_LINES = 400, 25, 80
 
@@ -18,7 +25,7 @@ CLASS_LINES, CLASS_METHODS, FUNCTION_LINES = 400, 25, 80
 def oversized(source: str, name: str) -> list[str]:
     """What in ``source`` (the module ``name``) is over the sizes, one line each."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if not isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         if node.end_lineno is None:

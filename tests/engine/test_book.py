@@ -25,8 +25,12 @@ from engine.players.book import (
 )
 from engine.players.role_crib import rank_crib_value
 from engine.rules import Rules
+from tests.helpers.parsed import parsed
 from tests.helpers.rigging import SIX_NAMES, check_fives_kept_from_the_dealer, rigged_game
 from tests.helpers.views import play_view
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 BOOK = BookPlayer()
 PLAYERS = Path(__file__).resolve().parents[2] / "engine" / "players"
@@ -178,7 +182,7 @@ def _reached(start: str) -> set[str]:
         seen.add(module)
         path = root.joinpath(*module.split("."))
         source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(source.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 todo += [alias.name for alias in node.names if alias.name.startswith("engine")]
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engine"):

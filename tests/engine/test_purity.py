@@ -13,6 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.imports import forbidden_imports, offences
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 FORBIDDEN = ("discord", "aiosqlite", "asyncio")
@@ -67,7 +71,7 @@ def test_no_engine_module_is_over_700_lines_nor_class_over_450() -> None:
         name = path.relative_to(ENGINE.parent).as_posix()
         if len(text.splitlines()) > MODULE_LINES:
             found.append(f"{name}: {len(text.splitlines())} lines")
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(parsed(text)):
             if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
                 lines = node.end_lineno - node.lineno + 1
                 if lines > CLASS_LINES:

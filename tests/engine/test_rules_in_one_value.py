@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 
 import engine.rules
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "engine" / "rules.py"
@@ -41,7 +45,7 @@ def sources() -> Iterator[tuple[str, ast.Module]]:
     for top in CODE:
         for path in sorted((ROOT / top).rglob("*.py")):
             name = path.relative_to(ROOT).as_posix()
-            yield name, ast.parse(path.read_text(encoding="utf-8"), name)
+            yield name, parsed(path.read_text(encoding="utf-8"), name)
 
 
 def defined(tree: ast.Module) -> set[str]:
@@ -58,7 +62,7 @@ def defined(tree: ast.Module) -> set[str]:
 
 
 def test_the_rules_module_holds_the_value_and_nothing_else() -> None:
-    tree = ast.parse(RULES.read_text(encoding="utf-8"))
+    tree = parsed(RULES.read_text(encoding="utf-8"))
     public = {name for name in defined(tree) if not name.startswith("_")}
     assert public == VALUE
     assert set(engine.rules.__all__) == VALUE
@@ -143,7 +147,7 @@ def test_no_part_counts_the_players_to_know_a_rule() -> None:
     ],
 )
 def test_the_checks_catch_what_they_look_for(source: str) -> None:
-    tree = ast.parse(source)
+    tree = parsed(source)
     caught = (
         bool(list(player_counts(tree)))
         or bool(defined(tree) & FORMER)

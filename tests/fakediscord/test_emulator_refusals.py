@@ -9,10 +9,16 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 import fakediscord
 from fakediscord.errors import Refusal
 from fakediscord.events import MOST_UNDER_WAY
 from fakediscord.uploads import MAX_FILES
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 FOLDER = Path(fakediscord.__file__).parent
 README = (FOLDER / "README.md").read_text(encoding="utf-8")
@@ -75,7 +81,7 @@ def test_every_refusal_is_made_from_the_table() -> None:
     for path in sorted(FOLDER.glob("*.py")):
         if path.name == "errors.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "DiscordError":
                 made.append(f"{path.name}:{node.lineno}")
     assert made == []

@@ -6,13 +6,15 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
+from tests.helpers.parsed import parsed
+
 
 def imported_modules(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
     """``(line, module)`` for every absolute import in ``source``: ``import x``, ``from x import
     y``, and ``importlib.import_module("x")`` / ``__import__("x")`` with a literal name, at any
     depth (inside functions and ``try`` blocks too). Relative imports are our own modules."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source, filename)):
+    for node in ast.walk(parsed(source, filename)):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]

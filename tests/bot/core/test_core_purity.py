@@ -14,6 +14,9 @@ import pytest
 
 from tests.helpers.imports import forbidden_imports, offences
 
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 CORE = Path(__file__).resolve().parents[3] / "bot" / "core"
 FORBIDDEN = (
     "discord",

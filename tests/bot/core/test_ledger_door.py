@@ -10,6 +10,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 ROOT = Path(__file__).resolve().parents[3]
 CORE = ROOT / "bot" / "core"
 LEDGER = CORE / "ledger"
@@ -27,7 +34,7 @@ def _reaches(source: str) -> list[str]:
     """The reach-through paths in ``source``: ``<ledger>.<part>.<name>`` (an attribute of what
     a ledger attribute gives, rather than a call of it), and any private name of a ledger."""
     found: list[str] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Attribute):
             continue
         inner = node.value
@@ -35,7 +42,7 @@ def _reaches(source: str) -> list[str]:
         name = held.attr if isinstance(held, ast.Attribute) else getattr(held, "id", None)
         if name in LEDGER_NAMES:
             found.append(f"{name}.{inner.attr}.{node.attr}")
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             held = node.value
             name = held.attr if isinstance(held, ast.Attribute) else getattr(held, "id", None)
@@ -47,7 +54,7 @@ def _reaches(source: str) -> list[str]:
 def _forwards(source: str, cls: str) -> list[str]:
     """The methods of class ``cls`` in ``source`` whose body (its docstring aside) is one call
     of a part: ``self.<part>.<name>(...)``, returned or awaited or not."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef) or node.name != cls:
@@ -79,7 +86,7 @@ def _forwards(source: str, cls: str) -> list[str]:
 def _imports_the_ledger(source: str) -> list[str]:
     """The modules of the ledger ``source`` imports."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if module.startswith("bot.core.ledger"):
@@ -157,9 +164,7 @@ def test_the_ledger_forwards_nothing_and_stays_small() -> None:
     source = OWN.read_text(encoding="utf-8")
     assert _forwards(source, "MessageLedger") == []
     [cls] = [
-        n
-        for n in ast.parse(source).body
-        if isinstance(n, ast.ClassDef) and n.name == "MessageLedger"
+        n for n in parsed(source).body if isinstance(n, ast.ClassDef) and n.name == "MessageLedger"
     ]
     methods = [n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     assert len(methods) <= MOST_METHODS

@@ -13,6 +13,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 ROOT = Path(__file__).resolve().parents[3]
 CORE = ROOT / "bot" / "core"
 
@@ -30,7 +37,7 @@ def core_parts(core: Path = CORE) -> set[str]:
     """The names of the classes of ``bot/core`` that are parts (see the module)."""
     parts: set[str] = set()
     for path in core.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path.read_text())):
             if isinstance(node, ast.ClassDef) and not _is_value(node):
                 parts.add(node.name)
     return parts
@@ -52,7 +59,7 @@ def defaults_made(core: Path = CORE) -> list[str]:
     found: list[str] = []
     for path in sorted(core.rglob("*.py")):
         where = path.relative_to(core.parents[1])
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path.read_text())):
             if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
                 last = node.values[-1]
                 if isinstance(last, ast.Call) and _names(last.func) & parts:

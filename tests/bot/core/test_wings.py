@@ -9,6 +9,13 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 ROOT = Path(__file__).resolve().parents[3]
 CORE = ROOT / "bot" / "core"
 
@@ -23,7 +30,7 @@ def _arrows() -> dict[str, set[str]]:
     arrows: dict[str, set[str]] = defaultdict(set)
     for path in CORE.rglob("*.py"):
         source = _wing(path.relative_to(CORE).with_suffix("").parts)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.core"):
                 named = (node.module or "").split(".")[2:]
                 for parts in [named] if named else [[a.name] for a in node.names]:

@@ -28,7 +28,11 @@ import pytest
 from bot.core.privacy.inventory import Holds, Request, columns_for, person_columns
 from bot.store import Store
 from bot.store.postgres import PostgresDatabase
+from tests.helpers.parsed import parsed
 from tests.helpers.schemas import Table, postgres_schema, sqlite_schema
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 ROOT = Path(__file__).resolve().parents[3]
 BOT = ROOT / "bot"
@@ -53,7 +57,7 @@ STATEMENTS = {"fetch", "execute", "executemany", "script"}
 
 def _sources() -> Iterator[tuple[str, ast.Module]]:
     for path in sorted(BOT.rglob("*.py")):
-        yield str(path.relative_to(ROOT)), ast.parse(path.read_text(encoding="utf-8"))
+        yield str(path.relative_to(ROOT)), parsed(path.read_text(encoding="utf-8"))
 
 
 def _text(node: ast.AST) -> str | None:
@@ -203,7 +207,7 @@ def test_the_deletion_s_updates_by_the_inventory_touch_no_versioned_row() -> Non
 def test_the_checks_find_what_they_look_for(source: str, found: str) -> None:
     """Each check sees a statement that breaks the discipline (an f-string, literals side by
     side), and passes one that keeps it."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     strings = [text for _, text, _ in _strings(tree)]
     assert len(strings) == 1
     [text] = strings

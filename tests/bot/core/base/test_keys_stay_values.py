@@ -7,6 +7,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 CORE = Path(__file__).resolve().parents[4] / "bot" / "core"
 #: The one module that makes a key from its text, and its text from a key.
 KEYS = CORE / "base" / "keys.py"
@@ -39,7 +46,7 @@ def _keys_as_text(source: str) -> list[str]:
     """Where ``source`` carries a message key as text: a ``key`` (or ``keys``, ``*_key``)
     annotated ``str``; what is sent or kept by key, mapped from ``str``; a key made from text
     or made text; a record, an owed message or a call's sequel given a key as a literal."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     found = []
     for name, annotation, line in _annotated(tree):
         text = ast.unparse(annotation)

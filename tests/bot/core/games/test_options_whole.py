@@ -17,7 +17,13 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from bot.core.games.records import Options
+from tests.helpers.parsed import parsed
+
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
 
 ROOT = Path(__file__).resolve().parents[4]
 #: The option names, and the one a person asks under another name.
@@ -87,7 +93,7 @@ def _spelled(node: ast.AST, docstrings: set[int]) -> set[str]:
 def spelled_out(source: str) -> set[str]:
     """The top-level names (``Class.method``; a constant's name) of ``source`` where more than
     :data:`MOST` of the options are spelled out in one place."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     docstrings = _docstrings(tree)
     found: set[str] = set()
 

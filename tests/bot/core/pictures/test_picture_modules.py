@@ -12,6 +12,9 @@ import pytest
 
 from tests.helpers.imports import imported_modules
 
+# Read as syntax trees, each file parsed once in one process (tests/helpers/parsed.py).
+pytestmark = pytest.mark.xdist_group("sources")
+
 PICTURES = Path(__file__).resolve().parents[4] / "bot" / "core" / "pictures"
 NAMES = sorted(f"bot.core.pictures.{path.stem}" for path in PICTURES.glob("[!_]*.py"))
 
