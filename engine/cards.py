@@ -45,7 +45,11 @@ class Suit(enum.Enum):
 
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_SUIT_ORDER = {suit: i for i, suit in enumerate(Suit)}
+# A card's order and symbol by its suit's letter (``_value_``, the member's plain attribute):
+# hashing a Suit, or reading its ``value`` property, runs Python code, and the scorers and the
+# saved games ask for them millions of times.
+_SUIT_ORDER = {suit.value: i for i, suit in enumerate(Suit)}
+_SYMBOLS = {suit.value: symbol for suit, symbol in _SUIT_SYMBOLS.items()}
 
 #: The rank of the jack (ace 1 ... king 13): the card of nobs and of his heels.
 JACK = 11
@@ -124,12 +128,12 @@ class Card:
     @property
     def code(self) -> str:
         """ASCII code such as ``5H`` or ``10D``: used in JSON and custom ids."""
-        return RANK_NAMES[self.rank] + self.suit.value
+        return RANK_NAMES[self.rank] + self.suit._value_
 
     @property
     def index(self) -> int:
         """A number 0..51 unique to the card (suit-major)."""
-        return _SUIT_ORDER[self.suit] * 13 + self.rank - 1
+        return _SUIT_ORDER[self.suit._value_] * 13 + self.rank - 1
 
     @classmethod
     def from_index(cls, index: int) -> Card:
@@ -162,11 +166,11 @@ class Card:
         return cls(_RANK_INPUT[rank_text], suit)
 
     def __str__(self) -> str:
-        return RANK_NAMES[self.rank] + self.suit.symbol
+        return RANK_NAMES[self.rank] + _SYMBOLS[self.suit._value_]
 
     def sort_key(self) -> tuple[int, int]:
         """Key for showing cards in order: by rank, then suit."""
-        return (self.rank, _SUIT_ORDER[self.suit])
+        return (self.rank, _SUIT_ORDER[self.suit._value_])
 
 
 _DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
