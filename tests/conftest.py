@@ -185,17 +185,20 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         SharedServer(Path(config.stash[_folder_key])).stop()
 
 
-#: Worker processes for ``-n auto``: at least 6 (most tests wait on a bot process, Discord's
-#: limits or the emulator: on two cores, four left them 70% busy, 11 min 1 s; six, 82%,
-#: 9 min 44 s), one a core beyond that, at most 8 (each may run a bot, PostgreSQL connections
-#: and a browser at once).
-FEWEST_WORKERS, MOST_WORKERS = 6, 8
+#: Worker processes for ``-n auto``: 8 (each may run a bot, PostgreSQL connections and a
+#: browser at once). Most of the tests' time is spent waiting (on a bot process, Discord's
+#: limits, the emulator): the end-to-end tests waited some 1,900 s of a run's 3,300 s of test
+#: time for 220 s of CPU, so the run lasts as long as its test time over the workers. On the
+#: two-core test machine, 28 November 2026: six workers took 573 s with the cores 80% busy,
+#: eight 498 s, 91% busy, for the same CPU (docs/performance-history.md, "The suite (issue
+#: 69, item 7), 28 November 2026").
+WORKERS = 8
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """(pytest-xdist) How many workers ``-n auto`` starts: see :data:`FEWEST_WORKERS`."""
-    return min(MOST_WORKERS, max(FEWEST_WORKERS, os.cpu_count() or 1))
+    """(pytest-xdist) How many workers ``-n auto`` starts: see :data:`WORKERS`."""
+    return WORKERS
 
 
 @pytest.hookimpl(optionalhook=True)
