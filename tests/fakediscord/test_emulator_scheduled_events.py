@@ -120,10 +120,14 @@ async def test_a_status_moves_only_as_discord_lets_it_and_a_recurring_event_move
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
     table.guild.give_bot(CREATE_EVENTS)
-    start = at(24, table=table)
+    start, end = at(24, table=table), at(26, table=table)
     weekday = datetime.fromisoformat(start.replace("Z", "+00:00")).weekday()
     rule = {"start": start, "frequency": 2, "interval": 1, "by_weekday": [weekday]}
-    status, made = await call(http, "POST", events_of(table), night(table, recurrence_rule=rule))
+    # The event starts when its rule does (not at another reading of the clock).
+    times = {"scheduled_start_time": start, "scheduled_end_time": end}
+    status, made = await call(
+        http, "POST", events_of(table), night(table, **times, recurrence_rule=rule)
+    )
     assert status == 200 and made["recurrence_rule"]["frequency"] == 2
     one = events_of(table) + f"/{made['id']}"
     assert await refusal(http, "PATCH", one, {"status": COMPLETED}) == (400, 50035)
@@ -160,7 +164,10 @@ async def test_a_rules_limits_and_an_occurrence_skipped(
 ) -> None:
     fd = table.fd
     table.guild.give_bot(CREATE_EVENTS)
-    path, start = events_of(table), at(24, table=table)
+    path, start, end = events_of(table), at(24, table=table), at(26, table=table)
+    # The event starts when its rule does (a second boundary passed between two readings of
+    # the clock on a busy machine, and the occurrence skipped below came before the event).
+    times = {"scheduled_start_time": start, "scheduled_end_time": end}
     for wrong in (
         {"start": start, "frequency": 2, "by_weekday": [0, 1]},  # one day a week
         {"start": start, "frequency": 2, "interval": 3},  # every other week at most
@@ -168,14 +175,14 @@ async def test_a_rules_limits_and_an_occurrence_skipped(
         {"start": start, "frequency": 2, "count": 4},  # not to be set
         {"start": start, "frequency": 1, "by_weekday": [4]},  # a monthly rule's by_n_weekday
     ):
-        status, body = await call(http, "POST", path, night(table, recurrence_rule=wrong))
+        status, body = await call(http, "POST", path, night(table, **times, recurrence_rule=wrong))
         assert status == 400 and body["code"] == 50035, wrong
     monthly = {"start": start, "frequency": 1, "by_n_weekday": [{"n": 2, "day": 4}]}
     first = next_by_rule(monthly, datetime.now(UTC))
     assert first is not None and first.weekday() == 4 and 8 <= first.day <= 14
     weekday = datetime.fromisoformat(start.replace("Z", "+00:00")).weekday()
     weekly = {"start": start, "frequency": 2, "interval": 2, "by_weekday": [weekday]}
-    status, made = await call(http, "POST", path, night(table, recurrence_rule=weekly))
+    status, made = await call(http, "POST", path, night(table, **times, recurrence_rule=weekly))
     assert status == 200
     exceptions = path + f"/{made['id']}/exceptions"
     off = at(25, table=table)  # not an occurrence
