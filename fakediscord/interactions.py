@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from fakediscord.activities import Instance
     from fakediscord.server import FakeDiscord
 
+#: A wait for the bot left at its default (:meth:`FakeDiscord.wait_for`,
+#: :meth:`Interaction.wait_for`) lasts while the bot keeps working towards what it waits for,
+#: and fails once the bot has made no request to Discord for this many seconds: the bot's own
+#: pauses are far shorter (a channel's pacing, 5 edits per 5 s; a retry, 2 s; another process
+#: taking over as the sender, 5 s), and a busy machine stretches them, where a bound of 5 s on
+#: the whole wait failed now and then with what it waited for on its way.
+STALL = 20.0
+#: The most such a wait lasts while the bot keeps working without getting there.
+WAIT_AT_MOST = 120.0
+
 # Interaction types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 # Callback types.
@@ -165,12 +175,16 @@ class Interaction(_Responded):
         found.extend(self.followups)
         return [m for m in found if not m.deleted]
 
-    async def wait_for(self, predicate: Callable[[Interaction], Any], timeout: float = 5.0) -> Any:
-        """Wait until `predicate(self)` is truthy (e.g. a follow-up or an edit has arrived)."""
+    async def wait_for(
+        self, predicate: Callable[[Interaction], Any], timeout: float | None = None
+    ) -> Any:
+        """Wait until `predicate(self)` is truthy (e.g. a follow-up or an edit has arrived):
+        as :meth:`FakeDiscord.wait_for` waits (while the bot keeps working, see `STALL`; at
+        most `timeout` seconds when one is given)."""
         assert self._owner is not None
         return await self._owner.wait_for(lambda: predicate(self), timeout=timeout)
 
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+    async def wait_followups(self, count: int = 1, timeout: float | None = None) -> list[Message]:
         """Wait until at least `count` follow-ups were sent; return them."""
         await self.wait_for(lambda i: len(i.followups) >= count, timeout=timeout)
         return list(self.followups)
@@ -192,7 +206,7 @@ class Interaction(_Responded):
             return bool(self.followups)
         return original is not None and not original.loading
 
-    async def wait_settled(self, timeout: float = 5.0) -> Message | None:
+    async def wait_settled(self, timeout: float | None = None) -> Message | None:
         """Wait until a deferred response is no longer "thinking"; return the original."""
         await self.wait_for(lambda i: i.settled, timeout=timeout)
         return self.original

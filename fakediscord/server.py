@@ -33,6 +33,8 @@ from fakediscord.events import ScheduledEvents
 from fakediscord.faults import Delay, Fault, FaultBook, Hold, Hook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
+    STALL,
+    WAIT_AT_MOST,
     Interaction,
 )
 from fakediscord.invalid_requests import InvalidRequests
@@ -494,11 +496,17 @@ class FakeDiscord(UserActions, BotSide):
         self._changed = asyncio.Event()
 
     async def wait_for(
-        self, predicate: Callable[[], T], timeout: float = 5.0, *, stall: float | None = None
+        self,
+        predicate: Callable[[], T],
+        timeout: float | None = None,
+        *,
+        stall: float | None = None,
     ) -> T:
         """Wait until `predicate()` is truthy and return its value; fail on timeout or bot error.
 
-        Use it for effects the bot causes on its own time, e.g. a DM after a click.
+        Use it for effects the bot causes on its own time, e.g. a DM after a click. With
+        neither `timeout` nor `stall`, the wait lasts while the bot keeps working towards the
+        effect (`STALL`), at most `WAIT_AT_MOST` seconds.
 
         With `stall`, the wait also ends, with `BotStalled`, once the bot has made no request
         for `stall` seconds: it lasts as long as the bot keeps working towards the effect, so
@@ -506,6 +514,9 @@ class FakeDiscord(UserActions, BotSide):
         stopped still fails soon; `timeout` then only bounds a bot that keeps working without
         ever getting there.
         """
+        if timeout is None:
+            timeout = WAIT_AT_MOST
+            stall = STALL if stall is None else stall
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         requests, active = len(self.requests), loop.time()

@@ -18,6 +18,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from fakediscord import BotStalled, Channel, FakeDiscord, Message, User
+from fakediscord.interactions import STALL
 from fakediscord.model import words_of
 from tests.helpers.bot_db import (
     Database,
@@ -34,13 +35,9 @@ from tests.helpers.table_facts import check_calls, check_result
 
 #: A test waits on the bot (a message brought up to date, a move saved) for as long as the bot
 #: keeps working: it calls the bot stalled once it has made no request to Discord for STALL
-#: seconds. The bot's own pauses are far shorter (a channel's pacing, 5 edits per 5 s; a retry,
-#: 2 s; the computer's answer owed after a restart, 3 s; another process taking over as the
-#: sender, 5 s), and a busy machine (the suite runs several tests at once, beside other work)
-#: stretches them: a bound on the whole wait failed there now and then with every message on
-#: its way. How far the table trails, and how fast the bot catches up, is measured by
-#: benchmarks/bot_load.py, never by a test's clock.
-STALL = 20.0
+#: seconds (the emulator's, `fakediscord.interactions.STALL`, which its own waits use). How far
+#: the table trails, and how fast the bot catches up, is measured by benchmarks/bot_load.py,
+#: never by a test's clock.
 #: The most one wait lasts while the bot keeps working without getting there (a game left
 #: behind while others are served).
 CATCH_UP = 120.0
