@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fakediscord import FakeDiscord, Message
+from fakediscord.interactions import STALL
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Database, latest_game_id, read_game
 from tests.helpers.final_tables import (
@@ -26,7 +27,7 @@ from tests.helpers.final_tables import (
     table_problems,
 )
 from tests.helpers.private_driver import conversation
-from tests.helpers.table_checks import STALL, why_unmet
+from tests.helpers.table_checks import why_unmet
 from tests.helpers.table_driver import World, until
 
 

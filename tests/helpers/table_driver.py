@@ -35,6 +35,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from fakediscord import Channel, FakeDiscord, Guild, Interaction, Message, User
+from fakediscord.interactions import STALL
 from fakediscord.shards import IDENTIFY_PERIOD
 from fakediscord.testing import BotProcess
 from tests.helpers import bot_db
@@ -57,7 +58,6 @@ from tests.helpers.expected_views import (
 from tests.helpers.replay import Replay
 from tests.helpers.table_checks import (
     CATCH_UP,
-    STALL,
     ShownVersions,
     TableChecks,
     until,
