@@ -40,7 +40,7 @@ from engine.players.expert_discard import Split
 from engine.players.expert_play import GuessOutcome, Outcome
 from engine.players.fastscore import RANK, fast_show
 from engine.players.role_crib import given_throw_chances, given_throws, pair_key
-from engine.players.win_chance import NEEDS, deal_rows, load_table
+from engine.players.win_chance import NEEDS, deal_row, load_table
 from engine.rules import Rules
 from engine.scoring import RANK_CODE
 from engine.views import SeatView
@@ -98,12 +98,10 @@ def play_end_chance(view: SeatView) -> GuessOutcome:
     # Worked out once per position the play-outs end in (they end in few).
     known: dict[tuple[int, int], float] = {}
 
-    deal = deal_rows()
-
     def as_dealer(dealer_left: int, pone_left: int) -> float:
         """My chance as the dealer once the pone has counted: my hand, the crib, then the
         pone deals."""
-        row = deal[1 if pone_left < 1 else NEEDS if pone_left > NEEDS else pone_left]
+        row = deal_row(pone_left)
         chance = 0.0
         for points, share in crib:
             short = dealer_left - my_hand - points
@@ -113,7 +111,7 @@ def play_end_chance(view: SeatView) -> GuessOutcome:
     def as_pone(dealer_left: int, pone_left: int) -> float:
         """My chance as the pone once I have counted: the dealer's hand (``dealer_left``
         already counts it) and crib, then I deal."""
-        row = deal[1 if pone_left < 1 else NEEDS if pone_left > NEEDS else pone_left]
+        row = deal_row(pone_left)
         chance = 0.0
         for points, share in crib:
             if points < dealer_left:
@@ -311,11 +309,9 @@ def _dealer_chances(
     # Keyed by short * _KEYS + theirs (cheaper to hash than a pair, looked up millions of
     # times a game): each side's needs are under a game's target, far under _KEYS.
     after_pone: dict[int, float] = {}
-    deal = deal_rows()
 
     def shown(short: int, theirs: int) -> float:
-        # deal_chance(theirs, left), its row read once.
-        row = deal[1 if theirs < 1 else NEEDS if theirs > NEEDS else theirs]
+        row = deal_row(theirs)  # deal_chance(theirs, left), the row read once
         found = 0.0
         for points, share in crib:
             left = short - points
@@ -365,7 +361,6 @@ def _pone_chances(
             shows[hand + points] = shows.get(hand + points, 0.0) + hand_share * share
     show_chances = sorted(shows.items())
     counted: dict[int, float] = {}
-    deal = deal_rows()
     # For what the dealer needs, each show it may count short of it: its chance and what the
     # dealer needs after it (the column of deal_chance's table), worked out once.
     short_of: dict[int, list[tuple[float, int]]] = {}
@@ -384,8 +379,7 @@ def _pone_chances(
                     for total, share in show_chances
                     if total < theirs
                 ]
-            # deal_chance(short, theirs - total), its row read once.
-            row = deal[NEEDS if short > NEEDS else short]
+            row = deal_row(short)  # deal_chance(short, theirs - total), the row read once
             found = sum(share * row[left] for share, left in shows)
             counted[key] = found
         return found

@@ -52,7 +52,7 @@ __all__ = [
     "built_for",
     "counted_chance",
     "deal_chance",
-    "deal_rows",
+    "deal_row",
     "holds",
     "load_table",
     "shown_chance",
@@ -206,11 +206,11 @@ def _clamp(need: int) -> int:
     return 1 if need < 1 else NEEDS if need > NEEDS else need
 
 
-def deal_rows() -> tuple[Sequence[float], ...]:
-    """The table :func:`deal_chance` reads, by the dealer's needs then the pone's (1 to
-    :data:`NEEDS` each; index 0 unused): for the loops that read it millions of times, where
-    a call per chance cost more than the rest of the loop."""
-    return _rows("deal")
+def deal_row(dealer_needs: int) -> Sequence[float]:
+    """The row of :func:`deal_chance` for the dealer's needs, by the pone's needs (1 to
+    :data:`NEEDS`; index 0 unused, a need over :data:`NEEDS` read as it): for the loops that
+    read a row thousands of times, where a call per chance cost more than the rest."""
+    return _rows("deal")[_clamp(dealer_needs)]
 
 
 def deal_chance(dealer_needs: int, pone_needs: int) -> float:
