@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ast
 from functools import cache
-from pathlib import Path
 
-__all__ = ["parsed", "parsed_file"]
+__all__ = ["parsed"]
 
 
 @cache
@@ -28,8 +27,3 @@ def parsed(source: str, filename: str = "<unknown>") -> ast.Module:
         return _tree(source)
     except SyntaxError:
         return ast.parse(source, filename)  # raised again, naming the file
-
-
-def parsed_file(path: Path) -> ast.Module:
-    """The tree of the file at ``path`` (UTF-8), made once a process."""
-    return parsed(path.read_text(encoding="utf-8"), str(path))

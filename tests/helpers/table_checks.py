@@ -18,7 +18,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from fakediscord import BotStalled, Channel, FakeDiscord, Message, User
-from fakediscord.interactions import STALL
+from fakediscord.interactions import STALL, WAIT_AT_MOST
 from fakediscord.model import words_of
 from tests.helpers.bot_db import (
     Database,
@@ -39,8 +39,8 @@ from tests.helpers.table_facts import check_calls, check_result
 #: the table trails, and how fast the bot catches up, is measured by benchmarks/bot_load.py,
 #: never by a test's clock.
 #: The most one wait lasts while the bot keeps working without getting there (a game left
-#: behind while others are served).
-CATCH_UP = 120.0
+#: behind while others are served): the emulator's own bound on such a wait.
+CATCH_UP = WAIT_AT_MOST
 
 T = TypeVar("T")
 
