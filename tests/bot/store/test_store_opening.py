@@ -259,15 +259,14 @@ def test_a_stop_while_the_file_opens_leaves_nothing_to_answer_a_gone_event_loop(
     connection is let open and closed before the cancel goes on."""
     import asyncio
     import threading
-    import time
 
     slow = sqlite3.connect
 
-    connecting = threading.Event()
+    connecting, stopped = threading.Event(), threading.Event()
 
     def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
         connecting.set()
-        time.sleep(0.2)  # (the opening under way when the stop comes)
+        stopped.wait(5)  # (the opening under way when the stop comes, until it has come)
         connection: sqlite3.Connection = slow(*args, **kwargs)
         return connection
 
@@ -281,6 +280,7 @@ def test_a_stop_while_the_file_opens_leaves_nothing_to_answer_a_gone_event_loop(
         # The stop comes once the connection is being made in aiosqlite's thread.
         assert await asyncio.get_running_loop().run_in_executor(None, connecting.wait, 5)
         opening.cancel()
+        stopped.set()
         with contextlib.suppress(asyncio.CancelledError):
             await opening
 

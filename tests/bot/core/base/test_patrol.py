@@ -203,8 +203,14 @@ async def test_work_whose_caller_stopped_waiting_before_its_turn_is_left_out() -
     gone.cancel()
     steps.go["first"].set()
     assert await first == "first"
-    await asyncio.sleep(0.01)
-    assert steps.said == ["first begins", "first ends"] and len(sequences) == 0
+    # Work asked for after it on the same key runs once everything queued before it has: when
+    # it ends, the work whose caller left would have run (free to end, so it would show).
+    steps.go["gone"].set()
+    later = steps.step("later")
+    steps.go["later"].set()
+    assert await sequences.run(7, later) == "later"
+    assert steps.said == ["first begins", "first ends", "later begins", "later ends"]
+    assert len(sequences) == 0
 
 
 async def test_work_that_waits_on_its_own_sequence_is_refused_not_left_hanging() -> None:
