@@ -8,7 +8,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from fakediscord import FakeDiscord
+import fakediscord.server
+from fakediscord import BotStalled, FakeDiscord
 from fakediscord.errors import errors_at
 from fakediscord.model import SUPPRESS_EMBEDS, links_previewed
 from fakediscord.testing import InProcessBot
@@ -278,6 +279,17 @@ async def test_wait_for_times_out(table: TinyWorld) -> None:
     with pytest.raises(TimeoutError):
         await table.fd.wait_for(lambda: False, timeout=0.05)
     await asyncio.sleep(0)
+
+
+async def test_a_wait_left_at_its_default_ends_once_the_bot_stops_asking(
+    table: TinyWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not after a fixed time: a wait given no bound lasts while the bot keeps making requests
+    # and ends as stalled once it has made none for STALL seconds (shortened here); an
+    # interaction's waits are made of it.
+    monkeypatch.setattr(fakediscord.server, "STALL", 0.05)
+    with pytest.raises(BotStalled):
+        await table.fd.wait_for(lambda: False)
 
 
 def test_names_are_as_long_as_discord_lets_them_be(fake_discord: FakeDiscord) -> None:
