@@ -29,6 +29,16 @@ def test_the_description_names_every_database_the_store_runs_on() -> None:
         assert DATABASES[folder] in PROJECT["description"], (folder, PROJECT["description"])
 
 
+def test_ci_runs_the_readmes_test_command_and_nothing_else() -> None:
+    """The README's promise to a newcomer: the one command under *Testing* sets up and runs
+    what CI runs (``.ci/run``, on a fresh machine)."""
+    command = re.search(r"```sh\n(.+?)\n```", section("Testing"), re.S)
+    assert command is not None, "the test command"
+    steps = (ROOT / ".ci/run").read_text(encoding="utf-8").splitlines()
+    ran = [line for line in steps if line and not line.startswith(("#", "set ", "cd "))]
+    assert ran == [command.group(1)], ran
+
+
 def test_the_playground_guide_names_every_playground_command() -> None:
     # Issue 25: the playground needed its own guide (options as name:value, being a moderator,
     # where pictures are saved, a scratch database).
