@@ -18,7 +18,7 @@ Pegging needs ranks only, so a guess is a list of ranks per seat. When one other
 cards, every rank combination it may hold is listed with its exact weight (at most 1,820 for
 four cards): all of them when they are no more than ``samples``, else ``samples`` picked from
 them in proportion to their weights with the injected random source, so the play-outs go to
-the likely hands. With more seats holding cards, ``DRAWS`` times ``samples`` guesses are drawn
+the likely hands (a hand picked more than once is listed once, weighing its picks). With more seats holding cards, ``DRAWS`` times ``samples`` guesses are drawn
 at random and ``samples`` of them picked the same way.
 
 >>> import random
@@ -129,18 +129,26 @@ def _exact(pool: Sequence[int], held: int) -> list[tuple[list[int], int]]:
 
 
 def _resample(guesses: list[Guess], samples: int, rng: random.Random) -> list[Guess]:
-    """``samples`` of the guesses, each picked with a chance in proportion to its weight
-    (systematic resampling: one random offset, evenly spaced picks), all weighing the same."""
+    """``samples`` picks among the guesses, each with a chance in proportion to its weight
+    (systematic resampling: one random offset, evenly spaced picks), each guess picked
+    listed once, weighing the number of times it was picked: the play-outs of a likely hand
+    picked three times are made once, not three times alike (a guess in four was such a
+    repeat in the expert's games)."""
     total = sum(weight for _, weight in guesses)
     step = total / samples
     point = rng.random() * step
     picked: list[Guess] = []
+    taken = 0
     running = 0.0
     for hands, weight in guesses:
         running += weight
-        while point < running and len(picked) < samples:
-            picked.append((hands, 1.0))
+        times = 0
+        while point < running and taken < samples:
+            times += 1
+            taken += 1
             point += step
+        if times:
+            picked.append((hands, float(times)))
     return picked
 
 

@@ -60,16 +60,29 @@ def test_one_card_held_is_listed_exactly_by_its_chance() -> None:
     assert sorted((hands[0], weight) for hands, weight in guesses) == [([5], 2.0), ([10], 1.0)]
 
 
+def test_a_hand_picked_more_than_once_is_listed_once_with_the_weight_of_its_picks() -> None:
+    # Two cards from four of each rank ace to nine and sixteen tens: 55 rank pairs, two tens
+    # dealt in 120 ways of 1,326, so 40 evenly spaced picks take it three or four times.
+    unseen = [rank for rank in range(1, 10) for _ in range(4)] + [10] * 16
+    guesses = _two_seat_guesses(unseen, (1, 1), (2, 4), [2, 3, 4, 5], samples=40, seed=5)
+    weights = {tuple(hands[0]): weight for hands, weight in guesses}
+    assert len(weights) == len(guesses)
+    assert weights[(10, 10)] in (3.0, 4.0)
+    assert sum(weights.values()) == 40
+
+
 def test_more_combinations_than_samples_are_drawn_by_their_exact_weights() -> None:
     # Four cards from four of each rank ace to nine and sixteen tens (over 1,000 rank
     # combinations): 64 picked, in proportion to how many ways each is dealt (no keep model
-    # here), so tens come about four times as often as aces.
+    # here), so tens come about four times as often as aces. A hand picked more than once is
+    # listed once, weighing the times it was picked.
     unseen = [rank for rank in range(1, 10) for _ in range(4)] + [10] * 16
     guesses = _two_seat_guesses(unseen, (1, 1), (4, 4), [2, 3, 4, 5], samples=64, seed=2)
-    assert len(guesses) == 64
-    assert all(weight == 1.0 for _, weight in guesses)
-    tens = sum(hands[0].count(10) for hands, _ in guesses)
-    aces = sum(hands[0].count(1) for hands, _ in guesses)
+    assert sum(weight for _, weight in guesses) == 64
+    assert all(weight == int(weight) >= 1 for _, weight in guesses)
+    assert len({tuple(hands[0]) for hands, _ in guesses}) == len(guesses)
+    tens = sum(hands[0].count(10) * weight for hands, weight in guesses)
+    aces = sum(hands[0].count(1) * weight for hands, weight in guesses)
     assert tens > 2 * aces
 
 
