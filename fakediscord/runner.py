@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import re
 import signal
 import socket
@@ -33,9 +34,32 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
 
 
+#: Where the ports :func:`free_port` hands out come from: below the range the system takes
+#: the local ports of outgoing connections from (Linux's ``ip_local_port_range``, 32768-60999
+#: by default), where a port a probe found free could be taken by any connection the moment
+#: after (a bot's game pages then failed to start, "address already in use", on a busy run).
+_OUTGOING = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_LOWEST = 10000
+_PICK = random.SystemRandom()  # (not the random module's: a test may seed it, in every worker)
+
+
 def free_port() -> int:
     """A TCP port free on this machine now (for a server a bot or a test starts beside the
-    emulator: the game pages, a PostgreSQL cluster)."""
+    emulator: the game pages, a PostgreSQL cluster), outside the range of outgoing
+    connections' ports where the system has one below which there is room; else one the
+    system picks."""
+    try:
+        outgoing = int(_OUTGOING.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        outgoing = 0
+    for _ in range(50 if outgoing > _LOWEST + 1000 else 0):
+        port = _PICK.randrange(_LOWEST, outgoing)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
