@@ -18,8 +18,9 @@ Pegging needs ranks only, so a guess is a list of ranks per seat. When one other
 cards, every rank combination it may hold is listed with its exact weight (at most 1,820 for
 four cards): all of them when they are no more than ``samples``, else ``samples`` picked from
 them in proportion to their weights with the injected random source, so the play-outs go to
-the likely hands (a hand picked more than once is listed once, weighing its picks). With more seats holding cards, ``DRAWS`` times ``samples`` guesses are drawn
-at random and ``samples`` of them picked the same way.
+the likely hands (a hand picked more than once is listed once, weighing its picks). With more
+seats holding cards, ``DRAWS`` times ``samples`` guesses are drawn at random and ``samples`` of
+them picked the same way.
 
 >>> import random
 >>> from engine.rules import Rules
