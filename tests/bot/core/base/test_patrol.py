@@ -144,17 +144,21 @@ async def test_a_runner_looks_at_what_it_heard_of_while_it_follows_the_feed() ->
 
 
 class Steps:
-    """Work that notes when it begins and ends, and waits for the test's word in between."""
+    """Work that notes when it begins (and sets its ``began`` event) and ends, and waits for
+    the test's word in between."""
 
     def __init__(self) -> None:
         self.said: list[str] = []
         self.go: dict[str, asyncio.Event] = {}
+        self.began: dict[str, asyncio.Event] = {}
 
     def step(self, name: str, fails: bool = False) -> Callable[[], Awaitable[str]]:
         self.go[name] = asyncio.Event()
+        self.began[name] = asyncio.Event()
 
         async def work() -> str:
             self.said.append(f"{name} begins")
+            self.began[name].set()
             await self.go[name].wait()
             self.said.append(f"{name} ends")
             if fails:
@@ -170,15 +174,24 @@ async def test_work_on_one_key_is_done_one_piece_at_a_time_in_the_order_asked() 
     first = asyncio.ensure_future(sequences.run(7, steps.step("click")))
     second = asyncio.ensure_future(sequences.run(7, steps.step("clock")))
     other = asyncio.ensure_future(sequences.run(8, steps.step("elsewhere")))
-    await asyncio.sleep(0.01)
+    # Work on another key, asked after "clock", begins once the loop has let everything asked
+    # before it begin that could: "clock" would have by then.
+    async with asyncio.timeout(5):
+        await steps.began["elsewhere"].wait()
     assert steps.said == ["click begins", "elsewhere begins"], "one at a time a key, keys apart"
     steps.go["clock"].set()
-    await asyncio.sleep(0.01)
+    # Free to end at once, "clock" still waits for "click": work on a third key, asked after
+    # its word was given, begins and ends meanwhile.
+    probe = steps.step("probe")
+    steps.go["probe"].set()
+    async with asyncio.timeout(5):
+        assert await sequences.run(9, probe) == "probe"
     assert "clock begins" not in steps.said, "asked second, done second"
     steps.go["click"].set()
     steps.go["elsewhere"].set()
     assert list(await asyncio.gather(first, second, other)) == ["click", "clock", "elsewhere"]
     assert steps.said.index("click ends") < steps.said.index("clock begins")
+    assert steps.said.index("probe ends") < steps.said.index("clock begins")
     assert len(sequences) == 0 and not sequences.busy(7), "a key with nothing queued holds nothing"
 
 
@@ -199,7 +212,9 @@ async def test_work_whose_caller_stopped_waiting_before_its_turn_is_left_out() -
     steps = Steps()
     first = asyncio.ensure_future(sequences.run(7, steps.step("first")))
     gone = asyncio.ensure_future(sequences.run(7, steps.step("gone")))
-    await asyncio.sleep(0.01)
+    # "first" under way, "gone" queued behind it (asked before "first" began) when it leaves.
+    async with asyncio.timeout(5):
+        await steps.began["first"].wait()
     gone.cancel()
     steps.go["first"].set()
     assert await first == "first"
