@@ -262,16 +262,11 @@ def split_chance(
     chance_of = chances(crib, pone_hand)
     # Each tally of the play as the seat's pegging and the other's, moved by the shift: the
     # same for every starter.
-    if dealer:
-        pegs = [
-            (0 if d + shift < 0 else d + shift, 0 if p - shift < 0 else p - shift, share)
-            for d, p, share in play
-        ]
-    else:
-        pegs = [
-            (0 if p + shift < 0 else p + shift, 0 if d - shift < 0 else d - shift, share)
-            for d, p, share in play
-        ]
+    tallies = play if dealer else [(pone, dealer_pegs, share) for dealer_pegs, pone, share in play]
+    pegs = [
+        (0 if me + shift < 0 else me + shift, 0 if them - shift < 0 else them - shift, share)
+        for me, them, share in tallies
+    ]
     won = 0.0
     for (points, jack), starters in by_starter.items():
         # The dealer's heels come first.
