@@ -15,7 +15,6 @@ from __future__ import annotations
 import gc
 import itertools
 import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Generator
@@ -30,10 +29,15 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tests.durations import SECONDS  # noqa: E402
 from tests.helpers.bot_db import close_sqlite_readers  # noqa: E402
+from tests.helpers.first_compile import (  # noqa: E402
+    UNCOMPILED_AT_MOST,
+    compile_modules,
+    uncompiled,
+)
 from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
 from tests.helpers.postgres import PostgresServer, SharedServer  # noqa: E402
+from tests.helpers.scheduling import KindsScheduling, measured  # noqa: E402
 
 pytest_plugins = ["fakediscord.testing"]
 
@@ -51,44 +55,13 @@ _NUMBERS = itertools.count(1)
 _SHARED = "crib_shared_folder"
 _folder_key = pytest.StashKey[str]()
 
-#: A test that spends less CPU than this per second of its wall time mostly waits (on a bot,
-#: Discord's pace, the emulator, a browser): the end-to-end tests, most of the benchmarks'.
-WAITING = 0.25
-
-
-def _measured(item: pytest.Item) -> tuple[float, float]:
-    """(wall, CPU) seconds ``item`` took in the run :mod:`tests.durations` measured: its own
-    function's, else its module's median test's, else nothing (a test newer than the list)."""
-    name = item.nodeid.split("@")[0].split("[")[0]
-    found = SECONDS.get(name) or SECONDS.get(name.split("::")[0])
-    return found or (0.0, 0.0)
-
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The order the tests start in: the tests that mostly wait (:data:`WAITING`) beside those
-    that work, each kind longest first, taken from each in step with its share of the wall
-    time, so that the two kinds end together and both cores stay busy throughout (a run that
-    began with the waiting tests alone, the longest, left the cores half idle for its first
-    minutes, and crowded its last ones). A stable sort: every process collects the same order.
-    """
-    measured = {item.nodeid: _measured(item) for item in items}
-    kinds: tuple[list[pytest.Item], list[pytest.Item]] = ([], [])
-    for item in items:
-        wall, cpu = measured[item.nodeid]
-        kinds[wall > 0 and cpu < WAITING * wall].append(item)
-    for kind in kinds:
-        kind.sort(key=lambda item: -measured[item.nodeid][0])
-    totals = [sum(measured[i.nodeid][0] for i in kind) or 1.0 for kind in kinds]
-    done, taken, ordered = [0.0, 0.0], [0, 0], []
-    while left := [k for k in (0, 1) if taken[k] < len(kinds[k])]:
-        # The kind least far through its share of the time (the working kind on a tie).
-        side = min(left, key=lambda k: done[k] / totals[k])
-        item = kinds[side][taken[side]]
-        ordered.append(item)
-        done[side] += measured[item.nodeid][0]
-        taken[side] += 1
-    items[:] = ordered
+    """The tests longest first, by their time in a run before (tests.durations): the run's
+    workers take them so, each kind apart (tests.helpers.scheduling), and the longest never
+    start last. A stable sort: every process collects the same order."""
+    items.sort(key=lambda item: -measured(item.nodeid)[0])
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -139,55 +112,14 @@ def _share_bytecode(folder: Path) -> None:
     sys.dont_write_bytecode = False
 
 
-#: How many test modules may lack their bytecode before a run's workers are started (with
-#: assertions rewritten: 20 ms of CPU a module) and every worker still compiles them itself,
-#: rather than one collection compiling them for all first (some 3 s of CPU once they are).
-UNCOMPILED_AT_MOST = 30
-#: The collection that compiles first, in this process alone, the run's paths and ini
-#: settings its own (its options on the command line aside: it runs nothing).
-_COLLECTION = ("-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider")
-#: The collections that compile first, side by side: one a core.
-COMPILERS = max(1, min(2, os.cpu_count() or 1))
-
-
 def _compile_first(config: pytest.Config) -> None:
-    """Before the run's workers start (pytest-xdist), compile what they will import, in one
-    collection in a process of its own, where most test modules have no bytecode yet (a clean
-    clone, or the run's own folder for it: :func:`_share_bytecode`).
-
-    The workers start together and each collects every test: each found no bytecode and
-    compiled everything it imported, the standard library and the installed packages too when
-    the bytecode is kept in the run's folder, and rewrote the test modules' assertions, some
-    11 s of CPU a worker of which 7 the rewriting (2.8 s a worker once they are compiled)."""
+    """Before the run's workers start (pytest-xdist), compile what they will import, where
+    most test modules have no bytecode yet (tests.helpers.first_compile)."""
     if config.getoption("dist", "no") == "no" or config.getoption("collectonly"):
         return
-    from _pytest.assertion.rewrite import PYC_TAIL, get_cache_dir
-
-    modules = [
-        found
-        for given in config.args
-        for path in [Path(given.partition("::")[0]).resolve()]
-        for found in (path.rglob("test_*.py") if path.is_dir() else [path])
-    ]
-    uncompiled = [m for m in modules if not (get_cache_dir(m) / (m.stem + PYC_TAIL)).exists()]
-    if len(uncompiled) <= UNCOMPILED_AT_MOST:
-        return
-    # One collection a core, each of every other module: each compiles what they all import
-    # (the same bytecode, whichever writes a file last) and rewrites the assertions of half of
-    # the test modules (most of the time): on the 2-core test machine one collection of the
-    # 336 took 13.3 s, one core idle, where two take 8.3 s.
-    collections = [
-        subprocess.Popen(
-            [sys.executable, *_COLLECTION, *map(str, uncompiled[start::COMPILERS])],
-            cwd=config.invocation_params.dir,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for start in range(COMPILERS)
-    ]
-    for collection in collections:
-        collection.wait()
+    modules = uncompiled(Path(given.partition("::")[0]).resolve() for given in config.args)
+    if len(modules) > UNCOMPILED_AT_MOST:
+        compile_modules(modules, config.invocation_params.dir)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -209,6 +141,15 @@ WORKERS = 8
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """(pytest-xdist) How many workers ``-n auto`` starts: see :data:`WORKERS`."""
     return WORKERS
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> KindsScheduling | None:
+    """(pytest-xdist) ``--dist loadgroup`` (the project's) hands out the tests by kind, as
+    each worker asks (tests.helpers.scheduling)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return KindsScheduling(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)
