@@ -91,8 +91,10 @@ def test_the_readmes_walk_through_the_playground_works_as_written(tmp_path: Path
         "**Ranked match: Al against Bea**",  # 6. a ranked match, and the ladder
         "**Ranked ladder",
     )
-    for step in steps:
-        assert step in said, (step, said[-3000:])
+    missing = [step for step in steps if step not in said]
+    # The whole output when a step is missing: it failed twice in whole runs on a busy
+    # machine (the tournament's start missing) and never alone, and its tail did not say why.
+    assert not missing, f"missing {missing} from the playground's output:\n{said}"
 
 
 def test_the_walk_throughs_ranked_step_works_whoever_the_step_before_left_you(
