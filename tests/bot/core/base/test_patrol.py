@@ -18,11 +18,13 @@ from bot.core.base.patrol import RETRY_AFTER, OnPatrol, Patrol, SelfWait, Sequen
 
 
 class Looker:
-    """A look that waits for the test's word and returns the due times it is given, in turn
-    (then ``None``)."""
+    """A look that notes when it begins (and sets ``began``) and ends, waits for the test's
+    word in between, and returns the due times it is given, in turn (then ``None``)."""
 
     def __init__(self) -> None:
         self.seen: list[int] = []
+        self.said: list[str] = []
+        self.began = asyncio.Event()
         self.go = asyncio.Event()
         self.dues: list[float] = []
         self.patrol = Patrol(
@@ -32,20 +34,23 @@ class Looker:
 
     async def look(self, key: int) -> float | None:
         self.seen.append(key)
+        self.said.append(f"{key} begins")
+        self.began.set()
         await self.go.wait()
+        self.said.append(f"{key} ends")
         return self.dues.pop(0) if self.dues else None
 
 
 async def test_a_look_asked_for_during_one_is_made_after_it_not_beside_it() -> None:
     looker = Looker()
     looker.patrol.ask(7)
-    await asyncio.sleep(0)
+    await asyncio.wait_for(looker.began.wait(), timeout=30)  # (a bound for a hang)
     looker.patrol.ask(7)
     looker.patrol.ask(7)
-    assert looker.seen == [7]
     looker.go.set()
     await looker.patrol.idle()
-    assert looker.seen == [7, 7]
+    # The second look began once the first had ended (beside it, both would begin first).
+    assert looker.said == ["7 begins", "7 ends", "7 begins", "7 ends"]
 
 
 async def test_the_next_look_is_at_the_time_returned_and_none_after_stop(
