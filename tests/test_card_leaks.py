@@ -100,7 +100,8 @@ def test_a_private_copy_of_a_hand_may_name_its_deals_own_and_public_cards_seen_l
     # A version of Al's private copy of his deal-1 hand ("Count 10 (Q♦)") may land after
     # deal 2 was dealt (an edit that crossed another), when Q♦ is in Bea's hand: it is held to
     # what deal 1 gave Al and made public, not to deal 2's secrets. (The watch held it to
-    # deal 2's and failed a clean run.) A card deal 1 neither gave Al nor showed is caught.
+    # deal 2's and failed a clean run; then, for a copy in Al's DM, the same.) A card deal 1
+    # neither gave Al nor showed is caught.
     fd, general, al, bot = _al_in_general()
     dealt = {1: {Card.parse(code) for code in ("QD", "2C", "3C", "4C", "5C", "6C")}}
     shown = {1: {Card.parse("JS"), Card.parse("4H")}}
@@ -120,6 +121,16 @@ def test_a_private_copy_of_a_hand_may_name_its_deals_own_and_public_cards_seen_l
     watch.check(lambda seat: hidden)
     assert watch.cards_seen == 5
     _edit(copy, "Cribbage in <#1>, deal 1.\nCount 9 (9♥); starter 4♥.")
+    with pytest.raises(AssertionError, match="Al could see 9♥"):
+        watch.check(lambda seat: hidden)
+    watch.mark_all()
+    # The copy the bot sends to Al's DM (not an answer) is as private as one: the same holds.
+    dm = fd.world.dm_channel(al)
+    sent = Message(3, dm, bot, "Cribbage in <#1>, deal 1.\nCount 8 (Q♦); starter J♠.")
+    dm.messages.append(sent)
+    watch.check(lambda seat: hidden)
+    assert watch.cards_seen == 9
+    _edit(sent, "Cribbage in <#1>, deal 1.\nCount 9 (9♥); starter 4♥.")
     with pytest.raises(AssertionError, match="Al could see 9♥"):
         watch.check(lambda seat: hidden)
     watch.mark_all()

@@ -176,6 +176,15 @@ def _versions(message: Message, start: int = 0) -> list[_Version]:
     return found
 
 
+def _private_to(message: Message, user: User) -> bool:
+    """Whether only `user` (and the bot) can see `message`: an ephemeral answer for them, or a
+    message in their DM with the bot (where a hand is sent when it is not an answer)."""
+    if message.ephemeral_for is not None:
+        return message.ephemeral_for.id == user.id
+    channel = message.channel
+    return channel.is_dm and channel.recipient is not None and channel.recipient.id == user.id
+
+
 @dataclass
 class LeakWatch:
     """Looks at every version of every message each viewer can see (in `channel` and their
@@ -201,9 +210,10 @@ class LeakWatch:
     #: and those cards are back in someone's hand.
     public: Callable[[Message], set[Card]] = lambda message: set()
     #: The cards deal N made public so far (played, the starter, the shows): what a version of
-    #: a private copy of a hand headed "…, deal N." may name besides its reader's own cards of
-    #: that deal, though it is looked at later (an edit that crossed another and landed after
-    #: the deal moved on), when those cards are back in someone's hand.
+    #: a private copy of a hand (an ephemeral answer, or a message in its reader's DM) headed
+    #: "…, deal N." may name besides its reader's own cards of that deal, though it is looked
+    #: at later (an edit that crossed another and landed after the deal moved on), when those
+    #: cards are back in someone's hand.
     made_public: Callable[[int], set[Card]] = lambda deal: set()
     #: Card mentions looked at (so a test can see the check was not vacuous).
     cards_seen: int = 0
@@ -254,7 +264,7 @@ class LeakWatch:
         if leaked:  # (what a message may name is read only when it names a hidden card)
             leaked -= self.public(message)
             header = HAND_HEADER.match(text)
-            mine = message.ephemeral_for is not None and message.ephemeral_for.id == user.id
+            mine = _private_to(message, user)
             if header is not None and mine:
                 deal = int(header.group(1))
                 leaked -= own(deal) | self.made_public(deal)
