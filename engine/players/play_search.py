@@ -14,7 +14,8 @@ the go, 31 and the last card follow the same steps as the finisher (a test compa
 
 A guess's opponent meets the same positions over and over, so what the rules of thumb play
 is looked up by the cards held, the count and the part of the series that can still score
-(:func:`scoring_tail`).
+(:func:`scoring_tail`); what they see in each card, and what a card pegs and leaves to score,
+by that part, the card and the count (the search's own tables, gone with it).
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ Belief = tuple[tuple[int, ...], float, Outcome]
 _Sight = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
 #: Still playing: no side has reached the target and the play is not over.
 _PLAYING = -2
+#: What the rules of thumb see in a rank played onto a scoring tail at a count (the count
+#: before it): from a single card, and from a pair.
+_Values = dict[tuple[tuple[int, ...], int, int], tuple[float, float]]
+#: What a rank played onto a scoring tail to a count (the card's pips in it) pegs, and the
+#: scoring tail it leaves.
+_Steps = dict[tuple[tuple[int, ...], int, int], tuple[int, tuple[int, ...]]]
 
 
 def scoring_tail(series: Sequence[int]) -> tuple[int, ...]:
@@ -102,7 +109,10 @@ class PlaySearch:
         self.sides = tuple(sides)
         self.me, self.other = me, 1 - me
         self.needs = tuple(needs)
+        #: What the rules of thumb play, by the ranks held, the scoring tail and the count.
         self.thumbs: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
+        self.values: _Values = {}
+        self.steps: _Steps = {}
 
     def value(
         self,
@@ -152,15 +162,38 @@ class PlaySearch:
         key = (hand, tail, count)
         found = self.thumbs.get(key)
         if found is None:
-            series = list(tail)
             found = -1
             best = -1e9
             for rank in _playable(hand, self.max_count - count):  # ties go to the lower rank
-                paired = hand.count(rank) > 1
-                value = thumb_value(rank, series, count, paired, rules=self.rules)
+                value = self._thumb_value(tail, count, rank)[hand.count(rank) > 1]
                 if value > best:
                     found, best = rank, value
             self.thumbs[key] = found
+        return found
+
+    def _thumb_value(self, tail: tuple[int, ...], count: int, rank: int) -> tuple[float, float]:
+        """:func:`thumb_value` of ``rank`` played onto the scoring ``tail`` at ``count``:
+        played from a single card, and from a pair."""
+        key = (tail, count, rank)
+        found = self.values.get(key)
+        if found is None:
+            series = list(tail)
+            found = (
+                thumb_value(rank, series, count, False, rules=self.rules),
+                thumb_value(rank, series, count, True, rules=self.rules),
+            )
+            self.values[key] = found
+        return found
+
+    def _step(self, tail: tuple[int, ...], rank: int, count: int) -> tuple[int, tuple[int, ...]]:
+        """What ``rank`` played onto the scoring ``tail`` to ``count`` (the card counted in
+        it) pegs, and the scoring tail it leaves."""
+        key = (tail, rank, count)
+        found = self.steps.get(key)
+        if found is None:
+            series = (*tail, rank)
+            found = (self.peg(series, count), scoring_tail(series))
+            self.steps[key] = found
         return found
 
     def _after(
@@ -199,9 +232,7 @@ class PlaySearch:
                 rank = self._thumb_choice(held[other], run, now)
                 seen.append(rank)
                 now += PIP_VALUES[rank]
-                series = (*run, rank)
-                scored = self.peg(series, now)
-                run = scoring_tail(series)
+                scored, run = self._step(run, rank, now)
                 left = _without(held[other], rank)
                 held = (mine, left) if me == 0 else (left, mine)
                 at = other
@@ -234,17 +265,14 @@ class PlaySearch:
         best = -1e18
         for rank in _playable(mine, self.max_count - count):
             now = count + PIP_VALUES[rank]
-            series = (*tail, rank)
-            scored = self.peg(series, now)
+            scored, run = self._step(tail, rank, now)
             pegged, winner = (
                 _peg(points, side, scored, self.needs) if scored else (points, _PLAYING)
             )
             if winner != _PLAYING:
                 value = sum(weight * outcome(pegged, winner) for _, weight, outcome in group)
             else:
-                value = self._after(
-                    _without(mine, rank), group, self.me, now, scoring_tail(series), pegged
-                )
+                value = self._after(_without(mine, rank), group, self.me, now, run, pegged)
             if value > best:
                 best = value
         return best
