@@ -144,6 +144,16 @@ class _LocalBot:
         self.task = task
         self.scratch = scratch
 
+    async def settled(self) -> None:
+        """Wait until the bot has done what the interactions so far set going: each handled
+        (answered, what follows the answer done), and every message they changed sent (the
+        playground awaits it after each line it sends the bot)."""
+        parts = self.bot.parts
+        if parts is None:
+            return
+        await parts.io.idle()
+        await parts.sending.caught_up()
+
     async def close(self) -> None:
         """Stop the bot and remove its scratch database."""
         await self.bot.close()

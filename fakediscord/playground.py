@@ -98,6 +98,9 @@ USAGE = {
 
 #: How many of a channel's messages `as NAME` shows on arrival (`look` shows more).
 ARRIVAL_SHOWN = 4
+#: How long the bot's word that it is done may take (a bound for a hung bot, said as a failure
+#: of the line, not a pace).
+SETTLE_TIMEOUT = 60.0
 
 
 class Playground:
@@ -110,8 +113,12 @@ class Playground:
         out: TextIO,
         pictures: Path | None = None,
         now: Callable[[], float] = time.time,
+        settled: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.fd = fd
+        #: The bot's own word that it has done what a line set going, if it gives one (see
+        #: :func:`playground`).
+        self.settled = settled
         #: The wall clock a relative timestamp is read against (as the client's is).
         self.now = now
         self.guild = guild
@@ -130,6 +137,17 @@ class Playground:
     def say(self, text: str) -> None:
         """Print one line of playground output."""
         print(text, file=self.out, flush=True)
+
+    async def settle(self, period: float) -> None:
+        """Wait, before what is new is shown, until the bot has done what the line just typed
+        set going: its word for it when it gives one (an answer may come before the messages
+        it brings: a tournament's board, posted once its command is answered, was not yet
+        there when a busy machine's bot had been quiet for a moment, and the `click` typed next
+        pressed an older message's button), then until it makes no request for ``period``
+        seconds (all a bot in another process offers)."""
+        if self.settled is not None:
+            await asyncio.wait_for(self.settled(), SETTLE_TIMEOUT)
+        await self.fd.quiet(period)
 
     @property
     def prompt(self) -> str:
@@ -333,7 +351,7 @@ async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> N
         # Discord would open the Activity in the client: here, a page to open in a browser.
         url = pg.fd.activity_client_url(pg.user, instance)
         pg.say(f"The Activity opened for {pg.user.name}: open {url} in a browser")
-    await pg.fd.quiet(0.05)
+    await pg.settle(0.05)
     pg.show_new(last=interaction.messages())
 
 
@@ -466,7 +484,7 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         pg.show_all(pg.channel, limit=5)
     elif command == "say" and len(words) > 1:
         await fd.say(pg.user, pg.channel, line.split(None, 1)[1])
-        await fd.quiet(0.05)
+        await pg.settle(0.05)
         pg.show_new()
     elif command == "events" and len(words) == 1:
         _show_events(pg)
@@ -485,7 +503,7 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         await mark(pg.user, event)
         said = "is interested in" if command == "interested" else "is no longer interested in"
         pg.say(f"{pg.user.name} {said} {event.name!r}")
-        await fd.quiet(0.2)
+        await pg.settle(0.2)
         pg.show_new()
     elif command == "launch" and len(words) == 1:
         await _answer(pg, await fd.launch(pg.user, pg.channel), stream)
@@ -567,7 +585,10 @@ async def playground(
 
     `start_bot(fd)` runs the real bot in this process against `fd` (discord.py is already
     pointed at it; log in with `fd.bot_token`; the guild is `fd.world.guilds`) and returns once
-    it is started; if what it returns has an awaitable `close()`, that is called at the end.
+    it is started; if what it returns has an awaitable `close()`, that is called at the end,
+    and an awaitable `settled()` is awaited after each line that reaches the bot, before what is
+    new is shown: the bot's word that it has done what the line set going (without it, a moment
+    with no request from the bot stands in, which on a busy machine proves nothing).
     Without `start_bot`, `python <bot_args>` (`-m bot`) runs as a child process pointed at the
     emulator (DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL, DEV_GUILD_ID, DATABASE_PATH).
     """
@@ -606,10 +627,12 @@ async def playground(
             else:
                 handle = await start_bot(fd)
                 closer = getattr(handle, "close", None)
+            settled = getattr(handle, "settled", None)
             try:
                 await fd.wait_until_connected(timeout=30)
                 await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
-                await _chat(Playground(fd, guild, out, saved_to), users, stream, handle)
+                pg = Playground(fd, guild, out, saved_to, settled=settled)
+                await _chat(pg, users, stream, handle)
             finally:
                 if closer is not None:
                     await closer()

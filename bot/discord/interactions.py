@@ -469,6 +469,12 @@ class DiscordIO:
             await interaction.edit_original_response(**kwargs)
 
     # -- shutdown -----------------------------------------------------------------------------
+    async def idle(self) -> None:
+        """Wait until no interaction is being handled here: each call answered, and what
+        follows its answer done (the core told, the computer's reply made)."""
+        while self._in_flight:
+            await asyncio.wait(list(self._in_flight))
+
     async def shut_down(self, timeout: float) -> None:
         """Take no new moves and let the ones in flight finish (at most ``timeout`` seconds)."""
         self.closing = True

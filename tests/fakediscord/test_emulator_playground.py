@@ -9,13 +9,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import discord
 import pytest
 
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.limits import COMPONENTS_V2
 from fakediscord.model import GUILD_STAGE_VOICE, GUILD_VOICE, Attachment, Guild
 from fakediscord.playground import Playground, playground
-from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
+from tests.helpers.tinybot import Persistent, TinyBot, make_bot, red_square_png
 
 
 async def start_tiny(fd: FakeDiscord) -> TinyBot:
@@ -128,6 +129,46 @@ def test_the_answer_to_what_was_typed_is_shown_last_and_is_what_click_presses() 
     shown = out.getvalue()
     assert shown.index("Hand") < shown.index("Resign?"), shown
     assert pg.target([], "button") == (answer, [])
+
+
+class _LateBoard:
+    """The tiny bot, and its word that it is done (``settled``), which it gives only once it
+    has posted a board with a button in #general: as a bot whose answer comes before the
+    messages it brings (a tournament's board, posted once ``/cribbage tournament new`` is
+    answered)."""
+
+    def __init__(self, bot: TinyBot) -> None:
+        self.bot = bot
+        self.posted = 0
+
+    async def settled(self) -> None:
+        channel = next(c for c in self.bot.get_all_channels() if c.name == "general")
+        assert isinstance(channel, discord.TextChannel)
+        view = discord.ui.View()
+        view.add_item(Persistent(self.posted))  # (the tiny bot answers it: "dyn N pressed")
+        self.posted += 1
+        await channel.send(f"Board {self.posted}", view=view)
+
+    async def close(self) -> None:
+        await self.bot.close()
+
+
+async def test_what_the_bot_brings_after_its_answer_is_shown_before_the_next_line() -> None:
+    """A bot that gives its word that it is done (``settled()``) is waited for after each line
+    that reaches it, before what is new is shown: the board it posts after answering is
+    printed with the answer, and the `click 1` typed next presses the board's button. (In the
+    README's walk through the playground, a busy machine's bot posted the tournament's board
+    after a moment's quiet, and `click 1` pressed the review's button instead of *Join*.)"""
+
+    async def start(fd: FakeDiscord) -> _LateBoard:
+        return _LateBoard(await start_tiny(fd))
+
+    text = await play("/tiny echo text:hi\nclick 1\nquit\n", start=start)  # type: ignore[arg-type]
+    # What each line printed, after the prompt it was typed at.
+    _, echoed, clicked, _ = text.split("Al #general> ")
+    assert "Board 1" in echoed and "[1] dyn 0" in echoed, text
+    assert echoed.index("Board 1") < echoed.index("Cribbage: hi"), "the answer is shown last"
+    assert "dyn 0 pressed" in clicked, text
 
 
 def test_a_menus_option_descriptions_are_shown_as_discord_shows_them() -> None:
