@@ -15,8 +15,11 @@ it too, and only that (`LENIENCIES`, each with its source; `fakediscord/README.m
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import marshal
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -147,6 +150,7 @@ class Judge:
         self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
         self._operations: dict[str, list[Operation]] = {}
         self._compiled: dict[str, Callable[[Any], bool]] = {}
+        self._folder: Path | None = None
         #: Each parameter schema's verdict on each value asked (see `_takes`).
         self._taken: dict[tuple[int, str], bool] = {}
         for template, item in self.document.get("paths", {}).items():
@@ -195,15 +199,51 @@ class Judge:
         valid body (nearly every request) jsonschema's slower walk."""
         if operation.body_pointer is None:
             return False
-        fits = self._compiled.get(operation.body_pointer)
+        return self._check(operation.body_pointer)(body)
+
+    def _check(self, pointer: str) -> Callable[[Any], bool]:
+        """The compiled check of the schema at ``pointer``, compiled (or loaded) the first
+        time it is asked."""
+        fits = self._compiled.get(pointer)
         if fits is None:
-            definition = {**self.document, "$schema": _DRAFT7, "$ref": f"#{operation.body_pointer}"}
+            definition = {**self.document, "$schema": _DRAFT7, "$ref": f"#{pointer}"}
+            folder = self._checks_folder()
+            kept = None if folder is None else folder / hashlib.sha256(pointer.encode()).hexdigest()
             try:
-                fits = _compiled_check(definition)
+                fits = _compiled_check(definition, kept)
             except fastjsonschema.JsonSchemaDefinitionException:
                 fits = _never
-            self._compiled[operation.body_pointer] = fits
-        return fits(body)
+            self._compiled[pointer] = fits
+        return fits
+
+    def _checks_folder(self) -> Path | None:
+        """Where the compiled checks are kept for the processes after this one: beside the
+        emulator's bytecode (as Python keeps a module's), one folder per description, this
+        module and fastjsonschema's version; None where no bytecode is written. Making a check
+        (fastjsonschema writes it as Python, hundreds of kilobytes for a message's body, then
+        Python compiles that) took 0.1 to 0.25 s of CPU, in every process that judged that
+        request (each test process, each playground); loading one kept, about a millisecond."""
+        if sys.dont_write_bytecode:
+            return None
+        if self._folder is None:
+            digest = hashlib.sha256()
+            for path in (Path(self.source), Path(__file__)):
+                with contextlib.suppress(OSError):
+                    digest.update(path.read_bytes())
+            tag = f"{fastjsonschema.VERSION} {sys.implementation.cache_tag}"
+            digest.update(tag.encode())
+            here = Path(__file__).resolve().parent
+            prefix = sys.pycache_prefix
+            base = Path(prefix, *here.parts[1:]) if prefix else here / "__pycache__"
+            self._folder = base / f"openapi-checks-{digest.hexdigest()[:16]}"
+        return self._folder
+
+    def keep_checks(self) -> int:
+        """Compile every operation's check of its body now, kept for the processes after this
+        one (a set-up's, before the tests' processes start); how many there are."""
+        pointers = {o.body_pointer for found in self._operations.values() for o in found}
+        kept = [self._check(pointer) for pointer in pointers if pointer is not None]
+        return len(kept)
 
     def _takes(self, validator: Draft202012Validator, value: str) -> bool:
         """Whether a parameter's schema takes ``value`` from a URL in one of its readings:
@@ -266,10 +306,29 @@ CROSS_CHECK = "FAKEDISCORD_OPENAPI_CROSS_CHECK"
 _DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
 
-def _compiled_check(definition: dict[str, Any]) -> Callable[[Any], bool]:
+def _compiled_check(definition: dict[str, Any], kept: Path | None) -> Callable[[Any], bool]:
     """A compiled check of ``definition`` (fastjsonschema: the description uses no keyword
-    draft 7 lacks, and formats are not checked, as jsonschema does not check them)."""
-    validate = fastjsonschema.compile(definition, use_formats=False)
+    draft 7 lacks, and formats are not checked, as jsonschema does not check them), loaded
+    from the file ``kept`` when a process before this one made it, else made and kept there
+    (a file that cannot be read as one is made again)."""
+    code = None
+    if kept is not None:
+        with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+            code = marshal.loads(kept.read_bytes())
+    if code is None:
+        source = fastjsonschema.compile_to_code(definition, use_formats=False)
+        code = compile(source, "<the OpenAPI description's check>", "exec")
+        if kept is not None:
+            with contextlib.suppress(OSError):
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                # Written whole under another name, then renamed: a process reading it never
+                # finds half of one.
+                making = kept.with_name(f"{kept.name}.{os.getpid()}")
+                making.write_bytes(marshal.dumps(code))
+                making.replace(kept)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # (fastjsonschema's own code for the description's schema)
+    validate: Callable[[Any], Any] = namespace["validate"]
 
     def fits(body: Any) -> bool:
         try:

@@ -33,6 +33,7 @@ from tests.helpers.bot_db import close_sqlite_readers  # noqa: E402
 from tests.helpers.first_compile import (  # noqa: E402
     UNCOMPILED_AT_MOST,
     compile_modules,
+    keep_emulator_checks,
     uncompiled,
 )
 from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
@@ -120,6 +121,7 @@ def _compile_first(config: pytest.Config) -> None:
     modules = uncompiled(Path(given.partition("::")[0]).resolve() for given in config.args)
     if len(modules) > UNCOMPILED_AT_MOST:
         compile_modules(modules, config.invocation_params.dir)
+        keep_emulator_checks()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -18,6 +18,10 @@ installing (on a fresh machine, downloads: the cores are free meanwhile)::
 and the run then finds the bytecode made (:data:`UNCOMPILED_AT_MOST`). Where the environment
 keeps no bytecode beside the sources, each run compiles into a folder of its own, so there is
 nothing to make ahead, and it does nothing.
+
+The emulator's checks of each request's body against Discord's OpenAPI description are made
+with them (:func:`keep_emulator_checks`): each process that judged a request compiled the
+checks it needed, some 1 s of CPU in every test process and every playground.
 """
 
 from __future__ import annotations
@@ -28,7 +32,13 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["COMPILERS", "UNCOMPILED_AT_MOST", "compile_modules", "uncompiled"]
+__all__ = [
+    "COMPILERS",
+    "UNCOMPILED_AT_MOST",
+    "compile_modules",
+    "keep_emulator_checks",
+    "uncompiled",
+]
 
 #: How many test modules may lack their bytecode before a run's workers are started (with
 #: assertions rewritten: 20 ms of CPU a module) and every worker still compiles them itself,
@@ -80,6 +90,15 @@ def main() -> None:
     modules = uncompiled([ROOT / "tests"])
     if len(modules) > UNCOMPILED_AT_MOST:
         compile_modules(modules, ROOT)
+    keep_emulator_checks()
+
+
+def keep_emulator_checks() -> None:
+    """Make the emulator's compiled checks of the requests' bodies, kept beside its bytecode
+    for the run's processes (:meth:`fakediscord.openapi.Judge.keep_checks`)."""
+    from fakediscord.openapi import load
+
+    load().keep_checks()
 
 
 if __name__ == "__main__":
