@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import fastjsonschema
 import pytest
 
 from fakediscord import FakeDiscord, openapi
@@ -334,7 +335,7 @@ def test_a_check_made_once_is_kept_for_the_processes_after_and_judges_the_same(
         raise AssertionError("made again, though it was kept")
 
     with monkeypatch.context() as later:
-        later.setattr(openapi.fastjsonschema, "compile_to_code", never)
+        later.setattr(fastjsonschema, "compile_to_code", never)
         assert judged() == (True, False), "loaded, it judges the same"
     kept.write_bytes(b"not a check")
     assert judged() == (True, False)
