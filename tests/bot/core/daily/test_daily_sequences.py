@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import DailyPick
 from bot.core.daily import daily as daily_module
+from bot.core.daily.daily import LATE_PICK, day_of
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, full_deck
@@ -161,14 +162,16 @@ class Server:
         done = [answer for answer in answers if answer.ok]
         if not done:
             return
-        assert guild is not None and stamp == _stamp(self.today)
+        # Today's hand, or yesterday's a moment after midnight (a pick made before it).
+        answerable = {_stamp(day_of(moment)) for moment in (self.clock(), self.clock() - LATE_PICK)}
+        assert guild is not None and stamp in answerable, (stamp, answerable)
         kept = self.answered.setdefault((guild, stamp), {})
         # Kept once, the first: asked again (or twice at once), the answer kept is shown.
         again = [answer.reply.text == daily_module.ANSWERED for answer in done]
         assert again.count(False) == (0 if user.id in kept else 1), again
         kept.setdefault(user.id, _thrown(codes))
         for answer in done:
-            self._check_choice(guild, user, kept[user.id], answer)
+            self._check_choice(guild, stamp, user, kept[user.id], answer)
 
     def _choice(self, step: Choose, guild: int | None) -> tuple[str, tuple[str, ...]]:
         """The stamp and the cards a choice is sent with."""
@@ -227,10 +230,11 @@ class Server:
         assert all(str(Card.parse(c)) in view.content for c in hand)
         self.menus[(user.id, guild)] = (pick.stamp, pick.cards)
 
-    def _check_choice(self, guild: int, user: User, thrown: frozenset[str], answer: Answer) -> None:
+    def _check_choice(
+        self, guild: int, day: str, user: User, thrown: frozenset[str], answer: Answer
+    ) -> None:
         """An answer: the split kept (``thrown``) ranked among all fifteen and marked once,
-        and the board of the day."""
-        today = _stamp(self.today)
+        and the board of the day it answers (``day``)."""
         view = answer.update
         assert view is not None and view.controls_of(DailyPick) is None
         text = view.content
@@ -240,7 +244,7 @@ class Server:
         marked = next(line for line in table if "◀ yours" in line)
         shown = marked.split(" · ")[0].split(". ", 1)[1]  # ("11. 2♣ 10♠ · 6♥ 7♣ … ◀ yours")
         assert {str(Card.parse(c)) for c in thrown} == set(shown.split()), (marked, thrown)
-        self._check_board(text, guild, today)
+        self._check_board(text, guild, day)
 
     def _check_board(self, text: str, guild: int, day: str) -> None:
         """The day's board counts everyone who answered in the server that day."""
@@ -269,7 +273,8 @@ def _thrown(codes: tuple[str, ...]) -> frozenset[str]:
 
 #: Everyone shown the day's hand; each kind of wrong choice; Al answers, twice at once, then
 #: again otherwise; everyone answers (the board full of names); the next day, yesterday's
-#: menu chosen from and today's; the other server and outside servers.
+#: menu chosen from and today's; the other server and outside servers; a menu chosen from
+#: twice at once as the next day begins (a moment after midnight, it answers its own day).
 EVERY_DAY: list[Step] = [
     *(Daily(who, 0) for who in range(len(PEOPLE))),
     *(Choose(0, 0, what, 1, "shown") for what in ("one", "three", "twice", "stranger", "words")),
@@ -289,6 +294,9 @@ EVERY_DAY: list[Step] = [
     Daily(3, 2),
     Choose(3, 2, "two", 9, "today"),
     Stats(3, 2),
+    Daily(4, 0),
+    Later(12),
+    Choose(4, 0, "two", 4, "shown", twice=True),
 ]
 
 
