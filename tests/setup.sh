@@ -6,8 +6,10 @@
 # - .venv, with the bot and its test tools (the `dev` extra), installed by uv: it fetches the
 #   packages side by side and compiles their bytecode on every core, where pip does one thing
 #   at a time (10 s against 22 s with nothing cached: docs/testing.md).
-# - the run's first collection (tests/helpers/first_compile.py), which compiles what the
-#   tests import, made while the system's programs are still installing.
+# - the type check's first run (tests/helpers/type_check.py), begun in the background as soon
+#   as .venv is made (the suite's check waits for it, then reads its cache), and the run's
+#   first collection (tests/helpers/first_compile.py), which compiles what the tests import,
+#   both made while the system's programs are still installing.
 # Both mostly wait on downloads, so the system's programs install while .venv is made and the
 # tests compiled; the script ends when both have, failing if either did.
 set -euo pipefail
@@ -19,6 +21,7 @@ python=0
     python3 -m venv .venv &&
         .venv/bin/pip install -q uv==0.13.9 &&
         .venv/bin/uv pip install -q --python .venv/bin/python --compile-bytecode -e '.[dev]' &&
+        .venv/bin/python -m tests.helpers.type_check &&
         .venv/bin/python -m tests.helpers.first_compile
 } || python=$?
 wait "$system" || exit $?

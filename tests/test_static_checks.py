@@ -1,6 +1,7 @@
 """The static checks run with the tests, so CI enforces them: types (``mypy``, strict on
 ``engine`` and ``bot``: among other things it fails when an engine event kind is left
-unhandled by a ``match`` that ends in ``assert_never``), lint and format (``ruff``)."""
+unhandled by a ``match`` that ends in ``assert_never``; begun ahead by the set-up:
+``tests/helpers/type_check.py``), lint and format (``ruff``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.helpers import type_check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +22,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_code_type_checks() -> None:
-    done = _run("mypy")
+    done = type_check.run()
     assert done.returncode == 0, done.stdout + done.stderr
 
 
