@@ -15,6 +15,7 @@ A file lock says a run is under way: two runs at once would each check everythin
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import subprocess
@@ -29,6 +30,8 @@ __all__ = ["LOCK", "begin", "run"]
 ROOT = Path(__file__).resolve().parents[2]
 #: Held by a run of mypy while it runs (in mypy's own cache folder, which git ignores).
 LOCK = ROOT / ".mypy_cache" / "run.lock"
+#: How long a run may take at most (seconds), the one begun ahead as the suite's own.
+TIMEOUT = 600
 #: The command: mypy as the project configures it (pyproject.toml: what it checks, and how).
 COMMAND = (sys.executable, "-m", "mypy")
 
@@ -54,7 +57,7 @@ def run(command: Sequence[str] = COMMAND) -> subprocess.CompletedProcess[str]:
     """mypy's check of the project, once a run begun ahead has ended (its cache then read)."""
     with _held():
         return subprocess.run(
-            command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+            command, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=False
         )
 
 
@@ -76,7 +79,10 @@ def begin(command: Sequence[str] = COMMAND) -> bool:
                     os.dup2(quiet, stream)
                 os.closerange(3, handle)
                 os.closerange(handle + 1, os.sysconf("SC_OPEN_MAX"))
-                subprocess.run(command, cwd=ROOT, check=False)
+                # Bounded as the suite's check is, so a run that hangs cannot hold the lock for
+                # ever: the check then runs on whatever cache it left.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    subprocess.run(command, cwd=ROOT, check=False, timeout=TIMEOUT)
             finally:
                 os._exit(0)
         return True
