@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 from typing import Any
 
 import pytest
 
 from engine.phase import Phase
-from fakediscord import Message
+from fakediscord import FakeDiscord, Message
+from fakediscord.model import walk_components
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import latest_game_id
 from tests.helpers.pair import Pair
@@ -203,6 +205,34 @@ async def test_a_new_deals_hand_is_not_posted_through_a_click_whose_answer_is_on
     await driver.expect_current()
 
 
+#: An interaction's token in a route (shortened in what a failure says).
+TOKEN = re.compile(r"/[A-Za-z0-9_-]{40,}")
+
+
+def _story(fd: FakeDiscord, message: Message) -> str:
+    """Each look of ``message`` (when it was asked for and made, its first words, its controls'
+    ids), then each request that named the message and each click's answer (its route, the
+    process's port, when it arrived and was answered): what a failure of the checks above says,
+    to tell which edit came again and from where."""
+    looks = [*message.history, message.version()]
+    lines = [
+        f"look {n}: requested {look.requested or '?'}, made {look.at}: "
+        f"{look.words()[:80]!r} {sorted(_ids(look.components))}"
+        for n, look in enumerate(looks)
+    ]
+    lines += [
+        f"{TOKEN.sub(lambda t: t.group(0)[:9] + '…', r.route)} -> {r.status} (port {r.peer}, "
+        f"arrived {r.arrived:.3f}, answered {r.at:.3f})"
+        for r in fd.requests
+        if str(message.id) in r.route or "/webhooks/" in r.route or r.route.endswith("/callback")
+    ]
+    return "\n".join(lines)
+
+
+def _ids(components: list[dict[str, Any]]) -> list[str]:
+    return [str(c["custom_id"]) for c in walk_components(components) if "custom_id" in c]
+
+
 def _repeated(message: Message) -> list[str]:
     """The looks of ``message`` that an edit gave it again, unchanged, right after the look
     before (the same text and controls twice in a row)."""
@@ -243,6 +273,6 @@ async def test_with_two_processes_a_click_on_an_edit_heard_back_late_is_not_edit
     assert hand is not None
 
     def not_again() -> None:
-        assert _repeated(hand) == [], _repeated(hand)
+        assert _repeated(hand) == [], f"{_repeated(hand)}\n{_story(fd, hand)}"
 
     fd.at_the_end(not_again)
