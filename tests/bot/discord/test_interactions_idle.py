@@ -29,12 +29,17 @@ async def test_idle_waits_until_every_interaction_being_handled_is_done() -> Non
     handling = asyncio.create_task(io.entered(cast(Any, interaction), handled()))
     await asyncio.wait_for(started.wait(), timeout=30)  # (a bound for a broken test)
 
+    asked = asyncio.Event()
+
     async def idle() -> None:
+        asked.set()
         await io.idle()
         said.append("idle")
 
     waiting = asyncio.create_task(idle())
-    await asyncio.sleep(0)  # (one turn of the loop: an idle that did not wait has said so)
+    # Idle asked for: this task goes on only once that one has stopped, waiting inside idle,
+    # or has said "idle" (an idle that did not wait).
+    await asyncio.wait_for(asked.wait(), timeout=30)  # (a bound for a broken test)
     release.set()
     await asyncio.gather(handling, waiting)
     assert said == ["done", "idle"]
