@@ -17,7 +17,7 @@ import asyncio
 import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -285,6 +285,18 @@ async def test_an_edit_drawing_again_a_look_the_message_may_show_may_land_over_i
     assert kept == dataclasses.replace(_clicked_on_the_turn(), digest=""), "edited again"
 
 
+class _Watched(asyncio.Event):
+    """An edit's coming back that says when someone began to wait for it (``awaited``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.awaited = asyncio.Event()
+
+    async def wait(self) -> Literal[True]:
+        self.awaited.set()
+        return await super().wait()
+
+
 def _edit_on_its_way(ledger: MessageLedger, *, written: float | None) -> Send:
     """An edit of the hand by the bot's token, on its way (``written`` to the network then, on
     the event loop's clock; None: waiting for its turn)."""
@@ -299,10 +311,13 @@ async def test_a_clicks_answer_goes_once_an_edit_of_its_message_already_written_
     # it lands over it, never under it.
     _, ledger = await _sender()
     send = _edit_on_its_way(ledger, written=asyncio.get_running_loop().time())
+    send.back = back = _Watched()
     answer = asyncio.ensure_future(ledger.answers.way_clear(OWNER, PLAY.key))
-    for _ in range(5):
-        await asyncio.sleep(0)  # (the loop goes round: a way_clear that does not wait is done)
-    assert not answer.done(), "the answer waits for the edit on its way"
+    # Until the answer waits for something: the edit's coming back, or nothing (done).
+    awaited = asyncio.ensure_future(back.awaited.wait())
+    await asyncio.wait({answer, awaited}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    awaited.cancel()
+    assert back.awaited.is_set() and not answer.done(), "the answer waits for the edit on its way"
     ledger.sending(OWNER, PLAY.key, None)
     send.back.set()
     await asyncio.wait_for(answer, 1.0)
