@@ -118,24 +118,38 @@ async def test_table_requests_held_back_never_keep_a_players_controls_waiting() 
     pacer = Pacer(global_limit=10, urgent_reserve=2)
     order: list[str] = []
     returned = asyncio.Event()
+    holding: list[int] = []
+    full = asyncio.Event()
+    went = asyncio.Event()
 
     async def table_edit(channel: int) -> None:
         async with pacer.turn(channel, RequestKind.EDIT):
+            holding.append(channel)
+            if len(holding) == 10 - 2:  # every place a table edit may take (the rest reserved)
+                full.set()
             await returned.wait()  # held back by discord.py, its place kept
 
     async def hand() -> None:
         async with pacer.turn(CHANNEL + 1000, RequestKind.EDIT, urgent=True):
             order.append("hand")
+            went.set()
 
     tables = [asyncio.create_task(table_edit(CHANNEL + n)) for n in range(10)]
-    for _ in range(20):
-        await asyncio.sleep(0)
-    turn = asyncio.create_task(hand())
-    for _ in range(20):
-        await asyncio.sleep(0)
-    order.append("a table edit returned")
-    returned.set()
-    await asyncio.gather(turn, *tables)
+    turn = None
+    try:
+        # The window full of table edits held back, then the player's turn asked for: it
+        # goes while they are still held (the bounds are for a pacer that keeps it waiting).
+        await asyncio.wait_for(full.wait(), timeout=30)
+        turn = asyncio.create_task(hand())
+        try:
+            await asyncio.wait_for(went.wait(), timeout=30)
+        except TimeoutError:
+            raise AssertionError("the player's turn waited behind the table edits") from None
+        assert len(holding) == 10 - 2, "no table edit was let in beyond the window"
+        order.append("a table edit returned")
+    finally:
+        returned.set()
+        await asyncio.gather(*tables, *([turn] if turn is not None else []))
     assert order == ["hand", "a table edit returned"]
 
 
