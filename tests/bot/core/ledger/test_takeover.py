@@ -119,7 +119,8 @@ async def test_a_look_forgotten_as_the_process_is_deposed_breaks_nothing_for_its
     while not takeover.looks:
         await asyncio.sleep(0)
     waiter = asyncio.create_task(takeover.recovered(owner))
-    await asyncio.sleep(0)
+    while takeover._recovering[owner].callers < 2:  # (until the waiter waits for that look)
+        await asyncio.sleep(0)
     # The first look ends, and the process is deposed before the waiter runs.
     takeover.gate.set()
     asyncio.get_running_loop().call_soon(takeover.forget)
