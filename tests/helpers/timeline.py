@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["tree_cpu"]
+__all__ = ["process_cpu", "tree_cpu"]
 
 #: The file each test process appends its lines to (no file, no lines).
 FILE_ENV = "CRIB_TIMELINE"
@@ -74,6 +74,13 @@ def tree_cpu(pid: int | str) -> float:
         if own is not None:
             total += own[0] + tree_cpu(child)
     return total
+
+
+def process_cpu(pid: int | str) -> float | None:
+    """The CPU (seconds) of ``pid`` and of all below it (see :func:`tree_cpu`); None when
+    there is no such process."""
+    own = _stat(pid)
+    return None if own is None else own[0] + tree_cpu(pid)
 
 
 def _own_cpu() -> float:
@@ -145,10 +152,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         info = Path(str(folder)) / "server.json"
         if folder is not None and info.exists():
             data = Path(json.loads(info.read_text())["folder"]) / "data" / "postmaster.pid"
-            postmaster = data.read_text().split()[0]
-            own = _stat(postmaster)
-            if own is not None:
-                _writer.write(kind="postgres", cpu=own[0] + tree_cpu(postmaster))
+            spent = process_cpu(data.read_text().split()[0])
+            if spent is not None:
+                _writer.write(kind="postgres", cpu=spent)
 
 
 def _folder(test: str, depth: int) -> str:
