@@ -161,6 +161,13 @@ def pytest_configure_node(node: Any) -> None:
 
 
 @pytest.fixture(scope="session")
+def run_folder(request: pytest.FixtureRequest) -> Path:
+    """The folder every process of the run shares (made by the main process, removed as the run
+    ends): what one test makes there, a test in another worker finds."""
+    return _shared_folder(request.config)
+
+
+@pytest.fixture(scope="session")
 def postgres_server(request: pytest.FixtureRequest) -> PostgresServer:
     """The run's PostgreSQL server (started on first use, a few seconds; shared by every
     worker process). Without PostgreSQL installed this fails: the tests of the second backend

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.core.review.review
 from bot.core.base.replies import TableAsked, User
 from bot.core.base.text import period
 from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
@@ -23,6 +24,7 @@ from bot.core.worker.review_work import ReviewRequest
 from bot.store import Store
 from engine.review import GameReview
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD, in_server
+from tests.helpers.kept_reviews import KeptReviews
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -272,3 +274,9 @@ def test_the_docs_say_how_far_back_games_are_reviewed_as_the_sweep_looks() -> No
     said = f"ended in the last {period(timedelta(seconds=LOOKBACK))}"
     for name in ("players.md", "bot-service.md"):
         assert said in " ".join((docs / name).read_text(encoding="utf-8").split()), name
+
+
+def test_the_reviews_here_are_made_once_a_run_for_each_request() -> None:
+    # tests/bot/conftest.py: both backends' runs of a test review the same games.
+    made_by = vars(bot.core.review.review)["make_review"]
+    assert isinstance(getattr(made_by, "__self__", None), KeptReviews)
