@@ -1,6 +1,7 @@
 """The Activity's bundle that the bot serves (bot/web/activity/static) is what its sources
 build: activity/build.sh (npm ci from the lockfile, then esbuild) run again here, into a
-folder of its own, gives the same bytes. Needs Node.js and npm (tests/install_node.sh)."""
+folder of its own, gives the same bytes, with the test tools' Node.js and npm
+(tests.helpers.npm_builds)."""
 
 from __future__ import annotations
 
