@@ -151,8 +151,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         folder = config.stash.get(conftests[0]._folder_key, None) if conftests else None
         info = Path(str(folder)) / "server.json"
         if folder is not None and info.exists():
-            data = Path(json.loads(info.read_text())["folder"]) / "data" / "postmaster.pid"
-            spent = process_cpu(data.read_text().split()[0])
+            # (Imported here: the server's module imports this one, and asyncpg.)
+            from tests.helpers.postgres import PostgresServer
+
+            spent = PostgresServer.described(json.loads(info.read_text())).cpu()
             if spent is not None:
                 _writer.write(kind="postgres", cpu=spent)
 
