@@ -322,8 +322,14 @@ class Courier:
             async with self._turn(None, RequestKind.POST, fence, urgent=attempt.urgent):
                 channel_id = (await self._client.create_dm(discord.Object(attempt.user_id))).id
         channel = self._client.get_partial_messageable(channel_id)
-        async with self._turn(channel_id, RequestKind.POST, fence, urgent=attempt.urgent):
-            sent = await channel.send(nonce=attempt.nonce, **payload)
+        try:
+            async with self._turn(channel_id, RequestKind.POST, fence, urgent=attempt.urgent):
+                sent = await channel.send(nonce=attempt.nonce, **payload)
+        except discord.HTTPException as error:
+            if error.code != DMS_CLOSED:
+                raise
+            # (Where: a DM opened just now is known to the core only through this.)
+            raise DmsClosed(str(error), channel_id=channel_id) from error
         return Carried(channel_id, sent.id, same=_same(sent, payload))
 
     async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:

@@ -36,6 +36,7 @@ from bot.core.ledger.transport import (
     Attempt,
     Carried,
     ChannelClosed,
+    ClosedBefore,
     DmsClosed,
     Fence,
     FollowupsUsedUp,
@@ -154,6 +155,8 @@ class Attempts:
         self._lease = lease
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
+        #: Those of them that are DMs whose one person takes no DMs from the bot (a lesson's).
+        self._refused_dms: set[int] = set()
         #: Owners another process, or this one before a stop, may have been posting to, and
         #: the lanes whose first pass since is still to come (see :meth:`doubt_posts`).
         self._unsure: dict[Owner, set[Lane]] = {}
@@ -251,12 +254,12 @@ class Attempts:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._crew.lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
-        except DmsClosed as error:
+        except (DmsClosed, ClosedBefore) as error:
             if owed.user_id is None:
                 # The channel is a DM (a lesson's) whose player takes no DMs from the bot
                 # now: like a channel the bot may not post in, nothing more is tried there in
                 # this process (the learner plays from their hand's private answers).
-                self._close(owing, error, "takes no DMs")
+                self._refused(owing, error)
                 return None
             await self._crew.ledger.dms_refused(owing.owner, owed.user_id)
             # The channel's notice is owed now, and the table's task may be done already.
@@ -272,6 +275,23 @@ class Attempts:
                 log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
                 return None
             raise
+
+    def _refused(self, owing: Owing, error: Exception) -> None:
+        """The owner's channel is a DM that Discord refused the bot's post in: closed, for
+        the table's lane and the hands' alike (a DM has one person in it, so a hand of this
+        owner's that would open its player's DM opens this one)."""
+        self._refused_dms.add(owing.channel_id)
+        self._close(owing, error, "takes no DMs")
+
+    def _shut(self, owing: Owing, attempt: Attempt, into: int | None) -> bool:
+        """Whether ``attempt``, posting ``into`` a channel, would post into the owner's own
+        channel now closed to the bot (a DM it opens first being that channel when the
+        owner's channel is a DM that refused it)."""
+        if attempt.way is not Way.POST_AS_BOT:
+            return False
+        if into is None:
+            return owing.channel_id in self._refused_dms
+        return into == owing.channel_id and self.closed(into)
 
     def _close(self, owing: Owing, error: Exception, why: str | None) -> None:
         """Send nothing more in the owner's channel, said once in the log: ``why`` it is
@@ -309,7 +329,7 @@ class Attempts:
                 if not await self._may_try(owing, owed, attempt, tried):
                     continue
                 send = Send(attempt, epoch, self._crew.clock())
-                carried = await self._carry(owing, owed, send, fence, tried)
+                carried = await self._carry(owing, owed, send, fence, tried, link)
                 if carried is None:
                     continue
                 private_post = owed.tokens_only and attempt.way is Way.POST_THROUGH
@@ -373,15 +393,28 @@ class Attempts:
         return True
 
     async def _carry(
-        self, owing: Owing, owed: Owed, send: Send, fence: Fence, tried: _Tried
+        self,
+        owing: Owing,
+        owed: Owed,
+        send: Send,
+        fence: Fence,
+        tried: _Tried,
+        link: DmLink | None,
     ) -> Carried | None:
         """Make one attempt (``send``) through the Discord layer; what it went as (None: that
-        way cannot be used, noted in ``tried``: the next is tried)."""
+        way cannot be used, noted in ``tried``: the next is tried). A post with the bot's
+        token into the owner's own channel is held back (:class:`ClosedBefore`) if that
+        channel was closed while it waited for its turn, and closes it if Discord refuses it
+        as a DM: a lesson's DM is the table's channel and its hand's DM alike, and its two
+        lanes send apart, so which of them Discord refuses first is left to chance."""
         crew, attempt, token = self._crew, send.attempt, send.attempt.token
         loop = asyncio.get_running_loop()
+        into = _posted_in(attempt, link)
 
         def fence_and_note() -> None:
             fence()
+            if self._shut(owing, attempt, into):
+                raise ClosedBefore(f"channel {owing.channel_id} takes no posts from the bot")
             send.written = loop.time()  # (a click's answer to the message waits for it)
 
         crew.ledger.sending(owing.owner, owed.key, send)
@@ -399,6 +432,10 @@ class Attempts:
             # Deleted by someone (or with its channel: posting again says which).
             log.info("message %s of %s was deleted: posting it again", owed.key, owing.owner)
             tried.gone = True
+        except DmsClosed as error:
+            if (error.channel_id or into) == owing.channel_id:
+                self._refused(owing, error)
+            raise
         finally:
             crew.ledger.sending(owing.owner, owed.key, None)
             send.back.set()
@@ -447,3 +484,13 @@ class Attempts:
         # as lost kept its mark, and the sender found it again every second and edited the
         # message again, for as long as the token lived).
         return dataclasses.replace(keep, version=owing.version, unconfirmed_since=None)
+
+
+def _posted_in(attempt: Attempt, link: DmLink | None) -> int | None:
+    """The channel ``attempt`` posts in with the bot's token, as far as is known before it
+    goes (None: not such a post, or a DM the transport opens first)."""
+    if attempt.way is not Way.POST_AS_BOT:
+        return None
+    if attempt.channel_id is None and link is not None and link.user_id == attempt.user_id:
+        return link.channel_id
+    return attempt.channel_id

@@ -34,6 +34,7 @@ __all__ = [
     "Attempt",
     "Carried",
     "ChannelClosed",
+    "ClosedBefore",
     "DmsClosed",
     "Fence",
     "FollowupsUsedUp",
@@ -153,6 +154,13 @@ class Superseded(Unwritten):
     """The owner moved on while the request waited for its turn: an older look must not go."""
 
 
+class ClosedBefore(Unwritten):
+    """A post with the bot's token into its owner's own channel, which this process found
+    closed to it while the post waited for its turn (a lesson's DM, refused to the hand's lane
+    or the table's): held back before it was written, as the post that found it would have
+    been had it come second."""
+
+
 class TokenLapsed(Unsent):
     """Discord says the interaction's token is past its 15 minutes (401 / 50027)."""
 
@@ -172,7 +180,11 @@ class MessageGone(Unsent):
 
 
 class DmsClosed(Unsent):
-    """Discord refused a DM to this user (50007)."""
+    """Discord refused a DM to this user (50007), posted in ``channel_id`` (None: not said)."""
+
+    def __init__(self, text: str, *, channel_id: int | None = None) -> None:
+        super().__init__(text)
+        self.channel_id = channel_id
 
 
 class ChannelClosed(Unsent):

@@ -67,6 +67,10 @@ class FakeCourier:
         self.closed: set[int] = set()
         #: DM channels whose user takes no DMs from the bot: a post there is refused.
         self.closed_dm_channels: set[int] = set()
+        #: Users' DM channels, as Discord opens them for a post to a user (else unnamed).
+        self.dm_channels: dict[int, int] = {}
+        #: Sends of the messages whose keys start so wait for the event before their fence.
+        self.gates: dict[str, asyncio.Event] = {}
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
         #: Whether this process may send (its sender's lease valid).
@@ -97,6 +101,9 @@ class FakeCourier:
         if user is not None and self.held is not None:
             self.waiting.set()
             await self.held.wait()
+        for prefix, gate in self.gates.items():
+            if str(attempt.keep.key).startswith(prefix):
+                await gate.wait()
         fence()
         if user is not None and self.wire is not None:
             self.on_the_wire.set()
@@ -107,7 +114,8 @@ class FakeCourier:
         if user is not None:
             self.dm_attempts[user] = self.dm_attempts.get(user, 0) + 1
             if user in self.closed:
-                raise DmsClosed("Cannot send messages to this user")
+                where = attempt.channel_id or self.dm_channels.get(user)
+                raise DmsClosed("Cannot send messages to this user", channel_id=where)
         key = str(attempt.keep.key)  # (what Discord's side sees of it: its text)
         self.shown.append((key, view.digest()))
         self.tokens.append((key, attempt.token))
@@ -284,11 +292,8 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     assert ("dm-closed:1:1", False) in courier.sent
 
 
-async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
-    service: Services, courier: FakeCourier, retry_soon: None, caplog: pytest.LogCaptureFixture
-) -> None:
-    # The learner's DMs closed to the bot: the lesson's channel is theirs, and its table is
-    # refused like a DM. Nothing more is tried there, and nothing is logged as an error.
+async def _lesson_in_a_closed_dm(service: Services, courier: FakeCourier) -> tuple[int, int]:
+    """A lesson of Al's in his DM, which takes no posts from the bot: its id and the DM's."""
     dm = 7000
 
     async def reached(_: str) -> bool:
@@ -297,13 +302,45 @@ async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
     assert (await service.lessons.learn(AL, dm, here=True, in_server=False, reach=reached)).ok
     lesson = await service.games.store.open_lesson(AL.id)
     assert lesson is not None
-    courier.closed, courier.closed_dm_channels = {AL.id}, {dm}
+    courier.closed, courier.closed_dm_channels, courier.dm_channels = {AL.id}, {dm}, {AL.id: dm}
+    return lesson.id, dm
+
+
+async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
+    service: Services, courier: FakeCourier, retry_soon: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The learner's DMs closed to the bot: the lesson's channel is theirs, and its table is
+    # refused like a DM. Nothing more is tried there, and nothing is logged as an error.
+    lesson_id, dm = await _lesson_in_a_closed_dm(service, courier)
     keeper = make_keeper(service, courier, Pacer())
     for _ in range(2):
-        keeper.touch(game_owner(lesson.id), dm)
+        keeper.touch(game_owner(lesson_id), dm)
         await settle(keeper)
-    assert courier.dm_attempts == {dm: 1, AL.id: 1}, "one post refused in the DM, one hand"
+    assert sum(courier.dm_attempts.values()) == 1, courier.dm_attempts
+    assert await service.games.store.dm_refusals(lesson_id) == {0: 1}
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("first", ["table", "hand"])
+async def test_a_lessons_dm_is_refused_once_whichever_lane_posts_first(
+    service: Services, courier: FakeCourier, first: str
+) -> None:
+    # The lesson's DM is the table's channel and the hand's DM: the two lanes send apart, and
+    # the one held back while the other's post is refused is not written (seen: a hand's post
+    # refused, the table's, waiting for the channel's count, refused 5 s later).
+    lesson_id, dm = await _lesson_in_a_closed_dm(service, courier)
+    second = "hand" if first == "table" else "table"
+    courier.gates[second] = asyncio.Event()
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_owner(lesson_id), dm)
+    async with asyncio.timeout(30):
+        while not courier.dm_attempts:
+            await asyncio.sleep(0.01)
+    courier.gates[second].set()
+    await settle(keeper)
+    assert sum(courier.dm_attempts.values()) == 1, courier.dm_attempts
+    # Both ways, the DM is closed and the learner's seat takes no more DMs in the game.
+    assert await service.games.store.dm_refusals(lesson_id) == {0: 1}
 
 
 async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
