@@ -307,7 +307,11 @@ async def _lesson_in_a_closed_dm(service: Services, courier: FakeCourier) -> tup
 
 
 async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
-    service: Services, courier: FakeCourier, retry_soon: None, caplog: pytest.LogCaptureFixture
+    service: Services,
+    store: Store,
+    courier: FakeCourier,
+    retry_soon: None,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     # The learner's DMs closed to the bot: the lesson's channel is theirs, and its table is
     # refused like a DM. Nothing more is tried there, and nothing is logged as an error.
@@ -317,13 +321,13 @@ async def test_a_lessons_table_refused_in_its_dm_is_not_tried_again(
         keeper.touch(game_owner(lesson_id), dm)
         await settle(keeper)
     assert sum(courier.dm_attempts.values()) == 1, courier.dm_attempts
-    assert await service.games.store.dm_refusals(lesson_id) == {0: 1}
+    assert await store.dm_refusals(lesson_id) == {0: 1}
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 @pytest.mark.parametrize("first", ["table", "hand"])
 async def test_a_lessons_dm_is_refused_once_whichever_lane_posts_first(
-    service: Services, courier: FakeCourier, first: str
+    service: Services, store: Store, courier: FakeCourier, first: str
 ) -> None:
     # The lesson's DM is the table's channel and the hand's DM: the two lanes send apart, and
     # the one held back while the other's post is refused is not written (seen: a hand's post
@@ -340,7 +344,7 @@ async def test_a_lessons_dm_is_refused_once_whichever_lane_posts_first(
     await settle(keeper)
     assert sum(courier.dm_attempts.values()) == 1, courier.dm_attempts
     # Both ways, the DM is closed and the learner's seat takes no more DMs in the game.
-    assert await service.games.store.dm_refusals(lesson_id) == {0: 1}
+    assert await store.dm_refusals(lesson_id) == {0: 1}
 
 
 async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
