@@ -427,8 +427,17 @@ def _describe(board: BoardState) -> str:
     return text
 
 
+#: The latest boards drawn, kept: a table's message is sent again with its board as it was
+#: whenever something else in it changes (a hand's turn, a line of the log), and its picture
+#: took some 15 ms of a core each time (in end-to-end games, half the boards a bot drew were
+#: one it had drawn before). Some 20 KB each.
+BOARDS_KEPT = 64
+
+
+@lru_cache(maxsize=BOARDS_KEPT)
 def board_picture(board: BoardState) -> Picture:
-    """The board as a PNG with its alt text (the scores in words)."""
+    """The board as a PNG with its alt text (the scores in words): the same picture for the
+    same board (the latest :data:`BOARDS_KEPT` are kept)."""
     image = _empty_board(len(board.sides), board.target, board.drawn_lines).copy()
     _draw_header(image, board)
     _draw_pegs(image, board)

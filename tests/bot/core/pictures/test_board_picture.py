@@ -374,8 +374,22 @@ def drawn_names(board: BoardState, monkeypatch: pytest.MonkeyPatch) -> list[str]
         draw_text(draw, xy, text, size, *args, **kwargs)
 
     monkeypatch.setattr(board_module, "draw_text", spy)
-    board_picture(board)
+    board_picture.__wrapped__(board)  # (drawn, never one kept from before)
     return [" ".join(lines[x]) for x in sorted(lines)]
+
+
+def test_a_board_drawn_before_is_the_same_picture_without_drawing_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first = BoardState((Side("Al", 40, 31), Side("Bea", 52, 50)), dealer=0, chances=("4%", "96%"))
+    again = BoardState((Side("Al", 40, 31), Side("Bea", 52, 50)), dealer=0, chances=("4%", "96%"))
+    moved = BoardState((Side("Al", 42, 40), Side("Bea", 52, 50)), dealer=0, chances=("4%", "96%"))
+    picture = board_picture(first)
+    drawn: list[str] = []
+    monkeypatch.setattr(board_module, "draw_text", lambda *a, **k: drawn.append(a[2]))
+    assert board_picture(again) is picture and drawn == []
+    other = board_picture(moved)
+    assert drawn and other.png != picture.png and "42" in other.alt_text
 
 
 @pytest.mark.parametrize(("first", "second"), list(itertools.product(LEVELS, repeat=2)))
