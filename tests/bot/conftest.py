@@ -1,8 +1,8 @@
 """Fixtures for the bot's Discord-free tests: a fresh database on each backend (at today's
 schema, copied from one migrated once: tests.helpers.migrated), a clock and the
 service. Every test that takes `store` (or `service`) runs twice: on SQLite and on PostgreSQL.
-A review the core makes (in a thread) is made once a run for each request
-(tests.helpers.kept_reviews)."""
+A review the core makes (in a thread) and the coach's line after a show are worked out once a
+run for each question (tests.helpers.kept)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,24 @@ from pathlib import Path
 
 import pytest
 
+import bot.core.games.games
 import bot.core.review.review
 from bot.core.services import Services
 from bot.store import Store
-from tests.helpers.kept_reviews import KeptReviews
+from tests.helpers.kept import Kept
 from tests.helpers.service_driver import Clock, make_service
 
 
 @pytest.fixture(autouse=True)
-def _kept_reviews(monkeypatch: pytest.MonkeyPatch, run_folder: Path) -> None:
-    # Both backends' runs of a test review the same games: see tests.helpers.kept_reviews.
-    reviews = KeptReviews(run_folder / "reviews")
-    monkeypatch.setattr(bot.core.review.review, "make_review", reviews.make)
+def _kept(monkeypatch: pytest.MonkeyPatch, run_folder: Path) -> None:
+    # Both backends' runs of a test review the same games and coach the same shows: see
+    # tests.helpers.kept.
+    for module, name in (
+        (bot.core.review.review, "make_review"),
+        (bot.core.games.games, "review_view"),
+    ):
+        kept = Kept(getattr(module, name), run_folder / name)
+        monkeypatch.setattr(module, name, kept)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

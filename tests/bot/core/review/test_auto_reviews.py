@@ -14,17 +14,19 @@ from pathlib import Path
 
 import pytest
 
+import bot.core.games.games
 import bot.core.review.review
 from bot.core.base.replies import TableAsked, User
 from bot.core.base.text import period
 from bot.core.games.records import GameChange, GameStatus, NewGame, Options, SeatRecord
 from bot.core.review.automatic import LOOKBACK, AutoReviews
 from bot.core.services import Services
-from bot.core.worker.review_work import ReviewRequest
+from bot.core.worker.review_work import ReviewRequest, make_review
 from bot.store import Store
+from engine.coach import review_view
 from engine.review import GameReview
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD, in_server
-from tests.helpers.kept_reviews import KeptReviews
+from tests.helpers.kept import Kept
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -276,7 +278,12 @@ def test_the_docs_say_how_far_back_games_are_reviewed_as_the_sweep_looks() -> No
         assert said in " ".join((docs / name).read_text(encoding="utf-8").split()), name
 
 
-def test_the_reviews_here_are_made_once_a_run_for_each_request() -> None:
-    # tests/bot/conftest.py: both backends' runs of a test review the same games.
-    made_by = vars(bot.core.review.review)["make_review"]
-    assert isinstance(getattr(made_by, "__self__", None), KeptReviews)
+def test_the_reviews_and_coach_lines_here_are_worked_out_once_a_run_for_each_question() -> None:
+    # tests/bot/conftest.py: both backends' runs of a test review the same games and coach
+    # the same shows; the core calls the engine's own functions through the stand-ins.
+    for module, name, made_by in (
+        (bot.core.review.review, "make_review", make_review),
+        (bot.core.games.games, "review_view", review_view),
+    ):
+        kept = vars(module)[name]
+        assert isinstance(kept, Kept) and kept.made_by is made_by, name
