@@ -41,7 +41,7 @@ from engine.errors import RuleError
 from engine.game import Game
 from engine.outcome import EndReason, Scoring
 from engine.phase import Phase
-from engine.scoring import score_hand
+from engine.scoring import claim_values, score_hand
 from engine.variants import FIVE_CARD
 from tests.helpers.answer_checks import one_sentence
 from tests.helpers.card_leaks import COACH_LINE, CUT_LINE, cards_in_text, public_cards
@@ -249,9 +249,9 @@ class Move:
 def _chosen(controls: HandControls, game: Game, pick: int) -> tuple[ClickKind, tuple[str, ...]]:
     """What a player does with their hand's live ``controls`` (``pick`` chooses): a discard
     of as many cards as they throw, a card that may be played, a claim (nothing, the hand's
-    worth, one short of it), Muggins! or letting the claim stand. ``pick`` 0 is a plain
-    choice that keeps muggins in play: the first cards, a claim of nothing (short, when the
-    hand is worth something), Muggins! where it is all the controls offer."""
+    worth, the nearest claim short of it), Muggins! or letting the claim stand. ``pick`` 0 is
+    a plain choice that keeps muggins in play: the first cards, a claim of nothing (short,
+    when the hand is worth something), Muggins! where it is all the controls offer."""
     match controls.kind:
         case "discard":
             codes = [card.code for card in controls.cards]
@@ -264,7 +264,10 @@ def _chosen(controls: HandControls, game: Game, pick: int) -> tuple[ClickKind, t
             if controls.muggins and pick % 4 == 3:
                 return "muggins", ()
             value = _worth(game)
-            return "count", (str((0, value, max(value - 1, 0), value)[pick % 4]),)
+            # One short: the nearest value below that a show may score (a hand of 20 is never
+            # claimed as 19, which no hand scores and the count's menu does not offer).
+            short = max((v for v in claim_values(game.state.rules) if v < value), default=0)
+            return "count", (str((0, value, short, value)[pick % 4]),)
         case "muggins":
             return ("muggins", "pass")[pick % 2], ()
 
