@@ -125,15 +125,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="also write each picture into this folder")
     args = parser.parse_args()
 
+    # A board is drawn each time (the bot keeps the latest drawn, and gives one drawn before
+    # again without drawing it: what is measured here is a drawing).
+    draw = board_picture.__wrapped__
     first_board = next(iter(boards().values()))
     start = time.perf_counter()
-    board_picture(first_board)
+    draw(first_board)
     first_ms = (time.perf_counter() - start) * 1000
     print(f"first render in the process (fonts, empty board): {first_ms:.1f} ms")
 
     # measure() renders each once first: the empty board of its kind, as in a running bot.
     board_renders: dict[str, Callable[[], Picture]] = {
-        name: partial(board_picture, board) for name, board in boards().items()
+        name: partial(draw, board) for name, board in boards().items()
     }
     chart_renders = charts()
     everything_ok = True
