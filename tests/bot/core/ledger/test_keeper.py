@@ -331,7 +331,7 @@ async def test_a_lessons_dm_is_refused_once_whichever_lane_posts_first(
 ) -> None:
     # The lesson's DM is the table's channel and the hand's DM: the two lanes send apart, and
     # the one held back while the other's post is refused is not written (seen: a hand's post
-    # refused, the table's, waiting for the channel's count, refused 5 s later).
+    # refused, the table's refused 5 s later).
     lesson_id, dm = await _lesson_in_a_closed_dm(service, courier)
     second = "hand" if first == "table" else "table"
     courier.gates[second] = asyncio.Event()
