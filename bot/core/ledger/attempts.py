@@ -254,16 +254,20 @@ class Attempts:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._crew.lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
-        except (DmsClosed, ClosedBefore) as error:
+        except ClosedBefore:
+            # Closed while it waited for its turn (:meth:`_carry`). A table's: as the post
+            # that found it closed was. A hand's posts only into a DM: the lesson's, refused.
+            if owed.user_id is not None:
+                await self._hand_refused(owing, owed.user_id)
+            return None
+        except DmsClosed as error:
             if owed.user_id is None:
                 # The channel is a DM (a lesson's) whose player takes no DMs from the bot
                 # now: like a channel the bot may not post in, nothing more is tried there in
                 # this process (the learner plays from their hand's private answers).
                 self._refused(owing, error)
-                return None
-            await self._crew.ledger.dms_refused(owing.owner, owed.user_id)
-            # The channel's notice is owed now, and the table's task may be done already.
-            self._crew.lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
+            else:
+                await self._hand_refused(owing, owed.user_id)
             return None
         except ChannelClosed as error:
             # Deleted with its owner in it (nothing to fix), or a permission its server lacks.
@@ -275,6 +279,12 @@ class Attempts:
                 log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
                 return None
             raise
+
+    async def _hand_refused(self, owing: Owing, user_id: int) -> None:
+        """A hand's DM to ``user_id`` refused: no more DMs to them in the owner's game."""
+        await self._crew.ledger.dms_refused(owing.owner, user_id)
+        # The channel's notice is owed now, and the table's task may be done already.
+        self._crew.lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
 
     def _refused(self, owing: Owing, error: Exception) -> None:
         """The owner's channel is a DM that Discord refused the bot's post in: closed, for
