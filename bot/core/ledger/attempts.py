@@ -260,13 +260,12 @@ class Attempts:
             if owed.user_id is not None:
                 await self._hand_refused(owing, owed.user_id)
             return None
-        except DmsClosed as error:
-            if owed.user_id is None:
-                # The channel is a DM (a lesson's) whose player takes no DMs from the bot
-                # now: like a channel the bot may not post in, nothing more is tried there in
-                # this process (the learner plays from their hand's private answers).
-                self._refused(owing, error)
-            else:
+        except DmsClosed:
+            # A table's: the channel is a DM (a lesson's) whose player takes no DMs from the
+            # bot now, closed by :meth:`_carry` (a table is posted in its owner's channel):
+            # like a channel the bot may not post in, nothing more is tried there in this
+            # process (the learner plays from their hand's private answers).
+            if owed.user_id is not None:
                 await self._hand_refused(owing, owed.user_id)
             return None
         except ChannelClosed as error:
