@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import Card, full_deck
+from engine.cards import Card
 from engine.counting import Counting, MugginsWindow
 from engine.events import Shown, event_from_dict
 from engine.outcome import GameResult, Scoring
@@ -32,14 +32,10 @@ FORMAT_VERSION = 1
 #: became an option was scored on the skunk scale, and keeps it.
 SAVED_SCORING = Scoring.SKUNK
 
-# Restoring reads many card codes; a table lookup is much cheaper than Card.parse for each.
-_BY_CODE = {card.code: card for card in full_deck()}
-
 
 def card(code: str) -> Card:
-    """The card of a code as saved (``"10D"``)."""
-    found = _BY_CODE.get(code)
-    return Card.parse(code) if found is None else found
+    """The card of a code as saved (``"10D"``: :meth:`Card.parse` looks it up)."""
+    return Card.parse(code)
 
 
 def cards(codes: Sequence[str]) -> list[Card]:

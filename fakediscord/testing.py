@@ -118,9 +118,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 #: What ``python -m bot`` imports before it runs the bot (what its ``__main__`` imports, and
 #: what that imports to run it): a warm start forks a process that imported them already. And
-#: the bot's own warm-up of the engine's tables (``bot.discord.app.warm_engine``): each bot
-#: calls it again as it starts, and finds them built (20 ms of a start's CPU where it was 60).
-BOT_IMPORTS = ("bot.early_stop", "bot.settings", "bot.launch", "bot.discord.app:warm_engine")
+#: the bot's own warm-up (``bot.discord.app.warm_up``: the engine's tables, the boards' fonts),
+#: which each bot, forked, finds done as it starts (it built the tables again, 20 ms of a
+#: start's CPU where it was 60, and drew its first board 47 ms slower than the next).
+BOT_IMPORTS = ("bot.early_stop", "bot.settings", "bot.launch", "bot.discord.app:warm_up")
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import time
@@ -30,6 +31,7 @@ from discord.ext import commands, tasks
 from bot.core.base.owners import Owner
 from bot.core.faces import DiscordFace, Sender
 from bot.core.ledger.transport import Pacing
+from bot.core.messages.boards import warm_boards
 from bot.discord.activity import CribbageTree
 from bot.discord.clicks import Clicks
 from bot.discord.command_sync import CommandSync
@@ -45,7 +47,7 @@ from engine.game import Game
 from engine.scoring import claim_values, rank_table
 from engine.variants import listed
 
-__all__ = ["Assemble", "Assembled", "CribbageBot", "owed_at_stop", "warm_engine"]
+__all__ = ["Assemble", "Assembled", "CribbageBot", "owed_at_stop", "warm_engine", "warm_up"]
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +189,7 @@ class CribbageBot(commands.AutoShardedBot):
         self.store = self._given_store or await Store.open(settings.database)
         self.parts = parts = await self._assemble(self, self.store)
         self._interest.start(parts.services)
-        warm_engine()
+        warm_up()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(parts.commands)
         self.tree.add_command(parts.club)
@@ -468,6 +470,18 @@ def _client_options(settings: Settings) -> dict[str, Any]:
 def _shard_ids(settings: Settings) -> dict[str, Any]:
     """The ``shard_ids`` argument when this process runs only some of the shards."""
     return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
+
+
+@functools.cache
+def warm_up() -> None:
+    """What the bot makes ready as it starts, once a process: the engine's tables
+    (:func:`warm_engine`) and the boards' fonts and empty boards
+    (:func:`bot.core.messages.boards.warm_boards`). Once: a process forked from one warmed already
+    (the tests' bots are, from one that imported the bot: ``fakediscord.warm``) finds it done,
+    where each of them built it all again (20 ms of a start's CPU) and drew its first board
+    (another 47)."""
+    warm_engine()
+    warm_boards()
 
 
 def warm_engine() -> None:

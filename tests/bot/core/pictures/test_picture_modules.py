@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -27,9 +28,7 @@ def test_the_pictures_import_only_themselves_pillow_and_the_standard_library() -
         for line, name in imported_modules(path.read_text(encoding="utf-8"), str(path))
         if name.split(".")[0] not in ("PIL", "__future__")
         and not name.startswith("bot.core.pictures")
-        and name.split(".")[0]
-        not in {"io", "math", "unicodedata", "dataclasses", "functools"}
-        | {"typing", "collections", "datetime", "itertools"}
+        and name.split(".")[0] not in sys.stdlib_module_names
     }
     assert outside == set()
 
