@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import assert_never
 
 from bot.core.base.text import Names, and_list, plural, tagged
@@ -43,6 +44,9 @@ __all__ = [
     "standing_text",
 ]
 
+#: How many deals' texts are kept as told (:func:`deal_text`): a game's every deal is drawn
+#: again on each change of it, and a bot runs many games at once.
+DEALS_KEPT = 512
 #: Said in place of the plays that scored nothing when a deal's table is too long for them.
 LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
 #: Said under the deal, where a sealed shuffle's seal would be, in a game begun before
@@ -386,18 +390,18 @@ class _Told:
         cls,
         names: Names,
         events: Sequence[ev.Event],
-        view: PublicView,
+        rules: Rules,
         seal: Seal | None,
         ended: Ended | None,
     ) -> _Told:
-        """The deal's events told (``view`` for the rules and the counting)."""
+        """The deal's events told, by the game's ``rules``."""
         told = cls()
         play, quiet, hands = told.play, told.quiet, told.hands
         played = 0
         for i, event in enumerate(events):
             match event:
                 case ev.Dealt():
-                    play.append(_dealt(names, event, view.rules))
+                    play.append(_dealt(names, event, rules))
                     if seal is not None and seal.seal is None:
                         play.append(NOT_SEALED)
                     elif seal is not None:
@@ -415,20 +419,20 @@ class _Told:
                     if not event.points:
                         quiet.add(len(play))
                     play.append(_played(names, event))
-                    play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
+                    play += _play_over(event, events[i + 1 : i + 2], rules, played)
                 case ev.Go():
                     quiet.add(len(play))
                     play.append(f"{names.seat(event.seat)} says go")
                 case ev.GoPoint():
                     play.append(_go_point(names, event))
-                    play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
+                    play += _play_over(event, events[i + 1 : i + 2], rules, played)
                 case ev.CountReset():
                     play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
                 case ev.Shown():
                     # A breakdown after a claim belongs with the claim; any other show is a hand.
                     if event.claimed is None or not hands:
                         hands.append([])
-                    hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
+                    hands[-1].append(_shown(names, event, rules.counting is Counting.MANUAL))
                 case ev.Claimed():
                     hands.append([_claimed(names, event)])
                 case ev.Mugginsed() | ev.Overclaimed():
@@ -473,23 +477,53 @@ def deal_text(
     begun before shuffles were sealed, :data:`NOT_SEALED` under the deal). ``opening``: the
     events before the first deal (the cut for deal, and the points for last where the rules
     give them), said first on the first deal's table."""
-    events = [*opening, *events]
-    told = _Told.of(names, events, view, seal, ended)
+    told = (*opening, *events)
+    status = closing if closing else _status(names, view) if live else ""
+    return _told_text(
+        (names.raw, names.rules),
+        view.rules,
+        told,
+        _scores_after(told, view),
+        status=status,
+        # At a manual show the table waits on the show, so that is where it says so.
+        in_show=bool(status) and view.phase is Phase.SHOW,
+        ended=ended,
+        chances=None if chances is None else tuple(chances),
+        seal=seal,
+    )
+
+
+@lru_cache(maxsize=DEALS_KEPT)
+def _told_text(
+    named: tuple[tuple[str, ...], Rules],
+    rules: Rules,
+    events: tuple[ev.Event, ...],
+    scores: tuple[int, ...],
+    *,
+    status: str,
+    in_show: bool,
+    ended: Ended | None,
+    chances: tuple[str, ...] | None,
+    seal: Seal | None,
+) -> DealText:
+    """:func:`deal_text` from values alone (the latest :data:`DEALS_KEPT` kept): a deal over
+    is told the same on every change of its game, each deal's table drawn again to see which
+    changed (some 0.5 ms each, for every deal so far)."""
+    names = Names(*named)
+    told = _Told.of(names, events, rules, seal, ended)
     play, hands, result = told.play, told.hands, told.result
     show: list[str] = []
-    status = closing if closing else _status(names, view) if live else ""
     if status:
-        # At a manual show the table waits on the show, so that is where it says so.
-        (show if view.phase is Phase.SHOW else play).append(status)
+        (show if in_show else play).append(status)
     if seal is not None and seal.seed is not None and seal.seal is not None:
-        show.append(_seed_line(seal.seed, seal.seal, events, view.rules))
+        show.append(_seed_line(seal.seed, seal.seal, events, rules))
     if result and ended is not None and ended.seat is not None:
         # A concession can come at any moment of a deal: the deal's own table says it ended
         # there, and how (the result message says it too, below the last deal).
         (show if show or hands else play).append(result)
     if (show or hands) and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
-        show.append(scores_line(names, _scores_after(events, view), view.target))
+        show.append(scores_line(names, scores, rules.target))
         if chances is not None:
             sides = [names.side(side) for side in range(len(chances))]
             show.append(chances_line(sides, chances))

@@ -624,3 +624,19 @@ def test_a_laid_out_deal_keeps_its_show_and_gives_way_only_past_4000() -> None:
     assert play.endswith("…") and len(play) == MAX_LAID_OUT - 1100
     huge = dataclasses.replace(cramped, show_parts=("s" * 3000, "t" * 1500))
     assert deal_layout(huge) == (("",), ("s" * 3000,), ("t" * 1000,))
+
+
+def test_a_deal_over_is_told_once_as_its_game_goes_on() -> None:
+    game, _ = two_player_game()
+    events = play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")  # the play, then the show
+    deal = [e for e in events if not isinstance(e, ev.Dealt)]  # (the next deal's, if dealt)
+    before = game.public_view()
+    told = deal_text(Names.of(before), deal, before, live=False)
+    assert told.show.endswith("Scores — Al: 15 · Bea: 4 (to 121)")
+    for seat in range(2):  # the next deal goes on: its table changes, this one does not
+        game.discard(seat, game.hand(seat)[:2])
+    after = game.public_view()
+    assert after != before
+    assert deal_text(Names.of(after), deal, after, live=False) is told
+    live = deal_text(Names.of(after), [], after, live=True)
+    assert live is not deal_text(Names.of(before), [], before, live=True)
