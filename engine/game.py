@@ -176,7 +176,7 @@ class Game:
         if kind == "discard":
             return self.discard(seat, saving.cards(action["cards"]))
         if kind == "play":
-            return self.play(seat, saving.card(action["card"]))
+            return self.play(seat, Card.parse(action["card"]))
         if kind == "resign":
             return self.resign(seat)
         if kind == "claim":

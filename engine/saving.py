@@ -33,14 +33,9 @@ FORMAT_VERSION = 1
 SAVED_SCORING = Scoring.SKUNK
 
 
-def card(code: str) -> Card:
-    """The card of a code as saved (``"10D"``: :meth:`Card.parse` looks it up)."""
-    return Card.parse(code)
-
-
 def cards(codes: Sequence[str]) -> list[Card]:
-    """The cards of saved codes."""
-    return [card(code) for code in codes]
+    """The cards of saved codes (``"10D"``: :meth:`Card.parse` looks each up)."""
+    return [Card.parse(code) for code in codes]
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:
@@ -143,7 +138,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     state.deal_number = int(data["deal_number"])
     state.scores = tuple(int(s) for s in data["scores"])
     state.cut_rounds = tuple(
-        tuple(None if code is None else card(code) for code in r) for r in data["cut_rounds"]
+        tuple(None if code is None else Card.parse(code) for code in r) for r in data["cut_rounds"]
     )
     given = data.get("first_dealer")
     state.given_dealer = None if given is None else int(given)
@@ -153,7 +148,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     state.discards = [cards(d) for d in data["discards"]]
     state.played = tuple(tuple(cards(p)) for p in data["played"])
     state.crib = cards(data["crib"])
-    state.starter = None if data["starter"] is None else card(data["starter"])
+    state.starter = None if data["starter"] is None else Card.parse(data["starter"])
     state.series = tuple(cards(data["series"]))
     state.count = int(data["count"])
     state.turn = None if data["turn"] is None else int(data["turn"])
