@@ -254,17 +254,12 @@ class Attempts:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._crew.lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
-        except ClosedBefore:
-            # Closed while it waited for its turn (:meth:`_carry`). A table's: as the post
-            # that found it closed was. A hand's posts only into a DM: the lesson's, refused.
-            if owed.user_id is not None:
-                await self._hand_refused(owing, owed.user_id)
-            return None
-        except DmsClosed:
-            # A table's: the channel is a DM (a lesson's) whose player takes no DMs from the
-            # bot now, closed by :meth:`_carry` (a table is posted in its owner's channel):
-            # like a channel the bot may not post in, nothing more is tried there in this
-            # process (the learner plays from their hand's private answers).
+        except (DmsClosed, ClosedBefore):
+            # Refused a DM, or held back for a channel found closed while it waited for its
+            # turn (:meth:`_carry`, which closed the owner's channel when it was the one
+            # refused). A table's: nothing more is tried there in this process, like a channel
+            # the bot may not post in (a lesson's learner plays from their hand's private
+            # answers). A hand's: its player takes no DMs from the bot now.
             if owed.user_id is not None:
                 await self._hand_refused(owing, owed.user_id)
             return None
