@@ -1,5 +1,6 @@
-"""The bot's start-up warm (``warm_engine``): after it, the first game of every variant works
-out none of the engine's show tables between its interaction and the answer.
+"""The bot's start-up warm (``warm_up``): after ``warm_engine``, the first game of every
+variant works out none of the engine's show tables between its interaction and the answer;
+after ``warm_boards``, the first board draws no empty board; and it is made once a process.
 
 Seven-card's first ``/cribbage new`` against the computer built the rank table of its
 six-card show (18,395 rank multisets, a second of CPU) in a thread: a thread that computes
@@ -9,17 +10,23 @@ interaction within Discord's 3 seconds (the flaky end-to-end seven-card game).""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
 
+import bot.core.messages.boards as boards_module
+import bot.core.pictures.board as board_module
 from bot.core.base.replies import TableAsked
-from bot.discord.app import warm_engine
+from bot.core.base.views import BoardPicture
+from bot.core.messages.boards import draw_board, warm_boards
+from bot.discord import app
+from bot.discord.app import warm_engine, warm_up
 from bot.store import Store
 from engine import scoring
 from engine.counting import Counting
 from engine.variants import listed
+from fakediscord.testing import BOT_IMPORTS
 from tests.helpers.cast import AL, CHANNEL, GUILD
 from tests.helpers.service_driver import Clock, make_service
 
@@ -64,3 +71,24 @@ async def test_the_first_game_of_each_variant_works_out_no_show_table(
     finally:
         await store.close()
     assert len(cold_engine) == 0, f"{len(cold_engine)} rank multisets worked out"
+
+
+def test_the_warm_up_draws_the_first_boards_once_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bot's first board finds its fonts loaded and its empty board drawn; a bot forked from a
+    # process warmed already (the tests' zygote, fakediscord.testing) does none of it again.
+    empty, drawn = board_module._empty_board, boards_module.board_picture
+    monkeypatch.setattr(board_module, "_empty_board", lru_cache(maxsize=16)(empty.__wrapped__))
+    monkeypatch.setattr(boards_module, "board_picture", lru_cache(maxsize=64)(drawn.__wrapped__))
+    warm_boards()
+    warmed = board_module._empty_board.cache_info()
+    assert warmed.currsize == 2  # two sides and three, to 121
+    draw_board(BoardPicture(("Al", "Bea"), ((5, 2), (9, 0)), 121, dealer=0))
+    after = board_module._empty_board.cache_info()
+    assert (after.hits, after.misses) == (warmed.hits + 1, warmed.misses)
+    warm_up()
+    calls: list[str] = []
+    monkeypatch.setattr(app, "warm_engine", lambda: calls.append("engine"))
+    monkeypatch.setattr(app, "warm_boards", lambda: calls.append("boards"))
+    warm_up()
+    assert calls == []
+    assert "bot.discord.app:warm_up" in BOT_IMPORTS
