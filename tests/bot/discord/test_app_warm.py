@@ -76,7 +76,7 @@ async def test_the_first_game_of_each_variant_works_out_no_show_table(
 def test_the_warm_up_draws_the_first_boards_once_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
     # A bot's first board finds its fonts loaded and its empty board drawn; a bot forked from a
     # process warmed already (the tests' zygote, fakediscord.testing) does none of it again.
-    empty, drawn = board_module._empty_board, boards_module.board_picture
+    empty, drawn = board_module._empty_board, board_module.board_picture
     monkeypatch.setattr(board_module, "_empty_board", lru_cache(maxsize=16)(empty.__wrapped__))
     monkeypatch.setattr(boards_module, "board_picture", lru_cache(maxsize=64)(drawn.__wrapped__))
     warm_boards()
