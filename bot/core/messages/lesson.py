@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.games.deal_log import LAST_CARD, kinds_of
@@ -39,6 +40,7 @@ __all__ = [
     "LessonNotes",
     "coach_for",
     "first_deal",
+    "first_sentence",
     "hint_figures",
     "learning",
     "lesson_end",
@@ -73,8 +75,8 @@ RULES: Mapping[str, tuple[str, str]] = {
     ),
     "starter": (
         "The starter",
-        "once the crib is made, a card is cut from the deck and turned up. Nobody plays it: it "
-        "counts as a fifth card in every hand, and in the crib, at the show.",
+        "once the crib is made, a card is cut from the deck and turned up: nobody plays it, "
+        "but it counts as a fifth card in every hand, and in the crib, at the show.",
     ),
     "heels": (
         "His heels",
@@ -238,23 +240,75 @@ def first_deal(rule: str, firsts: Mapping[str, int]) -> int | None:
     return min((firsts[k] for k in _KINDS[rule] if k in firsts), default=None)
 
 
+@dataclass(frozen=True)
+class _Noted:
+    """One rule a deal's table explains: beside its play or its show, whole or in short."""
+
+    rule: str
+    #: How the game ended (the lurch says whether this game's loser was lurched).
+    over: ev.GameOver | None
+    at_show: bool
+    short: bool = False
+
+    @property
+    def text(self) -> str:
+        return _note(self.rule, self.over, short=self.short)
+
+
 class LessonNotes:
     """What a lesson's table of one deal explains: the rules first met in it, those of its play
     (the deal, the starter, the play's scores) and those of its show (the show, its scores, the
-    end), each once, in the order they happened."""
+    end), each once, in the order they happened; each whole, or in short where the table has
+    no room for it (:meth:`shorter`)."""
 
-    def __init__(self, play: tuple[str, ...], show: tuple[str, ...]) -> None:
-        self.play = play
-        self.show = show
+    def __init__(self, notes: Sequence[_Noted]) -> None:
+        self._notes = tuple(notes)
+        self.play = tuple(n.text for n in self._notes if not n.at_show)
+        self.show = tuple(n.text for n in self._notes if n.at_show)
+
+    @property
+    def size(self) -> int:
+        """The characters the notes take on the table: the play's, then the show's, a line
+        each."""
+        return len("\n".join(self.play)) + len("\n".join(self.show))
+
+    def shorter(self) -> LessonNotes | None:
+        """The same notes with the longest said whole now said in its first sentence (the rule
+        itself), for a table with no room for them all (a first deal meets most rules at
+        once); None when none can be shorter."""
+        whole = [
+            (len(n.text), i)
+            for i, n in enumerate(self._notes)
+            if not n.short and first_sentence(RULES[n.rule][1]) != RULES[n.rule][1]
+        ]
+        if not whole:
+            return None
+        _, at = max(whole)
+        notes = list(self._notes)
+        notes[at] = replace(notes[at], short=True)
+        return LessonNotes(notes)
 
 
-def _note(rule: str, result: ev.GameOver | None) -> str:
+def _note(rule: str, result: ev.GameOver | None, *, short: bool = False) -> str:
     title, said = RULES[rule]
+    if short:
+        said = first_sentence(said)
     line = f"📘 **{title}**: {said}"
     if rule == "lurch" and result is not None:
         lurched = result.result.kind is ResultKind.LURCH
         line += " This game's loser was lurched." if lurched else " Nobody was lurched this time."
     return line
+
+
+#: Where a rule's first sentence ends: a full stop before the next sentence's capital (or its
+#: emphasis).
+_SENTENCE_END = re.compile(r"(?<=\.) (?=[A-Z*])")
+
+
+def first_sentence(said: str) -> str:
+    """The first sentence of what a rule says (:data:`RULES`), which says the rule itself;
+    the sentences after it say more of it."""
+    return _SENTENCE_END.split(said, maxsplit=1)[0]
 
 
 def lesson_end(firsts: Mapping[str, int]) -> tuple[str, ...]:
@@ -273,8 +327,7 @@ def lesson_notes(
 ) -> LessonNotes:
     """The notes of ``deal``'s table (its ``events``), from the deal each rule first came up
     in (``firsts``); the seal's only where the table shows one (``sealed``)."""
-    play: list[str] = []
-    show: list[str] = []
+    notes: list[_Noted] = []
     said: set[str] = set()
     for event in events:
         for rule in rules_met(event):
@@ -287,5 +340,5 @@ def lesson_notes(
             said.add(rule)
             at_show = isinstance(event, ev.Shown | ev.GameOver)
             over = event if isinstance(event, ev.GameOver) else None
-            (show if at_show else play).append(_note(rule, over))
-    return LessonNotes(tuple(play), tuple(show))
+            notes.append(_Noted(rule, over, at_show))
+    return LessonNotes(notes)

@@ -55,6 +55,7 @@ from bot.core.messages.table import (
     DealText,
     deal_layout,
     deal_text,
+    fits_whole,
     result_line,
 )
 from engine.cards import Card
@@ -331,11 +332,19 @@ def final_tables(
 
 def _noted(text: DealText, room: int, notes: LessonNotes | None) -> tuple[tuple[str, ...], ...]:
     """A deal's table laid out within ``room``, with a lesson's ``notes`` (None: not a
-    lesson) after its play and after its show: the rules first met in the deal, beside it."""
+    lesson) after its play and after its show: the rules first met in the deal, beside it.
+    The notes give way before the calls: while the deal and the notes do not fit, the longest
+    note whole is said in short (a first deal meets most rules, and a long play, a tie in the
+    cut or his heels can leave too little room for them all)."""
     if notes is None:
         return deal_layout(text, room)
+    while not fits_whole(text, room - notes.size):
+        shorter = notes.shorter()
+        if shorter is None:
+            break
+        notes = shorter
     play, show = ("\n".join(notes.play),), ("\n".join(notes.show),)
-    first, *rest = deal_layout(text, room - len(play[0]) - len(show[0]))
+    first, *rest = deal_layout(text, room - notes.size)
     return tuple(g for g in (first, play, *rest, show) if any(g))
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "claim_wrong",
     "deal_layout",
     "deal_text",
+    "fits_whole",
     "one_message",
     "resign_question",
     "result_line",
@@ -566,6 +567,8 @@ def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, .
     shows = tuple(p for p in text.show_parts if p)
     if len(text.play) + sum(len(p) for p in shows) <= limit:
         return (_apart(text.play, text.status), *((p,) for p in shows))
+    if fits_whole(text, limit):
+        return (_apart(text.brief, text.status), *((p,) for p in shows))
     kept: list[str] = []
     used = 0
     for part in shows:
@@ -574,10 +577,16 @@ def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, .
             kept.append(part)
             used += len(part)
     room = limit - used
-    if len(text.brief) <= room:
-        return (_apart(text.brief, text.status), *((p,) for p in kept))
     play = text.brief[: max(room - 1, 0)] + "…"
     return ((play if room > 0 else "",), *((p,) for p in kept))
+
+
+def fits_whole(text: DealText, limit: int = MAX_LAID_OUT) -> bool:
+    """Whether :func:`deal_layout` lays the deal out within ``limit`` with every call that
+    scored and its whole show (the plays that scored nothing perhaps left out): nothing cut
+    short."""
+    shows = sum(len(p) for p in text.show_parts if p)
+    return min(len(text.play), len(text.brief)) + shows <= limit
 
 
 def _apart(play: str, status: str) -> tuple[str, ...]:

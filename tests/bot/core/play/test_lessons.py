@@ -5,30 +5,46 @@ points at what to play next; asked for again, the hand of the lesson open; offer
 
 from __future__ import annotations
 
+import random
+
 from bot.core.base import refusals
 from bot.core.base.choices import DEFAULT_LEVEL
 from bot.core.base.places import Ask, Facts, Place, PlaceKind, Spot, resolve
 from bot.core.base.replies import Click, TableAsked
-from bot.core.base.views import ResultControls
+from bot.core.base.seating import BOT_DM_SEATING
+from bot.core.base.text import Names
+from bot.core.base.views import MAX_LAID_OUT, ResultControls
+from bot.core.deck.seeded import SeedDealer
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Loaded
+from bot.core.games.records import GameRecord, GameStatus, Lesson, Options, SeatRecord
 from bot.core.games.rules_help import HELP
+from bot.core.games.tally import Tally
 from bot.core.messages.lesson import (
     _KINDS,
     HINT_FIGURES,
     LESSON_END,
     LESSON_LEVEL,
     RULES,
+    LessonNotes,
+    first_sentence,
     lesson_end,
     lesson_notes,
 )
+from bot.core.messages.projection import deal_chances, deal_seal, settled
+from bot.core.messages.table import deal_text, fits_whole
 from bot.core.play.lessons import LESSON_OFFER, LESSON_TARGET
 from bot.core.ranked.records import Search
 from bot.core.services import Services
 from bot.store import Store
 from engine import events as ev
 from engine.cards import parse_cards
-from engine.players.levels import Level
+from engine.game import Game
+from engine.phase import Phase
+from engine.players.levels import Level, make_player
 from tests.helpers.cast import AL, BEA, CY, GUILD
 from tests.helpers.service_driver import Transcript, drive, finished_game
+from tests.helpers.table_facts import check_calls
 
 #: Al's DM with the bot.
 DM = 7000
@@ -336,3 +352,81 @@ def test_the_lesson_says_what_scores_before_the_first_discard_and_the_play_as_it
     firsts = {"dealt": 1, "starter_cut": 1}
     begun = lesson_notes([dealt, cut], 1, firsts, sealed=False).play
     assert [_titles(n) for n in begun][-2:] == [["starter"], ["play"]], begun
+
+
+def _first_deal_played(seed: int) -> Loaded:
+    """A lesson (Al against the easy computer, to 61) whose first deal random players played
+    through, its shuffles sealed from ``seed``: loaded as the next deal is dealt."""
+    seeds: list[str] = []
+    game, first = Game.new(
+        [AL.name, "Easy computer"], rng=SeedDealer(random.Random(seed), seeds), target=61
+    )
+    log = DealLog.start(2)
+    log.add(first)
+    players, rngs = [make_player("random")] * 2, [random.Random(seed + s) for s in (1, 2)]
+    while game.state.deal_number < 2 and game.state.phase is not Phase.OVER:
+        if game.state.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            log.add(game.discard(seat, players[seat].choose_discard(game.view(seat), rngs[seat])))
+        else:
+            turn = game.state.turn
+            assert turn is not None
+            log.add(game.play(turn, players[turn].choose_play(game.view(turn), rngs[turn])))
+    seats = (SeatRecord(0, AL.id, AL.name), SeatRecord(1, None, "Easy computer", True, "easy"))
+    record = GameRecord(
+        1, None, DM, GameStatus.ACTIVE, AL.id, Options(2, 61), None, 1, 0.0, 0.0, seats,
+        seating=BOT_DM_SEATING, occasion=Lesson(),
+    )  # fmt: skip
+    return Loaded(record, game, Tally.empty(2), log, seeds=seeds)
+
+
+def test_a_lessons_first_deal_too_long_for_its_notes_whole_says_some_short_and_every_call() -> None:
+    """A lesson's first deal meets most rules at once: after a long play (here a 31, a go,
+    fifteens and the last card, the seal's seed, his nobs in the crib) the deal and every note
+    whole are over Discord's 4,000 characters, and the table cut its play short, calls and
+    all, mid-line (seen as a lesson's table "behind" in an end-to-end test). The notes give
+    way first, the longest first, each said in its first sentence, until every call that
+    scored and the whole show fit."""
+    loaded = _first_deal_played(1480)
+    game, log = loaded.game, loaded.log
+    view = game.public_view()
+    told = deal_text(
+        Names.of(view), log.events(1), view, live=False, opening=log.events(0),
+        chances=deal_chances(log, view, 1), seal=deal_seal(game, log, loaded.seeds, 1),
+    )  # fmt: skip
+    notes = lesson_notes(log.events(1), 1, log.firsts, sealed=True)
+    # The case: whole, the notes leave the deal too little room.
+    assert not fits_whole(told, MAX_LAID_OUT - notes.size)
+    [table] = [
+        o for o in settled(loaded.record, loaded, {}, frozenset()) if str(o.key) == "table:1"
+    ]
+    texts = [text for group in table.view.layout for text in group]
+    assert sum(map(len, texts)) <= MAX_LAID_OUT
+    lines = "\n".join(texts).splitlines()
+    events = [*log.events(0), *log.events(1)]
+    check_calls(events, "\n".join(n for n in lines if not n.startswith("📘 ")), view, live=False)
+    # Every rule met is said, in order; those said in short were the longest.
+    said = [line for line in lines if line.startswith("📘 ")]
+    assert [_titles(n) for n in said] == [_titles(n) for n in (*notes.play, *notes.show)]
+    whole = {*notes.play, *notes.show}
+    short = [note for note in (*notes.play, *notes.show) if note not in said]
+    assert short and len(short) < len(said), said
+    for note in said:
+        if note not in whole:
+            [rule] = _titles(note)
+            assert note == f"📘 **{RULES[rule][0]}**: {first_sentence(RULES[rule][1])}", note
+    assert min(map(len, short)) >= max(len(n) for n in said if n in whole), said
+
+
+def test_a_rules_first_sentence_says_the_rule_and_notes_get_shorter_until_they_cannot() -> None:
+    for rule, (_, said) in RULES.items():
+        first = first_sentence(said)
+        assert said.startswith(first) and first.endswith(".") and len(first) > 40, rule
+    dealt = ev.Dealt(dealer=0, deal_number=1, hand_size=6, crib_from_deck=False)
+    notes: LessonNotes | None = lesson_notes([dealt], 1, {"dealt": 1}, sealed=True)
+    sizes = []
+    while notes is not None:
+        assert [_titles(n) for n in notes.play] == [["deal"], ["scores"], ["seal"]]
+        sizes.append(notes.size)
+        notes = notes.shorter()
+    assert len(sizes) == 4 and sizes == sorted(sizes, reverse=True), sizes
