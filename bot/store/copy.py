@@ -193,7 +193,8 @@ async def copy_database(source: Store, target: Store) -> CopyReport:
     }
     table = ""
     try:
-        async with target.db.transaction() as tx:
+        # Patient: it reads SQLite's tables between its inserts, which takes a while.
+        async with target.db.transaction(patient=True) as tx:
             # Each row's references checked as it goes in (a person's wait for the end of the
             # transaction otherwise), so that a refusal names the table of the row refused.
             await tx.execute("SET CONSTRAINTS ALL IMMEDIATE")

@@ -211,12 +211,18 @@ class Database(Protocol):
         """One writing statement, in a transaction of its own; how many rows it changed."""
         ...
 
-    def transaction(self, *, snapshot: bool = False) -> AbstractAsyncContextManager[Transaction]:
+    def transaction(
+        self, *, snapshot: bool = False, patient: bool = False
+    ) -> AbstractAsyncContextManager[Transaction]:
         """One transaction: its writes are kept together at the end of the block, or none.
         ``snapshot``: everything it reads is as it was when it began, and a write over a row
         another transaction changed since raises :class:`Overtaken` (PostgreSQL's REPEATABLE
         READ; SQLite's one writer, its lock taken before the first read). A reference it
-        wrote to a row that is not there by the end raises :class:`MissingReference`."""
+        wrote to a row that is not there by the end raises :class:`MissingReference`. On
+        PostgreSQL a transaction that waits on the bot between its statements longer than a
+        moment is ended by the server (a process frozen mid-transaction keeps no rows locked
+        against the others), unless it is ``patient`` (a copy reading another database between
+        its writes)."""
         ...
 
     def migrating(self) -> AbstractAsyncContextManager[MigrationTransaction]:

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.core.base.timing import LEASE
 from bot.store.database import (
     Dialect,
     MissingReference,
@@ -42,6 +43,19 @@ __all__ = ["OutOfReach", "PostgresDatabase", "out_of_reach"]
 MIGRATION_LOCK = 0x0C1B_0001
 #: Connections each process keeps open to the database.
 POOL_MIN, POOL_MAX = 2, 10
+#: How long PostgreSQL lets a transaction of the bot's wait on the bot between its statements
+#: before it ends the session, rolling the transaction back (its
+#: ``idle_in_transaction_session_timeout``, in milliseconds): a process frozen mid-transaction
+#: (SIGSTOP, a paused VM, an event loop hung on other work) would otherwise keep the rows it
+#: wrote locked for as long as its connection lives, and the process taking over as the sender,
+#: writing the same rows (what was sent, the posts about to be made), waited on them as long,
+#: sending nothing. Twice the sender's lease: no transaction of the running bot waits on more
+#: than its next statement's round trip. (Migrations and ``copy`` wait on the bot longer, and
+#: are patient: :data:`_PATIENT`.)
+TRANSACTION_IDLE_AT_MOST = round(2 * LEASE * 1000)
+#: A transaction that may wait on the bot between its statements as long as it takes: the
+#: migrations at a start, ``copy`` reading SQLite's tables between its inserts.
+_PATIENT = "SET LOCAL idle_in_transaction_session_timeout = 0"
 #: What this release's connections say (a setting of their own, from the start): that they write
 #: the row of each person their writes name (``people``, migration 040). A release before it
 #: says nothing, and the database makes those rows for its writes (040's triggers), so that it
@@ -188,7 +202,10 @@ class PostgresDatabase:
                 max_size=POOL_MAX,
                 init=note,
                 reset=_as_it_is,
-                server_settings=WRITES_PEOPLE,
+                server_settings={
+                    **WRITES_PEOPLE,
+                    "idle_in_transaction_session_timeout": str(TRANSACTION_IDLE_AT_MOST),
+                },
             )
         except _NO_ANSWER as error:
             raise OutOfReach(out_of_reach(url, error)) from None
@@ -212,18 +229,25 @@ class PostgresDatabase:
         return _changed(status)
 
     @contextlib.asynccontextmanager
-    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[_PostgresTransaction]:
+    async def transaction(
+        self, *, snapshot: bool = False, patient: bool = False
+    ) -> AsyncIterator[_PostgresTransaction]:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
         block raised); with ``snapshot``, at REPEATABLE READ (one snapshot, taken at its first
         statement; a write over a row changed since raises :class:`Overtaken`). What its
         commit refuses (a reference checked then) is raised as its statements' refusals are.
         A full disk or a server out of reach raises
-        :class:`~bot.core.base.store_errors.StoreUnavailable`."""
+        :class:`~bot.core.base.store_errors.StoreUnavailable`, as does a transaction that
+        waited on the bot between its statements longer than
+        :data:`TRANSACTION_IDLE_AT_MOST` (the server ended it), unless it is ``patient``."""
         isolation: Literal["repeatable_read"] | None = "repeatable_read" if snapshot else None
         with timed(self.observe, "transaction"), translated(on_postgres), _refusals():
             async with self.pool.acquire() as connection:
                 self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
                 async with connection.transaction(isolation=isolation):
+                    if patient:
+                        self.round_trips += 1
+                        await connection.execute(_PATIENT)
                     yield _PostgresTransaction(self, connection)
 
     @contextlib.asynccontextmanager
@@ -232,9 +256,10 @@ class PostgresDatabase:
         (held until it ends): a process that waited on it while another migrated reads what
         that one applied."""
         async with self.pool.acquire() as connection:
-            self.round_trips += 3  # BEGIN, the lock, COMMIT (or ROLLBACK)
+            self.round_trips += 4  # BEGIN, the lock, patience, COMMIT (or ROLLBACK)
             async with connection.transaction():
                 await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await connection.execute(_PATIENT)
                 yield _PostgresMigration(self, connection)
 
     async def table_names(self) -> set[str]:

@@ -253,13 +253,16 @@ class SqliteDatabase:
                 return await tx.execute(sql, params)
 
     @contextlib.asynccontextmanager
-    async def transaction(self, *, snapshot: bool = False) -> AsyncIterator[_SqliteTransaction]:
+    async def transaction(
+        self, *, snapshot: bool = False, patient: bool = False
+    ) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
         end, or roll back if anything in the block raised. With ``snapshot`` it begins at once
         (``BEGIN IMMEDIATE``: the database's one write lock, before the first read), so what it
         reads is what it writes over. A full disk or a file that cannot be read or written
         raises :class:`~bot.core.base.store_errors.StoreUnavailable`; a reference to a row that
-        is not there, :class:`~bot.store.database.MissingReference`."""
+        is not there, :class:`~bot.store.database.MissingReference`. (``patient`` is
+        PostgreSQL's: one process, nobody waits on its transactions here.)"""
         with timed(self.observe, "transaction"):
             async with self._transaction() as tx:
                 if snapshot:
