@@ -10,8 +10,7 @@ Every other error passes unchanged.
 - unreachable: SQLite's ``SQLITE_IOERR*`` and ``SQLITE_CANTOPEN`` (the file cannot be read or
   written); on PostgreSQL a refused or lost connection (``OSError``, class 08, "connection is
   closed", a connection ended while idle in the pool), the server shutting down or starting
-  up (57P01-57P03), no connection slot left (53300), a session the server ended because its
-  transaction waited on the bot too long (25P03: the process was frozen).
+  up (57P01-57P03), no connection slot left (53300).
 """
 
 from __future__ import annotations
@@ -60,10 +59,6 @@ def on_postgres(error: BaseException) -> StoreUnavailable | None:
         return StoreUnavailable(Cause.FULL, f"PostgreSQL: {error}")
     if isinstance(error, pg.InterfaceError) and "connection is closed" in str(error):
         # "connection is closed": the server dropped it (not a misuse of the driver).
-        return StoreUnavailable(Cause.UNREACHABLE, f"PostgreSQL: {error}")
-    if isinstance(error, pg.IdleInTransactionSessionTimeoutError):
-        # The server ended the session: its transaction waited on this process too long
-        # (frozen, or its event loop held up), and was rolled back.
         return StoreUnavailable(Cause.UNREACHABLE, f"PostgreSQL: {error}")
     if isinstance(error, pg.InternalClientError) and "another operation" in str(error):
         # A pooled connection the server ended while it was idle is next used in a protocol

@@ -18,12 +18,14 @@ an advisory lock so two processes starting together apply them once (the one adv
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import LEASE
 from bot.store.database import (
     Dialect,
@@ -81,6 +83,22 @@ def _refusals() -> Iterator[None]:
         raise MissingReference(error.constraint_name or "", detail) from None
     except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as error:
         raise Overtaken(str(error)) from None
+
+
+@contextlib.contextmanager
+def _ended_if_it_waited(began: float | None) -> Iterator[None]:
+    """A transaction (begun at ``began``, by ``time.monotonic()``; None: a patient one) that
+    lost its connection after waiting on this process longer than the server lets it
+    (:data:`TRANSACTION_IDLE_AT_MOST`): the server ended it, rolled back, while the process
+    was frozen (asyncpg says only that the connection is gone). It is :class:`Overtaken`, not
+    a store out of reach: nothing of it was written, and others may have moved on since, so
+    what it was for is decided again from a new read."""
+    try:
+        yield
+    except StoreUnavailable as error:
+        if began is None or time.monotonic() - began <= TRANSACTION_IDLE_AT_MOST / 1000:
+            raise
+        raise Overtaken(f"ended by the server after waiting on this process: {error}") from None
 
 
 async def _as_it_is(connection: asyncpg.Connection) -> None:
@@ -237,11 +255,16 @@ class PostgresDatabase:
         statement; a write over a row changed since raises :class:`Overtaken`). What its
         commit refuses (a reference checked then) is raised as its statements' refusals are.
         A full disk or a server out of reach raises
-        :class:`~bot.core.base.store_errors.StoreUnavailable`, as does a transaction that
-        waited on the bot between its statements longer than
-        :data:`TRANSACTION_IDLE_AT_MOST` (the server ended it), unless it is ``patient``."""
+        :class:`~bot.core.base.store_errors.StoreUnavailable`; one that waited on the bot
+        between its statements longer than :data:`TRANSACTION_IDLE_AT_MOST` (unless it is
+        ``patient``) was ended by the server, and raises :class:`Overtaken`."""
         isolation: Literal["repeatable_read"] | None = "repeatable_read" if snapshot else None
-        with timed(self.observe, "transaction"), translated(on_postgres), _refusals():
+        with (
+            _ended_if_it_waited(None if patient else time.monotonic()),
+            timed(self.observe, "transaction"),
+            translated(on_postgres),
+            _refusals(),
+        ):
             async with self.pool.acquire() as connection:
                 self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
                 async with connection.transaction(isolation=isolation):

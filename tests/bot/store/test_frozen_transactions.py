@@ -15,9 +15,9 @@ import pytest
 
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
-from bot.core.base.store_errors import StoreUnavailable
 from bot.core.ledger.transport import PendingPost
 from bot.store import Store
+from bot.store.database import Overtaken
 from bot.store.postgres import TRANSACTION_IDLE_AT_MOST
 
 OWNER, KEY = Owner.game(1), MessageKey.table(2)
@@ -47,8 +47,9 @@ async def test_a_transaction_its_frozen_process_left_open_frees_its_rows_in_a_mo
         await asyncio.wait_for(other.clear_pending(OWNER, KEY), timeout=60)
         await other.set_pending(OWNER, PendingPost(KEY, 900, 2.0))
         wakes.set()
-        # Woken, the frozen process finds its transaction ended, as a store out of reach.
-        with pytest.raises(StoreUnavailable):
+        # Woken, the frozen process finds its transaction ended, overtaken: nothing of it was
+        # written, and what it was for is decided again from a new read.
+        with pytest.raises(Overtaken):
             await writing
         [kept] = await other.pending_posts(OWNER)
         assert kept.since == 2.0  # (its delete rolled back, never over the other's write)
