@@ -168,6 +168,35 @@ def _kept_messages(ordered: Sequence[tuple[Owner, MessageRecord]]) -> tuple[str,
     return _KEEP_MESSAGES.format(rows=rows), params
 
 
+def _kept_in_one(
+    others: Sequence[tuple[Owner, MessageRecord]],
+    cards: Sequence[tuple[Owner, MessageRecord]],
+    posted: Sequence[tuple[Owner, MessageKey]],
+) -> tuple[str, list[Any]]:
+    """One statement (PostgreSQL's, each part a data-modifying ``WITH``) keeping ``others``
+    (:data:`_KEEP_MESSAGES`) and each ranked card of ``cards`` (:data:`_KEEP_CARD`), and
+    forgetting the pending posts ``posted``; and its parameters, in that order."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if others:
+        sql, kept = _kept_messages(others)
+        parts.append(sql)
+        params += kept
+    for owner, record in cards:
+        parts.append(_KEEP_CARD)
+        params += [*_message_row(owner, record), owner.id]
+    if posted:
+        pairs = sorted((str(owner), str(key)) for owner, key in posted)
+        parts.append(
+            "DELETE FROM pending_posts WHERE (owner, key) IN ("
+            + ", ".join("(?, ?)" for _ in pairs)
+            + ")"
+        )
+        params += [value for pair in pairs for value in pair]
+    steps = ", ".join(f"step{i} AS ({sql})" for i, sql in enumerate(parts))
+    return f"WITH {steps} SELECT 1", params
+
+
 def _answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
     """The parameters of :data:`_ANSWERED` (for no record: ones that match no row)."""
     if record is None:
@@ -215,9 +244,16 @@ class MessageTables(Queries):
         ordered = sorted(messages, key=lambda item: (str(item[0]), str(item[1].key)))
         cards = [(o, m) for o, m in ordered if o.kind is OwnerKind.RANKED]
         others = [(o, m) for o, m in ordered if o.kind is not OwnerKind.RANKED]
-        if not posted and not cards and self.dialect is Dialect.POSTGRES:
-            # One statement, committed by itself: one round trip.
-            await self.db.execute(*_kept_messages(others))
+        if self.dialect is Dialect.POSTGRES:
+            # One statement, committed by itself: one round trip, and nothing left half done
+            # by a process frozen mid-write (SIGSTOP, a paused VM). A transaction of several
+            # statements, frozen between them (or between the messages of one, which the
+            # server then waits on with no timeout), kept its rows locked against the process
+            # taking over, which waited as long, sending nothing.
+            async def once() -> None:
+                await self.db.execute(*_kept_in_one(others, cards, posted))
+
+            await (_again_if_gone(once) if cards else once())
             return
 
         async def keep() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
+from bot.core.base.views import MessageRecord
 from bot.core.ledger.transport import PendingPost
 from bot.store import Store
 from bot.store.database import Overtaken
@@ -78,5 +79,27 @@ async def test_the_running_bots_transactions_are_ended_when_they_wait_and_a_copy
         # Outside any transaction the setting is the running bot's again.
         [(after,)] = await store.db.fetch(said)
         assert after == plain
+    finally:
+        await store.close()
+
+
+async def test_what_the_sender_sent_is_kept_and_its_posts_forgotten_in_one_statement(
+    migrated_postgres_url: str,
+) -> None:
+    """What was sent and the posts it made are written in one statement, committed by itself:
+    a sender frozen mid-write leaves nothing half done and no rows locked (two statements in a
+    transaction, frozen between the messages of the second, held their rows with no timeout:
+    the server waits on a statement's next message as long as it takes)."""
+    store = await Store.open(migrated_postgres_url)
+    try:
+        await store.set_pending(OWNER, PendingPost(KEY, 900, 1.0))
+        await store.set_pending(OWNER, PendingPost(MessageKey.table(3), 900, 1.0))
+        before = store.db.round_trips
+        record = MessageRecord(KEY, 900, 5000, "d", version=4)
+        await store.set_messages([(OWNER, record)], posted=[(OWNER, KEY)])
+        assert store.db.round_trips - before == 1
+        kept = await store.messages(OWNER)
+        assert kept[KEY].message_id == 5000
+        assert [p.key for p in await store.pending_posts(OWNER)] == [MessageKey.table(3)]
     finally:
         await store.close()
