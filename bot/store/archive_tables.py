@@ -12,7 +12,7 @@ from bot.store.announcing import announce
 from bot.store.database import Dialect
 from bot.store.game_places import places_of
 from bot.store.message_tables import forget_owners
-from bot.store.queries import Queries, people_acting
+from bot.store.queries import Queries, db_now, people_acting
 
 __all__ = ["ArchiveTables"]
 
@@ -213,9 +213,7 @@ class ArchiveTables(Queries):
     # The database's own clock, in seconds since the epoch: a lease timed by it means the same
     # to every process, whatever their machines' clocks say.
     def _db_now(self) -> str:
-        if self.db.dialect is Dialect.SQLITE:
-            return "((julianday('now') - 2440587.5) * 86400.0)"
-        return "extract(epoch FROM clock_timestamp())::double precision"
+        return db_now(self.db.dialect)
 
     async def hold_lease(self, name: str, holder: str, seconds: float) -> bool:
         """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from now by the

@@ -65,16 +65,13 @@ from bot.core.base.views import MessageRecord
 from bot.store.announcing import SEEN_HEAD
 from bot.store.game_places import places_of
 from bot.store.postgres import PostgresDatabase
+from bot.store.queries import SENDER_LEASE
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
-__all__ = ["Cluster"]
+__all__ = ["SENDER_LEASE", "Cluster"]
 
 log = logging.getLogger(__name__)
 
-#: The lease of the process that sends; how long it lasts unless renewed, how often the sender
-#: renews it, and how long before it lapses (by the sender's own clock) the sender stops
-#: sending, for the time a renewal takes to reach the database.
-SENDER_LEASE = "sender"
 #: How often a process that does not send looks at the lease at most (it sleeps until the
 #: lease would lapse, but not longer than this).
 LOOK_EVERY = 1.0
@@ -291,6 +288,11 @@ class Cluster:
         self._wake.set()
 
     # -- the sender's lease -------------------------------------------------------------------
+    def held_as(self) -> str | None:
+        """The name this process holds the sender's lease under in the database (None on
+        SQLite: one process, no lease)."""
+        return self.holder if self.shared else None
+
     def epoch(self) -> int | None:
         """The epoch this process sends under now (None: it may not send)."""
         return self._epoch if self.may_send() else None

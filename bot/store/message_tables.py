@@ -31,7 +31,7 @@ from bot.core.ledger.life import answer_record
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.transport import PendingPost
 from bot.store.database import Dialect, MissingReference
-from bot.store.queries import Queries, Statement, marks, not_former
+from bot.store.queries import Queries, Statement, marks, not_former, proving_sender
 from bot.store.rows import reader
 
 __all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
@@ -75,13 +75,19 @@ _KEEP_CARD = (
     + _KEPT_OVER.format(also=", card_user = excluded.card_user")
 )
 #: A ranked card about to be posted, as :data:`_KEEP_CARD` (its parameters: the post's, then
-#: the search's id).
+#: the search's id; {held}: what else must hold for it to be noted).
 _PENDING_CARD = (
     "INSERT INTO pending_posts (owner, key, channel_id, since, card_entry, card_user)"
     " SELECT ?, ?, ?, ?, e.id, e.user_id FROM ranked_entries e"
-    f" WHERE e.id = ? AND {not_former('e.user_id')}"
+    f" WHERE e.id = ? AND {not_former('e.user_id')}{{held}}"
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
     " since = excluded.since, card_user = excluded.card_user"
+)
+#: A DM about to be posted ({held}: what else must hold for it to be noted).
+_PENDING = (
+    "INSERT INTO pending_posts (owner, key, channel_id, since) SELECT ?, ?, ?, ? WHERE TRUE{held}"
+    " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
+    " since = excluded.since"
 )
 #: A click on an owner's message answered by updating it: what it shows, and the click's token
 #: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
@@ -313,23 +319,41 @@ class MessageTables(Queries):
             "DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), str(key))
         )
 
-    async def set_pending(self, owner: Owner, post: PendingPost) -> None:
+    async def set_pending(
+        self, owner: Owner, post: PendingPost, *, held_as: str | None = None
+    ) -> bool:
         """A DM of the owner is about to be posted (not noted for a ranked card whose search is
-        a former player's, or no longer as the write read it: see the module)."""
-        if owner.kind is not OwnerKind.RANKED:
-            await self.db.execute(
-                "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
-                " since = excluded.since",
-                (str(owner), str(post.key), post.channel_id, post.since),
+        a former player's, or no longer as the write read it: see the module). ``held_as``
+        (PostgreSQL's, where several processes share the database): the name the process
+        posting it holds the sender's lease under; it is noted only while that process holds
+        the lease, proved in the same statement (:func:`~bot.store.queries.proving_sender`: a
+        sender deposed meanwhile, its write held up, noted a post it never made after the
+        process taking over had looked for lost posts).
+        Whether this process may post it: False when it does not hold the lease."""
+        ranked = owner.kind is OwnerKind.RANKED
+        row = (str(owner), str(post.key), post.channel_id, post.since)
+        insert = _PENDING_CARD if ranked else _PENDING
+        params = (*row, owner.id) if ranked else row
+        if held_as is None:
+            sql = insert.format(held="")
+        else:
+            sql = (
+                f"WITH held AS ({proving_sender(self.dialect)}),"
+                f" noted AS ({insert.format(held=' AND EXISTS (SELECT 1 FROM held)')})"
+                " SELECT count(*) FROM held"
             )
-            return
-        params = (str(owner), str(post.key), post.channel_id, post.since, owner.id)
+            params = (held_as, *params)
+        found: list[bool] = []
 
         async def note() -> None:
-            await self.db.execute(_PENDING_CARD, params)
+            if held_as is None:
+                await self.db.execute(sql, params)
+                found.append(True)
+            else:
+                found.append(bool((await self.db.fetch(sql, params))[0][0]))
 
-        await _again_if_gone(note)
+        await (_again_if_gone(note) if ranked else note())
+        return found[-1]
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:
         """The owner's DMs that were about to be posted and whose ids were never kept."""

@@ -100,6 +100,30 @@ class Statement:
         await tx.execute(self.sql, self.params)
 
 
+#: The lease of the process that sends (:mod:`bot.store.cluster`): a row of ``leases``.
+SENDER_LEASE = "sender"
+
+
+def db_now(dialect: Dialect) -> str:
+    """The database's clock now, in seconds since the epoch (what the leases lapse by)."""
+    if dialect is Dialect.SQLITE:
+        return "((julianday('now') - 2440587.5) * 86400.0)"
+    return "extract(epoch FROM clock_timestamp())::double precision"
+
+
+def proving_sender(dialect: Dialect) -> str:
+    """A statement (its one parameter: a process's name) that proves that process holds the
+    sender's lease, by the database's clock, returning a row if it does: a compare-and-set of
+    the lease's row that changes nothing, made as part of a write only the sender may make. A
+    process taking the lease over writes that row too, so one of the two goes first: the write
+    of a sender deposed meanwhile finds the lease another's and is not made, or is made before
+    the lease passes (and is there when the process taking over looks)."""
+    return (
+        f"UPDATE leases SET holder = holder WHERE name = '{SENDER_LEASE}' AND holder = ?"
+        f" AND expires_at > {db_now(dialect)} RETURNING 1"
+    )
+
+
 class Queries:
     """The base of the store's parts: each one's queries run on ``db``."""
 

@@ -60,6 +60,11 @@ class Lease(Protocol):
     """Whether this process may send, as an epoch: a number that changes whenever its right to
     send was lost and taken again (``bot.store.cluster.Cluster``)."""
 
+    def held_as(self) -> str | None:
+        """The name this process holds the lease under in the store, which a write that only
+        the sender may make checks in its own statement (None: a lone process, no lease)."""
+        ...
+
     def epoch(self) -> int | None:
         """The epoch this process sends under now (None: it may not send)."""
         ...
@@ -71,6 +76,9 @@ class Lease(Protocol):
 
 class AlwaysSender:
     """The lease of a bot that is one process (SQLite): it always sends."""
+
+    def held_as(self) -> str | None:
+        return None
 
     def epoch(self) -> int | None:
         return 1
@@ -393,7 +401,9 @@ class Attempts:
         # one to send looks for it (Transport.lost_posts); where the bot is not a member it
         # cannot look, and a call posted once is then taken as posted (Takeover._recover).
         assert attempt.channel_id is not None
-        await self._crew.writes.posting(owing.owner, owed.key, attempt.channel_id)
+        await self._crew.writes.posting(
+            owing.owner, owed.key, attempt.channel_id, held_as=self._lease.held_as()
+        )
         return True
 
     async def _carry(

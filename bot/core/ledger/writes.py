@@ -19,7 +19,7 @@ from bot.core.base.timing import WRITE_BEHIND
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import Lives, replaces
 from bot.core.ledger.storage import MessageRecords
-from bot.core.ledger.transport import PendingPost
+from bot.core.ledger.transport import NotSender, PendingPost
 
 __all__ = ["WRITE_RETRY", "WriteBehind"]
 
@@ -126,12 +126,18 @@ class WriteBehind:
         self._cleared = {k for k in self._cleared if k[0] != owner}
 
     # -- posts that cannot be made idempotent ---------------------------------------------------
-    async def posting(self, owner: Owner, key: MessageKey, channel_id: int) -> None:
+    async def posting(
+        self, owner: Owner, key: MessageKey, channel_id: int, *, held_as: str | None = None
+    ) -> None:
         """A DM of ``owner`` is about to be posted in a way that cannot be made idempotent (an
         interaction's follow-up): remembered until what was sent keeps its id (its pending post
         is cleared in the same write), so a process that starts or takes over after a stop in
-        between looks for it (:meth:`pending_posts`)."""
-        await self._store.set_pending(owner, PendingPost(key, channel_id, self._now()))
+        between looks for it (:meth:`pending_posts`). ``held_as``: the name this process holds
+        the sender's lease under (several processes): remembered only while it holds it, and
+        :class:`NotSender` (nothing posted) once it does not."""
+        post = PendingPost(key, channel_id, self._now())
+        if not await self._store.set_pending(owner, post, held_as=held_as):
+            raise NotSender
         self._lives.of(owner).life(key).posting = True
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:

@@ -13,12 +13,14 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import User
 from bot.core.base.timing import LEASE
 from bot.core.games.coach_settings import CoachSettings
+from bot.core.ledger.transport import PendingPost
 from bot.store import Store
-from bot.store.cluster import Cluster
+from bot.store.cluster import SENDER_LEASE, Cluster
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL
 from tests.helpers.forgetting import forget
@@ -208,3 +210,30 @@ async def test_a_deleted_persons_setting_is_let_go_everywhere_and_a_later_one_ho
     await _off_becomes(drawing, frozenset())
     await setting.coach(User(41, "Al"), False)
     await _off_becomes(drawing, frozenset({41}))
+
+
+async def test_only_the_process_that_holds_the_lease_notes_a_post_it_is_about_to_make(
+    migrated_postgres_url: str,
+) -> None:
+    """A follow-up about to be posted is noted (so that a process taking over looks for it)
+    only by the process that holds the sender's lease, checked in the noting statement itself:
+    a sender deposed while its write was held up noted a post it would never make, after the
+    one taking over had looked for the lost ones, and that note stayed."""
+    store = await Store.open(migrated_postgres_url)
+    try:
+        owner, key = Owner.game(1), MessageKey.table(2)
+        assert await store.hold_lease(SENDER_LEASE, "one", 60.0)
+        assert await store.set_pending(owner, PendingPost(key, 900, 1.0), held_as="one")
+        # Another holds it: nothing is noted, and the note kept is not overwritten.
+        assert not await store.set_pending(owner, PendingPost(key, 901, 2.0), held_as="two")
+        [kept] = await store.pending_posts(owner)
+        assert (kept.channel_id, kept.since) == (900, 1.0)
+        # A lease lapsed is held by nobody, whoever held it last.
+        assert await store.hold_lease(SENDER_LEASE, "one", -1.0)
+        assert not await store.set_pending(owner, PendingPost(key, 902, 3.0), held_as="one")
+        # A lone process (SQLite, or a caller that holds no lease) notes it as before.
+        assert await store.set_pending(owner, PendingPost(key, 903, 4.0))
+        [kept] = await store.pending_posts(owner)
+        assert kept.channel_id == 903
+    finally:
+        await store.close()

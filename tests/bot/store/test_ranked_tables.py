@@ -23,6 +23,7 @@ from bot.core.privacy.players import (
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
+from bot.store.cluster import SENDER_LEASE
 from tests.helpers.forgetting import forget, known, locks_waited_on
 
 
@@ -230,3 +231,19 @@ async def test_a_card_s_write_on_its_way_as_its_player_s_data_goes_is_not_kept(
         await deletion
         await write
     assert str(mine) not in await _kept(store, "messages")
+
+
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+async def test_a_card_about_to_be_posted_is_noted_only_by_the_sender(store: Store) -> None:
+    """A ranked card's post is noted as about to be made only while the process making it
+    holds the sender's lease (as a game's message's is), and a former player's is not noted
+    whoever holds it: the sender may post it (nothing of theirs is kept)."""
+    al, bea = await _queue(store, 1), await _queue(store, 2)
+    mine, hers = Owner.ranked(al.id), Owner.ranked(bea.id)
+    assert await store.hold_lease(SENDER_LEASE, "one", 60.0)
+    assert not await store.set_pending(hers, PendingPost(CARD, bea.channel_id, 3.0), held_as="two")
+    assert await _kept(store, "pending_posts") == set()
+    assert await store.set_pending(hers, PendingPost(CARD, bea.channel_id, 3.0), held_as="one")
+    await forget(store, 1)
+    assert await store.set_pending(mine, PendingPost(CARD, al.channel_id, 3.0), held_as="one")
+    assert await _kept(store, "pending_posts") == {str(hers)}

@@ -86,6 +86,9 @@ class FakeCourier:
         self.lost: Callable[[Owner, PendingPost, set[int]], Awaitable[list[int]]] | None = None
 
     # -- the lease --
+    def held_as(self) -> str | None:
+        return None
+
     def epoch(self) -> int | None:
         return 1 if self.may_send else None
 

@@ -11,6 +11,8 @@ from collections.abc import Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import pytest
+
 from bot.core.base.delivery import Drawing, Owed, Projector
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
@@ -18,6 +20,7 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger import MessageLedger
+from bot.core.ledger.transport import NotSender
 
 OWNER = Owner.game(7)
 HAND = MessageRecord(MessageKey.parse("hand:1:0"), 900, 5001, "digest-of-the-hand", version=3)
@@ -239,8 +242,14 @@ class PostingStore(SlowStore):
         self.pending: set[tuple[Owner, MessageKey]] = set()
         self.cleared: list[set[tuple[Owner, MessageKey]]] = []
 
-    async def set_pending(self, owner: Owner, post: Any) -> None:
+    #: The process that holds the sender's lease, as the store knows it.
+    sender = "this process"
+
+    async def set_pending(self, owner: Owner, post: Any, *, held_as: str | None = None) -> bool:
+        if held_as is not None and held_as != self.sender:
+            return False
         self.pending.add((owner, post.key))
+        return True
 
     async def set_messages(
         self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
@@ -262,3 +271,17 @@ async def test_the_pending_posts_of_several_follow_ups_are_cleared_in_one_write(
     await ledger.shown.sent(OWNER, hands)
     assert await ledger.writes.flush()
     assert store.cleared == [{(OWNER, hand.key) for hand in hands}] and not store.pending
+
+
+async def test_a_post_is_not_noted_nor_made_by_a_process_that_no_longer_holds_the_lease() -> None:
+    # The store checks the lease in the statement that notes the post: a sender deposed while
+    # its write was held up is told so, and sends nothing (NotSender: held back for whoever
+    # sends next), where it noted a post it never made after the next sender had looked.
+    store = PostingStore()
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), faults=Faults())  # type: ignore[arg-type]
+    await ledger.writes.posting(OWNER, HAND.key, 900, held_as="this process")
+    store.sender = "the process that took over"
+    other = MessageKey.hand(1, 1)
+    with pytest.raises(NotSender):
+        await ledger.writes.posting(OWNER, other, 900, held_as="this process")
+    assert store.pending == {(OWNER, HAND.key)}

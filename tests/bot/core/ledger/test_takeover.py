@@ -35,6 +35,9 @@ class LeasedCourier(FakeCourier):
         super().__init__()
         self.stretch = 1
 
+    def held_as(self) -> str | None:
+        return None
+
     def epoch(self) -> int | None:
         return self.stretch if self.may_send else None
 
