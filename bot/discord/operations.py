@@ -29,9 +29,10 @@ from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer
 from bot.settings import Settings, StartupError
 from bot.store import Store
-from bot.store.cluster import SENDER_LEASE, Cluster
+from bot.store.cluster import Cluster
 from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
+from bot.store.queries import SENDER_LEASE
 from bot.web.server import WebServer
 
 __all__ = ["FORGET_PROCESSES_AFTER", "PARTS", "Operations", "readiness_of"]

@@ -210,15 +210,10 @@ class ArchiveTables(Queries):
         )
         return bool(rows)
 
-    # The database's own clock, in seconds since the epoch: a lease timed by it means the same
-    # to every process, whatever their machines' clocks say.
-    def _db_now(self) -> str:
-        return db_now(self.db.dialect)
-
     async def hold_lease(self, name: str, holder: str, seconds: float) -> bool:
         """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from now by the
         database's clock; False when another holder has it and it has not lapsed."""
-        now = self._db_now()
+        now = db_now(self.dialect)
         sql = (
             f"INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, {now} + ?)"
             " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
@@ -235,7 +230,7 @@ class ArchiveTables(Queries):
         """How many seconds are left of the lease ``name`` by the database's clock (0: nobody
         holds it, or it has lapsed)."""
         rows = await self._read(
-            f"SELECT expires_at - {self._db_now()} FROM leases WHERE name = ?", (name,)
+            f"SELECT expires_at - {db_now(self.dialect)} FROM leases WHERE name = ?", (name,)
         )
         return max(0.0, float(rows[0][0])) if rows else 0.0
 

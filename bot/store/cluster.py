@@ -68,7 +68,7 @@ from bot.store.postgres import PostgresDatabase
 from bot.store.queries import SENDER_LEASE
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
-__all__ = ["SENDER_LEASE", "Cluster"]
+__all__ = ["Cluster"]
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ bot keeps (``people``): once their data is deleted, such a write finds nobody.""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.core.base.delivery import AnswerKept
 from bot.core.base.keys import MessageKey
@@ -35,6 +35,8 @@ from bot.store.queries import Queries, Statement, marks, not_former, proving_sen
 from bot.store.rows import reader
 
 __all__ = ["MessageTables", "first_answer", "forget_owners", "keep_answer"]
+
+_T = TypeVar("_T")
 
 #: The columns of a message an owner keeps, in MessageRecord's order.
 _MESSAGE_COLUMNS = (
@@ -343,17 +345,14 @@ class MessageTables(Queries):
                 " SELECT count(*) FROM held"
             )
             params = (held_as, *params)
-        found: list[bool] = []
 
-        async def note() -> None:
+        async def note() -> bool:
             if held_as is None:
                 await self.db.execute(sql, params)
-                found.append(True)
-            else:
-                found.append(bool((await self.db.fetch(sql, params))[0][0]))
+                return True
+            return bool((await self.db.fetch(sql, params))[0][0])
 
-        await (_again_if_gone(note) if ranked else note())
-        return found[-1]
+        return await (_again_if_gone(note) if ranked else note())
 
     async def pending_posts(self, owner: Owner) -> list[PendingPost]:
         """The owner's DMs that were about to be posted and whose ids were never kept."""
@@ -429,16 +428,17 @@ class MessageTables(Queries):
             return  # (their data deleted as it was written: nothing of it is kept)
 
 
-async def _again_if_gone(write: Callable[[], Awaitable[None]]) -> None:
+async def _again_if_gone(write: Callable[[], Awaitable[_T]]) -> _T:
     """Run ``write`` (of ranked cards' records), and once more if what it referred to was
     gone by its commit (a player's data deleted in another process between its read of their
     search and its commit): the second reads the search anew, a former player's, and keeps
-    nothing of theirs (:func:`~bot.core.base.store_errors.decided_again`)."""
+    nothing of theirs (:func:`~bot.core.base.store_errors.decided_again`); what the write that
+    went gives."""
 
-    async def once() -> None:
+    async def once() -> _T:
         try:
-            await write()
+            return await write()
         except MissingReference:
             raise Raced() from None
 
-    await decided_again(once)
+    return await decided_again(once)

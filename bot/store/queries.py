@@ -105,7 +105,8 @@ SENDER_LEASE = "sender"
 
 
 def db_now(dialect: Dialect) -> str:
-    """The database's clock now, in seconds since the epoch (what the leases lapse by)."""
+    """The database's clock now, in seconds since the epoch: the leases lapse by it, so a
+    lease means the same to every process, whatever their machines' clocks say."""
     if dialect is Dialect.SQLITE:
         return "((julianday('now') - 2440587.5) * 86400.0)"
     return "extract(epoch FROM clock_timestamp())::double precision"

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 from bot.ops.health import STALE_SECONDS
 from bot.store import Store
-from bot.store.cluster import SENDER_LEASE
 from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
+from bot.store.queries import SENDER_LEASE
 from bot.tools import DONE, FAILED, counted, run_on_database, tool_parser
 
 __all__ = ["main", "migrations_line", "run"]

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
-from bot.store.cluster import SENDER_LEASE
 from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
 from bot.store.postgres import out_of_reach
+from bot.store.queries import SENDER_LEASE
 from bot.tools import health
 
 

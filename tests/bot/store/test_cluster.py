@@ -20,8 +20,9 @@ from bot.core.base.timing import LEASE
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.ledger.transport import PendingPost
 from bot.store import Store
-from bot.store.cluster import SENDER_LEASE, Cluster
+from bot.store.cluster import Cluster
 from bot.store.postgres import PostgresDatabase
+from bot.store.queries import SENDER_LEASE
 from bot.store.store import ANNOUNCE_CHANNEL
 from tests.helpers.forgetting import forget
 from tests.helpers.news import NewsHeard

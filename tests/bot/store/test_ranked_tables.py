@@ -23,7 +23,7 @@ from bot.core.privacy.players import (
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, Search
 from bot.store import Store
-from bot.store.cluster import SENDER_LEASE
+from bot.store.queries import SENDER_LEASE
 from tests.helpers.forgetting import forget, known, locks_waited_on
 
 
