@@ -188,6 +188,8 @@ async def _a_weekly_club(world: World, bot: NightBot, people: dict[str, User]) -
     await play_round(world, 1, 1, people, since)
     await play_round(world, 2, 1, people, since)
     await until(fd, lambda: "**Final standings**" in second.words())
+    # (Recorded as played, as its event says: the league counts it from then on.)
+    await until(fd, lambda: any("won night 2" in (h["description"] or "") for h in event.history))
 
     # The league after two nights: a night of N players gives its winner N, the last 1.
     table = await fd.slash(eve, general, "/club league")

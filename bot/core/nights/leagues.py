@@ -88,8 +88,10 @@ class Leagues:
             return Answer.say(await self._champions(club, zone, now), ephemeral=False)
         back = 1 if season == "last" else 0
         which = season_of(now, zone, back)
-        lines = await self.standings(club, which)
-        played = len(await self.season_places(club, which))
+        # One read for the table and its count of nights: read twice, a night marked played
+        # between the two was counted and not scored.
+        places = await self.season_places(club, which)
+        lines, played = league_table(places), len(places)
         head = f"**🏅 {escape(club.name)} league — {which.name}**"
         if back:
             head += f" (final: {plural(played, 'night')})"

@@ -342,3 +342,58 @@ async def test_a_seasons_last_night_crowns_its_champion_once(
     [crowned] = [o for o in drawn.owed if str(o.key).startswith("league")]
     assert crowned.once and crowned.view.mentions == (PEOPLE[1].id,)
     assert "Bea" in crowned.view.content and "January–March 2026" in crowned.view.content
+
+
+async def _played(store: Store, night_id: int, winner: User, *, claim: bool = True) -> None:
+    """Night ``night_id`` played by Al, Bea and Cy, ``winner`` beating the next; and marked
+    played (``claim``), or left as its director finds it, its tournament over."""
+    from bot.core.tournaments import records as tr
+
+    night = await store.night(night_id)
+    assert night is not None
+    tid = night.tournament_id
+    for user in PEOPLE[:3]:
+        assert await store.enter(tid, user.id, user.name)
+    assert await store.claim_night(night.id, NightState.SCHEDULED, NightState.STARTED)
+    assert await store.start_tournament(tid, rounds=1)
+    loser = next(u for u in PEOPLE[:2] if u != winner)
+    assert await store.pair_round(tid, 1, [(winner.id, loser.id), (PEOPLE[2].id, None)], now=0)
+    assert await store.decide(tid, 1, 1, tr.Verdict(tr.Decided.GAME, winner.id, margin=9))
+    assert await store.end_tournament(tid, tr.TournamentStatus.FINISHED, now=0, champion=winner.id)
+    if claim:
+        assert await store.claim_night(night.id, NightState.STARTED, NightState.PLAYED)
+
+
+async def test_the_league_counts_and_scores_the_same_nights_when_one_is_played_meanwhile(
+    service: Services, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/club league`` read the club's nights twice, once for its table and once for its count:
+    a night marked played between the two reads was said played and not scored (seen as a
+    league "2 nights played" with the first night's points alone)."""
+    from bot.core.nights.nights import tournament_of
+
+    first = await _schedule(service, when="2026-01-02 20:00", repeat="weekly")
+    club = await store.club_in_channel(CHANNEL)
+    night = await store.night(first)
+    assert club is not None and night is not None
+    await _played(store, first, PEOPLE[1])
+    second = await store.add_night(
+        club.id, 2, night.starts_at + 7 * 86400, tournament_of(club), now=0
+    )
+    assert second is not None
+    await _played(store, second.id, PEOPLE[0], claim=False)
+    # Its director marks the second night played just after the league's read of the nights.
+    reads = store.club_nights
+
+    async def read_then_played(club_id: int) -> Any:
+        nights = await reads(club_id)
+        await store.claim_night(second.id, NightState.STARTED, NightState.PLAYED)
+        return nights
+
+    monkeypatch.setattr(store, "club_nights", read_then_played)
+    for played in ("1 night", "2 nights"):
+        said = (await service.leagues.league(CHANNEL)).reply.text
+        # The nights it counts are the nights it scores, each player's line says.
+        rows = [line for line in said.splitlines() if line[:2] in ("1.", "2.", "3.")]
+        assert f"({played} played;" in said and len(rows) == 3, said
+        assert all(f" · {played}, " in row for row in rows), said
