@@ -6,6 +6,9 @@ time, never a failure."""
 
 #: The run measured.
 MEASURED = "main at b2e7dae1, 28 November 2026: the whole suite in 8 workers on the 2-core machine, nothing else running (498 s)"
+#: A test process's share of the cores in that run (its cores over its processes): a
+#: test that took less CPU per second mostly waited (tests.helpers.scheduling).
+SHARE = 0.250
 
 #: A module (its median test) or a test function (the mean of its parametrisations)
 #: -> (wall seconds, CPU seconds of its process and all below it).

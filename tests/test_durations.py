@@ -50,6 +50,8 @@ def test_the_times_are_a_modules_median_and_each_long_functions_mean(tmp_path: P
     written: dict[str, object] = {}
     exec(durations(str(run), "a test run"), written)
     assert written["MEASURED"] == "a test run"
+    # Two cores, one test process.
+    assert written["SHARE"] == 2.0
     assert written["SECONDS"] == {
         # (The module's median of four: the third shortest; the long function's mean.)
         "tests/e2e/test_a.py": (10.0, 1.0),

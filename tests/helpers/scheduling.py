@@ -3,7 +3,7 @@ between the tests that work the cores and those that mostly wait, so that both k
 together.
 
 Most of the suite's time is end-to-end tests waiting on a bot process, Discord's pace or a
-browser (:data:`WAITING`: under a quarter of a core per second of their time), beside the
+browser (:func:`waits`: under a process's share of the cores per second of their time), beside the
 tests that work the cores (the engine's, the core's). Handed out in one fixed order, both
 kinds interleaved in step with their share of the time, the run still had stretches where
 seven of the eight workers waited at once, the 2-core machine half idle, and others where
@@ -26,13 +26,9 @@ from typing import Any
 
 from xdist.scheduler import LoadGroupScheduling
 
-from tests.durations import SECONDS
+from tests.durations import SECONDS, SHARE
 
-__all__ = ["WAITING", "KindsScheduling", "measured", "unit_wall", "waits"]
-
-#: A test that spends less CPU than this per second of its wall time mostly waits (on a bot,
-#: Discord's pace, the emulator, a browser): the end-to-end tests, most of the benchmarks'.
-WAITING = 0.25
+__all__ = ["KindsScheduling", "measured", "unit_wall", "waits"]
 
 
 def measured(nodeid: str) -> tuple[float, float]:
@@ -45,10 +41,13 @@ def measured(nodeid: str) -> tuple[float, float]:
 
 
 def waits(nodeid: str) -> bool:
-    """Whether the test ``nodeid`` mostly waits (:data:`WAITING`); a test not measured yet
-    counts as working."""
+    """Whether the test ``nodeid`` mostly waits (on a bot, Discord's pace, the emulator, a
+    browser: the end-to-end tests, most of the benchmarks'): it spent less CPU per second than
+    a test process's share of the cores in the run measured (:data:`tests.durations.SHARE`,
+    a quarter of a core with eight processes on two cores), which a test that works the cores
+    takes. A test not measured yet counts as working."""
     wall, cpu = measured(nodeid)
-    return wall > 0 and cpu < WAITING * wall
+    return wall > 0 and cpu < SHARE * wall
 
 
 def unit_wall(nodeids: Iterable[str]) -> float:

@@ -222,8 +222,11 @@ OWN_ENTRY = 1.0
 def durations(path: str, measured: str) -> str:
     """The text of ``tests/durations.py`` drawn from the run in ``path`` (``measured``: what
     run it was, said in the file): each module's median test, and each test function (all its
-    parametrisations) that took :data:`OWN_ENTRY` or more, as (wall, CPU) seconds."""
+    parametrisations) that took :data:`OWN_ENTRY` or more, as (wall, CPU) seconds; and a test
+    process's share of the cores in that run (its cores over its test processes)."""
     lines = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    cores = next(line["cores"] for line in lines if line["kind"] == "start")
+    processes = len({line["worker"] for line in lines if line["kind"] == "test"})
     by_function: dict[str, list[tuple[float, float]]] = defaultdict(list)
     by_module: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for t in (line for line in lines if line["kind"] == "test"):
@@ -251,7 +254,10 @@ def durations(path: str, measured: str) -> str:
         "(docs/testing.md); a test missing here starts after those listed: a stale list costs\n"
         'time, never a failure."""\n\n'
         "#: The run measured.\n"
-        f"MEASURED = {json.dumps(measured)}\n\n"
+        f"MEASURED = {json.dumps(measured)}\n"
+        "#: A test process's share of the cores in that run (its cores over its processes): a\n"
+        "#: test that took less CPU per second mostly waited (tests.helpers.scheduling).\n"
+        f"SHARE = {cores / processes:.3f}\n\n"
         "#: A module (its median test) or a test function (the mean of its parametrisations)\n"
         "#: -> (wall seconds, CPU seconds of its process and all below it).\n"
         f"SECONDS: dict[str, tuple[float, float]] = {{\n{body}\n}}\n"
