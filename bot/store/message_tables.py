@@ -85,7 +85,8 @@ _PENDING_CARD = (
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
     " since = excluded.since, card_user = excluded.card_user"
 )
-#: A DM about to be posted ({held}: what else must hold for it to be noted).
+#: A DM about to be posted ({held}: what else must hold for it to be noted, added with AND to
+#: ``WHERE TRUE`` as to the ranked card's own condition).
 _PENDING = (
     "INSERT INTO pending_posts (owner, key, channel_id, since) SELECT ?, ?, ?, ? WHERE TRUE{held}"
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
