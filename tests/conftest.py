@@ -141,13 +141,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 #: Worker processes for ``-n auto``: 12 (each may run a bot, PostgreSQL connections and a
 #: browser at once). Most of the tests' time is spent waiting (on a bot process, Discord's
-#: limits, the emulator): the end-to-end tests waited some 1,900 s of a run's 3,300 s of test
-#: time for 220 s of CPU, so the run lasts as long as its test time over the workers, until
-#: the cores are full. On the two-core test machine, clean clones of the same code, 29
-#: November 2026: eight workers took 472 s with the cores 85% busy, ten 458 s (90%), twelve
-#: 420 s (91%), sixteen 475 s (91%, each worker's start and collection, 2.6 s of CPU, and
-#: the crowding adding 60 s of CPU); on 28 November six took 573 s (docs/performance-history.md,
-#: "The suite, 29 November 2026 (the fifth stop)").
+#: limits, the emulator), so the run lasts as long as its test time over the workers, until
+#: the cores are full: past twelve they were no busier on the two-core test machine, and the
+#: crowding cost CPU (eight, ten, twelve and sixteen timed on the same code:
+#: docs/performance-history.md, "The suite, 29 November 2026 (the fifth stop)").
 WORKERS = 12
 
 

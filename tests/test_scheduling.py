@@ -125,3 +125,16 @@ def test_every_test_is_handed_out_once_and_when_a_kind_runs_out_all_take_the_oth
     assert handed == list(range(len(collection)))
     assert working_after_waiting_ran_out == WORKERS
     assert scheduler.tests_finished
+
+
+def test_a_test_waits_by_a_process_share_of_the_cores_in_the_run_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 2 s of CPU in 10 s: a fifth of a core. Measured with eight processes on two cores (a
+    # quarter each) it waited; with twelve (a sixth each) it took more than its share: it worked.
+    name = "tests/e2e/test_made_up.py::test_a_fifth_of_a_core"
+    monkeypatch.setitem(SECONDS, name, (10.0, 2.0))
+    monkeypatch.setattr("tests.helpers.scheduling.SHARE", 2 / 8)
+    assert waits(name)
+    monkeypatch.setattr("tests.helpers.scheduling.SHARE", 2 / 12)
+    assert not waits(name)

@@ -225,11 +225,12 @@ def durations(path: str, measured: str) -> str:
     parametrisations) that took :data:`OWN_ENTRY` or more, as (wall, CPU) seconds; and a test
     process's share of the cores in that run (its cores over its test processes)."""
     lines = [json.loads(line) for line in Path(path).read_text().splitlines() if line]
+    tests = [line for line in lines if line["kind"] == "test"]
     cores = next(line["cores"] for line in lines if line["kind"] == "start")
-    processes = len({line["worker"] for line in lines if line["kind"] == "test"})
+    processes = len({t["worker"] for t in tests})
     by_function: dict[str, list[tuple[float, float]]] = defaultdict(list)
     by_module: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for t in (line for line in lines if line["kind"] == "test"):
+    for t in tests:
         # (Without the parameters and an xdist group: "module.py::test_name".)
         function = t["test"].split("@")[0].split("[")[0]
         taken = (t["end"] - t["start"], t["cpu"] + t["below"])
