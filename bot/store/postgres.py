@@ -287,8 +287,17 @@ class PostgresDatabase:
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the database's current schema."""
+        # What information_schema.tables lists (tables, views, foreign and partitioned
+        # tables this role may use), read from the system catalogs: the view cost a
+        # connection's first read some 8 ms of the server's CPU, and a store reads this as it
+        # opens.
         rows = await self.fetch(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'f', 'p')"
+            " AND (pg_has_role(c.relowner, 'USAGE')"
+            " OR has_table_privilege(c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE,"
+            " REFERENCES, TRIGGER')"
+            " OR has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE, REFERENCES'))"
         )
         return {row[0] for row in rows}
 
