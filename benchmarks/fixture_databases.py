@@ -7,7 +7,10 @@ tests.helpers.postgres.PostgresServer.url).
     .venv/bin/python -m benchmarks.fixture_databases [--rounds 20] [--queries 3000]
 
 Each round makes one database each way on each backend and opens it as a test does
-(``Store.open``, then closes it); prints the median and the slowest seconds of each. Then, for
+(``Store.open``, then closes it); prints the median and the slowest seconds of each. Then the
+server's CPU for a test's whole database (copied from the template, opened, closed, dropped),
+for each way PostgreSQL copies one (``STRATEGY``: through the write-ahead log, its default,
+and file by file, what tests.helpers.postgres.PostgresServer.create_database asks). Then, for
 each way of reaching the server, twice in turn, a pool of two connections (as the store keeps)
 asks a one-row query ``--queries`` times; prints the CPU a query cost this process and the
 server's processes, and its time. Starts a throwaway PostgreSQL server of its own (a few
@@ -50,6 +53,24 @@ def _make(way: str, n: int, folder: Path, server: PostgresServer, template: str)
     return server.create_database(f"copy{n}", template)
 
 
+#: The ways PostgreSQL copies a database (``CREATE DATABASE ... STRATEGY``).
+STRATEGIES = ("WAL_LOG", "FILE_COPY")
+
+
+async def _server_cpu(server: PostgresServer, template: str, strategy: str, rounds: int) -> float:
+    """The server's CPU (seconds) for one test's database copied ``strategy``, opened,
+    closed and dropped, on average over ``rounds``."""
+    before = server.cpu() or 0.0
+    for n in range(rounds):
+        name = f"{strategy.lower()}{n}"
+        await (await Store.open(server.create_database(name, template, strategy))).close()
+        server.drop_database(name)
+    # The connections' own processes end just after they close: their CPU is counted once
+    # the server has reaped them.
+    await asyncio.sleep(0.5)
+    return ((server.cpu() or 0.0) - before) / rounds
+
+
 async def _queries(url: str, server: PostgresServer, queries: int) -> tuple[float, float, float]:
     """CPU of this process and of the server per query, and time per query (microseconds),
     for ``queries`` one-row reads through a pool of two connections to ``url``."""
@@ -83,6 +104,13 @@ async def main(rounds: int, queries: int) -> None:
         for way, seconds in timings.items():
             median, slowest = statistics.median(seconds), max(seconds)
             print(f"{way:<44} median {median:.3f} s   slowest {slowest:.3f} s")
+        print(
+            f"The server's CPU for a test's database (copy, open, close, drop), {rounds} each way:"
+        )
+        for _ in range(2):
+            for strategy in STRATEGIES:
+                spent = await _server_cpu(server, template, strategy, rounds)
+                print(f"{strategy:<10} {spent * 1000:5.1f} ms a database")
         server.create_database("probe")
         ways = {"TCP": server.tcp_url("probe"), "Unix socket": server.url("probe")}
         print(f"{queries} one-row queries each way, twice in turn (microseconds a query):")

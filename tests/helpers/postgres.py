@@ -207,17 +207,19 @@ class PostgresServer:
         by an address and port: a proxy between, a message naming where it was looked for)."""
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self, name: str, template: str | None = None) -> str:
+    def create_database(
+        self, name: str, template: str | None = None, strategy: str = "FILE_COPY"
+    ) -> str:
         """A new database, empty or a copy of the database ``template`` (which nobody may be
         connected to meanwhile); its URL.
 
-        Copied file by file (``STRATEGY FILE_COPY``, PostgreSQL 15 and later), not block by
-        block through the write-ahead log as PostgreSQL 15 does by default: on the shared
+        Copied file by file (``strategy``, PostgreSQL 15 and later), not block by block
+        through the write-ahead log (``WAL_LOG``) as PostgreSQL does by default: on the shared
         2-core test machine that cost the server 20-26 ms of CPU a database and this 8-13, the
         copy's two checkpoints included (this server neither syncs nor keeps its files past
         the run), and a suite run makes some 800 (``benchmarks/fixture_databases.py``)."""
         copied = "" if template is None else f' TEMPLATE "{template}"'
-        self._execute(f'CREATE DATABASE "{name}"{copied} STRATEGY FILE_COPY')
+        self._execute(f'CREATE DATABASE "{name}"{copied} STRATEGY {strategy}')
         return self.url(name)
 
     def drop_database(self, name: str) -> None:
