@@ -73,6 +73,7 @@ async def test_the_tables_listed_are_those_information_schema_lists(
     of the bot's tables until it is granted one, or one column of one."""
     owner = await PostgresDatabase.open(migrated_postgres_url)
     role = f"reader_{secrets.token_hex(4)}"
+    await owner.execute(f"CREATE ROLE {role} LOGIN")
     reader: PostgresDatabase | None = None
     try:
         for sql in (
@@ -81,7 +82,6 @@ async def test_the_tables_listed_are_those_information_schema_lists(
             "CREATE SEQUENCE numbers",
             "CREATE SCHEMA elsewhere",
             "CREATE TABLE elsewhere.apart (n integer)",
-            f"CREATE ROLE {role} LOGIN",
         ):
             await owner.execute(sql)
         mine, viewed = await _listed(owner)
@@ -97,14 +97,10 @@ async def test_the_tables_listed_are_those_information_schema_lists(
     finally:
         if reader is not None:
             await reader.close()
+        # The role is the cluster's, its grants this database's: both go with the test.
         await owner.execute(f"DROP OWNED BY {role}")
+        await owner.execute(f"DROP ROLE {role}")
         await owner.close()
-        # The role is the cluster's: it goes with the test (its grants went with DROP OWNED).
-        admin = await PostgresDatabase.open(migrated_postgres_url)
-        try:
-            await admin.execute(f"DROP ROLE {role}")
-        finally:
-            await admin.close()
 
 
 async def test_the_beside_older_column_is_found_as_information_schema_finds_it(
