@@ -98,10 +98,8 @@ _HAS_BESIDE = {
     Dialect.SQLITE: (
         f"SELECT COUNT(*) FROM pragma_table_info('{TABLE}') WHERE name = 'beside_older'"
     ),
-    # The system catalogs, not information_schema: its views cost a connection some 8 ms of
-    # the server's CPU the first time (the views' definitions read and planned), where this
-    # costs 2 (a store opening on PostgreSQL: 22 ms of the server's CPU with both views, 14
-    # without them).
+    # The system catalogs, not information_schema.columns, for the reason
+    # PostgresDatabase.table_names gives (a store reads both as it opens).
     Dialect.POSTGRES: (
         "SELECT COUNT(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
         " JOIN pg_namespace n ON n.oid = c.relnamespace"
